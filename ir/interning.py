@@ -1,0 +1,66 @@
+"""Hash-consing base class: equal types and attributes are the same Python object.
+
+Interning makes equality an identity check and lets printers cache each object's text,
+which is what keeps parsing and printing of large graphs cheap.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+_TABLE: dict[tuple[Any, ...], "Interned"] = {}
+
+
+class Interned:
+    """Immutable, uniqued value. Subclasses implement ``_init`` instead of ``__init__``.
+
+    ``Cls(*args)`` returns the one instance built for ``(Cls, args)``; args must be hashable.
+    Subclasses may override ``_key`` to normalise their arguments (e.g. float bit patterns).
+    """
+
+    __slots__ = ("_text",)
+    _frozen: ClassVar[bool] = True
+
+    def __new__(cls, *args: Any) -> Any:
+        key = (cls, cls._key(args))
+        obj = _TABLE.get(key)
+        if obj is None:
+            obj = object.__new__(cls)
+            object.__setattr__(obj, "_text", None)
+            obj._init(*args)
+            _TABLE[key] = obj
+        return obj
+
+    @classmethod
+    def _key(cls, args: tuple[Any, ...]) -> Any:
+        return args
+
+    def _init(self, *args: Any) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _set(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __copy__(self) -> "Interned":
+        return self
+
+    def __deepcopy__(self, memo: Any) -> "Interned":
+        return self
+
+    def __reduce__(self) -> Any:
+        raise TypeError("interned IR objects are not picklable; print them instead")
+
+    def __str__(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._render()
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self})"
+
+    def _render(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError

@@ -1,0 +1,270 @@
+"""Declarative operation definitions and the dialect registry.
+
+An op is described once, as a class: name, operands, results, attributes (with constraints and
+defaults), traits, a docstring and an optional ``verify_op``. Parsing, printing, verification,
+builders, accessors and ``--show-dialects`` docs all come from that description.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Iterator, Sequence
+
+from ir.attributes import Attribute
+from ir.constraints import AnyAttr, AnyType, AttrConstraint, TypeConstraint
+from ir.core import Operation, Region, Value
+from ir.location import UNKNOWN_LOC, Location
+from ir.traits import Trait
+from ir.types import Type
+
+_ORDER = itertools.count()
+
+
+class VerifyError(Exception):
+    """Raised by an op's ``verify_op`` with a message; the verifier reports it at the op."""
+
+
+class OperandDef:
+    """An operand slot. ``variadic`` takes any number of values, ``optional`` zero or one."""
+
+    def __init__(self, constraint: TypeConstraint = AnyType, *, variadic: bool = False,
+                 optional: bool = False, doc: str = "") -> None:
+        self.constraint = constraint
+        self.variadic = variadic or optional
+        self.optional = optional
+        self.doc = doc
+        self.order = next(_ORDER)
+        self.name = ""
+        self.index = 0
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, op: Operation | None, owner: type) -> Any:
+        if op is None:
+            return self
+        return _slice(op.operands, owner._operand_defs, self.index)  # type: ignore[attr-defined]
+
+
+class ResultDef(OperandDef):
+    def __get__(self, op: Operation | None, owner: type) -> Any:
+        if op is None:
+            return self
+        return _slice(op.results, owner._result_defs, self.index)  # type: ignore[attr-defined]
+
+
+def _slice(values: Sequence[Value], defs: Sequence[OperandDef], index: int) -> Any:
+    """Pick the values of slot ``index``; at most one slot is variadic, so its range is implied."""
+    variadic_at = next((i for i, d in enumerate(defs) if d.variadic), None)
+    if variadic_at is None or index < variadic_at:
+        return values[index] if index < len(values) else None
+    extra = len(values) - (len(defs) - 1)
+    if index == variadic_at:
+        group = list(values[variadic_at:variadic_at + extra])
+        if defs[index].optional:
+            return group[0] if group else None
+        return group
+    pos = index + extra - 1
+    return values[pos] if 0 <= pos < len(values) else None
+
+
+_NO_DEFAULT = object()
+
+
+class AttrDef:
+    """An inherent attribute with a constraint, an optional default, and whether it is required."""
+
+    def __init__(self, constraint: AttrConstraint | None = None, *, default: Any = _NO_DEFAULT,
+                 optional: bool = False, doc: str = "") -> None:
+        self.constraint = constraint or AnyAttr()
+        self.default = default
+        self.optional = optional or default is not _NO_DEFAULT
+        self.doc = doc
+        self.order = next(_ORDER)
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, op: Operation | None, owner: type) -> Any:
+        if op is None:
+            return self
+        attr = op.attr(self.name)
+        if attr is None:
+            return None if self.default is _NO_DEFAULT else self.default
+        if not self.constraint.check(attr):
+            return attr
+        return self.constraint.to_python(attr)
+
+    def default_attr(self) -> Attribute | None:
+        if self.default is _NO_DEFAULT or self.default is None:
+            return None
+        return self.constraint.from_python(self.default)
+
+
+class OpMeta(type):
+    """Gives every op class empty ``__slots__`` (no per-op dict) and collects its declarations."""
+
+    def __new__(mcs, name: str, bases: tuple, namespace: dict[str, Any]) -> "OpMeta":
+        namespace.setdefault("__slots__", ())
+        cls = super().__new__(mcs, name, bases, namespace)
+        operands: list[OperandDef] = []
+        results: list[ResultDef] = []
+        attrs: list[AttrDef] = []
+        for klass in reversed(cls.__mro__):
+            for value in vars(klass).values():
+                if isinstance(value, ResultDef):
+                    results.append(value)
+                elif isinstance(value, OperandDef):
+                    operands.append(value)
+                elif isinstance(value, AttrDef):
+                    attrs.append(value)
+        for group in (operands, results, attrs):
+            group.sort(key=lambda d: d.order)
+        for kind, group in (("operand", operands), ("result", results)):
+            if sum(1 for d in group if d.variadic) > 1:
+                raise TypeError(f"{name}: at most one variadic or optional {kind} is supported")
+            for index, definition in enumerate(group):
+                definition.index = index
+        cls._operand_defs = tuple(operands)  # type: ignore[attr-defined]
+        cls._result_defs = tuple(results)  # type: ignore[attr-defined]
+        cls._attr_defs = tuple(attrs)  # type: ignore[attr-defined]
+        cls._trait_types = frozenset(type(t) for t in getattr(cls, "traits", ()))  # type: ignore[attr-defined]
+        return cls
+
+
+class Op(Operation, metaclass=OpMeta):
+    """Base class of registered (declared) operations."""
+
+    OP_NAME: ClassVar[str] = ""
+    registered: ClassVar[bool] = True
+    traits: ClassVar[tuple[Trait, ...]] = ()
+    _operand_defs: ClassVar[tuple[OperandDef, ...]]
+    _result_defs: ClassVar[tuple[ResultDef, ...]]
+    _attr_defs: ClassVar[tuple[AttrDef, ...]]
+    _trait_types: ClassVar[frozenset[type]]
+
+    def has_trait(self, trait: type) -> bool:
+        return trait in self._trait_types
+
+    @classmethod
+    def build(
+        cls,
+        operands: Sequence[Value] = (),
+        result_types: Sequence[Type] = (),
+        attrs: dict[str, Any] | None = None,
+        regions: Sequence[Region] = (),
+        location: Location = UNKNOWN_LOC,
+        discardable: dict[str, Attribute] | None = None,
+    ) -> "Op":
+        """Create a detached op. ``attrs`` may hold Python values for declared attributes;
+        declared attributes become properties and get their defaults."""
+        props: dict[str, Attribute] = {}
+        given = dict(attrs or {})
+        for definition in cls._attr_defs:
+            if definition.name in given:
+                value = given.pop(definition.name)
+                if value is not None:
+                    props[definition.name] = definition.constraint.from_python(value)
+            else:
+                default = definition.default_attr()
+                if default is not None:
+                    props[definition.name] = default
+        for key, value in given.items():
+            if not isinstance(value, Attribute):
+                raise TypeError(f"{cls.OP_NAME}: undeclared attribute {key!r} needs an Attribute value")
+            props[key] = value
+        return cls(cls.OP_NAME, operands, result_types, dict(discardable or {}), props, regions,
+                   location=location)
+
+    def verify_op(self) -> None:
+        """Op-specific checks beyond the declaration; raise VerifyError with a message."""
+
+    def fold(self) -> Sequence[Attribute | Value] | None:
+        """Constant-fold: return one Attribute or Value per result, or None if it does not fold."""
+        return None
+
+    @classmethod
+    def canonicalization_patterns(cls) -> Sequence[Any]:
+        """RewritePatterns that canonicalize this op (see ir.patterns)."""
+        return ()
+
+    @classmethod
+    def describe(cls) -> str:
+        """Markdown documentation generated from the declaration."""
+        lines = [f"### `{cls.OP_NAME}`", "", (cls.__doc__ or "").strip(), ""]
+        if cls.traits:
+            lines.append("Traits: " + ", ".join(repr(t) for t in cls.traits))
+            lines.append("")
+        for title, defs in (("Operands", cls._operand_defs), ("Results", cls._result_defs)):
+            if defs:
+                lines.append(f"{title}:")
+                for d in defs:
+                    kind = " (optional)" if d.optional else " (variadic)" if d.variadic else ""
+                    lines.append(f"- `{d.name}`{kind}: {d.constraint.description}")
+                lines.append("")
+        if cls._attr_defs:
+            lines.append("Attributes:")
+            for a in cls._attr_defs:
+                extra = f", default {a.default!r}" if a.default is not _NO_DEFAULT else (
+                    ", optional" if a.optional else "")
+                lines.append(f"- `{a.name}`: {a.constraint.description}{extra}")
+            lines.append("")
+        return "\n".join(lines)
+
+
+@dataclass
+class Dialect:
+    """A namespace of ops, plus hooks for its own attribute syntax and constant materialisation."""
+
+    name: str
+    doc: str = ""
+    ops: dict[str, type[Op]] = field(default_factory=dict)
+    attribute_parsers: dict[str, Callable[[str | None], Attribute]] = field(default_factory=dict)
+    materialize_constant: Callable[[Attribute, Type, Location], Operation | None] | None = None
+    allow_unknown_ops: bool = False
+
+    def op(self, cls: type[Op]) -> type[Op]:
+        """Class decorator: register ``cls`` in this dialect."""
+        if not cls.OP_NAME.startswith(self.name + "."):
+            raise TypeError(f"{cls.__name__}: op name {cls.OP_NAME!r} is not in dialect {self.name!r}")
+        if cls.OP_NAME in self.ops:
+            raise TypeError(f"op {cls.OP_NAME!r} is registered twice")
+        self.ops[cls.OP_NAME] = cls
+        _OPS[cls.OP_NAME] = cls
+        return cls
+
+    def attribute(self, name: str) -> Callable[[Callable[[str | None], Attribute]], Callable[[str | None], Attribute]]:
+        """Decorator registering a parser for ``#dialect.name<body>``."""
+        def register(fn: Callable[[str | None], Attribute]) -> Callable[[str | None], Attribute]:
+            self.attribute_parsers[name] = fn
+            return fn
+        return register
+
+
+_DIALECTS: dict[str, Dialect] = {}
+_OPS: dict[str, type[Op]] = {}
+
+
+def register_dialect(dialect: Dialect) -> Dialect:
+    existing = _DIALECTS.get(dialect.name)
+    if existing is not None and existing is not dialect:
+        raise TypeError(f"dialect {dialect.name!r} is registered twice")
+    _DIALECTS[dialect.name] = dialect
+    return dialect
+
+
+def lookup_op(name: str) -> type[Op] | None:
+    return _OPS.get(name)
+
+
+def lookup_dialect(name: str) -> Dialect | None:
+    return _DIALECTS.get(name)
+
+
+def all_dialects() -> list[Dialect]:
+    return sorted(_DIALECTS.values(), key=lambda d: d.name)
+
+
+def iter_ops() -> Iterator[type[Op]]:
+    return iter(sorted(_OPS.values(), key=lambda c: c.OP_NAME))

@@ -1,0 +1,65 @@
+"""MLIR string literal quoting and unquoting (escapes are `\\`, `\\"`, `\\n`, `\\t` and `\\XX` hex)."""
+from __future__ import annotations
+
+import re
+
+_NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\\x7f-\U0010ffff]')
+_ESCAPE = re.compile(r'\\(?:([0-9a-fA-F]{2})|(.))', re.S)
+_SIMPLE = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
+BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    ch = match.group(0)
+    if ch == "\\":
+        return "\\\\"
+    if ch == '"':
+        return '\\22'
+    if ch == "\n":
+        return "\\0A"
+    if ch == "\t":
+        return "\\09"
+    if ord(ch) >= 0x80:
+        return "".join(f"\\{b:02X}" for b in ch.encode("utf-8"))
+    return f"\\{ord(ch):02X}"
+
+
+def quote_string(value: str) -> str:
+    """Quote ``value`` the way MLIR prints string attributes (non-printables as ``\\XX``)."""
+    if _NEEDS_ESCAPE.search(value) is None:
+        return f'"{value}"'
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'
+
+
+def unquote_string(token: str) -> str:
+    """Turn a lexed string literal (with its quotes) back into its value.
+
+    Raises ValueError on an unknown escape. Hex escapes denote bytes, decoded as UTF-8.
+    """
+    body = token[1:-1]
+    if "\\" not in body:
+        return body
+    out = bytearray()
+    pos = 0
+    for match in _ESCAPE.finditer(body):
+        out += body[pos:match.start()].encode("utf-8")
+        hexbyte, simple = match.groups()
+        if hexbyte is not None:
+            out.append(int(hexbyte, 16))
+        elif simple in _SIMPLE:
+            out += _SIMPLE[simple].encode("utf-8")
+        else:
+            raise ValueError(f"unknown escape '\\{simple}' in string literal")
+        pos = match.end()
+    out += body[pos:].encode("utf-8")
+    return out.decode("utf-8", errors="replace")
+
+
+def symbol_text(name: str) -> str:
+    """``@name`` or ``@"quoted name"`` as MLIR prints a symbol reference."""
+    return "@" + (name if BARE_ID.match(name) else quote_string(name))
+
+
+def key_text(name: str) -> str:
+    """An attribute-dictionary key: bare when it can be, quoted otherwise."""
+    return name if BARE_ID.match(name) else quote_string(name)

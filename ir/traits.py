@@ -1,0 +1,97 @@
+"""Op traits: properties an op declares once and the verifier checks (terminators, symbols, ...)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+if TYPE_CHECKING:
+    from ir.core import Operation
+
+
+class Trait:
+    """Base of traits. ``verify`` yields error messages about ``op``."""
+
+    def verify(self, op: "Operation") -> Iterator[str]:
+        return iter(())
+
+    def __repr__(self) -> str:
+        return type(self).__name__
+
+
+class Pure(Trait):
+    """No side effects: CSE may merge it and DCE may erase it when unused."""
+
+
+class ConstantLike(Trait):
+    """Materialises a constant from an attribute named ``value``; folding may create it."""
+
+
+class IsTerminator(Trait):
+    def verify(self, op: "Operation") -> Iterator[str]:
+        block = op.parent
+        if block is not None and block.last is not op:
+            yield "must be the last operation in the parent block"
+
+
+class ReturnLike(Trait):
+    """Returns control (and values) to the parent op."""
+
+
+class NoTerminator(Trait):
+    """The op's single-block regions do not need a terminator (builtin.module)."""
+
+
+class SingleBlock(Trait):
+    def verify(self, op: "Operation") -> Iterator[str]:
+        for index, region in enumerate(op.regions):
+            if len(region.blocks) > 1:
+                yield f"expects region #{index} to have 0 or 1 blocks"
+
+
+class IsolatedFromAbove(Trait):
+    """Regions may not use values defined outside the op (checked by the verifier's dominance pass)."""
+
+
+class SymbolTable(Trait):
+    """Symbols defined directly in the op's region must be unique."""
+
+    def verify(self, op: "Operation") -> Iterator[str]:
+        seen: dict[str, Operation] = {}
+        for region in op.regions:
+            for child in region.ops():
+                name = child.attr("sym_name")
+                if name is None or not hasattr(name, "value"):
+                    continue
+                if name.value in seen:
+                    yield f"redefinition of symbol named '{name.value}'"
+                seen[name.value] = child
+
+
+class Symbol(Trait):
+    """Defines a symbol through a ``sym_name`` string attribute."""
+
+    def verify(self, op: "Operation") -> Iterator[str]:
+        if op.attr("sym_name") is None:
+            yield "requires string attribute 'sym_name'"
+
+
+class HasParent(Trait):
+    """The op may only appear directly inside one of the named ops."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def verify(self, op: "Operation") -> Iterator[str]:
+        parent = op.parent_op()
+        if parent is None or parent.name not in self.names:
+            expected = ", ".join(f"'{n}'" for n in self.names)
+            yield f"expects parent op {'to be one of ' if len(self.names) > 1 else ''}{expected}"
+
+    def __repr__(self) -> str:
+        return f"HasParent({', '.join(self.names)})"
+
+
+class SameOperandsAndResultType(Trait):
+    def verify(self, op: "Operation") -> Iterator[str]:
+        types = {v.type for v in op.operands} | {r.type for r in op.results}
+        if len(types) > 1:
+            yield "requires the same type for all operands and results"

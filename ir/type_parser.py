@@ -1,0 +1,194 @@
+"""Parsing the text of type tokens (``tensor<...>``, ``!quant.uniform<...>``, ``i8``, ``!d.t<...>``).
+
+The lark grammar lexes a whole type as one token; this module turns the token's text into an
+interned Type once and caches it by text, so each distinct type is parsed only once per process.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from ir.attributes import Attribute, OpaqueAttr
+from ir.types import (
+    DYNAMIC, FLOAT_KINDS, FloatType, IndexType, IntegerType, NoneType, OpaqueType,
+    QuantUniformType, RankedTensorType, Type, UnrankedTensorType,
+)
+
+
+class TypeSyntaxError(ValueError):
+    """A malformed type; ``offset`` is the character offset inside the token, when known."""
+
+    def __init__(self, message: str, offset: int = 0) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+_INT_TYPE = re.compile(r"(si|ui|i)([1-9][0-9]*)\Z")
+_DIMS = re.compile(r"(?:(?:[0-9]+|\?)x)*")
+_QUANT = re.compile(
+    r"\s*([iu])([1-9][0-9]*)(?:<\s*([-+]?[0-9]+)\s*:\s*([-+]?[0-9]+)\s*>)?\s*:\s*(f16|bf16|f32|f64)"
+    r"(?:\s*:\s*([0-9]+))?\s*,\s*(.*?)\s*\Z", re.S)
+_PARAM = re.compile(r"\s*([-+]?(?:[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?|inf|nan))\s*(?::\s*([-+]?[0-9]+))?\s*\Z")
+_DIALECT_HEAD = re.compile(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?:\.([A-Za-z0-9_$.]*))?")
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split on ``sep`` outside brackets and strings."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    in_string = False
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if in_string:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            if not (ch == ">" and i > 0 and text[i - 1] == "-"):
+                depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def builtin_scalar(text: str) -> Type | None:
+    """``i32``, ``si8``, ``ui8``, ``f32``, ``bf16``, ``index``, ``none``; None if not one of them."""
+    m = _INT_TYPE.match(text)
+    if m:
+        sign = {"i": "signless", "si": "signed", "ui": "unsigned"}[m.group(1)]
+        return IntegerType(int(m.group(2)), sign)
+    if text in FLOAT_KINDS:
+        return FloatType(text)
+    if text == "index":
+        return IndexType()
+    if text == "none":
+        return NoneType()
+    return None
+
+
+def dialect_parts(text: str) -> tuple[str, str, str | None]:
+    """Split ``#dialect.name<body>`` / ``!dialect.name<body>`` into (dialect, name, body)."""
+    m = _DIALECT_HEAD.match(text)
+    if not m:
+        raise TypeSyntaxError(f"expected a dialect name in '{text[:40]}'")
+    rest = text[m.end():]
+    body: str | None = None
+    if rest:
+        if not (rest.startswith("<") and rest.endswith(">")):
+            raise TypeSyntaxError(f"expected '<' after '{text[:m.end()]}'", m.end())
+        body = rest[1:-1]
+    return m.group(2), m.group(3) or "", body
+
+
+class TypeParser:
+    """Turns type-token text into Types, caching by text.
+
+    ``attribute_parser`` parses an encoding attribute's text; ``dialect_attr`` turns a
+    ``#dialect.name<body>`` into an Attribute (a dialect's own, or an OpaqueAttr).
+    """
+
+    def __init__(self, attribute_parser: Callable[[str], Attribute],
+                 dialect_attr: Callable[[str, str, str | None], Attribute]) -> None:
+        self._cache: dict[str, Type] = {}
+        self._attribute_parser = attribute_parser
+        self._dialect_attr = dialect_attr
+
+    def parse(self, text: str) -> Type:
+        found = self._cache.get(text)
+        if found is None:
+            found = self._parse(text)
+            self._cache[text] = found
+        return found
+
+    def _parse(self, text: str) -> Type:
+        scalar = builtin_scalar(text)
+        if scalar is not None:
+            return scalar
+        if text.startswith("tensor<"):
+            return self._tensor(text)
+        if text.startswith("!quant.uniform"):
+            return self._quant(text)
+        if text.startswith("!"):
+            dialect, name, body = dialect_parts(text)
+            return OpaqueType(dialect, name, body)
+        raise TypeSyntaxError(f"unknown type '{text[:40]}'")
+
+    def _tensor(self, text: str) -> Type:
+        body = text[len("tensor<"):-1]
+        if body.startswith("*"):
+            if not body.startswith("*x"):
+                raise TypeSyntaxError("expected 'x' after '*' in unranked tensor type", 8)
+            return UnrankedTensorType(self._element(body[2:].strip(), 9))
+        dims_text = _DIMS.match(body).group(0)  # type: ignore[union-attr]
+        shape = [DYNAMIC if d == "?" else int(d) for d in dims_text.split("x")[:-1]]
+        rest = body[len(dims_text):]
+        parts = split_top_level(rest)
+        if len(parts) > 2:
+            raise TypeSyntaxError("expected '>' after the tensor encoding", len(text) - 1)
+        element = self._element(parts[0].strip(), 7 + len(dims_text))
+        encoding = None
+        if len(parts) == 2:
+            enc_text = parts[1].strip()
+            if enc_text.startswith("#"):
+                encoding = self._dialect_attr(*dialect_parts(enc_text))
+            else:
+                encoding = self._attribute_parser(enc_text)
+        try:
+            return RankedTensorType(shape, element, encoding)
+        except ValueError as err:
+            raise TypeSyntaxError(str(err)) from None
+
+    def _element(self, text: str, offset: int) -> Type:
+        if not text:
+            raise TypeSyntaxError("expected an element type", offset)
+        if text.startswith("tensor<"):
+            raise TypeSyntaxError("invalid tensor element type", offset)
+        try:
+            return self.parse(text)
+        except TypeSyntaxError as err:
+            raise TypeSyntaxError(str(err), offset + err.offset) from None
+
+    def _quant(self, text: str) -> QuantUniformType:
+        if not (text.startswith("!quant.uniform<") and text.endswith(">")):
+            raise TypeSyntaxError("expected '<' after '!quant.uniform'", 14)
+        m = _QUANT.match(text[len("!quant.uniform<"):-1])
+        if not m:
+            raise TypeSyntaxError(
+                "expected !quant.uniform<storage[<min:max>]:expressed[:axis], scale[:zero_point]>", 15)
+        kind, width, lo, hi, expressed, axis, params = m.groups()
+        storage = IntegerType(int(width), "unsigned" if kind == "u" else "signless")
+        if axis is None:
+            pairs = [params]
+        else:
+            if not (params.startswith("{") and params.endswith("}")):
+                raise TypeSyntaxError("expected '{' for per-axis quantisation parameters", 15)
+            pairs = params[1:-1].split(",")
+        scales: list[float] = []
+        zero_points: list[int] = []
+        for pair in pairs:
+            pm = _PARAM.match(pair)
+            if not pm:
+                raise TypeSyntaxError(f"expected a scale[:zero_point], found '{pair.strip()[:40]}'", 15)
+            scales.append(float(pm.group(1)))
+            zero_points.append(int(pm.group(2) or 0))
+        try:
+            return QuantUniformType(storage, FloatType(expressed), scales, zero_points,
+                                    None if axis is None else int(axis),
+                                    None if lo is None else int(lo), None if hi is None else int(hi))
+        except ValueError as err:
+            raise TypeSyntaxError(str(err), 15) from None
+
+
+def opaque_dialect_attr(dialect: str, name: str, body: str | None) -> Attribute:
+    """Fallback for dialect attributes nobody registered a parser for."""
+    return OpaqueAttr(dialect, name, body)
