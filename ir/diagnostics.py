@@ -68,7 +68,9 @@ class SourceManager:
 
 def location_prefix(loc: Location | None) -> str:
     """The ``file:line:col`` (or name) a diagnostic starts with."""
-    if loc is None or isinstance(loc, UnknownLoc):
+    if loc is None:
+        return "npu-opt"
+    if isinstance(loc, UnknownLoc):
         return "<unknown>"
     flc = loc.file_line_col()
     if flc is not None:

@@ -57,12 +57,24 @@ def _grammar_text() -> str:
             .replace("@PARENS@", parens))
 
 
+def _cache_path() -> str | bool:
+    """Where lark keeps its analysed grammar between runs (halves npu-opt's start-up)."""
+    import os
+    import tempfile
+    directory = os.path.join(tempfile.gettempdir(), f"npu-opt-{os.getuid() if hasattr(os, 'getuid') else 0}")
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.join(directory, "mlir-grammar.lark-cache")
+
+
 @functools.lru_cache(maxsize=1)
 def _lark_with_builder() -> tuple[Lark, "_Builder"]:
     builder = _Builder()
     parser = Lark(_grammar_text(), parser="lalr", lexer="contextual",
                   start=["start", "attribute_only", "attr_dict_only"],
-                  maybe_placeholders=True, transformer=builder)
+                  maybe_placeholders=True, transformer=builder, cache=_cache_path())
     return parser, builder
 
 

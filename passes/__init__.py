@@ -1,0 +1,4 @@
+"""Passes npu-opt knows. Importing this package registers all of them."""
+from passes import canonicalize, cse, dce, test_passes  # noqa: F401  (registration on import)
+
+__all__ = ["canonicalize", "cse", "dce", "test_passes"]

@@ -1,0 +1,196 @@
+"""Runs a pipeline of passes over a module, with verification and instrumentation.
+
+Instrumentation (IR printing before/after passes, timing, statistics) is orthogonal to the
+passes: each is an object with before/after hooks that the PassManager calls.
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Protocol, TextIO
+
+from ir.core import Operation
+from ir.diagnostics import Diagnostic, DiagnosticEngine
+from ir.pass_registry import Pass
+from ir.rewriter import Rewriter
+from ir.verifier import verify
+
+
+class PassFailure(Exception):
+    """A pass reported an error diagnostic; the pipeline stops."""
+
+
+class PassCrash(Exception):
+    """A pass raised an unexpected exception: a bug, reported with a crash reproducer."""
+
+    def __init__(self, pass_: Pass, error: BaseException) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.pass_ = pass_
+        self.error = error
+
+
+@dataclass
+class PassContext:
+    """What a running pass can use: the rewriter, diagnostics, and its statistics counters."""
+
+    diagnostics: DiagnosticEngine
+    rewriter: Rewriter = field(default_factory=Rewriter)
+    stats: Counter = field(default_factory=Counter)
+    failed: bool = False
+
+    def stat(self, name: str, amount: int = 1) -> None:
+        self.stats[name] += amount
+
+    def error(self, message: str, op: Operation | None = None) -> Diagnostic:
+        self.failed = True
+        return self.diagnostics.error(message, op.diag_location() if op is not None else None)
+
+    def warning(self, message: str, op: Operation | None = None) -> Diagnostic:
+        return self.diagnostics.warning(message, op.diag_location() if op is not None else None)
+
+    def remark(self, message: str, op: Operation | None = None) -> Diagnostic:
+        return self.diagnostics.remark(message, op.diag_location() if op is not None else None)
+
+
+class Instrumentation(Protocol):
+    def before_pass(self, pass_: Pass, module: Operation) -> None: ...
+    def after_pass(self, pass_: Pass, module: Operation, ctx: PassContext) -> None: ...
+
+
+class Timer:
+    """Wall-clock time per named phase (parse, each pass, verification, print), in order."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, float] = {}
+        self.start = time.perf_counter()
+
+    def add(self, name: str, seconds: float) -> None:
+        self.entries[name] = self.entries.get(name, 0.0) + seconds
+
+    def measure(self, name: str) -> "_Span":
+        return _Span(self, name)
+
+    def report(self) -> str:
+        total = time.perf_counter() - self.start
+        bar = "===" + "-" * 73 + "==="
+        lines = [bar, "Execution time report".center(79), bar,
+                 f"  Total Execution Time: {total:.4f} seconds", "",
+                 "  ----Wall Time----  ----Name----"]
+        for name, seconds in self.entries.items():
+            share = 100.0 * seconds / total if total else 0.0
+            lines.append(f"  {seconds:10.4f} ({share:5.1f}%)  {name}")
+        lines.append(f"  {total:10.4f} (100.0%)  Total")
+        return "\n".join(lines) + "\n"
+
+
+class _Span:
+    def __init__(self, timer: Timer, name: str) -> None:
+        self.timer, self.name = timer, name
+
+    def __enter__(self) -> None:
+        self.begin = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self.timer.add(self.name, time.perf_counter() - self.begin)
+
+
+@dataclass
+class IRPrinting:
+    """--print-ir-before/after(-all) and --print-ir-after-change, MLIR's dump format, on a stream."""
+
+    stream: TextIO
+    printer: Callable[[Operation], str]
+    before: set[str] = field(default_factory=set)
+    after: set[str] = field(default_factory=set)
+    before_all: bool = False
+    after_all: bool = False
+    after_change: bool = False
+
+    def _dump(self, when: str, pass_: Pass, module: Operation) -> None:
+        self.stream.write(f"// -----// IR Dump {when} {type(pass_).__name__} ({pass_.NAME}) //----- //\n")
+        self.stream.write(self.printer(module))
+        self.stream.write("\n")
+
+    def before_pass(self, pass_: Pass, module: Operation) -> None:
+        if self.before_all or pass_.NAME in self.before:
+            self._dump("Before", pass_, module)
+
+    def after_pass(self, pass_: Pass, module: Operation, ctx: PassContext) -> None:
+        wanted = self.after_all or pass_.NAME in self.after or self.after_change
+        if not wanted:
+            return
+        if self.after_change and not (self.after_all or pass_.NAME in self.after) and not ctx.rewriter.changed:
+            return
+        self._dump("After", pass_, module)
+
+
+@dataclass
+class Statistics:
+    """Counters per pass run: those the pass declares, and what its rewriter did."""
+
+    runs: list[tuple[Pass, Counter, Counter]] = field(default_factory=list)
+
+    def before_pass(self, pass_: Pass, module: Operation) -> None:
+        pass
+
+    def after_pass(self, pass_: Pass, module: Operation, ctx: PassContext) -> None:
+        self.runs.append((pass_, Counter(ctx.stats), Counter(ctx.rewriter.counts)))
+
+    def report(self) -> str:
+        bar = "===" + "-" * 73 + "==="
+        lines = [bar, "Pass statistics report".center(79), bar]
+        for pass_, declared, rewrites in self.runs:
+            lines.append(f"'{pass_.NAME}'")
+            for name, doc in pass_.STATISTICS.items():
+                lines.append(f"  (S) {declared.get(name, 0)} {name} - {doc}")
+            for name in sorted(set(declared) - set(pass_.STATISTICS)):
+                lines.append(f"  (S) {declared[name]} {name}")
+            for name, count in sorted(rewrites.items()):
+                lines.append(f"  (R) {count} {name}")
+        return "\n".join(lines) + "\n"
+
+
+class PassManager:
+    """Runs passes in order; verifies after each (unless disabled); stops at the first failure."""
+
+    def __init__(self, passes: list[Pass], diagnostics: DiagnosticEngine, verify_each: bool = True,
+                 instrumentations: list[Instrumentation] | None = None, timer: Timer | None = None) -> None:
+        self.passes = passes
+        self.diagnostics = diagnostics
+        self.verify_each = verify_each
+        self.instrumentations = instrumentations or []
+        self.timer = timer
+
+    def run(self, module: Operation) -> None:
+        """Raises PassFailure on a reported error, PassCrash on an unexpected exception."""
+        for pass_ in self.passes:
+            ctx = PassContext(self.diagnostics)
+            for inst in self.instrumentations:
+                inst.before_pass(pass_, module)
+            began = time.perf_counter()
+            try:
+                pass_.run(module, ctx)
+            except PassFailure:
+                raise
+            except Exception as err:  # noqa: BLE001 - any other exception is a bug in the pass
+                from ir.diagnostics import UserError
+                if isinstance(err, UserError):
+                    self.diagnostics.emit(err.diagnostic)
+                    raise PassFailure(pass_.NAME) from None
+                raise PassCrash(pass_, err) from err
+            finally:
+                if self.timer is not None:
+                    self.timer.add(f"'{pass_.NAME}'", time.perf_counter() - began)
+            if ctx.failed:
+                raise PassFailure(pass_.NAME)
+            for inst in self.instrumentations:
+                inst.after_pass(pass_, module, ctx)
+            if self.verify_each:
+                began = time.perf_counter()
+                ok = verify(module, self.diagnostics)
+                if self.timer is not None:
+                    self.timer.add("(V) Verifier", time.perf_counter() - began)
+                if not ok:
+                    self.diagnostics.emit(Diagnostic("error", f"verification failed after pass '{pass_.NAME}'"))
+                    raise PassFailure(pass_.NAME)

@@ -1,0 +1,266 @@
+"""Passes as frozen dataclasses with typed options, registered once by a decorator.
+
+The registry drives ``--list-passes``, ``--help``, pipeline parsing (``a,b{opt=v}``), option type
+checking, ``--dump-pass-pipeline`` and "did you mean ...?" suggestions.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import typing
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, TypeVar
+
+from ir.diagnostics import UserError
+
+if TYPE_CHECKING:
+    from ir.core import Operation
+    from ir.pass_manager import PassContext
+
+
+class PipelineError(UserError):
+    """A malformed pipeline, unknown pass or option, or a bad option value."""
+
+
+class Pass:
+    """Base of all passes. Subclasses are registered with ``@register_pass("name")``.
+
+    Options are dataclass fields (declare them with ``option(default, "help")``);
+    ``STATISTICS`` maps counter names a pass increments (``ctx.stat(name)``) to descriptions."""
+
+    NAME: ClassVar[str] = ""
+    STATISTICS: ClassVar[dict[str, str]] = {}
+
+    def run(self, module: "Operation", ctx: "PassContext") -> None:
+        raise NotImplementedError
+
+    def pipeline_text(self) -> str:
+        """``name{opt=value ...}`` with every option, as --dump-pass-pipeline shows it."""
+        opts = [f"{_cli_name(f.name)}={_format_value(getattr(self, f.name))}" for f in dataclasses.fields(self)]  # type: ignore[arg-type]
+        return self.NAME + ("{" + " ".join(opts) + "}" if opts else "")
+
+
+def option(default: Any, help: str) -> Any:
+    """Declare a pass option with its default and a one-line help text."""
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata={"help": help})
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True)
+class PipelineInfo:
+    name: str
+    pipeline: str
+    description: str
+
+
+_PASSES: dict[str, type[Pass]] = {}
+_PIPELINES: dict[str, PipelineInfo] = {}
+P = TypeVar("P", bound=type)
+
+
+def register_pass(name: str, statistics: dict[str, str] | None = None) -> Callable[[P], P]:
+    """Class decorator: make the class a frozen dataclass and register it under ``name``."""
+
+    def wrap(cls: P) -> P:
+        if name in _PASSES or name in _PIPELINES:
+            raise TypeError(f"pass {name!r} is registered twice")
+        if not (cls.__doc__ or "").strip():
+            raise TypeError(f"pass {name!r} needs a docstring: it is the pass's description")
+        data_cls = dataclass(frozen=True)(cls)
+        data_cls.NAME = name  # type: ignore[attr-defined]
+        if statistics is not None:
+            data_cls.STATISTICS = dict(statistics)  # type: ignore[attr-defined]
+        _PASSES[name] = data_cls  # type: ignore[assignment]
+        return data_cls  # type: ignore[return-value]
+
+    return wrap
+
+
+def register_pipeline(name: str, pipeline: str, description: str) -> None:
+    """Register a named pipeline: using ``name`` as a pass runs ``pipeline``."""
+    if name in _PASSES or name in _PIPELINES:
+        raise TypeError(f"pass {name!r} is registered twice")
+    _PIPELINES[name] = PipelineInfo(name, pipeline, description)
+
+
+def registered_passes() -> dict[str, type[Pass]]:
+    return dict(sorted(_PASSES.items()))
+
+
+def registered_pipelines() -> dict[str, PipelineInfo]:
+    return dict(sorted(_PIPELINES.items()))
+
+
+def _cli_name(field_name: str) -> str:
+    return field_name.replace("_", "-")
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(_format_value(v) for v in value)
+    return str(value)
+
+
+def description(cls: type[Pass]) -> str:
+    return (cls.__doc__ or "").strip().split("\n")[0]
+
+
+def option_specs(cls: type[Pass]) -> list[tuple[str, Any, Any, str]]:
+    """(cli name, type, default, help) for each option of ``cls``."""
+    hints = typing.get_type_hints(cls)
+    specs = []
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        default = f.default if f.default is not dataclasses.MISSING else (
+            f.default_factory() if f.default_factory is not dataclasses.MISSING else None)  # type: ignore[misc]
+        specs.append((_cli_name(f.name), hints.get(f.name, str), default, f.metadata.get("help", "")))
+    return specs
+
+
+def _type_name(t: Any) -> str:
+    origin = typing.get_origin(t)
+    if origin is list:
+        return f"list of {_type_name(typing.get_args(t)[0])}"
+    if origin is typing.Literal:
+        return " | ".join(repr(a) for a in typing.get_args(t))
+    return {int: "integer", float: "number", bool: "boolean", str: "string"}.get(t, str(t))
+
+
+def _convert(text: str, t: Any) -> Any:
+    origin = typing.get_origin(t)
+    if origin is list:
+        inner = typing.get_args(t)[0]
+        return [_convert(part.strip(), inner) for part in text.split(",") if part.strip()]
+    if origin is typing.Literal:
+        choices = typing.get_args(t)
+        if text not in choices:
+            raise ValueError
+        return text
+    if t is bool:
+        lowered = text.lower()
+        if lowered in ("true", "1", "yes", "on"):
+            return True
+        if lowered in ("false", "0", "no", "off"):
+            return False
+        raise ValueError
+    if t is int:
+        return int(text, 0)
+    if t is float:
+        return float(text)
+    return text
+
+
+def suggest(name: str, candidates: typing.Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def make_pass(name: str, options: dict[str, str]) -> Pass:
+    """Instantiate a registered pass from textual options, checking names and types."""
+    cls = _PASSES.get(name)
+    if cls is None:
+        raise PipelineError(f"'{name}' does not refer to a registered pass or pipeline"
+                            + suggest(name, list(_PASSES) + list(_PIPELINES))
+                            + " (see --list-passes)")
+    specs = {spec[0]: spec for spec in option_specs(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, text in options.items():
+        spec = specs.get(key) or specs.get(key.replace("_", "-"))
+        if spec is None:
+            known = ", ".join(specs) or "none"
+            raise PipelineError(f"pass '{name}' has no option '{key}'{suggest(key, specs)} "
+                                f"(options: {known})")
+        cli, type_, _, _ = spec
+        try:
+            kwargs[cli.replace("-", "_")] = _convert(text, type_)
+        except ValueError:
+            raise PipelineError(f"option '{cli}' of pass '{name}' expects {_type_name(type_)}, "
+                                f"got '{text}'") from None
+    return cls(**kwargs)
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "{(":
+            depth += 1
+        elif ch in "})":
+            depth -= 1
+            if depth < 0:
+                raise PipelineError(f"unbalanced '{ch}' in pass pipeline '{text}'")
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    if depth != 0:
+        raise PipelineError(f"unbalanced brackets in pass pipeline '{text}'")
+    parts.append(text[start:])
+    return parts
+
+
+def _parse_options(text: str, pass_name: str) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in text.split():
+        key, eq, value = item.partition("=")
+        if not key:
+            raise PipelineError(f"malformed option '{item}' for pass '{pass_name}'")
+        options[key] = value if eq else "true"
+    return options
+
+
+def parse_pipeline(text: str, _depth: int = 0) -> list[Pass]:
+    """``a,b{opt=1 x=y}`` (optionally wrapped in ``builtin.module(...)``) to pass instances."""
+    if _depth > 16:
+        raise PipelineError("named pipelines nest too deeply (a cycle?)")
+    passes: list[Pass] = []
+    for element in _split_top(text.strip(), ","):
+        element = element.strip()
+        if not element:
+            if text.strip():
+                raise PipelineError(f"empty pass name in pipeline '{text}'")
+            continue
+        if element.endswith(")") and "(" in element and ("{" not in element or element.index("(") < element.index("{")):
+            anchor, _, inner = element.partition("(")
+            if anchor.strip() not in ("builtin.module", "func.func", "any"):
+                raise PipelineError(f"unknown pass manager anchor '{anchor.strip()}' (npu-opt runs passes "
+                                    "on the module; write 'builtin.module(...)' or a flat list)")
+            passes.extend(parse_pipeline(inner[:-1], _depth + 1))
+            continue
+        name, brace, rest = element.partition("{")
+        name = name.strip()
+        options: dict[str, str] = {}
+        if brace:
+            if not rest.endswith("}"):
+                raise PipelineError(f"expected '}}' at the end of the options of '{name}'")
+            options = _parse_options(rest[:-1], name)
+        pipeline = _PIPELINES.get(name)
+        if pipeline is not None:
+            if options:
+                raise PipelineError(f"pipeline '{name}' takes no options; set them on its passes")
+            passes.extend(parse_pipeline(pipeline.pipeline, _depth + 1))
+            continue
+        passes.append(make_pass(name, options))
+    return passes
+
+
+def pipeline_text(passes: list[Pass]) -> str:
+    return "builtin.module(" + ", ".join(p.pipeline_text() for p in passes) + ")"
+
+
+def list_passes_text() -> str:
+    """The ``--list-passes`` listing: passes with options and defaults, then named pipelines."""
+    lines = ["Available passes:"]
+    for name, cls in registered_passes().items():
+        lines.append(f"  {name:<28} {description(cls)}")
+        for cli, type_, default, help_ in option_specs(cls):
+            lines.append(f"      {cli}=<{_type_name(type_)}>  {help_} (default: {_format_value(default)})")
+        for stat, doc in cls.STATISTICS.items():
+            lines.append(f"      statistic {stat}: {doc}")
+    pipelines = registered_pipelines()
+    if pipelines:
+        lines.append("Available pipelines:")
+        for name, info in pipelines.items():
+            lines.append(f"  {name:<28} {info.description}")
+            lines.append(f"      = {info.pipeline}")
+    return "\n".join(lines) + "\n"

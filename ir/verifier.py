@@ -1,0 +1,181 @@
+"""IR-wide verification: declared op constraints, traits, custom verifiers, terminators, dominance.
+
+Runs after parsing and after every pass. Reports every problem it finds through a
+DiagnosticEngine (several per run) and returns whether the IR is valid.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from ir.diagnostics import Diagnostic, DiagnosticEngine
+from ir.opdef import Op, VerifyError
+from ir.traits import IsolatedFromAbove, IsTerminator, NoTerminator
+
+
+def _declared(op: Op) -> Iterator[str]:
+    """Messages for violations of the op's declared operands, results and attributes."""
+    for kind, values, defs in (("operand", op.operands, op._operand_defs), ("result", op.results, op._result_defs)):
+        fixed = sum(1 for d in defs if not d.variadic)
+        variadic = next((d for d in defs if d.variadic), None)
+        count = len(values)
+        if variadic is None and count != fixed:
+            yield f"expected {fixed} {kind}{'s' if fixed != 1 else ''}, but found {count}"
+            continue
+        if variadic is not None and (count < fixed or (variadic.optional and count > fixed + 1)):
+            bound = f"between {fixed} and {fixed + 1}" if variadic.optional else f"at least {fixed}"
+            yield f"expected {bound} {kind}s, but found {count}"
+            continue
+        extra = count - fixed
+        index = 0
+        for definition in defs:
+            span = extra if definition.variadic else 1
+            for value in values[index:index + span]:
+                if not definition.constraint.check(value.type):
+                    yield (f"{kind} #{index} must be {definition.constraint.description}, "
+                           f"but got '{value.type}'")
+                index += 1
+    for attr_def in op._attr_defs:
+        attr = op.attr(attr_def.name)
+        if attr is None:
+            if not attr_def.optional:
+                yield f"requires attribute '{attr_def.name}'"
+        elif not attr_def.constraint.check(attr):
+            yield f"attribute '{attr_def.name}' failed to satisfy constraint: {attr_def.constraint.description}"
+
+
+class _Verifier:
+    def __init__(self, diags: DiagnosticEngine) -> None:
+        self.diags = diags
+        self.ok = True
+
+    def error(self, op: Operation, message: str, note: tuple[str, Operation | None] | None = None) -> None:
+        self.ok = False
+        diag = Diagnostic("error", f"'{op.name}' op {message}", op.diag_location())
+        if note is not None:
+            diag.attach_note(note[0], note[1].diag_location() if note[1] is not None else None)
+        self.diags.emit(diag)
+
+    def op(self, op: Operation) -> None:
+        if isinstance(op, Op):
+            for message in _declared(op):
+                self.error(op, message)
+            for trait in op.traits:
+                for message in trait.verify(op):
+                    self.error(op, message)
+            try:
+                op.verify_op()
+            except VerifyError as err:
+                self.error(op, str(err))
+            if not op.has_trait(NoTerminator):
+                for index, region in enumerate(op.regions):
+                    for block in region.blocks:
+                        self.terminator(op, block)
+
+    def terminator(self, owner: Operation, block: Block) -> None:
+        last = block.last
+        if last is None:
+            self.error(owner, "empty block: expect at least a terminator")
+        elif isinstance(last, Op) and not last.has_trait(IsTerminator):
+            self.error(last, "block must end with a terminator operation (e.g. 'func.return')")
+
+    # -- dominance -----------------------------------------------------------------------------
+    def region(self, region: Region, visible: list[set[int]]) -> None:
+        blocks = region.blocks
+        if len(blocks) <= 1:
+            for block in blocks:
+                self.block(block, visible)
+            return
+        order = self.dominance_order(region)
+        defined_in: dict[Block, set[int]] = {}
+        for block, idom in order:
+            # values of every dominating block are visible: chain through the dominator tree
+            chain = []
+            cursor = idom
+            while cursor is not None:
+                chain.append(defined_in[cursor])
+                cursor = self._idom.get(cursor)
+            defined_in[block] = self.block(block, visible + chain)
+
+    def dominance_order(self, region: Region) -> list[tuple[Block, Block | None]]:
+        """Blocks in an order where dominators come first, paired with their immediate dominator."""
+        import networkx as nx
+
+        graph = nx.DiGraph()
+        for block in region.blocks:
+            graph.add_node(block)
+            last = block.last
+            if last is not None:
+                for successor in last.successors:
+                    graph.add_edge(block, successor)
+        entry = region.blocks[0]
+        idom = nx.immediate_dominators(graph, entry)
+        self._idom = {b: (d if d is not b else None) for b, d in idom.items()}
+        order = [(b, self._idom[b]) for b in nx.dfs_preorder_nodes(graph, entry)]
+        for block in region.blocks:  # unreachable blocks: only their own definitions are visible
+            if block not in idom:
+                self._idom[block] = None
+                order.append((block, None))
+        return order
+
+    def block(self, block: Block, visible: list[set[int]]) -> set[int]:
+        local: set[int] = {id(arg) for arg in block.args}
+        scopes = visible + [local]
+        for op in block.ops:
+            if op.parent is not block:
+                self.error(op, "is linked into a block it does not belong to")
+            for index, value in enumerate(op.operands):
+                key = id(value)
+                if key in local:
+                    continue
+                if any(key in scope for scope in visible):
+                    continue
+                self.bad_operand(op, index, value)
+            self.op(op)
+            if op.regions:
+                isolated = op.has_trait(IsolatedFromAbove)
+                inner = [] if isolated else scopes
+                for region in op.regions:
+                    self.region(region, list(inner))
+            for result in op.results:
+                local.add(id(result))
+        return local
+
+    def bad_operand(self, op: Operation, index: int, value: Value) -> None:
+        if isinstance(value, OpResult):
+            definer = value.op
+            if definer.parent is None:
+                self.error(op, f"operand #{index} refers to a value whose defining op was erased")
+                return
+            if _is_outside_isolated(op, definer):
+                self.error(op, f"using value defined outside the region (operand #{index})",
+                           ("required by region isolation constraints", _isolating_ancestor(op)))
+                return
+            self.error(op, f"operand #{index} does not dominate this use", ("operand defined here", definer))
+        elif isinstance(value, BlockArgument):
+            self.error(op, f"operand #{index} is a block argument that does not dominate this use")
+        else:
+            self.error(op, f"operand #{index} is not a value of this IR")
+
+
+def _isolating_ancestor(op: Operation) -> Operation | None:
+    for ancestor in op.ancestors():
+        if ancestor.has_trait(IsolatedFromAbove):
+            return ancestor
+    return None
+
+
+def _is_outside_isolated(user: Operation, definer: Operation) -> bool:
+    isolating = _isolating_ancestor(user)
+    if isolating is None:
+        return False
+    return not any(a is isolating for a in definer.ancestors())
+
+
+def verify(root: Operation, diags: DiagnosticEngine) -> bool:
+    """Verify ``root`` and everything nested in it; report problems to ``diags``."""
+    verifier = _Verifier(diags)
+    verifier.op(root)
+    for region in root.regions:
+        verifier.region(region, [])
+    return verifier.ok

@@ -1,0 +1,23 @@
+"""dce: erase pure ops whose results are unused, until none is left."""
+from __future__ import annotations
+
+from ir.core import Operation
+from ir.pass_manager import PassContext
+from ir.pass_registry import Pass, register_pass
+from ir.patterns import is_trivially_dead
+
+
+@register_pass("dce", statistics={"num-dce'd": "Number of dead operations erased"})
+class DCE(Pass):
+    """Erase operations without side effects whose results are never used."""
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        worklist = [op for op in module.walk() if op is not module]
+        while worklist:
+            op = worklist.pop()
+            if op.parent is None or not is_trivially_dead(op):
+                continue
+            producers = [getattr(v, "op", None) for v in op.operands]
+            ctx.rewriter.erase_op(op)
+            ctx.stat("num-dce'd")
+            worklist.extend(p for p in producers if p is not None)

@@ -1,0 +1,203 @@
+"""What npu-opt does with its options: read, split, parse, verify, run passes, print, check diagnostics."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+
+from ir.core import Operation
+from ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
+from ir.expected import DiagnosticVerifier, parse_expectations
+from ir.opdef import all_dialects
+from ir.parser import ParseOptions, parse_module
+from ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassManager, Statistics, Timer
+from ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_text
+from ir.printer import PrintOptions, print_op
+from ir.verifier import verify
+from tools.output import decode_utf8, read_input, write_output
+
+SPLIT_MARKER = "// -----"
+
+
+class InternalError(Exception):
+    """An unexpected exception (a bug) while processing a chunk; carries the chunk text."""
+
+    def __init__(self, error: BaseException, source: str, where: str) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+        self.source = source
+        self.where = where
+
+
+@dataclass
+class Chunk:
+    text: str
+    """The chunk text, preceded by newlines so that line numbers are those of the whole file."""
+    raw: str
+
+
+def split_chunks(text: str, split: bool) -> list[Chunk]:
+    if not split:
+        return [Chunk(text, text)]
+    chunks: list[Chunk] = []
+    lines = text.split("\n")
+    start = 0
+    for index, line in enumerate(lines + [SPLIT_MARKER]):
+        if line.startswith(SPLIT_MARKER):
+            raw = "\n".join(lines[start:index])
+            chunks.append(Chunk("\n" * start + raw, raw))
+            start = index + 1
+    return chunks
+
+
+def _pipeline(args: argparse.Namespace) -> list[Pass]:
+    passes: list[Pass] = []
+    for text in args.pipeline:
+        passes.extend(parse_pipeline(text))
+    return passes
+
+
+def run(args: argparse.Namespace) -> int:
+    """The whole npu-opt run for parsed ``args``; returns the exit code."""
+    import dialects  # noqa: F401 - registers dialects
+    import passes  # noqa: F401 - registers passes
+
+    if args.list_passes:
+        sys.stdout.write(list_passes_text())
+        return 0
+    if args.show_dialects:
+        for dialect in all_dialects():
+            sys.stdout.write(f"{dialect.name}: {dialect.doc}\n")
+            for name in sorted(dialect.ops):
+                doc = (dialect.ops[name].__doc__ or "").strip().split("\n")[0]
+                sys.stdout.write(f"  {name:<28} {doc}\n")
+        return 0
+    if args.dialect_docs:
+        for dialect in all_dialects():
+            sys.stdout.write(f"## Dialect `{dialect.name}`\n\n{dialect.doc}\n\n")
+            for name in sorted(dialect.ops):
+                sys.stdout.write(dialect.ops[name].describe() + "\n")
+        return 0
+
+    sources = SourceManager()
+    engine = DiagnosticEngine(sources)
+    engine.show_remarks = args.pass_remarks
+    try:
+        passes_ = _pipeline(args)
+        if args.dump_pass_pipeline:
+            sys.stderr.write(f"Pass Manager with {len(passes_)} passes:\n{pipeline_text(passes_)}\n")
+        name, data = read_input(args.input)
+        text = decode_utf8(name, data)
+    except UserError as err:
+        engine.emit(err.diagnostic)
+        return 1
+    sources.add(name, text)
+    timer = Timer() if args.timing else None
+    stats = Statistics() if args.pass_statistics else None
+    outputs: list[str] = []
+    failed = False
+    for chunk in split_chunks(text, args.split_input_file):
+        verifier = None
+        if args.verify_diagnostics:
+            verifier = DiagnosticVerifier(engine, name, parse_expectations(chunk.text))
+            engine.handler = verifier.handle
+        try:
+            result = _process_chunk(args, chunk, name, passes_, engine, timer, stats)
+        except InternalError:
+            raise
+        finally:
+            engine.handler = engine._print  # noqa: SLF001 - restore default
+        if verifier is not None:
+            mismatches = verifier.failures()
+            for diag in mismatches:
+                sys.stderr.write(render(diag, sources) + "\n")
+            failed = failed or bool(mismatches)
+            if result is not None:
+                outputs.append(result)
+        elif result is None:
+            failed = True
+        else:
+            outputs.append(result)
+    if stats is not None:
+        sys.stderr.write(stats.report())
+    if failed:
+        if timer is not None:
+            sys.stderr.write(timer.report())
+        return 1
+    try:
+        began = time.perf_counter()
+        write_output(args.output, ("\n" + SPLIT_MARKER + "\n").join(outputs) if args.split_input_file
+                     else "".join(outputs))
+        if timer is not None:
+            timer.add("Output", time.perf_counter() - began)
+    except UserError as err:
+        engine.emit(err.diagnostic)
+        return 1
+    if timer is not None:
+        sys.stderr.write(timer.report())
+    return 0
+
+
+def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: list[Pass],
+                   engine: DiagnosticEngine, timer: Timer | None, stats: Statistics | None) -> str | None:
+    """Parse, verify, transform and print one chunk; None if it failed with user errors."""
+    stage = "parsing"
+    try:
+        began = time.perf_counter()
+        try:
+            module = parse_module(chunk.text, name, ParseOptions(args.allow_unregistered_dialect))
+        except UserError as err:
+            engine.emit(err.diagnostic)
+            return None
+        finally:
+            if timer is not None:
+                timer.add("Parser", time.perf_counter() - began)
+        stage = "verification"
+        if args.verify_each:
+            began = time.perf_counter()
+            ok = verify(module, engine)
+            if timer is not None:
+                timer.add("(V) Verifier", time.perf_counter() - began)
+            if not ok:
+                return None
+        print_options = PrintOptions(generic=args.print_op_generic, debuginfo=args.print_debuginfo,
+                                     elide_large_constants=args.elide_large_constants)
+        instrumentations: list = []
+        if (args.print_ir_before or args.print_ir_after or args.print_ir_before_all
+                or args.print_ir_after_all or args.print_ir_after_change):
+            instrumentations.append(IRPrinting(
+                sys.stderr, lambda op: print_op(op, print_options),
+                before=_names(args.print_ir_before), after=_names(args.print_ir_after),
+                before_all=args.print_ir_before_all, after_all=args.print_ir_after_all,
+                after_change=args.print_ir_after_change))
+        if stats is not None:
+            instrumentations.append(stats)
+        stage = "passes"
+        try:
+            PassManager(passes_, engine, args.verify_each, instrumentations, timer).run(module)
+        except PassFailure:
+            return None
+        except PassCrash as crash:
+            raise InternalError(crash.error, chunk.raw, f"pass '{crash.pass_.NAME}'") from crash.error
+        stage = "printing"
+        began = time.perf_counter()
+        text = print_op(module, print_options)
+        if timer is not None:
+            timer.add("Output", time.perf_counter() - began)
+        return text
+    except InternalError:
+        raise
+    except RecursionError as err:
+        engine.emit(Diagnostic("error", "input is nested too deeply to process", None))
+        del err
+        return None
+    except Exception as err:  # noqa: BLE001 - a bug: turn it into a reproducer, not a traceback
+        raise InternalError(err, chunk.raw, stage) from err
+
+
+def _names(text: str) -> set[str]:
+    return {part.strip() for part in text.split(",") if part.strip()}
+
+
+__all__ = ["run", "InternalError", "Operation"]

@@ -1,0 +1,72 @@
+"""The ``npu-opt`` console entry point: argument handling, exit codes, crash reproducers.
+
+``--version`` is answered before the IR packages are imported, so it stays instant.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--version"]:
+        from tools.cli_args import VERSION
+        sys.stdout.write(f"npu-opt {VERSION}\n")
+        return 0
+    from tools.cli_args import parse_args
+
+    try:
+        args = parse_args(argv)
+    except SystemExit as done:
+        return int(done.code or 0)
+    if args.run_reproducer:
+        return _replay(args)
+    return _run_guarded(args)
+
+
+def _run_guarded(args: object) -> int:
+    from tools.driver import InternalError, run
+    from tools.reproducer import write_reproducer
+
+    try:
+        return run(args)  # type: ignore[arg-type]
+    except InternalError as crash:
+        try:
+            path = write_reproducer(args, crash.source, getattr(args, "crash_reproducer"))
+            where = f"reproducer written to {path}"
+        except OSError as err:
+            where = f"could not write a reproducer: {err.strerror}"
+        sys.stderr.write(f"npu-opt: internal error during {crash.where} ({crash}); {where}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("npu-opt: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+def _replay(args: object) -> int:
+    from tools.cli_args import parse_args
+    from tools.reproducer import read_configuration
+
+    path = getattr(args, "run_reproducer")
+    try:
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read()
+    except (OSError, UnicodeDecodeError) as err:
+        sys.stderr.write(f"npu-opt: error: cannot read reproducer '{path}': {err}\n")
+        return 1
+    flags = read_configuration(text)
+    if flags is None:
+        sys.stderr.write(f"npu-opt: error: '{path}' is not an npu-opt crash reproducer "
+                         "(no '// configuration:' header)\n")
+        return 1
+    replay = parse_args(flags + [path])
+    replay.crash_reproducer = getattr(args, "crash_reproducer")
+    replay.output = getattr(args, "output")
+    return _run_guarded(replay)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The ``npu-translate`` console entry point: translations between npu-opt IR and other formats."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Sequence
+
+from tools.cli_args import VERSION
+
+Translation = Callable[[argparse.Namespace], int]
+
+
+def _mlir_to_dot(args: argparse.Namespace) -> int:
+    """Print each function's dataflow graph in Graphviz DOT."""
+    import dialects  # noqa: F401
+    from ir.dataflow import function_graph
+    from ir.diagnostics import DiagnosticEngine, SourceManager, UserError
+    from ir.parser import ParseOptions, parse_module
+    from tools.output import decode_utf8, read_input, write_output
+
+    sources = SourceManager()
+    engine = DiagnosticEngine(sources)
+    try:
+        name, data = read_input(args.input)
+        text = decode_utf8(name, data)
+        sources.add(name, text)
+        module = parse_module(text, name, ParseOptions(args.allow_unregistered_dialect))
+    except UserError as err:
+        engine.emit(err.diagnostic)
+        return 1
+    lines = ["digraph dataflow {", "  node [shape=box];"]
+    for func in module.walk():
+        if func.name != "func.func" or not func.regions[0].blocks:
+            continue
+        fname = func.attr("sym_name").value
+        graph = function_graph(func)
+        ids = {op: f"n{i}" for i, op in enumerate(graph.nodes)}
+        lines.append(f'  subgraph "cluster_{fname}" {{ label="@{fname}";')
+        for op, ident in ids.items():
+            lines.append(f'    {ident} [label="{op.name}"];')
+        for src, dst, data in graph.edges(data=True):
+            label = ",".join(str(o) for _, o in data["uses"])
+            lines.append(f'    {ids[src]} -> {ids[dst]} [label="{label}"];')
+        lines.append("  }")
+    lines.append("}")
+    try:
+        write_output(args.output, "\n".join(lines) + "\n")
+    except UserError as err:
+        engine.emit(err.diagnostic)
+        return 1
+    return 0
+
+
+TRANSLATIONS: dict[str, tuple[Translation, str]] = {
+    "mlir-to-dot": (_mlir_to_dot, "dataflow graph of each function as Graphviz DOT"),
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="npu-translate", description="Translate to and from npu-opt IR.")
+    group = parser.add_mutually_exclusive_group(required=True)
+    for name, (_, doc) in TRANSLATIONS.items():
+        group.add_argument(f"--{name}", dest="translation", action="store_const", const=name, help=doc)
+    parser.add_argument("input", nargs="?", default="-")
+    parser.add_argument("-o", dest="output", default="-")
+    parser.add_argument("--allow-unregistered-dialect", action="store_true")
+    parser.add_argument("--version", action="version", version=f"npu-translate {VERSION}")
+    try:
+        args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
+    except SystemExit as done:
+        return 1 if done.code else 0
+    return TRANSLATIONS[args.translation][0](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
