@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from ir.attributes import Attribute
 from ir.core import Operation, Value
@@ -130,9 +130,13 @@ def apply_patterns_greedily(
     rewriter: Rewriter | None = None,
     max_iterations: int = 10,
     fold: bool = True,
+    max_rewrites_per_op: int = 32,
 ) -> GreedyResult:
     """Apply ``patterns`` (highest benefit first) and folding to every op nested in ``root``
-    until a full sweep changes nothing, or ``max_iterations`` sweeps have run."""
+    until a full sweep changes nothing, or ``max_iterations`` sweeps have run.
+
+    Patterns that keep re-enabling each other within one sweep are cut off after
+    ``max_rewrites_per_op`` rewrites per op on average; the result is then not converged."""
     rewriter = rewriter or Rewriter()
     ordered = sorted(patterns, key=lambda p: -p.benefit)
     generic = [p for p in ordered if p.op_name is None]
@@ -147,9 +151,15 @@ def apply_patterns_greedily(
         while result.iterations < max_iterations:
             result.iterations += 1
             sweep_changed = False
-            for op in _nested_ops(root):
+            ops = _nested_ops(root)
+            for op in ops:
                 worklist.push(op)
+            budget = max_rewrites_per_op * max(len(ops), 1)
             while worklist:
+                if budget <= 0:
+                    result.changed = True
+                    return result  # oscillating patterns: give up, not converged
+                budget -= 1
                 op = worklist.pop()
                 if op.parent is None:
                     continue  # erased meanwhile
@@ -185,6 +195,5 @@ def apply_patterns_greedily(
     return result
 
 
-def _nested_ops(root: Operation) -> Iterable[Operation]:
-    ops = list(root.walk())
-    return ops[1:]
+def _nested_ops(root: Operation) -> list[Operation]:
+    return list(root.walk())[1:]
