@@ -1,16 +1,17 @@
 """Op traits: properties an op declares once and the verifier checks (terminators, symbols, ...)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     from ir.core import Operation
 
 
 class Trait:
-    """Base of traits. ``verify`` yields error messages about ``op``."""
+    """Base of traits. ``verify`` yields error messages about ``op``, or (message, other op,
+    note) triples when the error belongs to another op (e.g. a duplicate symbol)."""
 
-    def verify(self, op: "Operation") -> Iterator[str]:
+    def verify(self, op: "Operation") -> Iterator[Any]:
         return iter(())
 
     def __repr__(self) -> str:
@@ -54,7 +55,7 @@ class IsolatedFromAbove(Trait):
 class SymbolTable(Trait):
     """Symbols defined directly in the op's region must be unique."""
 
-    def verify(self, op: "Operation") -> Iterator[str]:
+    def verify(self, op: "Operation") -> Iterator[Any]:
         seen: dict[str, Operation] = {}
         for region in op.regions:
             for child in region.ops():
@@ -62,8 +63,10 @@ class SymbolTable(Trait):
                 if name is None or not hasattr(name, "value"):
                     continue
                 if name.value in seen:
-                    yield f"redefinition of symbol named '{name.value}'"
-                seen[name.value] = child
+                    yield (f"redefinition of symbol named '{name.value}'", child,
+                           ("see existing symbol definition here", seen[name.value]))
+                else:
+                    seen[name.value] = child
 
 
 class Symbol(Trait):

@@ -62,7 +62,10 @@ class _Verifier:
                 self.error(op, message)
             for trait in op.traits:
                 for message in trait.verify(op):
-                    self.error(op, message)
+                    if isinstance(message, tuple):
+                        self.error(message[1], message[0], message[2])
+                    else:
+                        self.error(op, message)
             try:
                 op.verify_op()
             except VerifyError as err:
@@ -87,6 +90,9 @@ class _Verifier:
                 self.block(block, visible)
             return
         order = self.dominance_order(region)
+        # keep this region's dominator tree: verifying a block recurses into nested regions,
+        # whose own dominance_order() replaces self._idom
+        idoms = self._idom
         defined_in: dict[Block, set[int]] = {}
         for block, idom in order:
             # values of every dominating block are visible: chain through the dominator tree
@@ -94,7 +100,7 @@ class _Verifier:
             cursor = idom
             while cursor is not None:
                 chain.append(defined_in[cursor])
-                cursor = self._idom.get(cursor)
+                cursor = idoms.get(cursor)
             defined_in[block] = self.block(block, visible + chain)
 
     def dominance_order(self, region: Region) -> list[tuple[Block, Block | None]]:
@@ -109,7 +115,8 @@ class _Verifier:
                 for successor in last.successors:
                     graph.add_edge(block, successor)
         entry = region.blocks[0]
-        idom = nx.immediate_dominators(graph, entry)
+        idom = dict(nx.immediate_dominators(graph, entry))
+        idom[entry] = entry  # networkx >= 3.5 leaves the start node out of the mapping
         self._idom = {b: (d if d is not b else None) for b, d in idom.items()}
         order = [(b, self._idom[b]) for b in nx.dfs_preorder_nodes(graph, entry)]
         for block in region.blocks:  # unreachable blocks: only their own definitions are visible
