@@ -38,7 +38,10 @@ class IntegerAttr(Attribute):
                 hi = (1 << type.width) - 1  # signless accepts the unsigned spelling too
             if not lo <= value <= hi:
                 raise ValueError(f"integer constant {value} out of range for {type}")
-        elif not isinstance(type, IndexType):
+        elif isinstance(type, IndexType):
+            if not -(1 << 63) <= value < 1 << 64:
+                raise ValueError(f"integer constant {value} out of range for {type}")
+        else:
             raise ValueError(f"integer attribute needs an integer or index type, not {type}")
         self._set("value", int(value))
         self._set("type", type)
@@ -62,9 +65,49 @@ TRUE = BoolAttr(True)
 FALSE = BoolAttr(False)
 
 
-def format_float(value: float) -> str:
-    """Shortest decimal text that reads back to the same double and is an MLIR float literal."""
-    text = repr(float(value))
+def round_to_type(value: float, type: FloatType) -> float:
+    """``value`` rounded to the nearest value of ``type`` (as a Python float).
+
+    ValueError when a finite value is too large for the type. NaN payloads are kept as they are.
+    """
+    value = float(value)
+    kind = type.kind
+    if kind == "f64" or not math.isfinite(value):
+        return value
+    try:
+        if kind == "f32":
+            return struct.unpack("<f", struct.pack("<f", value))[0]
+        if kind == "f16":
+            return struct.unpack("<e", struct.pack("<e", value))[0]
+    except OverflowError:
+        raise ValueError(f"float constant {value!r} out of range for type '{type}'") from None
+    # bf16: the upper half of an f32, rounded to nearest even.
+    try:
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    except OverflowError:
+        raise ValueError(f"float constant {value!r} out of range for type '{type}'") from None
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    rounded = struct.unpack("<f", struct.pack("<I", bits))[0]
+    if math.isinf(rounded):
+        raise ValueError(f"float constant {value!r} out of range for type '{type}'")
+    return rounded
+
+
+def format_float(value: float, type: FloatType | None = None) -> str:
+    """Shortest decimal text that reads back to the same value of ``type`` (f64 by default),
+    spelled as an MLIR float literal (always with a '.')."""
+    value = float(value)
+    text = repr(value)
+    if type is not None and type.kind != "f64" and math.isfinite(value):
+        for digits in range(1, 17):
+            candidate = f"{value:.{digits}g}"
+            try:
+                if round_to_type(float(candidate), type) != value:
+                    continue
+            except ValueError:  # rounded past the largest finite value
+                continue
+            text = repr(float(candidate))
+            break
     if "e" in text:
         mantissa, exponent = text.split("e")
         if "." not in mantissa:
@@ -85,7 +128,10 @@ def float_bits(value: float, type: FloatType) -> int:
 
 
 def float_from_bits(bits: int, type: FloatType) -> float:
-    """Inverse of float_bits."""
+    """Inverse of float_bits; ValueError when ``bits`` does not fit the type's width."""
+    if not 0 <= bits < 1 << type.width:
+        raise ValueError(f"hexadecimal float constant 0x{bits:X} out of range for type '{type}'"
+                         if bits >= 0 else "hexadecimal float literal should not have a leading minus")
     if type.kind == "f64":
         return struct.unpack("<d", struct.pack("<Q", bits))[0]
     if type.kind == "f32":
@@ -109,16 +155,22 @@ class FloatAttr(Attribute):
     def _init(self, value: float, type: FloatType = F64) -> None:
         if not isinstance(type, FloatType):
             raise ValueError(f"float attribute needs a float type, not {type}")
-        self._set("value", float(value))
+        self._set("value", round_to_type(value, type))
         self._set("type", type)
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
-        return (float(args[0]).hex(), args[1] if len(args) > 1 else F64)
+        type = args[1] if len(args) > 1 else F64
+        if not isinstance(type, FloatType):
+            raise ValueError(f"float attribute needs a float type, not {type}")
+        value = round_to_type(args[0], type)
+        # NaNs compare by bit pattern (float.hex() prints every NaN as 'nan').
+        key = value.hex() if not math.isnan(value) else f"nan:{float_bits(value, type):x}"
+        return (key, type)
 
     def _render(self) -> str:
         if math.isfinite(self.value):
-            return f"{format_float(self.value)} : {self.type}"
+            return f"{format_float(self.value, self.type)} : {self.type}"
         bits = float_bits(self.value, self.type)
         return f"0x{bits:0{hex_width(self.type)}X} : {self.type}"
 
@@ -265,7 +317,7 @@ def _format_element(value: Any, element: Type) -> str:
     if isinstance(element, FloatType):
         v = float(value)
         if math.isfinite(v):
-            return format_float(v)
+            return format_float(v, element)
         return f"0x{float_bits(v, element):0{hex_width(element)}X}"
     return str(int(value))
 
@@ -298,8 +350,14 @@ class DenseElementsAttr(Attribute):
         return (type, data.tobytes())
 
     def is_splat(self) -> bool:
+        """All elements have the same bit pattern (so 0.0 and -0.0 differ, and NaNs can splat)."""
         flat = self.array.reshape(-1)
-        return flat.size > 0 and bool(np.all(flat == flat[0]))
+        if flat.size == 0:
+            return False
+        rows = flat.view(np.uint8).reshape(flat.size, flat.itemsize)
+        if not np.array_equal(rows[-1], rows[0]):  # a cheap early answer for most non-splats
+            return False
+        return bool(np.all(rows == rows[0]))
 
     def _render(self) -> str:
         return f"dense<{self.literal()}> : {self.type}"
@@ -312,7 +370,7 @@ class DenseElementsAttr(Attribute):
             return ""
         if self.is_splat():
             return _format_element(flat[0], element)
-        if flat.size > HEX_THRESHOLD:
+        if flat.size > HEX_THRESHOLD and flat.dtype != np.bool_:  # i1 never prints as hex
             return f'"0x{flat.astype(flat.dtype.newbyteorder("<"), copy=False).tobytes().hex().upper()}"'
         return self._nested(self.array, element)
 

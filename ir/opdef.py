@@ -6,6 +6,7 @@ builders, accessors and ``--show-dialects`` docs all come from that description.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterator, Sequence
@@ -192,7 +193,7 @@ class Op(Operation, metaclass=OpMeta):
     @classmethod
     def describe(cls) -> str:
         """Markdown documentation generated from the declaration."""
-        lines = [f"### `{cls.OP_NAME}`", "", (cls.__doc__ or "").strip(), ""]
+        lines = [f"### `{cls.OP_NAME}`", "", inspect.cleandoc(cls.__doc__ or ""), ""]
         if cls.traits:
             lines.append("Traits: " + ", ".join(repr(t) for t in cls.traits))
             lines.append("")

@@ -7,7 +7,9 @@ parsed from. Errors are raised as ParseError with a file:line:col location.
 from __future__ import annotations
 
 import functools
+import math
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,18 +19,21 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ir.attributes import (
     FALSE, TRUE, UNIT, ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr,
-    FloatAttr, IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr,
+    FloatAttr, IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, float_from_bits,
 )
 from ir.core import Block, Operation, Region, Value
 from ir.dense_literal import DenseLiteralError, parse_dense_literal
 from ir.diagnostics import UserError
 from ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, Location, NameLoc
 from ir.opdef import lookup_dialect, lookup_op
-from ir.resources import Resources, ResourceSyntaxError, parse_trailer, split_trailer
+from ir.resources import Resources, ResourceSyntaxError, find_trailer, parse_trailer
 from ir.strings import unquote_string
 from ir.traits import IsolatedFromAbove
 from ir.type_parser import TypeParser, TypeSyntaxError
-from ir.types import F64, I64, FloatType, FunctionType, IndexType, IntegerType, RankedTensorType, Type
+from ir.types import (
+    F64, I64, FloatType, FunctionType, IndexType, IntegerType, OpaqueType, QuantUniformType, RankedTensorType,
+    TensorType, Type,
+)
 
 _GRAMMAR = Path(__file__).with_name("mlir.lark")
 _ISOLATED_PRETTY = {"builtin.module", "func.func"}
@@ -38,23 +43,47 @@ class ParseError(UserError):
     """A syntax or name-resolution error at a source position."""
 
 
-_STRING_RE = r'"(?:[^"\\\n]|\\.)*"'
+# Possessive quantifiers (``*+``) never give back what they matched, so a coarse token that
+# runs into the end of a megabyte of unterminated input fails after one linear scan. Python
+# before 3.11 lacks them; the patterns are unambiguous, so plain ``*`` matches the same text.
+_POSSESSIVE = sys.version_info >= (3, 11)
+_STRING_RE = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
 
 
-def _nested(open_: str, close: str, atom: str, depth: int) -> str:
-    """A regex for ``open ... close`` with up to ``depth`` nested levels and strings inside."""
-    pattern = f"(?:{atom})*"
+def _nested(open_: str, close: str, plain: str, special: str, depth: int) -> str:
+    """A regex for ``open ... close`` with up to ``depth`` nested levels inside.
+
+    ``plain`` is a character class of ordinary characters, matched in runs; ``special`` are the
+    alternatives for everything else (strings, arrows), none of which starts with a ``plain``
+    character. Every choice is decided by the next character, so the pattern is unambiguous.
+    """
+    pattern = f"{plain}*+(?:(?:{special}){plain}*+)*+"
     for _ in range(depth):
-        pattern = f"(?:{atom}|{open_}{pattern}{close})*"
+        pattern = f"{plain}*+(?:(?:{special}|{open_}{pattern}{close}){plain}*+)*+"
     return f"{open_}{pattern}{close}"
 
 
+# How deeply brackets may nest inside one coarse token (deeper input gets a clear error).
+ANGLE_DEPTH, BRACE_DEPTH, PAREN_DEPTH = 8, 8, 4
+
+# ``->`` is always an arrow, never ``-`` followed by a closing ``>``.
+_ARROW = r"->|-(?!>)"
+
+
+# A ``//`` comment runs to the end of the line, and may hold unbalanced brackets and quotes.
+_COMMENT = r"\/\/[^\n]*+|\/(?!\/)"  # (``/`` is escaped inside lark's /regex/ literals)
+
+
 def _grammar_text() -> str:
-    angle = _nested("<", ">", rf'->|[^<>"]|{_STRING_RE}', 5)
-    braced = _nested(r"\{", r"\}", rf'[^{{}}"]|{_STRING_RE}', 5)
-    parens = _nested(r"\(", r"\)", rf'->|[^()<>"]|{_STRING_RE}|{angle}', 3)
-    return (_GRAMMAR.read_text().replace("@NESTED@", angle).replace("@BRACED@", braced)
-            .replace("@PARENS@", parens))
+    angle = _nested("<", ">", r'[^<>"\-]', rf"{_ARROW}|{_STRING_RE}", ANGLE_DEPTH)
+    braced = _nested(r"\{", r"\}", r'[^{}"\/]', rf"{_STRING_RE}|{_COMMENT}", BRACE_DEPTH)
+    parens = _nested(r"\(", r"\)", r'[^()<>"\-\/]', rf"{_ARROW}|{_STRING_RE}|{_COMMENT}|{angle}",
+                     PAREN_DEPTH)
+    text = (_GRAMMAR.read_text().replace("@NESTED@", angle).replace("@BRACED@", braced)
+            .replace("@PARENS@", parens).replace("@STRING@", _STRING_RE))
+    if not _POSSESSIVE:
+        text = text.replace("*+", "*").replace("++", "+")
+    return text
 
 
 def _cache_path() -> str | bool:
@@ -69,17 +98,36 @@ def _cache_path() -> str | bool:
     return os.path.join(directory, "mlir-grammar.lark-cache")
 
 
+MAX_NESTING = 128
+"""How deeply fine-grained brackets (regions, nested attributes, locations) may nest."""
+
+_OPEN_TOKENS = ("LPAR", "LBRACE", "LSQB", "LESSTHAN")
+_CLOSE_TOKENS = ("RPAR", "RBRACE", "RSQB", "MORETHAN")
+
+
 @functools.lru_cache(maxsize=1)
 def _lark_with_builder() -> tuple[Lark, "_Builder"]:
     builder = _Builder()
+    callbacks = {name: builder.open_bracket for name in _OPEN_TOKENS}
+    callbacks.update({name: builder.close_bracket for name in _CLOSE_TOKENS})
     parser = Lark(_grammar_text(), parser="lalr", lexer="contextual",
                   start=["start", "attribute_only", "attr_dict_only"],
-                  maybe_placeholders=True, transformer=builder, cache=_cache_path())
+                  maybe_placeholders=True, transformer=builder, cache=_cache_path(),
+                  lexer_callbacks=callbacks)
     return parser, builder
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    """Compile a pattern written with possessive quantifiers (plain ones before Python 3.11)."""
+    return re.compile(pattern if _POSSESSIVE else pattern.replace("*+", "*").replace("++", "+"))
 
 
 _VALUE_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?")
 _RESULT_NAME = re.compile(r"(%[A-Za-z0-9_$.\-]+)(?::([0-9]+))?")
+_RESULTS_OK = _compile(r"%[A-Za-z0-9_$.\-]++(?::[0-9]++)?(?:[ \t]*+,[ \t]*+%[A-Za-z0-9_$.\-]++(?::[0-9]++)?)*+"
+                       r"[ \t]*+=\Z")
+_OPERANDS_OK = _compile(r"\((?:\s*+%[A-Za-z0-9_$.\-]++(?:#[0-9]++)?(?:\s*+,\s*+%[A-Za-z0-9_$.\-]++(?:#[0-9]++)?)*+)?"
+                        r"\s*+\)\Z")
 
 
 class _Forward(Value):
@@ -101,6 +149,7 @@ class _Scope:
     values: dict[str, list[Value]] = field(default_factory=dict)
     forward: dict[str, _Forward] = field(default_factory=dict)
     blocks: dict[str, Block] = field(default_factory=dict)
+    block_refs: dict[str, Token] = field(default_factory=dict)
     defined_blocks: set[str] = field(default_factory=set)
     entry: Block | None = None
 
@@ -123,6 +172,9 @@ class _State:
         self.pending_arg_names: list[tuple[Token, Value]] = []
         self.dict_cache: dict[str, dict[str, Attribute]] = {}
         self.signature_cache: dict[str, FunctionType] = {}
+        self.depth = 0
+        self.braces: list[Token] = []  # the open '{' tokens (fine-grained ones only)
+        self.closed_brace: Token | None = None  # the '{' of the dictionary closed last
 
 
 def _pos(state: _State, token: Token) -> FileLineColLoc:
@@ -130,9 +182,15 @@ def _pos(state: _State, token: Token) -> FileLineColLoc:
 
 
 def _error(state: _State, message: str, token: Token | None, offset: int = 0) -> ParseError:
+    """An error ``offset`` characters into ``token`` (which may span lines)."""
     if token is None or token.line is None:
         return ParseError(message, FileLineColLoc(state.filename, 1, 1))
-    return ParseError(message, FileLineColLoc(state.filename, token.line, token.column + offset))  # type: ignore[operator]
+    line, col = token.line, token.column + offset  # type: ignore[operator]
+    newline = str(token).rfind("\n", 0, offset) if offset else -1
+    if newline != -1:
+        line += token.count("\n", 0, offset)
+        col = offset - newline
+    return ParseError(message, FileLineColLoc(state.filename, line, col))
 
 
 def _parse_int(text: str) -> int:
@@ -151,10 +209,39 @@ class _Builder(Transformer):
         self.type_parser = TypeParser(self._parse_attribute_text, self._dialect_attr)
         self._attr_cache: dict[str, Attribute] = {}
 
+    # -- lexer callbacks -------------------------------------------------------------------
+    def open_bracket(self, token: Token) -> Token:
+        """Bound nesting: a megabyte of ``((((`` fails fast instead of filling the parse stack."""
+        state = self.state
+        if state is not None:
+            state.depth += 1
+            if state.depth > MAX_NESTING:
+                raise _error(state, f"brackets are nested more than {MAX_NESTING} levels deep", token)
+            if token.type == "LBRACE":
+                state.braces.append(token)
+        return token
+
+    def close_bracket(self, token: Token) -> Token:
+        state = self.state
+        if state is not None:
+            state.depth -= 1
+            if token.type == "RBRACE" and state.braces:
+                state.closed_brace = state.braces.pop()
+        return token
+
     # -- helpers ---------------------------------------------------------------------------
     def _parse_attribute_text(self, text: str) -> Attribute:
+        """Parse an attribute inside a type token (a tensor encoding); errors are TypeSyntaxErrors."""
         parser, _ = _lark_with_builder()
-        return parser.parse(text, start="attribute_only")
+        try:
+            return parser.parse(text, start="attribute_only")
+        except UnexpectedInput as err:
+            inner = _translate(err, text, "", parser)
+        except ParseError as err:
+            inner = err
+        loc = inner.diagnostic.location
+        offset = loc.col - 1 if isinstance(loc, FileLineColLoc) and loc.line == 1 else 0
+        raise TypeSyntaxError(inner.diagnostic.message, offset)
 
     def _check_dialect(self, dialect: str, what: str, token: Token | None) -> None:
         if self.state.options.allow_unregistered or lookup_dialect(dialect) is not None:
@@ -165,7 +252,12 @@ class _Builder(Transformer):
     def _dialect_attr(self, dialect: str, name: str, body: str | None) -> Attribute:
         registered = lookup_dialect(dialect)
         if registered is not None and name in registered.attribute_parsers:
-            return registered.attribute_parsers[name](body)
+            try:
+                return registered.attribute_parsers[name](body)
+            except (UserError, TypeSyntaxError):
+                raise
+            except Exception as err:  # a dialect's parser must not crash the whole parse
+                raise TypeSyntaxError(f"invalid '#{dialect}.{name}' attribute: {err}") from None
         if registered is None and self.state is not None and not self.state.options.allow_unregistered:
             raise TypeSyntaxError(f"attribute '#{dialect}.{name}' of unregistered dialect '{dialect}'; "
                                   "use --allow-unregistered-dialect to accept it")
@@ -176,18 +268,35 @@ class _Builder(Transformer):
             t = self.type_parser.parse(str(token))
         except TypeSyntaxError as err:
             raise _error(self.state, str(err), token, err.offset) from None
-        if token.type == "DIALECT_TYPE" and not token.startswith("!quant."):
-            self._check_dialect(token[1:].split(".", 1)[0].split("<", 1)[0], "type", token)
+        except ValueError as err:
+            raise _error(self.state, str(err), token) from None
+        if not self.state.options.allow_unregistered:
+            self._check_type_dialects(t, token)
         return t
 
-    def _lookup(self, token: str, type: Type, anchor: Token | None = None) -> Value:
-        """Resolve a use of ``token`` (``%x`` or ``%x#1``) expected to have ``type``."""
+    def _check_type_dialects(self, t: Type, token: Token) -> None:
+        """Reject opaque types and encodings of unregistered dialects, also inside tensors
+        (types are cached across parses, so this cannot be left to the first parse)."""
+        while True:
+            if isinstance(t, OpaqueType):
+                self._check_dialect(t.dialect, "type", token)
+            elif isinstance(t, RankedTensorType) and isinstance(t.encoding, OpaqueAttr):
+                self._check_dialect(t.encoding.dialect, "attribute", token)
+            elif isinstance(t, FunctionType):
+                for inner in (*t.inputs, *t.results):
+                    self._check_type_dialects(inner, token)
+            if not isinstance(t, TensorType):
+                return
+            t = t.element_type
+
+    def _lookup(self, token: str, type: Type, anchor: Token | None = None, offset: int = 0) -> Value:
+        """Resolve a use of ``token`` (``%x`` or ``%x#1``) expected to have ``type``.
+
+        Errors are reported ``offset`` characters into ``anchor`` (by default ``token`` itself).
+        """
         state = self.state
         if anchor is None:
             anchor = token  # type: ignore[assignment]
-            offset = 0
-        else:
-            offset = anchor.find(token)
         name, _, number = token.partition("#")
         index = int(number) if number else 0
         for scope in reversed(state.scopes):
@@ -226,8 +335,7 @@ class _Builder(Transformer):
         scope = state.scopes[-1]
         scope.values[name] = values
         for index, value in enumerate(values):
-            key = name if index == 0 and len(values) == 1 else f"{name}#{index}"
-            for candidate in (key, name) if index == 0 else (key,):
+            for candidate in (f"{name}#{index}", name) if index == 0 else (f"{name}#{index}",):
                 forward = scope.forward.pop(candidate, None)
                 if forward is None:
                     continue
@@ -245,7 +353,20 @@ class _Builder(Transformer):
         if block is None:
             block = Block()
             scope.blocks[str(token)] = block
+            scope.block_refs[str(token)] = token
         return block
+
+    def _unquote(self, token: Token) -> str:
+        """The value of a string literal token; a bad escape is a parse error at the token."""
+        try:
+            return unquote_string(token)
+        except ValueError as err:
+            raise _error(self.state, str(err), token) from None
+
+    def _loc_number(self, token: Token) -> int:
+        if not token.isdigit():
+            raise _error(self.state, f"expected a decimal line or column number, found '{token}'", token)
+        return int(token)
 
     def _make_op(self, name_token: Token, name: str, operands: list[Value], result_types: tuple[Type, ...],
                  attributes: dict[str, Attribute] | None, properties: dict[str, Attribute] | None,
@@ -261,6 +382,8 @@ class _Builder(Transformer):
                 raise _error(self.state, f"operation '{name}' of unregistered dialect '{dialect}'; "
                              "use --allow-unregistered-dialect to accept it", name_token)
             cls = Operation
+        if name == "builtin.module" and regions and not regions[0].blocks:
+            regions[0].add_block(Block())  # a module always has its one block, as in MLIR
         pos = _pos(self.state, name_token)
         return cls(name, operands, result_types, attributes, properties, regions, successors,
                    location=pos, pos=pos)
@@ -278,6 +401,9 @@ class _Builder(Transformer):
     def operation(self, children: list[Any]) -> Operation:
         results, op, loc = children
         if results is not None:
+            if _RESULTS_OK.match(results) is None:
+                raise _error(self.state, "malformed result list: expected '%name' or '%name:count', "
+                             "separated by ',' and followed by '='", results)
             defs = [(m.group(1), int(m.group(2) or 1), m.start()) for m in _RESULT_NAME.finditer(results)]
             expected = sum(count for _, count, _ in defs)
             if expected != len(op.results):
@@ -294,7 +420,7 @@ class _Builder(Transformer):
         return op
 
     def op_name(self, children: list[Token]) -> Token:
-        self.state.op_stack.append(unquote_string(children[0]))
+        self.state.op_stack.append(self._unquote(children[0]))
         return children[0]
 
     def value_uses(self, children: list[Token]) -> list[Token]:
@@ -303,34 +429,59 @@ class _Builder(Transformer):
     def successors(self, children: list[Token]) -> list[Block]:
         return [self._block(t) for t in children]
 
-    def attr_entries(self, children: list[tuple[str, Attribute]]) -> dict[str, Attribute]:
-        return dict(children)
+    def attr_entries(self, children: list[tuple[str, Attribute, Token]]) -> dict[str, Attribute]:
+        entries = {name: value for name, value, _ in children}
+        if len(entries) != len(children):
+            seen: set[str] = set()
+            for name, _, token in children:
+                if name in seen:
+                    raise _error(self.state, f"duplicate key '{name}' in dictionary attribute", token)
+                seen.add(name)
+        return entries
 
     def attr_dict(self, children: list[Any]) -> dict[str, Attribute]:
         return children[0] or {}
 
-    def attr_entry(self, children: list[Any]) -> tuple[str, Attribute]:
+    def attr_entry(self, children: list[Any]) -> tuple[str, Attribute, Token]:
         key, value = children
-        name = unquote_string(key) if key.type == "STRING" else str(key)
-        return name, (UNIT if value is None else value)
+        name = self._unquote(key) if key.type == "STRING" else str(key)
+        return name, (UNIT if value is None else value), key
 
     def regions(self, children: list[Region]) -> list[Region]:
         return children
 
+    def op_operands(self, children: list[Token]) -> list[tuple[str, Token, int]]:
+        """The operand names, each with the token and offset to report errors at."""
+        token = children[0]
+        if _OPERANDS_OK.match(token) is None:
+            message, offset = _diagnose_operands(token, 0) or ("malformed operand list", 0)
+            raise _error(self.state, message, token, offset)
+        return [(m.group(0), token, m.start()) for m in _VALUE_NAME.finditer(token)]
+
+    def op_properties(self, children: list[Any]) -> dict[str, Attribute]:
+        if len(children) == 1:
+            return self._dictionary(children[0], 1)
+        return children[1]
+
+    def op_attributes(self, children: list[Any]) -> dict[str, Attribute]:
+        item = children[0]
+        if isinstance(item, Token):
+            return self._dictionary(item, 0)
+        return item
+
+    def op_signature(self, children: list[Any]) -> tuple[FunctionType, Token]:
+        if len(children) == 1:
+            return self._signature(children[0]), children[0]
+        return children[1], children[0]
+
     def generic_op(self, children: list[Any]) -> Operation:
-        name_token, operands_token, successors, props_token, regions, attrs_token, sig_token = children
+        name_token, uses, successors, props, regions, attrs, signature = children
         name = self.state.op_stack.pop()
-        fn_type = self._signature(sig_token)
-        uses = _VALUE_NAME.findall(operands_token)
+        fn_type, sig_token = signature
         if len(uses) != len(fn_type.inputs):
             raise _error(self.state, f"expected {len(uses)} operand type{'s' if len(uses) != 1 else ''} "
                          f"but had {len(fn_type.inputs)}", sig_token)
-        if uses:
-            operands = [self._lookup(name_, t, operands_token) for name_, t in zip(uses, fn_type.inputs)]
-        else:
-            operands = []
-        props = self._dictionary(props_token, 1) if props_token is not None else None
-        attrs = self._dictionary(attrs_token, 0) if attrs_token is not None else None
+        operands = [self._lookup(use, t, anchor, offset) for (use, anchor, offset), t in zip(uses, fn_type.inputs)]
         return self._make_op(name_token, name, operands, fn_type.results, attrs, props,
                              regions or [], successors or [])
 
@@ -391,7 +542,12 @@ class _Builder(Transformer):
 
     def _symbol_name(self, token: Token) -> str:
         body = token[1:]
-        return unquote_string(body) if body.startswith('"') else body
+        if not body.startswith('"'):
+            return body
+        try:
+            return unquote_string(body)
+        except ValueError as err:
+            raise _error(self.state, str(err), token, 1) from None
 
     def func_kw(self, children: list[Token]) -> Token:
         return children[0]
@@ -417,9 +573,9 @@ class _Builder(Transformer):
     def func_args(self, children: list[Any]) -> list[Any]:
         return children
 
-    def func_results(self, children: list[Any]) -> list[tuple[Type, dict | None]]:
+    def func_results(self, children: list[Any]) -> list[tuple[Type, dict | None, Token | None]]:
         result = children[0]
-        return result if isinstance(result, list) else [(result, None)]
+        return result if isinstance(result, list) else [(result, None, None)]
 
     def func_op(self, children: list[Any]) -> Operation:
         head, args, results, attrs, region = children
@@ -492,9 +648,7 @@ class _Builder(Transformer):
                     region.add_block(entry)
         for block in blocks:
             region.add_block(block)
-        for name, block in scope.blocks.items():
-            if name not in scope.defined_blocks:
-                raise _error(state, f"reference to an undefined block '{name}'", None)
+        self._check_blocks_defined(scope)
         if scope.forward:
             if scope.isolated or len(state.scopes) == 0:
                 token = next(iter(scope.forward.values())).token
@@ -503,6 +657,11 @@ class _Builder(Transformer):
                              forward.token, forward.offset)
             state.scopes[-1].forward.update(scope.forward)
         return region
+
+    def _check_blocks_defined(self, scope: _Scope) -> None:
+        for name, token in scope.block_refs.items():
+            if name not in scope.defined_blocks:
+                raise _error(self.state, f"reference to an undefined block '{name}'", token)
 
     def block_label(self, children: list[Any]) -> Block:
         token, args = children
@@ -536,10 +695,11 @@ class _Builder(Transformer):
         return UNKNOWN_LOC
 
     def loc_file(self, children: list[Token]) -> Location:
-        return FileLineColLoc(unquote_string(children[0]), int(children[1]), int(children[2]))
+        return FileLineColLoc(self._unquote(children[0]), self._loc_number(children[1]),
+                              self._loc_number(children[2]))
 
     def loc_name(self, children: list[Any]) -> Location:
-        return NameLoc(unquote_string(children[0]), children[1])
+        return NameLoc(self._unquote(children[0]), children[1])
 
     def loc_fused(self, children: list[Location]) -> Location:
         return FusedLoc(tuple(children))
@@ -548,40 +708,42 @@ class _Builder(Transformer):
     def non_fn_type(self, children: list[Token]) -> Type:
         return self._type(children[0])
 
-    def type_item(self, children: list[Any]) -> tuple[Type, dict | None]:
-        return children[0], children[1]
+    def type_item(self, children: list[Any]) -> tuple[Type, dict | None, Token | None]:
+        attrs = children[1]
+        return children[0], attrs, (self.state.closed_brace if attrs is not None else None)
 
-    def type_items(self, children: list[Any]) -> list[tuple[Type, dict | None]]:
+    def type_items(self, children: list[Any]) -> list[tuple[Type, dict | None, Token | None]]:
         return children
 
-    def paren_types(self, children: list[Any]) -> list[tuple[Type, dict | None]]:
+    def paren_types(self, children: list[Any]) -> list[tuple[Type, dict | None, Token | None]]:
         return children[0] or []
 
     def function_type(self, children: list[Any]) -> FunctionType:
         inputs, results = children
         if not isinstance(results, list):
-            results = [(results, None)]
-        for _, attrs in inputs + results:
+            results = [(results, None, None)]
+        for _, attrs, brace in inputs + results:
             if attrs is not None:
-                raise _error(self.state, "attribute dictionaries are only allowed on func.func results", None)
-        return FunctionType([t for t, _ in inputs], [t for t, _ in results])
+                raise _error(self.state, "attribute dictionaries are only allowed on func.func results", brace)
+        return FunctionType([t for t, _, _ in inputs], [t for t, _, _ in results])
 
     # -- attributes ------------------------------------------------------------------------
     def int_attr(self, children: list[Any]) -> Attribute:
         token, type = children
-        value = _parse_int(token)
         if type is None:
             type = I64
         try:
+            if len(token) > 80:  # longer than any supported width needs; int() refuses thousands of digits
+                raise ValueError(f"integer constant {token[:40]}... out of range for {type}")
+            value = _parse_int(token)
             if isinstance(type, FloatType):
-                from ir.attributes import float_from_bits
                 if "x" not in token:
                     return FloatAttr(float(value), type)
                 return FloatAttr(float_from_bits(value, type), type)
             if not isinstance(type, (IntegerType, IndexType)):
                 raise ValueError(f"integer literal not valid for specified type '{type}'")
             return IntegerAttr(value, type)
-        except ValueError as err:
+        except (ValueError, OverflowError) as err:
             raise _error(self.state, str(err), token) from None
 
     def float_attr(self, children: list[Any]) -> Attribute:
@@ -590,7 +752,13 @@ class _Builder(Transformer):
             type = F64
         if not isinstance(type, FloatType):
             raise _error(self.state, f"floating point value not valid for specified type '{type}'", token)
-        return FloatAttr(float(token), type)
+        value = float(token)
+        if math.isinf(value):
+            raise _error(self.state, f"float constant {token} out of range for type '{type}'", token)
+        try:
+            return FloatAttr(value, type)
+        except ValueError as err:
+            raise _error(self.state, str(err), token) from None
 
     def true_attr(self, children: list[Any]) -> Attribute:
         return TRUE
@@ -602,10 +770,7 @@ class _Builder(Transformer):
         return UNIT
 
     def string_attr(self, children: list[Any]) -> Attribute:
-        try:
-            return StringAttr(unquote_string(children[0]))
-        except ValueError as err:
-            raise _error(self.state, str(err), children[0]) from None
+        return StringAttr(self._unquote(children[0]))
 
     def attr_list(self, children: list[Attribute]) -> list[Attribute]:
         return children
@@ -637,12 +802,22 @@ class _Builder(Transformer):
         token, type = children
         if not isinstance(type, RankedTensorType):
             raise _error(self.state, f"dense_resource needs a ranked tensor type, not '{type}'", token)
+        if not type.has_static_shape:
+            raise _error(self.state, f"dense_resource needs a statically shaped tensor type, not '{type}'",
+                         token)
         key = token[len("dense_resource<"):-1].strip()
-        if key.startswith('"'):
-            key = unquote_string(key)
+        if _STRING_AT.fullmatch(key):
+            try:
+                key = unquote_string(key)
+            except ValueError as err:
+                raise _error(self.state, str(err), token) from None
+        elif not _RESOURCE_KEY.fullmatch(key):
+            raise _error(self.state, "expected a resource key (an identifier or a string) in "
+                         f"dense_resource<...>, found '{key[:40]}'", token)
         blob = self.state.resources.blobs.get("builtin", {}).get(key)
-        if blob is not None:
-            expected = type.num_elements() * max(1, _element_bytes(type))
+        size = _element_bytes(type.element_type)
+        if blob is not None and size is not None:
+            expected = type.num_elements() * size
             if len(blob.data) != expected:
                 raise _error(self.state, f"resource '{key}' holds {len(blob.data)} bytes but "
                              f"'{type}' needs {expected}", token)
@@ -662,12 +837,20 @@ class _Builder(Transformer):
         return attr
 
 
-def _element_bytes(type: RankedTensorType) -> int:
-    from ir.attributes import numpy_dtype
-    try:
-        return numpy_dtype(type.element_type).itemsize
-    except ValueError:
-        return 1
+_RESOURCE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_$.\-]*")
+
+
+def _element_bytes(element: Type) -> int | None:
+    """Bytes per element in a resource blob (i1 takes a byte); None for unknown element types."""
+    if isinstance(element, QuantUniformType):
+        element = element.storage_type
+    if isinstance(element, IntegerType):
+        return (element.width + 7) // 8
+    if isinstance(element, FloatType):
+        return element.width // 8
+    if isinstance(element, IndexType):
+        return 8
+    return None
 
 
 _TERMINAL_NAMES = {
@@ -698,54 +881,170 @@ def _describe_expected(parser: Lark, expected: set[str]) -> str:
     return ", ".join(names)
 
 
+_OPENERS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_BRACKET_EVENT = re.compile(r'[()\[\]{}<"]|(?<!-)>|//')  # ``->`` is an arrow, not a bracket
+_STRING_AT = _compile(_STRING_RE)
+_BRACKETED_HEAD = re.compile(r"(?:tensor|dense_resource|dense|[!#][A-Za-z_][A-Za-z0-9_$.]*)(?=<)")
+_HEAD_TERMINALS = {"tensor": "TENSOR_TYPE", "dense": "DENSE", "dense_resource": "DENSE_RESOURCE",
+                   "!": "DIALECT_TYPE", "#": "DIALECT_ATTR"}
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of ``offset`` in ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+_DIAGNOSIS_EVENTS = 200_000
+"""How many brackets and strings _diagnose_brackets looks at before giving up (bounds its time)."""
+
+
+def _diagnose_brackets(text: str, pos: int) -> tuple[str, int] | None:
+    """Explain why the bracketed text opening at ``pos`` could not be lexed, if it is unbalanced.
+
+    Scans forward (skipping strings, comments and ``->``) and returns a message and the offset to
+    report it at, or None when the brackets are balanced or the scan gives up.
+    """
+    stack: list[tuple[str, int]] = []
+    angles = deepest_angle = 0
+    at = pos
+    for _ in range(_DIAGNOSIS_EVENTS):
+        m = _BRACKET_EVENT.search(text, at)
+        if m is None:
+            opener, where = stack[-1]
+            line, col = _line_col(text, where)
+            return (f"unexpected end of file; expected '{_OPENERS[opener]}' to close the '{opener}' "
+                    f"at line {line}, column {col}", len(text))
+        event, at = m.group(0), m.start()
+        if event == "//":
+            newline = text.find("\n", at)
+            at = len(text) if newline == -1 else newline
+            continue
+        if event == '"':
+            string = _STRING_AT.match(text, at)
+            if string is None:
+                return "unterminated string (expected '\"' before the end of the line)", at
+            at = string.end()
+            continue
+        at = m.end()
+        if event in _OPENERS:
+            stack.append((event, m.start()))
+            if len(stack) > MAX_NESTING:
+                return f"brackets are nested more than {MAX_NESTING} levels deep", m.start()
+            if event == "<":
+                angles += 1
+                deepest_angle = max(deepest_angle, angles)
+            continue
+        opener, where = stack.pop()
+        angles -= opener == "<"
+        if _OPENERS[opener] != event:
+            line, col = _line_col(text, where)
+            return (f"unexpected '{event}'; expected '{_OPENERS[opener]}' to close the '{opener}' at "
+                    f"line {line}, column {col}", m.start())
+        if not stack:
+            break
+    else:
+        return None
+    if deepest_angle > ANGLE_DEPTH:
+        return (f"'<' brackets are nested {deepest_angle} levels deep here; a type or dialect "
+                f"attribute may nest at most {ANGLE_DEPTH}", pos)
+    return None
+
+
+_SPACE = re.compile(r"\s*")
+_OPERAND_RUN = _compile(r"(?:%[A-Za-z0-9_$.\-]++(?:#[0-9]++)?\s*+,\s*+)*+")
+
+
+def _diagnose_operands(text: str, pos: int) -> tuple[str, int] | None:
+    """Point at the first thing in the operand list opening at ``pos`` that is not an SSA value."""
+    at = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    if text.startswith(")", at):
+        return None
+    at = _OPERAND_RUN.match(text, at).end()  # type: ignore[union-attr]  # skip the well-formed "%v," items
+    while True:
+        value = _VALUE_NAME.match(text, at)
+        if value is None:
+            return f"expected an SSA value (like %0) in the operand list, found {_shown(text, at)}", at
+        at = _SPACE.match(text, value.end()).end()  # type: ignore[union-attr]
+        if text.startswith(",", at):
+            at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+        elif text.startswith(")", at):
+            return None
+        else:
+            return f"expected ',' or ')' in the operand list, found {_shown(text, at)}", at
+
+
+def _shown(text: str, at: int) -> str:
+    if at >= len(text):
+        return "the end of the file"
+    word = _VALUE_NAME.match(text, at) or _BARE_AT.match(text, at)
+    return f"'{word.group(0)[:40]}'" if word else f"'{repr(text[at])[1:-1]}'"
+
+
 def _translate(err: UnexpectedInput, text: str, filename: str, parser: Lark) -> ParseError:
     line, col = err.line, err.column
     if isinstance(err, UnexpectedCharacters):
-        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
-        word = _BARE_AT.match(text, err.pos_in_stream)
-        if char == '"':
-            message = "unterminated string (expected '\"' before the end of the line)"
-        elif word and ("STRING" in err.allowed or "VALUE" in err.allowed) and "." in word.group(0):
-            message = (f"custom assembly form of '{word.group(0)}' is not supported; write the op in "
-                       "generic form (\"name\"(operands) : (types) -> types)")
-        elif word:
-            message = f"unexpected '{word.group(0)[:40]}'; expected {_describe_expected(parser, err.allowed)}"
-        else:
-            shown = repr(char)[1:-1] if char else "end of input"
-            message = f"unexpected character '{shown}'; expected {_describe_expected(parser, err.allowed)}"
-    elif isinstance(err, UnexpectedEOF):
-        message = f"unexpected end of file; expected {_describe_expected(parser, set(err.expected))}"
-        lines = text.split("\n")
-        line, col = len(lines), len(lines[-1]) + 1
+        pos = err.pos_in_stream
+        allowed = err.allowed
+    elif isinstance(err, UnexpectedToken) and err.token.type != "$END":
+        pos = err.token.start_pos
+        allowed = err.expected
+    else:  # the input ended early
+        expected = err.expected if isinstance(err, UnexpectedToken) else set(err.expected)
+        line, col = _line_col(text, len(text))
+        message = f"unexpected end of file; expected {_describe_expected(parser, expected)}"
+        return ParseError(message, FileLineColLoc(filename, line, col))
+    if pos is None or pos >= len(text):
+        line, col = _line_col(text, len(text))
+        message = f"unexpected end of file; expected {_describe_expected(parser, allowed)}"
+        return ParseError(message, FileLineColLoc(filename, line, col))
+    char = text[pos]
+    diagnosis = None
+    head = _BRACKETED_HEAD.match(text, pos)
+    if head is not None and _HEAD_TERMINALS.get(head.group(0), _HEAD_TERMINALS.get(char)) in allowed:
+        # A type or attribute token that did not lex: say which bracket is unbalanced.
+        diagnosis = _diagnose_brackets(text, head.end())
+    elif char == "(" and "OPERANDS" in allowed:
+        diagnosis = _diagnose_operands(text, pos)
+    word = _BARE_AT.match(text, pos)
+    if diagnosis is not None:
+        message, offset = diagnosis
+        line, col = _line_col(text, offset)
+    elif (char == '"' and _STRING_AT.match(text, pos) is None) or (
+            char == "@" and text.startswith('"', pos + 1) and _STRING_AT.match(text, pos + 1) is None):
+        message = "unterminated string (expected '\"' before the end of the line)"
+    elif word and "." in word.group(0) and ("STRING" in allowed or "VALUE" in allowed):
+        message = (f"unexpected '{word.group(0)}': the custom assembly form of ops is not supported "
+                   "(only module, func.func and return have one); write it in generic form: "
+                   "\"name\"(operands) : (types) -> (types)")
+    elif word:
+        message = f"unexpected '{word.group(0)[:40]}'; expected {_describe_expected(parser, allowed)}"
+    elif isinstance(err, UnexpectedToken):
+        message = f"unexpected '{str(err.token)[:40]}'; expected {_describe_expected(parser, allowed)}"
     else:
-        assert isinstance(err, UnexpectedToken)
-        token = err.token
-        if token.type == "$END":
-            lines = text.split("\n")
-            line, col = len(lines), len(lines[-1]) + 1
-            message = f"unexpected end of file; expected {_describe_expected(parser, err.expected)}"
-        else:
-            message = f"unexpected '{str(token)[:40]}'; expected {_describe_expected(parser, err.expected)}"
+        shown = repr(char)[1:-1]
+        message = f"unexpected character '{shown}'; expected {_describe_expected(parser, allowed)}"
     return ParseError(message, FileLineColLoc(filename, line or 1, col or 1))
 
 
 def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None = None) -> tuple[list[Operation], Resources]:
     """Parse IR text to its top-level ops and resources. Raises ParseError."""
     options = options or ParseOptions()
-    body, trailer, trailer_at = split_trailer(text)
+    trailer_at = find_trailer(text)
     resources = Resources()
-    if trailer is not None:
+    body = text
+    if trailer_at is not None:
+        body = text[:trailer_at]
         try:
-            resources = parse_trailer(trailer)
+            resources = parse_trailer(text, trailer_at)
         except ResourceSyntaxError as err:
-            absolute = trailer_at + err.offset
-            line = text.count("\n", 0, absolute) + 1
-            col = absolute - (text.rfind("\n", 0, absolute) + 1) + 1
+            line, col = _line_col(text, err.offset)
             raise ParseError(str(err), FileLineColLoc(filename, line, col)) from None
     parser, builder = _lark_with_builder()
     builder.state = _State(filename, options, resources)
     try:
         ops = parser.parse(body, start="start")
+        builder._check_blocks_defined(builder.state.scopes[0])  # successors of top-level ops
     except UnexpectedInput as err:
         raise _translate(err, body, filename, parser) from None
     except RecursionError:

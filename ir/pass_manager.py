@@ -106,6 +106,10 @@ class IRPrinting:
     before_all: bool = False
     after_all: bool = False
     after_change: bool = False
+    fingerprint: Callable[[Operation], str] | None = None
+    """For after_change: text that changes whenever the IR does (MLIR compares an op fingerprint).
+    Without it, a pass counts as changing the IR if its rewriter says so."""
+    _before: str | None = field(default=None, repr=False)
 
     def _dump(self, when: str, pass_: Pass, module: Operation) -> None:
         self.stream.write(f"// -----// IR Dump {when} {type(pass_).__name__} ({pass_.NAME}) //----- //\n")
@@ -115,14 +119,20 @@ class IRPrinting:
     def before_pass(self, pass_: Pass, module: Operation) -> None:
         if self.before_all or pass_.NAME in self.before:
             self._dump("Before", pass_, module)
+        if self.after_change and self.fingerprint is not None:
+            self._before = self.fingerprint(module)
 
     def after_pass(self, pass_: Pass, module: Operation, ctx: PassContext) -> None:
-        wanted = self.after_all or pass_.NAME in self.after or self.after_change
-        if not wanted:
-            return
-        if self.after_change and not (self.after_all or pass_.NAME in self.after) and not ctx.rewriter.changed:
-            return
-        self._dump("After", pass_, module)
+        if self.after_all or pass_.NAME in self.after:
+            self._dump("After", pass_, module)
+        elif self.after_change and self._changed(module, ctx):
+            self._dump("After", pass_, module)
+        self._before = None
+
+    def _changed(self, module: Operation, ctx: PassContext) -> bool:
+        if self.fingerprint is not None and self._before is not None:
+            return self.fingerprint(module) != self._before
+        return ctx.rewriter.changed
 
 
 @dataclass

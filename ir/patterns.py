@@ -147,6 +147,7 @@ def apply_patterns_greedily(
     result = GreedyResult(changed=False, converged=False, iterations=0)
     worklist = _Worklist()
     rewriter.listeners.append(worklist)
+    changed_before = rewriter.changed
     try:
         while result.iterations < max_iterations:
             result.iterations += 1
@@ -192,6 +193,7 @@ def apply_patterns_greedily(
                 break
     finally:
         rewriter.listeners.remove(worklist)
+        rewriter.changed = changed_before or result.changed
     return result
 
 

@@ -10,16 +10,19 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ir.attributes import (
-    ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, ResourceBlob, UNIT,
+    ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, ResourceBlob, StringAttr,
+    TypeAttr, UNIT,
 )
-from ir.core import Block, Operation, Region, Value
+from ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from ir.location import UnknownLoc
-from ir.resources import print_trailer
+from ir.resources import trailer_parts
 from ir.strings import key_text, quote_string, symbol_text
 from ir.traits import IsolatedFromAbove
 from ir.types import FunctionType, Type
 
 _FUNC_PRETTY_KEYS = ("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs")
+_VISIBILITIES = ("public", "private", "nested")
+_NO_NAME = StringAttr("")
 
 
 @dataclass
@@ -43,39 +46,49 @@ class _Printer:
         self.blobs: dict[str, ResourceBlob] = {}
         self.resource_names: dict[int, str] = {}
         self.special_attrs = options.elide_large_constants is not None
+        self.root: Operation | None = None
 
     # -- attributes ----------------------------------------------------------------------------
     def collect_resources(self, root: Operation) -> None:
-        """Find dense_resource blobs to print in the trailer, renaming clashing keys."""
+        """Find dense_resource blobs to print in the trailer, renaming clashing keys.
+
+        A key is renamed (``key_1``, ...) when it already names another blob, or when some
+        dense_resource without data (or an elided one) uses it: on reading the text back, that
+        reference would otherwise bind to this blob.
+        """
         limit = self.options.elide_large_constants
-        for op in root.walk():
-            for table in (op.properties, op.attributes):
-                if not table:
-                    continue
-                for attr in table.values():
-                    for found in _resources_in(attr):
-                        blob = found.blob
-                        if blob is None or (limit is not None and found.type.num_elements() > limit):
-                            continue
-                        key = found.key
-                        owner = self.blobs.get(key)
-                        if owner is blob:
-                            continue
-                        if owner is not None:
-                            suffix = 1
-                            while f"{key}_{suffix}" in self.blobs:
-                                suffix += 1
-                            key = f"{key}_{suffix}"
-                            self.resource_names[id(found)] = key
-                            self.special_attrs = True
-                        self.blobs[key] = blob
+        found_all = [found for op in root.walk() for table in (op.properties, op.attributes) if table
+                     for attr in table.values() for found in _resources_in(attr)]
+        if not found_all:
+            return
+        reserved = {found.key for found in found_all if found.blob is None}
+        if limit is not None:
+            reserved.add("__elided__")
+        assigned: dict[tuple[str, int], str] = {}
+        for found in found_all:
+            blob = found.blob
+            if blob is None or (limit is not None and found.type.num_elements() > limit):
+                continue
+            key = assigned.get((found.key, id(blob)))
+            if key is None:
+                key = found.key
+                if key in reserved or (key in self.blobs and self.blobs[key] is not blob):
+                    suffix = 1
+                    while f"{key}_{suffix}" in self.blobs or f"{key}_{suffix}" in reserved:
+                        suffix += 1
+                    key = f"{key}_{suffix}"
+                assigned[(found.key, id(blob))] = key
+                self.blobs[key] = blob
+            if key != found.key:
+                self.resource_names[id(found)] = key
+                self.special_attrs = True
 
     def attr_text(self, attr: Attribute) -> str:
         if not self.special_attrs:
             return str(attr)
         limit = self.options.elide_large_constants
         if isinstance(attr, DenseElementsAttr):
-            if limit is not None and attr.array.size > limit:
+            if limit is not None and attr.array.size > limit and not attr.is_splat():  # as MLIR does
                 return f"dense_resource<__elided__> : {attr.type}"
         elif isinstance(attr, DenseResourceAttr):
             if limit is not None and attr.type.num_elements() > limit:
@@ -105,24 +118,53 @@ class _Printer:
         results = op.results
         if not results:
             return ""
-        base = f"%{self.counters[-1]}"
-        self.counters[-1] += 1
         names = self.names
+        named = names.get(results[0])
+        if named is not None:  # already named by a use printed before this definition
+            base = named.partition("#")[0]
+        else:
+            base = f"%{self.counters[-1]}"
+            self.counters[-1] += 1
+            if len(results) == 1:
+                names[results[0]] = base
+            else:
+                for index, result in enumerate(results):
+                    names[result] = f"{base}#{index}"
         if len(results) == 1:
-            names[results[0]] = base
             return base + " = "
-        for index, result in enumerate(results):
-            names[result] = f"{base}#{index}"
         return f"{base}:{len(results)} = "
 
     def value(self, value: Value) -> str:
         name = self.names.get(value)
         if name is None:
-            return "%<<UNKNOWN SSA VALUE>>"
+            return self.forward_name(value)
         return name
+
+    def forward_name(self, value: Value) -> str:
+        """Name a value used before its definition is printed (a block that is printed later may
+        dominate the use); the definition then reuses the name."""
+        if isinstance(value, OpResult) and self.is_printed(value.op.parent):
+            self.name_results(value.op)
+            return self.names[value]
+        if isinstance(value, BlockArgument) and self.is_printed(value.block):
+            name = self.names[value] = f"%{self.counters[-1]}"
+            self.counters[-1] += 1
+            return name
+        return "%<<UNKNOWN SSA VALUE>>"
+
+    def is_printed(self, block: Block | None) -> bool:
+        """Whether ``block`` is inside the op being printed (so its values get names)."""
+        while block is not None and block.parent is not None:
+            op = block.parent.parent
+            if op is self.root:
+                return True
+            block = op.parent if op is not None else None
+        return False
 
     def name_block_args(self, block: Block, entry_of_isolated: bool) -> None:
         for arg in block.args:
+            if arg in self.names:
+                continue
             if entry_of_isolated:
                 self.names[arg] = f"%arg{self.arg_counters[-1]}"
                 self.arg_counters[-1] += 1
@@ -187,12 +229,13 @@ class _Printer:
             self.block_names[block] = f"^bb{index}"
         self.out.append("{\n")
         inner = indent + "  "
+        entry_label = print_entry_label and _needs_entry_label(region)
         for index, block in enumerate(region.blocks):
             if index == 0 and entry_named:
                 pass
             else:
                 self.name_block_args(block, isolated and index == 0)
-            if index > 0 or (print_entry_label and block.args):
+            if index > 0 or entry_label:
                 args = ", ".join(f"{self.names[a]}: {a.type}" for a in block.args)
                 label = self.block_names[block] + (f"({args})" if block.args else "")
                 self.out.append(f"{indent}{label}:\n")
@@ -207,10 +250,13 @@ class _Printer:
         return self.block_names.get(block, "^<<UNKNOWN BLOCK>>")
 
     def module_pretty(self, op: Operation, indent: str) -> bool:
-        if op.results or op.operands or len(op.regions) != 1 or len(op.regions[0].blocks) > 1:
+        if (op.results or op.operands or op.successors or len(op.regions) != 1
+                or len(op.regions[0].blocks) > 1):
             return False
         extra_props = {k: v for k, v in op.properties.items() if k != "sym_name"}
         if extra_props or (op.regions[0].blocks and op.regions[0].blocks[0].args):
+            return False
+        if not isinstance(op.properties.get("sym_name", _NO_NAME), StringAttr):
             return False
         text = indent + "module"
         sym = op.properties.get("sym_name")
@@ -227,8 +273,10 @@ class _Printer:
         props = op.properties
         fn = props.get("function_type")
         sym = props.get("sym_name")
-        if (fn is None or sym is None or not isinstance(getattr(fn, "type", None), FunctionType)
-                or op.results or op.operands or len(op.regions) != 1):
+        vis = props.get("sym_visibility")
+        if (not isinstance(fn, TypeAttr) or not isinstance(fn.type, FunctionType) or not isinstance(sym, StringAttr)
+                or op.results or op.operands or op.successors or len(op.regions) != 1
+                or not (vis is None or (isinstance(vis, StringAttr) and vis.value in _VISIBILITIES))):
             return False
         fn_type: FunctionType = fn.type  # type: ignore[attr-defined]
         region = op.regions[0]
@@ -242,7 +290,6 @@ class _Printer:
         extra = {k: v for k, v in props.items() if k not in _FUNC_PRETTY_KEYS}
         extra.update(op.attributes)
         text = indent + "func.func "
-        vis = props.get("sym_visibility")
         if vis is not None:
             text += vis.value + " "  # type: ignore[attr-defined]
         text += symbol_text(sym.value) + "("  # type: ignore[attr-defined]
@@ -293,6 +340,24 @@ class _Printer:
         return True
 
 
+def _needs_entry_label(region: Region) -> bool:
+    """Whether the entry block needs its ``^bb0`` label: it has arguments, or it is empty (without
+    the label it would vanish, or a following block would become the entry), or a branch targets it."""
+    blocks = region.blocks
+    if not blocks:
+        return False
+    entry = blocks[0]
+    if entry.args or entry.first is None:
+        return True
+    for block in blocks:
+        op = block.first
+        while op is not None:
+            if op.successors and entry in op.successors:
+                return True
+            op = op.next
+    return False
+
+
 def _dicts(attr: Attribute | None, count: int) -> list[tuple] | None:
     if attr is None:
         return [()] * count
@@ -320,12 +385,13 @@ def _resources_in(attr: Attribute) -> Iterator[DenseResourceAttr]:
 def print_op(op: Operation, options: PrintOptions | None = None) -> str:
     """Print ``op`` (usually a module) and, after it, the trailer of the blobs it references."""
     printer = _Printer(options or PrintOptions())
+    printer.root = op
     printer.collect_resources(op)
     printer.op(op, "")
-    text = "".join(printer.out)
     if printer.blobs:
-        text += "\n" + print_trailer(printer.blobs)
-    return text
+        printer.out.append("\n")
+        printer.out += trailer_parts(printer.blobs)
+    return "".join(printer.out)
 
 
 def print_type(t: Type) -> str:

@@ -20,7 +20,14 @@ def _escape_char(match: re.Match[str]) -> str:
     if ch == "\t":
         return "\\09"
     if ord(ch) >= 0x80:
-        return "".join(f"\\{b:02X}" for b in ch.encode("utf-8"))
+        try:
+            data = ch.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (from bytes decoded with surrogateescape)
+            try:
+                data = ch.encode("utf-8", "surrogateescape")
+            except UnicodeEncodeError:
+                data = ch.encode("utf-8", "surrogatepass")
+        return "".join(f"\\{b:02X}" for b in data)
     return f"\\{ord(ch):02X}"
 
 

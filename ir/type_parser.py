@@ -139,10 +139,16 @@ class TypeParser:
         encoding = None
         if len(parts) == 2:
             enc_text = parts[1].strip()
-            if enc_text.startswith("#"):
-                encoding = self._dialect_attr(*dialect_parts(enc_text))
-            else:
-                encoding = self._attribute_parser(enc_text)
+            enc_offset = 7 + len(dims_text) + len(parts[0]) + 1 + (len(parts[1]) - len(parts[1].lstrip()))
+            if not enc_text:
+                raise TypeSyntaxError("expected a tensor encoding attribute after ','", enc_offset)
+            try:
+                if enc_text.startswith("#"):
+                    encoding = self._dialect_attr(*dialect_parts(enc_text))
+                else:
+                    encoding = self._attribute_parser(enc_text)
+            except TypeSyntaxError as err:
+                raise TypeSyntaxError(str(err), enc_offset + err.offset) from None
         try:
             return RankedTensorType(shape, element, encoding)
         except ValueError as err:
