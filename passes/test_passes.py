@@ -41,3 +41,13 @@ class TestDataflow(Pass):
                 ctx.stat("edges", graph.number_of_edges())
                 ctx.remark(f"dataflow of @{op.attr('sym_name').value}: {graph.number_of_nodes()} ops, "
                            f"{graph.number_of_edges()} edges", op)
+
+
+@register_pass("test-break-ir", statistics={"erased": "func.return ops erased"})
+class TestBreakIR(Pass):
+    """Erase every func.return, leaving invalid IR for the verifier to catch (testing only)."""
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        for op in [op for op in module.walk() if op.name == "func.return"]:
+            ctx.rewriter.erase_op(op)
+            ctx.stat("erased")

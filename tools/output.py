@@ -8,27 +8,50 @@ import tempfile
 from ir.diagnostics import UserError
 
 
-def write_output(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and rename, so failure leaves no file."""
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_output(path: str, content: str | bytes) -> None:
+    """Write ``content`` to ``path`` (``-`` is stdout).
+
+    A regular file is written through a temporary file and renamed into place, so a failure
+    leaves no partial file; the new file keeps the old one's permissions (or follows the umask).
+    Symlinks are followed, and devices or FIFOs (``/dev/null``) are written in place, never replaced.
+    """
+    data = content.encode("utf-8") if isinstance(content, str) else content
     if path == "-":
-        sys.stdout.write(text)
         sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
         return
-    directory = os.path.dirname(os.path.abspath(path))
+    real = os.path.realpath(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".npu-opt-", suffix=".tmp", dir=directory)
+        if os.path.exists(real) and not os.path.isfile(real):
+            with open(real, "wb") as stream:
+                stream.write(data)
+            return
+        mode = os.stat(real).st_mode & 0o7777 if os.path.exists(real) else 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(prefix=".npu-opt-", suffix=".tmp", dir=os.path.dirname(real))
     except OSError as err:
         raise UserError(f"cannot write '{path}': {err.strerror}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(tmp, path)
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+        os.chmod(tmp, mode)
+        os.replace(tmp, real)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+
+
+write_output_bytes = write_output
+"""Kept for callers that write binary models; write_output takes bytes too."""
 
 
 def read_input(path: str) -> tuple[str, bytes]:

@@ -8,11 +8,14 @@ import os
 import shlex
 import tempfile
 
+from tools.target_options import target_flags
+
 HEADER = "// npu-opt crash reproducer; replay with: npu-opt --run-reproducer <this file>\n"
 CONFIG_PREFIX = "// configuration: "
 
 # Options that describe how to process the input (the ones a replay needs).
-_REPLAYED = ("pipeline", "allow_unregistered_dialect", "verify_each", "split_input_file")
+_REPLAYED = ("pipeline", "allow_unregistered_dialect", "verify_each", "split_input_file", "target",
+             "config", "system_config", "memory_mode", "arena_cache_size")
 
 
 def configuration(args: object) -> list[str]:
@@ -26,11 +29,17 @@ def configuration(args: object) -> list[str]:
         flags.append("--no-verify")
     if getattr(args, "split_input_file"):
         flags.append("--split-input-file")
+    flags.extend(target_flags(args))
     return flags
 
 
 def write_reproducer(args: object, source: str, path: str | None) -> str:
     """Write the reproducer and return its path."""
+    # Replaying a reproducer that crashes again writes the same file, not one with two headers.
+    if source.startswith(HEADER):
+        first, _, rest = source[len(HEADER):].partition("\n")
+        if first.startswith(CONFIG_PREFIX):
+            source = rest
     text = HEADER + CONFIG_PREFIX + shlex.join(configuration(args)) + "\n" + source
     if path is None:
         fd, path = tempfile.mkstemp(prefix="npu-opt-reproducer-", suffix=".mlir")

@@ -180,4 +180,27 @@ class YieldOp(Op):
     values = OperandDef(AnyType, variadic=True)
 
 
-__all__ = ["TEST", "ConstantOp", "AddIOp", "MulIOp", "ReshapeOp", "EffectOp", "RegionOp", "YieldOp"]
+@TEST.op
+class BranchOp(Op):
+    """A terminator that continues at one of its successors, passing its operands as block arguments.
+
+    For multi-block (CFG) tests: every successor must take exactly the operands' types."""
+
+    OP_NAME = "test.br"
+    traits = (IsTerminator(),)
+    operands_ = OperandDef(AnyType, variadic=True, doc="passed to the successor's block arguments")
+
+    def verify_op(self) -> None:
+        if not self.successors:
+            raise VerifyError("expects at least one successor")
+        types = [v.type for v in self.operands]
+        for index, block in enumerate(self.successors):
+            expected = [a.type for a in block.args]
+            if expected != types:
+                shown = ", ".join(str(t) for t in expected)
+                raise VerifyError(f"successor #{index} takes ({shown}) but the op passes "
+                                  f"({', '.join(str(t) for t in types)})")
+
+
+__all__ = ["TEST", "ConstantOp", "AddIOp", "MulIOp", "ReshapeOp", "EffectOp", "RegionOp", "YieldOp",
+           "BranchOp"]

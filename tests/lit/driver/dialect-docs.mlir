@@ -1,0 +1,36 @@
+// --dialect-docs prints Markdown documentation generated from the op declarations: a section
+// per dialect, and per op its description, traits, operands, results and attributes.
+// RUN: %npu_opt --dialect-docs | %filecheck %s
+
+// CHECK:      ## Dialect `builtin`
+// CHECK:      ### `builtin.module`
+// CHECK:      Traits: IsolatedFromAbove, NoTerminator, SingleBlock, SymbolTable
+// CHECK:      Attributes:
+// CHECK-NEXT: - `sym_name`: string attribute, optional
+
+// CHECK:      ## Dialect `func`
+// CHECK:      ### `func.func`
+// CHECK:      Traits: IsolatedFromAbove, Symbol
+// CHECK:      - `function_type`: function type attribute
+// CHECK:      ### `func.return`
+// CHECK:      Traits: Pure, IsTerminator, ReturnLike, HasParent(func.func)
+// CHECK:      Operands:
+// CHECK-NEXT: - `operands_` (variadic): any type
+
+// CHECK:      ## Dialect `test`
+// CHECK:      ### `test.addi`
+// CHECK-EMPTY:
+// CHECK-NEXT: Integer addition with wrap-around; folds constants and ``x + 0``.
+// CHECK-EMPTY:
+// CHECK-NEXT: Traits: Pure
+// CHECK-EMPTY:
+// CHECK-NEXT: Operands:
+// CHECK-NEXT: - `lhs`: integer
+// CHECK-NEXT: - `rhs`: integer
+// CHECK-EMPTY:
+// CHECK-NEXT: Results:
+// CHECK-NEXT: - `result_`: integer
+// CHECK:      ### `test.constant`
+// CHECK:      Traits: Pure, ConstantLike
+// CHECK:      Attributes:
+// CHECK-NEXT: - `value`: any attribute

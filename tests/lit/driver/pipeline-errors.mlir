@@ -1,0 +1,25 @@
+// Mistakes in --pass are reported before the input is read, with a suggestion for a close
+// name: an unknown pass, an unknown option, a value of the wrong type, malformed syntax.
+// RUN: not %npu_opt %s --pass=cse,canonicalise 2>&1 | %filecheck %s --check-prefix=PASS
+// RUN: not %npu_opt %s --pass='canonicalize{max-iteration=3}' 2>&1 | %filecheck %s --check-prefix=OPTION
+// RUN: not %npu_opt %s --pass='canonicalize{max-iterations=many}' 2>&1 | %filecheck %s --check-prefix=INT
+// RUN: not %npu_opt %s --pass='canonicalize{fold=maybe}' 2>&1 | %filecheck %s --check-prefix=BOOL
+// RUN: not %npu_opt %s --pass='cse{' 2>&1 | %filecheck %s --check-prefix=BRACE
+// RUN: not %npu_opt %s --pass='cse,,dce' 2>&1 | %filecheck %s --check-prefix=EMPTY
+// RUN: not %npu_opt %s --pass='foo.bar(cse)' 2>&1 | %filecheck %s --check-prefix=ANCHOR
+// RUN: not %npu_opt %s --pass=zzzzzz 2>&1 | %filecheck %s --check-prefix=NOHINT
+// The pipeline is checked before the input file is opened.
+// RUN: not %npu_opt %S/../Inputs/does-not-exist.mlir --pass=bogus 2>&1 | %filecheck %s --check-prefix=FIRST
+
+// PASS: npu-opt: error: 'canonicalise' does not refer to a registered pass or pipeline; did you mean 'canonicalize'? (see --list-passes)
+// OPTION: npu-opt: error: pass 'canonicalize' has no option 'max-iteration'; did you mean 'max-iterations'? (options: max-iterations, test-convergence, fold)
+// INT: npu-opt: error: option 'max-iterations' of pass 'canonicalize' expects integer, got 'many'
+// BOOL: npu-opt: error: option 'fold' of pass 'canonicalize' expects boolean, got 'maybe'
+// BRACE: npu-opt: error: unbalanced brackets in pass pipeline 'cse{'
+// EMPTY: npu-opt: error: empty pass name in pipeline 'cse,,dce'
+// ANCHOR: npu-opt: error: unknown pass manager anchor 'foo.bar'
+// NOHINT: npu-opt: error: 'zzzzzz' does not refer to a registered pass or pipeline (see --list-passes)
+// FIRST: error: 'bogus' does not refer to a registered pass
+// FIRST-NOT: does-not-exist
+
+func.func private @f()

@@ -1,0 +1,64 @@
+# lit configuration of npu-opt's FileCheck tests.  Run with:  lit -sv tests/lit
+import os
+import shutil
+import sys
+import sysconfig
+
+import lit.formats
+
+config.name = "npu-opt"
+# The internal shell: the same behaviour on every platform, and pipes/redirections without bash.
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+# Inputs/ holds data files for RUN lines (binary garbage, truncated IR, ...), not tests.
+config.excludes = ["Inputs", "Output", "lit.cfg.py"]
+
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+config.test_exec_root = os.path.join(config.test_source_root, "Output")
+
+# Find npu-opt, npu-translate, filecheck and xdsl-opt where the invoking environment finds them,
+# preferring the scripts of the Python running lit (skips wrapper shims such as pyenv's, which
+# cost ~0.1 s per command).
+path = os.environ.get("PATH", os.defpath)
+scripts = sysconfig.get_path("scripts")
+if scripts and os.path.exists(os.path.join(scripts, "npu-opt")):
+    path = scripts + os.pathsep + path
+config.environment["PATH"] = path
+for name in ("HOME", "TMPDIR", "TEMP", "TMP", "PYTHONPATH", "VIRTUAL_ENV", "PYENV_VERSION", "PYENV_ROOT"):
+    if name in os.environ:
+        config.environment[name] = os.environ[name]
+config.environment["PYTHONIOENCODING"] = "utf-8"
+config.environment["NO_COLOR"] = "1"
+# Start-up is dominated by imports: keep compiled bytecode (out of the source tree) even when the
+# caller sets PYTHONDONTWRITEBYTECODE (lit does not pass that variable on).
+config.environment["PYTHONPYCACHEPREFIX"] = os.path.join(config.test_exec_root, ".pycache")
+
+# filecheck is the Python clone (1.0.6): it ignores FILECHECK_OPTS and has no [[@LINE+N]] or
+# numeric [[#X+1]] expressions and no --implicit-check-not; tests stick to captures, {{regex}},
+# CHECK-LABEL/-NEXT/-SAME/-NOT/-DAG/-COUNT/-EMPTY and --check-prefix/--input-file/--allow-empty.
+python = sys.executable
+# Substitutions are applied in order, before lit's own %s/%t, so they may contain %s and %t.
+config.substitutions.append(("%npu_opt", "npu-opt"))
+config.substitutions.append(("%npu_translate", "npu-translate"))
+config.substitutions.append(("%filecheck", "filecheck"))
+config.substitutions.append(("%python", python.replace("\\", "/")))
+# Print generic, re-parse, print again and check: the checks see the IR after a round trip.
+config.substitutions.append((
+    "%roundtrip",
+    "npu-opt %s --split-input-file --allow-unregistered-dialect --print-op-generic"
+    " | npu-opt --split-input-file --allow-unregistered-dialect | filecheck %s"))
+# print(parse(x)) must equal print(parse(print(parse(x)))): printing is a fixed point.
+config.substitutions.append((
+    "%fixedpoint",
+    "npu-opt %s --split-input-file --allow-unregistered-dialect -o %t.fp1"
+    " && npu-opt %t.fp1 --split-input-file --allow-unregistered-dialect -o %t.fp2"
+    " && diff %t.fp1 %t.fp2"))
+# Does a path exist?  (The internal shell has no 'test -e'/'ls'.)  Exit 0 if it exists, 1 if not.
+config.substitutions.append((
+    "%exists",
+    python.replace("\\", "/") + " -c \"import os, sys; sys.exit(0 if os.path.exists(sys.argv[1]) else 1)\""))
+
+if shutil.which("xdsl-opt", path=config.environment["PATH"]):
+    config.available_features.add("xdsl")
+if shutil.which("npu-translate", path=config.environment["PATH"]):
+    config.available_features.add("npu-translate")
