@@ -6,6 +6,8 @@ import difflib
 import sys
 from typing import NoReturn, Sequence
 
+from tools.target_options import add_target_arguments
+
 VERSION = "0.1.0"
 
 
@@ -69,8 +71,12 @@ def build_parser(prog: str = "npu-opt") -> argparse.ArgumentParser:
     o.add_argument("--elide-large-constants", type=int, default=None, metavar="N",
                    help="print constants with more than N elements as dense_resource<__elided__>")
     o.add_argument("--show-dialects", action="store_true", help="list the registered dialects and ops")
+    o.add_argument("--perf-report", default=None, metavar="FILE",
+                   help="after the passes, write the per-op performance table of the ops npu-estimate costed "
+                        "(CSV, or JSON if FILE ends in .json)")
     o.add_argument("--dialect-docs", action="store_true",
                    help="print Markdown documentation of every registered op")
+    add_target_arguments(p)
     c = p.add_argument_group("crashes")
     c.add_argument("--crash-reproducer", default=None, metavar="FILE",
                    help="where to write the reproducer if npu-opt crashes (default: a temporary file)")

@@ -16,6 +16,7 @@ from ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_te
 from ir.printer import PrintOptions, print_op
 from ir.verifier import verify
 from tools.output import decode_utf8, read_input, write_output
+from tools.target_options import TargetRequest, apply_target, prepare_target
 
 SPLIT_MARKER = "// -----"
 
@@ -35,6 +36,25 @@ class Chunk:
     text: str
     """The chunk text, preceded by newlines so that line numbers are those of the whole file."""
     raw: str
+    binary: bytes | None = None
+    """A TFLite model (``TFL3`` at bytes 4..8) to import instead of parsing ``text``."""
+
+
+def _is_tflite(data: bytes, name: str = "") -> bool:
+    """A TFLite model: the ``TFL3`` identifier, or a ``.tflite`` name (then a bad file gets the
+    TFLite importer's error rather than a parse error)."""
+    return data[4:8] == b"TFL3" or name.endswith(".tflite")
+
+
+def _reproducer_source(chunk: Chunk, name: str) -> str:
+    """The IR a crash reproducer replays: the chunk's text, or the imported model, printed."""
+    if chunk.binary is None:
+        return chunk.raw
+    try:
+        from dialects.tfl.tflite import import_tflite
+        return print_op(import_tflite(chunk.binary, name), PrintOptions(debuginfo=True))
+    except Exception:  # noqa: BLE001 - the reproducer is best effort
+        return ""
 
 
 def split_chunks(text: str, split: bool) -> list[Chunk]:
@@ -85,10 +105,11 @@ def run(args: argparse.Namespace) -> int:
     engine.show_remarks = args.pass_remarks
     try:
         passes_ = _pipeline(args)
+        target = prepare_target(args)
         if args.dump_pass_pipeline:
             sys.stderr.write(f"Pass Manager with {len(passes_)} passes:\n{pipeline_text(passes_)}\n")
         name, data = read_input(args.input)
-        text = decode_utf8(name, data)
+        text = "" if _is_tflite(data, name) else decode_utf8(name, data)
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1
@@ -96,14 +117,16 @@ def run(args: argparse.Namespace) -> int:
     timer = Timer() if args.timing else None
     stats = Statistics() if args.pass_statistics else None
     outputs: list[str] = []
+    perf_rows: list[dict] | None = [] if getattr(args, "perf_report", None) else None
     failed = False
-    for chunk in split_chunks(text, args.split_input_file):
+    chunks = [Chunk("", "", data)] if _is_tflite(data, name) else split_chunks(text, args.split_input_file)
+    for chunk in chunks:
         verifier = None
         if args.verify_diagnostics:
             verifier = DiagnosticVerifier(engine, name, parse_expectations(chunk.text))
             engine.handler = verifier.handle
         try:
-            result = _process_chunk(args, chunk, name, passes_, engine, timer, stats)
+            result = _process_chunk(args, chunk, name, passes_, engine, timer, stats, target, perf_rows)
         except InternalError:
             raise
         finally:
@@ -129,6 +152,9 @@ def run(args: argparse.Namespace) -> int:
         began = time.perf_counter()
         write_output(args.output, ("\n" + SPLIT_MARKER + "\n").join(outputs) if args.split_input_file
                      else "".join(outputs))
+        if perf_rows is not None:
+            from tools.perf_report import render as render_perf_report
+            write_output(args.perf_report, render_perf_report(perf_rows, args.perf_report))
         if timer is not None:
             timer.add("Output", time.perf_counter() - began)
     except UserError as err:
@@ -140,13 +166,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: list[Pass],
-                   engine: DiagnosticEngine, timer: Timer | None, stats: Statistics | None) -> str | None:
+                   engine: DiagnosticEngine, timer: Timer | None, stats: Statistics | None,
+                   target: TargetRequest | None = None, perf_rows: list[dict] | None = None) -> str | None:
     """Parse, verify, transform and print one chunk; None if it failed with user errors."""
     stage = "parsing"
     try:
         began = time.perf_counter()
         try:
-            module = parse_module(chunk.text, name, ParseOptions(args.allow_unregistered_dialect))
+            if chunk.binary is not None:
+                from dialects.tfl.tflite import import_tflite
+                module = import_tflite(chunk.binary, name)
+            else:
+                module = parse_module(chunk.text, name, ParseOptions(args.allow_unregistered_dialect))
+            if target is not None:
+                apply_target(module, target)  # --target and friends set the module's npu.target
         except UserError as err:
             engine.emit(err.diagnostic)
             return None
@@ -170,7 +203,8 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
                 sys.stderr, lambda op: print_op(op, print_options),
                 before=_names(args.print_ir_before), after=_names(args.print_ir_after),
                 before_all=args.print_ir_before_all, after_all=args.print_ir_after_all,
-                after_change=args.print_ir_after_change))
+                after_change=args.print_ir_after_change,
+                fingerprint=lambda op: print_op(op, PrintOptions(generic=True, debuginfo=True))))
         if stats is not None:
             instrumentations.append(stats)
         stage = "passes"
@@ -179,7 +213,11 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
         except PassFailure:
             return None
         except PassCrash as crash:
-            raise InternalError(crash.error, chunk.raw, f"pass '{crash.pass_.NAME}'") from crash.error
+            raise InternalError(crash.error, _reproducer_source(chunk, name),
+                                f"pass '{crash.pass_.NAME}'") from crash.error
+        if perf_rows is not None:
+            from tools.perf_report import collect_rows
+            perf_rows.extend(collect_rows(module))
         stage = "printing"
         began = time.perf_counter()
         text = print_op(module, print_options)
@@ -193,7 +231,7 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
         del err
         return None
     except Exception as err:  # noqa: BLE001 - a bug: turn it into a reproducer, not a traceback
-        raise InternalError(err, chunk.raw, stage) from err
+        raise InternalError(err, _reproducer_source(chunk, name), stage) from err
 
 
 def _names(text: str) -> set[str]:

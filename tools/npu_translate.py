@@ -51,8 +51,20 @@ def _mlir_to_dot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _import_tflite(args: argparse.Namespace) -> int:
+    from tools.tflite_translate import import_tflite_main
+    return import_tflite_main(args)
+
+
+def _export_tflite(args: argparse.Namespace) -> int:
+    from tools.tflite_translate import export_tflite_main
+    return export_tflite_main(args)
+
+
 TRANSLATIONS: dict[str, tuple[Translation, str]] = {
     "mlir-to-dot": (_mlir_to_dot, "dataflow graph of each function as Graphviz DOT"),
+    "import-tflite": (_import_tflite, "TFLite flatbuffer (.tflite) to tfl dialect IR"),
+    "export-tflite": (_export_tflite, "tfl dialect IR to a TFLite flatbuffer (.tflite)"),
 }
 
 
@@ -64,6 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("input", nargs="?", default="-")
     parser.add_argument("-o", dest="output", default="-")
     parser.add_argument("--allow-unregistered-dialect", action="store_true")
+    parser.add_argument("--print-debuginfo", action="store_true", help="print op locations (tensor names)")
     parser.add_argument("--version", action="version", version=f"npu-translate {VERSION}")
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))

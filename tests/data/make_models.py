@@ -1,0 +1,346 @@
+"""Generate the small .tflite models under tests/data from MLIR text, with npu-opt's own exporter.
+
+    python tests/data/make_models.py          # rewrite every model
+    python tests/data/make_models.py --check  # exit 1 if a committed model differs
+
+Together the models use every op of the tfl dialect: int8 (per-channel weights, int32 biases),
+float, broadcasting, optional operands (tfl.no_value), several subgraphs, a CUSTOM operator and
+a builtin outside the dialect (tfl.unsupported). Weights come from a seeded generator, so the
+output is byte-for-byte reproducible. Every model except custom.tflite runs in the TFLite
+interpreter (custom.tflite holds a custom operator no interpreter has).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import struct
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+import dialects  # noqa: E402,F401  (registers the tfl dialect)
+from ir.diagnostics import DiagnosticEngine  # noqa: E402
+from ir.parser import parse_module  # noqa: E402
+from ir.verifier import verify  # noqa: E402
+from dialects.tfl.tflite import export_tflite  # noqa: E402
+
+
+def q8(scale: float, zp: int = 0) -> str:
+    """A per-tensor int8 quantised element type."""
+    return f"!quant.uniform<i8:f32, {scale!r}:{zp}>" if zp else f"!quant.uniform<i8:f32, {scale!r}>"
+
+
+def t(shape: tuple[int, ...], elem: str) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elem + ">"
+
+
+class Func:
+    """Collects the ops of one function as generic-form MLIR lines."""
+
+    def __init__(self, name: str, args: list[tuple[str, str]], rng: np.random.Generator) -> None:
+        self.name = name
+        self.args = args  # (tensor name, type)
+        self.lines: list[str] = []
+        self.count = 0
+        self.rng = rng
+
+    def op(self, name: str, operands: list[tuple[str, str]], results: list[str], props: str = "",
+           loc: str | list[str] | None = None) -> list[tuple[str, str]]:
+        """Append ``name``; operands/results are (ssa, type) pairs / types; returns the results."""
+        ssa = f"%v{self.count}"
+        self.count += 1
+        head = f"{ssa} = " if len(results) == 1 else (f"{ssa}:{len(results)} = " if results else "")
+        ins = ", ".join(v for v, _ in operands)
+        sig = "(" + ", ".join(ty for _, ty in operands) + ") -> " + (
+            results[0] if len(results) == 1 else "(" + ", ".join(results) + ")")
+        attrs = f" <{{{props}}}>" if props else ""
+        if isinstance(loc, list):
+            where = " loc(fused[" + ", ".join(f'"{n}"' for n in loc) + "])"
+        else:
+            where = f' loc("{loc or name.split(".")[1] + str(self.count)}")'
+        self.lines.append(f'    {head}"{name}"({ins}){attrs} : {sig}{where}')
+        if len(results) == 1:
+            return [(ssa, results[0])]
+        return [(f"{ssa}#{i}", ty) for i, ty in enumerate(results)]
+
+    def const(self, array: np.ndarray, elem: str, storage: str | None = None) -> tuple[str, str]:
+        """A constant: ``elem`` is the result element type, ``storage`` the stored one if quantised."""
+        data = np.ascontiguousarray(array)
+        literal = f'"0x{data.astype(data.dtype.newbyteorder("<")).tobytes().hex().upper()}"'
+        if storage is None:
+            ty = t(array.shape, elem)
+            return self.op("tfl.pseudo_const", [], [ty], f"value = dense<{literal}> : {ty}")[0]
+        ty = t(array.shape, elem)
+        return self.op("tfl.pseudo_qconst", [], [ty],
+                       f"qtype = {ty}, value = dense<{literal}> : {t(array.shape, storage)}")[0]
+
+    def i32(self, values: list[int] | np.ndarray, shape: tuple[int, ...] | None = None) -> tuple[str, str]:
+        arr = np.asarray(values, dtype=np.int32)
+        return self.const(arr.reshape(shape if shape is not None else arr.shape), "i32")
+
+    def weights(self, shape: tuple[int, ...], axis: int, scales: list[float]) -> tuple[str, str]:
+        """Symmetric per-channel int8 weights in [-127, 127]."""
+        elem = (f"!quant.uniform<i8<-127:127>:f32:{axis}, {{" + ",".join(repr(s) for s in scales) + "}>")
+        return self.const(self.rng.integers(-127, 128, size=shape, dtype=np.int8), elem, "i8")
+
+    def bias(self, scales: list[float]) -> tuple[str, str]:
+        elem = "!quant.uniform<i32:f32:0, {" + ",".join(repr(s) for s in scales) + "}>"
+        values = self.rng.integers(-2000, 2000, size=(len(scales),), dtype=np.int32)
+        return self.const(values, elem, "i32")
+
+    def text(self, results: list[tuple[str, str]]) -> str:
+        """The function, returning ``results``; tf.entry_function lists the tensor names."""
+        outs = ", ".join(ty for _, ty in results)
+        inputs = ",".join(n for n, _ in self.args)
+        outputs = ",".join(self.result_name(v) for v, _ in results)
+        args = ", ".join(f"%arg{i}: {ty}" for i, (_, ty) in enumerate(self.args))
+        body = "\n".join(self.lines)
+        return (f"  func.func @{self.name}({args}) -> ({outs}) attributes {{tf.entry_function = "
+                f"{{inputs = \"{inputs}\", outputs = \"{outputs}\"}}}} {{\n{body}\n"
+                f"    return {', '.join(v for v, _ in results)} : {outs}\n  }}")
+
+    def result_name(self, value: str) -> str:
+        """The location name given to the op result ``value`` (``%v3`` or ``%v3#1``)."""
+        base, _, number = value.partition("#")
+        for line in self.lines:
+            if line.strip().startswith((base + " =", base + ":")):
+                names = re.findall(r'"([^"]*)"', line.rsplit(" loc(", 1)[1])
+                return names[int(number or 0)]
+        raise ValueError(f"no op defines {value}")
+
+
+def module(*funcs: str) -> str:
+    return "module {\n" + "\n".join(funcs) + "\n}\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# The models
+A = 0.0625  # activation scale (exact in f32)
+
+
+def conv_model(rng: np.random.Generator) -> str:
+    """conv_2d, depthwise_conv_2d, max/average pool, transpose_conv, reshape, fully_connected."""
+    f = Func("main", [("input", t((1, 8, 8, 3), q8(A, -1)))], rng)
+    x = ("%arg0", t((1, 8, 8, 3), q8(A, -1)))
+    w = f.weights((8, 3, 3, 3), 0, [0.015625 * (1 + i % 3) for i in range(8)])
+    b = f.bias([A * 0.015625 * (1 + i % 3) for i in range(8)])
+    y = f.op("tfl.conv_2d", [x, w, b], [t((1, 4, 4, 8), q8(0.125, 3))],
+             'dilation_h_factor = 1 : i32, dilation_w_factor = 1 : i32, fused_activation_function = "RELU", '
+             'padding = "SAME", stride_h = 2 : i32, stride_w = 2 : i32', "conv")[0]
+    w = f.weights((1, 3, 3, 16), 3, [0.03125] * 16)
+    b = f.bias([0.125 * 0.03125] * 16)
+    y = f.op("tfl.depthwise_conv_2d", [y, w, b], [t((1, 4, 4, 16), q8(0.25, -5))],
+             'depth_multiplier = 2 : i32, dilation_h_factor = 2 : i32, dilation_w_factor = 2 : i32, '
+             'fused_activation_function = "RELU6", padding = "SAME", stride_h = 1 : i32, stride_w = 1 : i32',
+             "depthwise")[0]
+    pooled = f.op("tfl.max_pool_2d", [y], [t((1, 2, 2, 16), q8(0.25, -5))],
+                  'filter_height = 2 : i32, filter_width = 2 : i32, fused_activation_function = "NONE", '
+                  'padding = "VALID", stride_h = 2 : i32, stride_w = 2 : i32', "maxpool")[0]
+    avg = f.op("tfl.average_pool_2d", [pooled], [t((1, 2, 2, 16), q8(0.25, -5))],
+               'filter_height = 2 : i32, filter_width = 2 : i32, fused_activation_function = "NONE", '
+               'padding = "SAME", stride_h = 1 : i32, stride_w = 1 : i32', "avgpool")[0]
+    shape = f.i32([1, 4, 4, 4])
+    w = f.weights((4, 3, 3, 16), 0, [0.0078125] * 4)
+    none = f.op("tfl.no_value", [], ["none"], "value")[0]
+    up = f.op("tfl.transpose_conv", [shape, w, avg, none], [t((1, 4, 4, 4), q8(0.5, 2))],
+              'fused_activation_function = "NONE", padding = "SAME", stride_h = 2 : i32, stride_w = 2 : i32',
+              "transpose_conv")[0]
+    flat = f.op("tfl.reshape", [up, f.i32([1, 64])], [t((1, 64), q8(0.5, 2))], "", "flatten")[0]
+    w = f.weights((10, 64), 0, [0.015625] * 10)
+    b = f.bias([0.5 * 0.015625] * 10)
+    out = f.op("tfl.fully_connected", [flat, w, b], [t((1, 10), q8(0.25, 0))],
+               'fused_activation_function = "NONE", keep_num_dims = false, weights_format = "DEFAULT"',
+               "logits")[0]
+    return module(f.text([out]))
+
+
+def conv_float_model(rng: np.random.Generator) -> str:
+    """A float conv_2d + fully_connected with keep_num_dims, f32 constants inline and as blobs."""
+    f = Func("main", [("image", t((1, 6, 6, 2), "f32"))], rng)
+    x = ("%arg0", t((1, 6, 6, 2), "f32"))
+    w = f.const(rng.standard_normal((4, 3, 3, 2)).astype(np.float32), "f32")
+    b = f.const(np.array([0.5, -0.25, 0.125, 1.0], dtype=np.float32), "f32")
+    y = f.op("tfl.conv_2d", [x, w, b], [t((1, 4, 4, 4), "f32")],
+             'dilation_h_factor = 1 : i32, dilation_w_factor = 1 : i32, fused_activation_function = "TANH", '
+             'padding = "VALID", stride_h = 1 : i32, stride_w = 1 : i32', "conv")[0]
+    w = f.const(rng.standard_normal((3, 4)).astype(np.float32), "f32")
+    none = f.op("tfl.no_value", [], ["none"], "value")[0]
+    out = f.op("tfl.fully_connected", [y, w, none], [t((1, 4, 4, 3), "f32")],
+               'fused_activation_function = "RELU", keep_num_dims = true, weights_format = "DEFAULT"',
+               "dense")[0]
+    return module(f.text([out]))
+
+
+def elementwise_model(rng: np.random.Generator) -> str:
+    """Broadcasting binary ops and the int8 activations the TFLite interpreter supports."""
+    s = t((1, 4, 4, 8), q8(A, 1))
+    f = Func("main", [("a", s), ("b", t((1, 1, 1, 8), q8(0.125, -2)))], rng)
+    a, b = ("%arg0", s), ("%arg1", t((1, 1, 1, 8), q8(0.125, -2)))
+    outs = []
+    act = 'fused_activation_function = "NONE"'
+    outs.append(f.op("tfl.add", [a, b], [t((1, 4, 4, 8), q8(0.25, 0))], act, "add")[0])
+    outs.append(f.op("tfl.sub", [a, b], [t((1, 4, 4, 8), q8(0.25, 0))], 'fused_activation_function = "RELU"', "sub")[0])
+    outs.append(f.op("tfl.mul", [a, b], [t((1, 4, 4, 8), q8(0.125, 0))], act, "mul")[0])
+    outs.append(f.op("tfl.minimum", [a, a], [s], "", "minimum")[0])
+    outs.append(f.op("tfl.maximum", [a, a], [s], "", "maximum")[0])
+    outs.append(f.op("tfl.squared_difference", [a, b], [t((1, 4, 4, 8), q8(1.0, -128))], "", "squared_difference")[0])
+    outs.append(f.op("tfl.abs", [a], [t((1, 4, 4, 8), q8(A, 0))], "", "abs")[0])
+    outs.append(f.op("tfl.relu", [a], [s], "", "relu")[0])
+    outs.append(f.op("tfl.relu6", [a], [s], "", "relu6")[0])
+    outs.append(f.op("tfl.relu_n1_to_1", [a], [s], "", "relu_n1_to_1")[0])
+    outs.append(f.op("tfl.tanh", [a], [t((1, 4, 4, 8), q8(0.0078125, 0))], "", "tanh")[0])
+    outs.append(f.op("tfl.logistic", [a], [t((1, 4, 4, 8), q8(0.00390625, -128))], "", "logistic")[0])
+    outs.append(f.op("tfl.hard_swish", [a], [t((1, 4, 4, 8), q8(0.125, -10))], "", "hard_swish")[0])
+    outs.append(f.op("tfl.leaky_relu", [a], [s], "alpha = 0.125 : f32", "leaky_relu")[0])
+    outs.append(f.op("tfl.softmax", [a], [t((1, 4, 4, 8), q8(0.00390625, -128))], "beta = 1.0 : f32", "softmax")[0])
+    outs.append(f.op("tfl.quantize", [a], [t((1, 4, 4, 8), q8(0.125, 4))],
+                     f"qtype = {t((1, 4, 4, 8), q8(0.125, 4))}", "requantize")[0])
+    outs.append(f.op("tfl.dequantize", [a], [t((1, 4, 4, 8), "f32")], "", "dequantize")[0])
+    return module(f.text(outs))
+
+
+def math_model(rng: np.random.Generator) -> str:
+    """Float element-wise math: exp, log, rsqrt, relu_0_to_1, and quantize from f32."""
+    s = t((2, 3), "f32")
+    f = Func("main", [("x", s)], rng)
+    x = ("%arg0", s)
+    outs = [f.op(f"tfl.{name}", [x], [s], "", name)[0] for name in ("exp", "log", "rsqrt", "relu_0_to_1")]
+    outs.append(f.op("tfl.quantize", [x], [t((2, 3), q8(A, 3))], f"qtype = {t((2, 3), q8(A, 3))}", "quantize")[0])
+    return module(f.text(outs))
+
+
+def shape_model(rng: np.random.Generator) -> str:
+    """Data movement: reshape, squeeze, expand_dims, transpose, concatenation, pack, unpack, shape,
+    arg_max, pad, padv2, mean, resize_bilinear/nearest_neighbor, split, split_v, slice,
+    strided_slice."""
+    elem = q8(A, 1)
+    s = t((1, 4, 4, 8), elem)
+    f = Func("main", [("x", s)], rng)
+    x = ("%arg0", s)
+    outs = []
+    r = f.op("tfl.reshape", [x, f.i32([4, 1, 32])], [t((4, 1, 32), elem)], "", "reshape")[0]
+    sq = f.op("tfl.squeeze", [r], [t((4, 32), elem)], "squeeze_dims = [1]", "squeeze")[0]
+    outs.append(f.op("tfl.expand_dims", [sq, f.i32([0], ())], [t((1, 4, 32), elem)], "", "expand_dims")[0])
+    outs.append(f.op("tfl.transpose", [x, f.i32([0, 3, 1, 2])], [t((1, 8, 4, 4), elem)], "", "transpose")[0])
+    outs.append(f.op("tfl.concatenation", [x, x], [t((1, 4, 4, 16), elem)],
+                     'axis = -1 : i32, fused_activation_function = "NONE"', "concat")[0])
+    packed = f.op("tfl.pack", [sq, sq], [t((4, 2, 32), elem)], "axis = 1 : i32, values_count = 2 : i32", "pack")[0]
+    outs.extend(f.op("tfl.unpack", [packed], [t((4, 32), elem)] * 2, "axis = 1 : i32, num = 2 : i32",
+                     ["unpack_0", "unpack_1"]))
+    outs.append(f.op("tfl.shape", [x], [t((4,), "i32")], "", "shape")[0])
+    outs.append(f.op("tfl.arg_max", [x, f.i32([3], (1,))], [t((1, 4, 4), "i32")], "", "arg_max")[0])
+    pads = f.i32([[0, 0], [1, 1], [2, 0], [0, 0]], (4, 2))
+    outs.append(f.op("tfl.pad", [x, pads], [t((1, 6, 6, 8), elem)], "", "pad")[0])
+    value = f.const(np.array([5], dtype=np.int8).reshape(()), elem, "i8")
+    outs.append(f.op("tfl.padv2", [x, pads, value], [t((1, 6, 6, 8), elem)], "", "padv2")[0])
+    outs.append(f.op("tfl.mean", [x, f.i32([1, 2])], [t((1, 1, 1, 8), elem)], "keep_dims = true", "mean")[0])
+    size = f.i32([8, 6])
+    outs.append(f.op("tfl.resize_bilinear", [x, size], [t((1, 8, 6, 8), elem)],
+                     "align_corners = false, half_pixel_centers = true", "resize_bilinear")[0])
+    outs.append(f.op("tfl.resize_nearest_neighbor", [x, size], [t((1, 8, 6, 8), elem)],
+                     "align_corners = true, half_pixel_centers = false", "resize_nearest")[0])
+    outs.extend(f.op("tfl.split", [f.i32([3], ()), x], [t((1, 4, 4, 4), elem)] * 2, "num_splits = 2 : i32",
+                     ["split_0", "split_1"]))
+    outs.extend(f.op("tfl.split_v", [x, f.i32([1, -1, 2]), f.i32([2], ())],
+                     [t((1, 4, 1, 8), elem), t((1, 4, 1, 8), elem), t((1, 4, 2, 8), elem)],
+                     "num_splits = 3 : i32", ["split_v_0", "split_v_1", "split_v_2"]))
+    outs.append(f.op("tfl.slice", [x, f.i32([0, 1, 0, 2]), f.i32([1, 2, -1, 4])], [t((1, 2, 4, 4), elem)],
+                     "", "slice")[0])
+    outs.append(f.op("tfl.strided_slice", [x, f.i32([0, 0, 1, 0]), f.i32([1, 4, 4, 8]), f.i32([1, 2, 1, 3])],
+                     [t((2, 3, 3), elem)],
+                     "begin_mask = 0 : i32, ellipsis_mask = 0 : i32, end_mask = 2 : i32, new_axis_mask = 0 : i32, "
+                     "offset = false, shrink_axis_mask = 1 : i32", "strided_slice")[0])
+    return module(f.text(outs))
+
+
+def _raw_table(fields: list[tuple[int, bytes]], slots: int) -> np.ndarray:
+    """A raw options table (vtable, then the object) as tfl.unsupported keeps it."""
+    body = bytearray(4)
+    offsets = [0] * slots
+    for slot, data in fields:
+        offsets[slot] = len(body)
+        body += data
+    vtable = struct.pack(f"<HH{slots}H", 4 + 2 * slots, len(body), *offsets)
+    pad = (-len(vtable)) % 4
+    body[0:4] = struct.pack("<i", len(vtable) + pad)
+    return np.frombuffer(vtable + b"\0" * pad + bytes(body), dtype=np.uint8)
+
+
+def generic_model(rng: np.random.Generator) -> str:
+    """Two subgraphs; the first holds a builtin outside the dialect (GATHER, as tfl.unsupported
+    with its raw GatherOptions), the second a float add."""
+    f = Func("main", [("params", t((4, 6), "f32")), ("indices", t((3,), "i32"))], rng)
+    p, idx = ("%arg0", t((4, 6), "f32")), ("%arg1", t((3,), "i32"))
+    options = _raw_table([(0, struct.pack("<i", 1)), (1, struct.pack("<i", 0))], 2)
+    literal = "[" + ", ".join(str(int(v)) for v in options) + "]"
+    gathered = f.op("tfl.unsupported", [p, idx], [t((4, 3), "f32")],
+                    f"builtin_code = 36 : i32, builtin_options = dense<{literal}> : tensor<{len(options)}xui8>, "
+                    f'builtin_options_type = 23 : i32, opcode = "GATHER", version = 1 : i32', "gather")[0]
+    g = Func("helper", [("h", t((2, 2), "f32"))], rng)
+    h = ("%arg0", t((2, 2), "f32"))
+    doubled = g.op("tfl.add", [h, h], [t((2, 2), "f32")], 'fused_activation_function = "NONE"', "double")[0]
+    return module(f.text([gathered]), g.text([doubled]))
+
+
+def custom_model(rng: np.random.Generator) -> str:
+    """A CUSTOM operator (tfl.custom) with option bytes and a version."""
+    f = Func("main", [("x", t((4, 3), "f32"))], rng)
+    x = ("%arg0", t((4, 3), "f32"))
+    custom = f.op("tfl.custom", [x], [t((4, 3), "f32")],
+                  'custom_code = "MyCustomOp", custom_option = dense<[1, 2, 3]> : tensor<3xui8>, version = 2 : i32',
+                  "custom")[0]
+    return module(f.text([custom]))
+
+
+MODELS = {
+    "conv.tflite": conv_model,
+    "conv_float.tflite": conv_float_model,
+    "elementwise.tflite": elementwise_model,
+    "math.tflite": math_model,
+    "shape.tflite": shape_model,
+    "generic.tflite": generic_model,
+    "custom.tflite": custom_model,
+}
+"""File name -> generator. Each gets its own seeded random generator."""
+
+RUNNABLE = [name for name in MODELS if name != "custom.tflite"]
+"""Models the TFLite interpreter can run (custom.tflite has a custom operator no interpreter has)."""
+
+
+def build(name: str) -> bytes:
+    """The bytes of model ``name``: its MLIR text parsed, verified and exported."""
+    seed = sum(name.encode())
+    text = MODELS[name](np.random.default_rng(seed))
+    parsed = parse_module(text, name.replace(".tflite", ".mlir"))
+    engine = DiagnosticEngine()
+    if not verify(parsed, engine):
+        raise SystemExit(f"{name}: the generated IR does not verify")
+    return export_tflite(parsed)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare with the committed files")
+    args = parser.parse_args()
+    stale = []
+    for name in MODELS:
+        data = build(name)
+        path = HERE / name
+        if args.check:
+            if not path.exists() or path.read_bytes() != data:
+                stale.append(name)
+        else:
+            path.write_bytes(data)
+            print(f"wrote {path.relative_to(HERE.parents[1])} ({len(data)} bytes)")
+    if stale:
+        print("out of date: " + ", ".join(stale) + " (run python tests/data/make_models.py)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

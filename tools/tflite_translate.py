@@ -1,0 +1,64 @@
+"""npu-translate's TFLite translations: ``--import-tflite`` (.tflite -> IR text) and
+``--export-tflite`` (IR text -> .tflite). Both report bad input as one diagnostic, exit 1 and
+write no output file."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ir.diagnostics import DiagnosticEngine, SourceManager, UserError
+
+
+def import_tflite_main(args: argparse.Namespace) -> int:
+    """Read a .tflite model, verify the imported IR and print it."""
+    import dialects  # noqa: F401 - registers dialects
+    from ir.printer import PrintOptions, print_op
+    from ir.verifier import verify
+    from tools.output import read_input, write_output
+    from dialects.tfl.tflite import import_tflite
+
+    engine = DiagnosticEngine(SourceManager())
+    try:
+        name, data = read_input(args.input)
+        module = import_tflite(data, name)
+    except UserError as err:
+        engine.emit(err.diagnostic)
+        return 1
+    if not verify(module, engine):
+        return 1
+    text = print_op(module, PrintOptions(debuginfo=args.print_debuginfo))
+    try:
+        write_output(args.output, text)
+    except UserError as err:
+        engine.emit(err.diagnostic)
+        return 1
+    return 0
+
+
+def export_tflite_main(args: argparse.Namespace) -> int:
+    """Parse and verify IR (or import a .tflite file) and write it as a TFLite flatbuffer."""
+    import dialects  # noqa: F401 - registers dialects
+    from ir.parser import ParseOptions, parse_module
+    from ir.verifier import verify
+    from tools.output import decode_utf8, read_input, write_output_bytes
+    from dialects.tfl.tflite import export_tflite, import_tflite, is_tflite
+
+    sources = SourceManager()
+    engine = DiagnosticEngine(sources)
+    try:
+        name, data = read_input(args.input)
+        if is_tflite(data):
+            module = import_tflite(data, name)
+        else:
+            text = decode_utf8(name, data)
+            sources.add(name, text)
+            module = parse_module(text, name, ParseOptions(args.allow_unregistered_dialect))
+        if not verify(module, engine):
+            return 1
+        if args.output == "-" and sys.stdout.isatty():
+            raise UserError("refusing to write a binary .tflite file to the terminal; give -o FILE")
+        write_output_bytes(args.output, export_tflite(module))
+    except UserError as err:
+        engine.emit(err.diagnostic)
+        return 1
+    return 0
