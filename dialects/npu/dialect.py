@@ -1,0 +1,13 @@
+"""The npu ``Dialect`` object, in a module of its own so the op modules can import it without
+importing the package ``__init__`` (which imports them)."""
+from __future__ import annotations
+
+from ir.opdef import Dialect, register_dialect
+
+NPU = register_dialect(Dialect(
+    "npu",
+    "Arm Ethos-U NPU: the operations the NPU executes (convolutions, pooling, vector products, "
+    "elementwise and table-lookup operations, memory-only views and DMA) and the hardware target "
+    "they are scheduled for."))
+
+__all__ = ["NPU"]

@@ -1,0 +1,157 @@
+"""Memory traffic of one operation: element accesses, bytes per memory area, access cycles.
+
+Vela 5.2.0 ``npu_performance.py``: ``measure_element_access`` and the bandwidth part of
+``estimate_full_op_performance``.
+
+Conv-like ops re-read the IFM block for every sub-kernel and every OFM block (depthwise and
+pooling have a single depth pass), and re-read the weights for every OFM block; elementwise ops
+read each input once per OFM element (an 8-bit scalar operand costs nothing). Feature-map traffic
+is charged to its memory inflated by the burst efficiency of the block transfers; weights and
+scales read from permanent storage are charged at their encoded size; weights read from a
+fast-storage buffer, and the DMAs that fill it, are counted in the byte tallies only (Vela charges
+them no access cycles: the copy is costed as DMA cycles instead).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dialects.npu.accelerators import SUB_KERNEL_LIMITS, BlockType
+from dialects.npu.perf.arch import PerfTarget
+from dialects.npu.perf.block_config import BlockConfig
+from dialects.npu.perf.memory import burst_adjusted_bytes
+from dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc
+from dialects.npu.perf.shape import Shape4, div_up
+
+_CONV_LIKE = (BlockType.CONVOLUTION, BlockType.DEPTHWISE, BlockType.POOLING, BlockType.REDUCE_SUM,
+              BlockType.VECTOR_PRODUCT)
+
+
+@dataclass(frozen=True)
+class ElementAccess:
+    """Element counts an op moves (multiply by the element size for bytes)."""
+
+    ifm_read: int = 0
+    ifm2_read: int = 0
+    ofm_write: int = 0
+    weight_read: int = 0
+    """Raw weight elements fetched (before compression)."""
+    scale_read: int = 0
+    """Bias/scale entries fetched (one per OFM channel)."""
+
+
+def element_access(desc: NpuOpDesc, block: BlockConfig | None) -> ElementAccess:
+    """How many elements of each operand the op reads and writes."""
+    kind = desc.block_type
+    if kind is None or block is None:
+        return ElementAccess()
+    ifm, ofm = desc.ifm.shape, desc.ofm.shape
+    ifm_rounding = desc.ifm.format.rounding
+    ofm_write = ofm.round_up(desc.ofm.format.rounding).elements()
+    if kind in _CONV_LIKE:
+        ifm_block = ifm.min(block.ifm_block)
+        ofm_block = ofm.min(block.ofm_block)
+        blocks = ofm.div_round_up(ofm_block)
+        block_depth = ofm_block.depth
+        if kind in (BlockType.DEPTHWISE, BlockType.POOLING):
+            blocks = blocks.with_depth(1)
+            block_depth = ifm.depth
+        limit_h, limit_w = SUB_KERNEL_LIMITS[kind]
+        # Vela pairs the width with the first (height) limit; both are equal on every block type.
+        sub_kernels = div_up(desc.kernel.width, limit_h) * div_up(desc.kernel.height, limit_w)
+        count = blocks.elements()
+        ifm_fetch = ifm_block.round_up(ifm_rounding).elements_wh() * ifm.round_up(ifm_rounding).depth
+        kernel_read = desc.kernel.elements_wh() * (
+            1 if kind in (BlockType.DEPTHWISE, BlockType.POOLING) else ifm.depth)
+        weights = scales = 0
+        if kind not in (BlockType.POOLING, BlockType.REDUCE_SUM):
+            weights = kernel_read * block_depth * count
+            scales = ofm.depth
+        return ElementAccess(ifm_fetch * sub_kernels * count, 0, ofm_write, weights, scales)
+    # elementwise
+    ifm_read = ifm2_read = 0
+    ofm_elements = ofm.round_up(ifm_rounding).elements()
+    ifm2 = desc.ifm2
+    if ifm.elements() == 1:
+        if desc.ifm.bits > 8:
+            ifm_read = ifm.round_up(ifm_rounding).elements()
+        if ifm2 is not None:
+            ifm2_read = ofm_elements
+    else:
+        ifm_read = ofm_elements
+        if ifm2 is not None:
+            if ifm2.shape.elements() > 1:
+                ifm2_read = ofm_elements
+            elif ifm2.bits > 8:
+                ifm2_read = ifm2.shape.round_up(ifm_rounding).elements()
+    return ElementAccess(ifm_read, ifm2_read, ofm_write)
+
+
+@dataclass(frozen=True)
+class Traffic:
+    """Bytes read and written per memory area, and the burst-adjusted bytes that set each
+    memory's access cycles (areas in ``MEMORY_AREAS`` order)."""
+
+    read: tuple[float, ...]
+    written: tuple[float, ...]
+    charged: tuple[float, ...]
+
+    def access_cycles(self, perf: PerfTarget) -> tuple[float, ...]:
+        """Cycles each memory is busy: charged bytes / its bytes per cycle."""
+        return tuple(c / perf.bytes_per_cycle(area) for area, c in zip(MEMORY_AREAS, self.charged))
+
+
+class TrafficTally:
+    """Accumulates bytes per memory area while an estimate is put together."""
+
+    def __init__(self) -> None:
+        self.read = dict.fromkeys(MEMORY_AREAS, 0.0)
+        self.written = dict.fromkeys(MEMORY_AREAS, 0.0)
+        self.charged = dict.fromkeys(MEMORY_AREAS, 0.0)
+
+    def add(self, area: str, nbytes: float, write: bool = False, charged: float | None = None) -> None:
+        """Count ``nbytes`` moved in ``area`` (SHRAM is not tallied); ``charged`` (default: none)
+        is what counts towards the area's access cycles."""
+        if area not in self.read:
+            return
+        (self.written if write else self.read)[area] += nbytes
+        if charged:
+            self.charged[area] += charged
+
+    def freeze(self) -> Traffic:
+        return Traffic(tuple(self.read[a] for a in MEMORY_AREAS), tuple(self.written[a] for a in MEMORY_AREAS),
+                       tuple(self.charged[a] for a in MEMORY_AREAS))
+
+
+def operand_traffic(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig | None, tally: TrafficTally) -> None:
+    """Add the feature-map, weight and scale traffic of ``desc`` run with ``block`` to ``tally``."""
+    access = element_access(desc, block)
+    if block is None:
+        return
+    ofm = desc.ofm
+    nbytes = access.ofm_write * ofm.element_bytes
+    tally.add(ofm.memory, nbytes, write=True, charged=burst_adjusted_bytes(
+        perf, False, ofm.memory, ofm.format, ofm.bits, block.ofm_block, ofm.shape, nbytes))
+    ifm = desc.ifm
+    nbytes = access.ifm_read * ifm.element_bytes
+    tally.add(ifm.memory, nbytes, charged=burst_adjusted_bytes(
+        perf, True, ifm.memory, ifm.format, ifm.bits, block.ifm_block, ifm.shape, nbytes))
+    if desc.ifm2 is not None:
+        ifm2 = desc.ifm2
+        nbytes = access.ifm2_read * ifm2.element_bytes
+        tally.add(ifm2.memory, nbytes, charged=burst_adjusted_bytes(
+            perf, True, ifm2.memory, ifm2.format, ifm2.bits, block.ifm_block, ifm2.shape, nbytes))
+    weights = desc.weights
+    if weights is None:
+        return
+    if access.weight_read > 0:
+        # Bandwidth per raw weight element, from the encoded stream less one scale record per
+        # OFM channel of this (possibly depth-sliced) op, as Vela approximates it.
+        ratio = (weights.encoded_bytes - access.scale_read * weights.scale_bytes) / weights.raw_elements
+        nbytes = access.weight_read * ratio
+        tally.add(weights.memory, nbytes, charged=None if weights.buffered else nbytes)
+    if access.scale_read > 0:
+        nbytes = access.scale_read * weights.scale_bytes
+        tally.add(weights.memory, nbytes, charged=None if weights.buffered else nbytes)
+
+
+__all__ = ["ElementAccess", "Traffic", "TrafficTally", "element_access", "operand_traffic"]

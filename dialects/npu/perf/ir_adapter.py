@@ -1,0 +1,197 @@
+"""From npu dialect ops to cost-model descriptions: ``describe_op`` and ``op_weights_hwio``.
+
+The cost model knows nothing of the IR; this adapter reads an npu op (dialects/npu/ops_*.py) the
+way the model needs it:
+
+* the kind of hardware operation, from the op class (Vela's op type on the class);
+* IFM, IFM2 and OFM as 4-D shapes with element bits, and the format and memory area of each from
+  its ``#npu.fm`` encoding (defaults: NHWC; constants in permanent storage, other tensors in the
+  arena), optionally overridden per value (``placement``), which is how a scheduler asks "what
+  if this tensor were in SRAM";
+* the kernel, weights (their element count; the encoded size is given by the caller), the fused
+  activation and its lookup table;
+* binary elementwise ops with a constant or 0-D first operand read the other one as their IFM
+  (Vela swaps the operands the same way); a 0-D operand is a scalar held in a register;
+* a stand-alone table lookup runs as an elementwise ADD of a scalar zero with the LUT activation,
+  as Vela runs it.
+
+Memory-only views (reshape, slice, concat) have no description (None): they cost nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Mapping
+
+import numpy as np
+
+from dialects.npu.ops_common import (
+    NpuComputeOp, NpuOp, element_bits, feature_map, is_constant, quant_of, shape_of,
+)
+from dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
+from dialects.npu.perf.shape import Shape4
+from ir.core import Operation, Value
+
+_KINDS: dict[str, OpKind] = {
+    "npu.conv2d": OpKind.CONV2D, "npu.depthwise_conv2d": OpKind.DEPTHWISE_CONV2D,
+    "npu.transpose_conv2d": OpKind.TRANSPOSE_CONV2D, "npu.vector_product": OpKind.VECTOR_PRODUCT,
+    "npu.avg_pool": OpKind.AVG_POOL, "npu.max_pool": OpKind.MAX_POOL, "npu.reduce_sum": OpKind.REDUCE_SUM,
+    "npu.dma": OpKind.DMA,
+}
+_ELEMENTWISE: dict[str, str] = {
+    "npu.add": "add", "npu.sub": "sub", "npu.mul": "mul", "npu.minimum": "min", "npu.maximum": "max",
+    "npu.shl": "shl", "npu.shr": "shr", "npu.abs": "abs", "npu.clz": "clz", "npu.leaky_relu": "leaky_relu",
+}
+_UNARY = frozenset({"abs", "clz", "leaky_relu"})
+
+Placement = Mapping[int, str]
+"""Memory area per value (keyed by ``id(value)``) overriding the IR's."""
+
+
+def is_costed(op: Operation) -> bool:
+    """Ops the NPU executes (compute ops and DMA); memory-only views are not."""
+    return isinstance(op, NpuOp) and not op.MEMORY_ONLY and (op.name in _KINDS or op.name in _ELEMENTWISE
+                                                              or op.name == "npu.lut")
+
+
+def report_name(op: Operation) -> str:
+    """The op's name in reports: its ``name`` attribute (Vela's name, the TFLite output tensor
+    name), else its location's name."""
+    attr = op.attr("name")
+    if attr is not None and hasattr(attr, "value"):
+        return str(attr.value)
+    loc = op.location
+    return str(getattr(loc, "name", "") or loc)
+
+
+def _shape4(value: Value) -> Shape4:
+    shape = shape_of(value)
+    return Shape4.of(shape) if shape else Shape4(1, 1, 1, 1)
+
+
+def _tensor(value: Value, target: object, placement: Placement | None) -> TensorDesc:
+    fm = feature_map(value, target)
+    area = placement.get(id(value), fm.area) if placement else fm.area
+    return TensorDesc(_shape4(value), element_bits(value), TensorFormat(fm.format), area)
+
+
+def _activation(op: Operation) -> str:
+    if isinstance(op, NpuComputeOp):
+        act = op.attr("activation")
+        return getattr(act, "kind", "none") if act is not None else "none"
+    return "none"
+
+
+def _lut(op: Operation, target: object) -> tuple[int, str]:
+    lut = op.lut_operand() if isinstance(op, NpuComputeOp) else None
+    if lut is None:
+        return 0, getattr(target, "permanent_storage_area", "OffChipFlash")
+    count = 1
+    for d in shape_of(lut):
+        count *= d
+    return count * element_bits(lut) // 8, feature_map(lut, target).area
+
+
+def _kernel(op: Operation) -> Kernel:
+    k = op.attr("kernel")
+    if k is None:
+        return Kernel()
+    return Kernel(k.width, k.height, k.stride_w, k.stride_h, k.dilation_w, k.dilation_h)
+
+
+def op_weights_hwio(op: Operation) -> np.ndarray | None:
+    """The op's constant weights as Vela encodes them: H x W x I x O, zero point subtracted
+    (depthwise: H x W x 1 x C; vector product: 1 x 1 x K x O; transpose convolution flipped)."""
+    weights = getattr(op, "weights", None)
+    if weights is None or not isinstance(weights, Value):
+        return None
+    owner = getattr(weights, "op", None)
+    attr = owner.attr("value") if owner is not None else None
+    if attr is None:
+        return None
+    array = np.asarray(attr.array if hasattr(attr, "array") else attr.as_array()).astype(np.int16)
+    quant = quant_of(weights)
+    zero = np.asarray(quant.zero_points if quant is not None else (0,), dtype=np.int16)
+    if op.name == "npu.vector_product":  # [O, K]
+        return (array - zero[:, None] if zero.size > 1 else array - zero[0]).T[None, None, :, :]
+    if op.name == "npu.depthwise_conv2d":  # 1HWC
+        corrected = array - (zero.reshape(1, 1, 1, -1) if zero.size > 1 else zero[0])
+        return np.transpose(corrected, (1, 2, 0, 3))
+    corrected = array - (zero.reshape(-1, 1, 1, 1) if zero.size > 1 else zero[0])  # OHWI
+    hwio = np.transpose(corrected, (1, 2, 3, 0))
+    return hwio[::-1, ::-1] if op.name == "npu.transpose_conv2d" else hwio
+
+
+def describe_op(op: Operation, target: object, encoded_bytes: int | None = None,
+                placement: Placement | None = None) -> NpuOpDesc | None:
+    """The cost-model description of ``op`` on ``target`` (a ``Target``), or None for an op that
+    costs nothing. Weights are read from where their encoding says (permanent storage by
+    default) at ``encoded_bytes`` (default: their raw size)."""
+    if not is_costed(op):
+        return None
+    tensor = lambda v: _tensor(v, target, placement)  # noqa: E731
+    name = op.name
+    activation = _activation(op)
+    lut_bytes, lut_memory = _lut(op, target)
+    resampling = Resampling(getattr(op.attr("resampling"), "value", "none") or "none")
+    ofm = tensor(op.results[0])
+    if name == "npu.dma":
+        return NpuOpDesc(OpKind.DMA, tensor(op.operands[0]), ofm)
+    if name == "npu.lut":
+        ifm = tensor(op.operands[0])
+        zero = TensorDesc(Shape4(1, 1, 1, 1), ifm.bits, TensorFormat.NHWC, lut_memory)
+        return NpuOpDesc(OpKind.ELEMENTWISE_BINARY, ifm, ofm, zero, activation="lut", elementwise="add",
+                         ifm2_scalar=True, lut_bytes=lut_bytes, lut_memory=lut_memory)
+    if name in _ELEMENTWISE:
+        kind = _ELEMENTWISE[name]
+        if kind in _UNARY:
+            return NpuOpDesc(OpKind.ELEMENTWISE_UNARY, tensor(op.operands[0]), ofm, activation=activation,
+                             elementwise=kind, lut_bytes=lut_bytes, lut_memory=lut_memory)
+        first, second = op.operands[0], op.operands[1]
+        first_fixed = is_constant(first) or not shape_of(first)
+        second_primary = not (is_constant(second) or not shape_of(second)) and shape_of(second) == shape_of(op.results[0])
+        if first_fixed and second_primary:
+            first, second = second, first
+        scalar = not shape_of(second)
+        return NpuOpDesc(OpKind.ELEMENTWISE_BINARY, tensor(first), ofm, tensor(second), activation=activation,
+                         elementwise=kind, ifm2_scalar=scalar, rescaled=_rescaled(op), lut_bytes=lut_bytes,
+                         lut_memory=lut_memory)
+    kind = _KINDS[name]
+    ifm = tensor(op.operands[0])
+    weights = None
+    hwio_count = _weight_count(op)
+    if hwio_count:
+        area = feature_map(op.weights, target).area  # type: ignore[attr-defined]
+        if placement:
+            area = placement.get(id(op.weights), area)  # type: ignore[attr-defined]
+        weights = WeightsDesc(encoded_bytes if encoded_bytes is not None else hwio_count, hwio_count, area)
+    return NpuOpDesc(kind, ifm, ofm, kernel=_kernel(op), weights=weights, activation=activation,
+                     rescaled=_rescaled(op), resampling=resampling, lut_bytes=lut_bytes, lut_memory=lut_memory)
+
+
+def _weight_count(op: Operation) -> int:
+    weights = getattr(op, "weights", None)
+    if not isinstance(weights, Value):
+        return 0
+    count = 1
+    for d in shape_of(weights):
+        count *= d
+    return count
+
+
+def _rescaled(op: Operation) -> bool:
+    """Vela's ``has_scaling``: the op rescales (quantised operands, or an explicit rescale)."""
+    if op.attr("rescale") is not None:
+        return True
+    return quant_of(op.operands[0]) is not None and quant_of(op.results[0]) is not None
+
+
+def with_weights(desc: NpuOpDesc, encoded_bytes: int) -> NpuOpDesc:
+    """``desc`` with its weights at ``encoded_bytes``."""
+    if desc.weights is None:
+        return desc
+    return replace(desc, weights=replace(desc.weights, encoded_bytes=encoded_bytes))
+
+
+Describer = Callable[[Operation], NpuOpDesc | None]
+
+__all__ = ["Describer", "Placement", "describe_op", "is_costed", "op_weights_hwio", "report_name", "with_weights"]

@@ -1,0 +1,182 @@
+"""npu-legalize: lower the tfl ops Vela 5.2 runs on the NPU into npu ops; leave the others as tfl
+ops marked for the CPU, with a remark saying why.
+
+Per function, in three steps:
+
+1. Placement. Every tfl operator is checked as Vela checks it (passes/npu_lowering/support.py:
+   TFLite semantics, then the supported-operator constraints, first failure wins). An op that
+   fails gets the discardable attribute ``npu.placement = "cpu"`` and a remark
+   ``<OP> '<name>' runs on the CPU: <constraint> (<values>)``. Reshape-like ops go to the NPU only
+   next to an NPU op (Vela pulls memory-only passes onto the NPU only at NPU boundaries).
+2. Lowering, in program order, as Vela's graph optimiser rewrites (one module per family under
+   passes/npu_lowering/: conv.py, pool.py, elementwise.py, softmax.py, mean.py, shape.py). Every
+   npu op gets ``name``: the TFLite output tensor name, with Vela's suffixes for decompositions.
+3. Clean-up: reshape chains fold, stand-alone activations fuse into their producers where Vela
+   fuses them (fuse.py), and constants and views left unused are erased.
+
+The module's ``npu.target`` decides the few target-dependent choices (LUT fusion needs reserved
+SHRAM banks); without one, Vela's default accelerator (ethos-u55-256) is assumed.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from dialects.npu.accelerators import DEFAULT_ACCELERATOR
+from dialects.npu.ops_common import NpuOp
+from dialects.npu.target import resolve_target, target_of
+from ir.attributes import StringAttr
+from ir.core import Operation
+from ir.pass_manager import PassContext
+from ir.pass_registry import Pass, option, register_pass
+from passes.npu_lowering import conv, elementwise, mean, pool, shape, softmax
+from passes.npu_lowering.context import Lowering
+from passes.npu_lowering.fuse import erase_dead, fold_reshapes, fuse_activations
+from passes.npu_lowering.support import MEMORY_ONLY, Reason, check
+from passes.npu_lowering.view import builtin_name
+
+PLACEMENT_ATTR = "npu.placement"
+"""Discardable attribute of a tfl op left for the CPU (value "cpu")."""
+
+CONSTANTS = ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.no_value")
+
+Lower = Callable[[Operation, Lowering], None]
+LOWERINGS: dict[str, Lower] = {
+    **{name: conv.lower_mac for name in ("tfl.conv_2d", "tfl.depthwise_conv_2d", "tfl.fully_connected",
+                                         "tfl.transpose_conv")},
+    "tfl.average_pool_2d": pool.lower_pool, "tfl.max_pool_2d": pool.lower_pool,
+    **{name: elementwise.lower_binary for name in elementwise.BINARY_OPS},
+    **{name: elementwise.lower_relu for name in elementwise.RELU_KIND},
+    **{name: elementwise.lower_table_activation for name in ("tfl.tanh", "tfl.logistic", "tfl.hard_swish")},
+    "tfl.leaky_relu": elementwise.lower_leaky_relu,
+    "tfl.quantize": elementwise.lower_quantize,
+    "tfl.softmax": softmax.lower_softmax,
+    "tfl.mean": mean.lower_mean,
+    "tfl.pad": shape.lower_pad,
+    "tfl.concatenation": shape.lower_concat,
+    "tfl.resize_nearest_neighbor": shape.lower_resize_nearest,
+}
+
+REASONS = {
+    "cpu-only-op": "operators Vela never runs on the NPU",
+    "unimplemented": "operators Vela runs on the NPU that npu-legalize does not lower yet",
+    "dtype": "unsupported data types", "int32": "int32 tensors on ops that do not take them",
+    "dimension": "tensor dimensions outside [1, 65535]", "batch": "batch sizes above 1",
+    "stride": "strides the NPU cannot run", "kernel": "kernel sizes and dilations beyond the limits",
+    "weights": "non-constant, non-8-bit or too large weights", "bias": "unsupported biases",
+    "no-quantization": "tensors without quantisation (e.g. float)",
+    "fused-activation": "unsupported fused activations", "broadcast": "unsupported broadcasting",
+    "neighbours": "memory-only ops between CPU ops",
+}
+"""Statistics ``cpu-<key>`` of the most common reasons (others appear under their own key)."""
+
+
+@register_pass("npu-legalize", statistics={
+    "tfl-ops-lowered": "tfl ops lowered to npu ops",
+    "npu-ops-created": "npu ops created (compute ops and views)",
+    "cpu-ops": "tfl ops left on the CPU",
+    "activations-fused": "stand-alone activations fused into the op before them",
+    "pads-absorbed": "PAD ops turned into hardware padding of their consumers",
+    **{f"cpu-{key}": f"ops left on the CPU for {text}" for key, text in REASONS.items()},
+})
+class NpuLegalize(Pass):
+    """Lower tfl ops to npu ops where Vela runs them on the NPU; mark the rest for the CPU.
+
+    Decompositions follow Vela 5.2's graph optimiser (softmax, mean, pad, strided average pools,
+    table activations, ...); each op left on the CPU gets a remark naming the violated constraint."""
+
+    force_symmetric_int_weights: bool = option(
+        False, "run convolutions with asymmetric int8/int16 weights on the NPU (Vela's "
+               "--force-symmetric-int-weights; the zero points are then taken as 0)")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module, required=False) or resolve_target(DEFAULT_ACCELERATOR)
+        for func in [op for op in module.walk() if op.name == "func.func"]:
+            for region in func.regions:
+                for block in region.blocks:
+                    self._legalize(list(block.ops), ctx, target)
+
+    # ---------------------------------------------------------------------------------------
+    def _legalize(self, block_ops: list[Operation], ctx: PassContext, target: object) -> None:
+        lowering = Lowering(ctx, target, force_symmetric_weights=self.force_symmetric_int_weights)
+        ops = [op for op in block_ops if op.dialect == "tfl" and op.name not in CONSTANTS]
+        for index, op in enumerate(ops):
+            lowering.ordinals[id(op)] = index
+        reasons = self._place(ops, lowering)
+        for op in ops:
+            reason = reasons.get(id(op))
+            if reason is not None:
+                self._mark_cpu(op, reason, lowering)
+        copies = {id(op): shape.needs_copy(op, lowering) for op in ops
+                  if op.name in MEMORY_ONLY and lowering.on_npu(op)}
+        absorbed_pads = [op for op in ops if op.name == "tfl.pad" and lowering.on_npu(op)
+                         and shape.plan_pad(op, lowering)]
+        ctx.stat("pads-absorbed", len(absorbed_pads))
+        leftovers: list[Operation] = []
+        for op in ops:
+            if not lowering.on_npu(op) or any(op is pad for pad in absorbed_pads):
+                continue
+            leftovers.extend(v.op for v in op.operands if hasattr(v, "op"))  # type: ignore[attr-defined]
+            if op.name in MEMORY_ONLY:
+                shape.lower_reshape(op, lowering, copies[id(op)])
+            else:
+                LOWERINGS[op.name](op, lowering)
+            ctx.stat("tfl-ops-lowered")
+        for pad in absorbed_pads:
+            if not pad.results[0].uses:
+                leftovers.extend(v.op for v in pad.operands if hasattr(v, "op"))  # type: ignore[attr-defined]
+                ctx.rewriter.erase_op(pad)
+                ctx.stat("tfl-ops-lowered")
+        block = next((op.parent for op in block_ops if op.parent is not None), None)
+        if block is None:
+            return
+        fold_reshapes(self._npu_ops(block), ctx.rewriter)
+        ctx.stat("activations-fused", fuse_activations(self._npu_ops(block), lowering))
+        fold_reshapes(self._npu_ops(block), ctx.rewriter)
+        erase_dead(leftovers + self._npu_ops(block), ctx.rewriter)
+        ctx.stat("npu-ops-created", len(self._npu_ops(block)))
+
+    @staticmethod
+    def _npu_ops(block: object) -> list[Operation]:
+        return [op for op in block.ops if isinstance(op, NpuOp)]  # type: ignore[attr-defined]
+
+    # ---------------------------------------------------------------------------------------
+    def _place(self, ops: list[Operation], lowering: Lowering) -> dict[int, Reason]:
+        """Decide each op's placement; the reasons of those left on the CPU."""
+        reasons: dict[int, Reason] = {}
+        for op in ops:
+            reason = check(op)
+            if reason is not None and reason.key == "asymmetric-weights" and self.force_symmetric_int_weights:
+                reason = None
+            if reason is None:
+                lowering.placement[id(op)] = True
+            else:
+                reasons[id(op)] = reason
+        memory_ops = [op for op in ops if op.name in MEMORY_ONLY and lowering.on_npu(op)]
+        for op in memory_ops:
+            lowering.placement[id(op)] = False
+        changed = True
+        while changed:
+            changed = False
+            for op in memory_ops:
+                if lowering.on_npu(op):
+                    continue
+                producer = getattr(op.operands[0], "op", None)
+                if lowering.on_npu(producer) or any(lowering.on_npu(user) for user in op.results[0].users()):
+                    lowering.placement[id(op)] = True
+                    changed = True
+        for op in memory_ops:
+            if not lowering.on_npu(op):
+                reasons[id(op)] = Reason("neighbours", "A memory-only op stays on the CPU unless its producer or a "
+                                         "consumer runs on the NPU")
+        return reasons
+
+    @staticmethod
+    def _mark_cpu(op: Operation, reason: Reason, lowering: Lowering) -> None:
+        ctx = lowering.ctx
+        ctx.rewriter.set_attr(op, PLACEMENT_ATTR, StringAttr("cpu"))
+        ctx.remark(f"{builtin_name(op)} '{lowering.name(op)}' runs on the CPU: {reason.message}", op)
+        ctx.stat("cpu-ops")
+        ctx.stat(f"cpu-{reason.key}")
+
+
+__all__ = ["LOWERINGS", "NpuLegalize", "PLACEMENT_ATTR"]

@@ -1,0 +1,186 @@
+"""Lowering of the elementwise operators and the stand-alone activations.
+
+- ADD, SUB, MUL, MINIMUM, MAXIMUM: one npu op; operands viewed in 4-D (a 0-D constant stays a
+  scalar operand), the fused activation clamped in OFM units.
+- RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1: with different IFM and OFM scales, a 1x1 average pool
+  with an explicit rescale (Vela's ``fixup_relus_with_differing_ifm_ofm_scaling``); otherwise a
+  1x1 average pool "no-op" carrying the activation, which fuse.py later folds into the op that
+  produces its IFM when Vela's pass packing would.
+- QUANTIZE (integer to integer): a 1x1 average pool that requantises (``convert_quantize``).
+- TANH, LOGISTIC: 8-bit as a table (``npu.lut``, ``<name>_lut_tanh``/``_lut_sigmoid``); 16-bit as
+  a 1x1 average pool with the NPU's built-in function (``<name>_avgpool``).
+- HARD_SWISH: a table (``<name>_lut_hardswish``).
+- LEAKY_RELU: alpha 0 is a ReLU; 8-bit a table (``<name>_lut_lrelu``); 16-bit with equal scales
+  and positive alpha the NPU's LRELU; otherwise max(x, alpha*x) for 0 < alpha < 1 and
+  relu(x) + alpha*min(x, 0) for other alphas (``convert_lrelu_to_mul_max``).
+
+Tables of stand-alone activations are fused into the producing op afterwards (fuse.py), as
+Vela's ``fuse_activation_function_with_prev`` does.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dialects.npu.ops_elementwise import (
+    AddOp, LeakyReluOp, LutOp, MaximumOp, MinimumOp, MulOp, SubOp,
+)
+from dialects.npu.quant import elementwise_mul_scale, quantise_scale, scale_and_zero_point
+from ir.attributes import StringAttr, TypeAttr
+from ir.core import Operation, Value
+from ir.types import I32, Type, element_type_of
+from passes.npu_lowering.builder import Builder, quant_type, storage, tensor
+from passes.npu_lowering.context import ACTIVATION_OF_FAF, Lowering
+from passes.npu_lowering.pool import avgpool_nop
+from passes.npu_lowering.tables import hardswish_lut, lrelu_lut, lut8, sigmoid
+from passes.npu_lowering.view import quant, scaling_equal, shape4, shape_list, view_of
+
+BINARY_OPS = {"tfl.add": AddOp, "tfl.sub": SubOp, "tfl.mul": MulOp, "tfl.minimum": MinimumOp,
+              "tfl.maximum": MaximumOp}
+RELU_KIND = {"tfl.relu": "relu", "tfl.relu6": "relu6", "tfl.relu_n1_to_1": "relu_n1_to_1",
+             "tfl.relu_0_to_1": "relu_0_to_1"}
+
+FUSABLE_MARK = "npu.fusable_activation"
+"""Discardable attribute on the ops fuse.py may fold into their producer (removed by it)."""
+
+
+def view4(b: Builder, value: Value) -> Value:
+    """A binary operand as the NPU reads it: a 0-D constant as a scalar, else its 4-D view."""
+    shape = shape_list(value) or []
+    return value if not shape else b.reshape(value, shape4(shape))
+
+
+def lower_binary(op: Operation, lowering: Lowering) -> None:
+    view = view_of(op)
+    assert view.ifm is not None and view.ifm2 is not None and view.ofm is not None
+    b = lowering.builder(op)
+    ofm_type = tensor(shape4(shape_list(view.ofm)), element_type_of(view.ofm.type))
+    act = b.activation(ACTIVATION_OF_FAF[view.faf()], ofm_type)
+    result = b.npu(BINARY_OPS[op.name], [view4(b, view.ifm), view4(b, view.ifm2)], ofm_type, activation=act)
+    b.finish(op, [result])
+
+
+def _table(b: Builder, values: list[int], elem: Type) -> Value:
+    return b.const(np.asarray(values, dtype=np.int64), tensor((len(values),), storage(elem)))
+
+
+def lut_op(b: Builder, ifm: Value, ofm_type: Type, values: list[int], function: str, name: str) -> Value:
+    """A stand-alone table lookup (Vela's ``convert_to_lut``) marked as fusable into its producer."""
+    table = _table(b, values, element_type_of(ofm_type))
+    result = b.npu(LutOp, [ifm, table], ofm_type, name, activation=b.activation("lut", ofm_type), function=function,
+                   output_quant=TypeAttr(element_type_of(ifm.type)))
+    b.ctx.rewriter.set_attr(result.op, FUSABLE_MARK, StringAttr("lut"))  # type: ignore[attr-defined]
+    return result
+
+
+def _io(view_value: Value) -> tuple[float, int]:
+    return scale_and_zero_point(quant(view_value))
+
+
+def relu_like(b: Builder, op: Operation, ifm: Value, ofm: Value, kind: str, name: str) -> Value:
+    """A stand-alone ReLU-family activation of ``ifm`` into ``ofm``'s type (4-D views)."""
+    ofm_type = tensor(shape4(shape_list(ofm)), element_type_of(ofm.type))
+    source = b.reshape(ifm, shape4(shape_list(ifm)))
+    if not scaling_equal(ifm, ofm):
+        (si, _), (so, _) = _io(ifm), _io(ofm)
+        return avgpool_nop(b, source, ofm_type, name + "_avgpool", kind, rescale=quantise_scale(si / so))
+    result = avgpool_nop(b, source, ofm_type, name + "_avgpool", kind)
+    b.ctx.rewriter.set_attr(result.op, FUSABLE_MARK, StringAttr("relu"))  # type: ignore[attr-defined]
+    return result
+
+
+def lower_relu(op: Operation, lowering: Lowering) -> None:
+    view = view_of(op)
+    b = lowering.builder(op)
+    assert view.ifm is not None and view.ofm is not None
+    b.finish(op, [relu_like(b, op, view.ifm, view.ofm, RELU_KIND[op.name], b.name)])
+
+
+def lower_quantize(op: Operation, lowering: Lowering) -> None:
+    view = view_of(op)
+    b = lowering.builder(op)
+    assert view.ifm is not None and view.ofm is not None
+    ofm_type = tensor(shape4(shape_list(view.ofm)), element_type_of(view.ofm.type))
+    b.finish(op, [avgpool_nop(b, b.reshape(view.ifm, shape4(shape_list(view.ifm))), ofm_type, b.name)])
+
+
+def lower_table_activation(op: Operation, lowering: Lowering) -> None:
+    """tanh, logistic and hard_swish."""
+    view = view_of(op)
+    b = lowering.builder(op)
+    assert view.ifm is not None and view.ofm is not None
+    ofm_type = tensor(shape4(shape_list(view.ofm)), element_type_of(view.ofm.type))
+    ifm = b.reshape(view.ifm, shape4(shape_list(view.ifm)))
+    unsigned = storage(view.ifm.type).is_unsigned
+    function = {"tfl.tanh": "tanh", "tfl.logistic": "sigmoid", "tfl.hard_swish": "hardswish"}[op.name]
+    if storage(view.ifm.type).width == 16:
+        # the NPU's built-in function, on a 1x1 average pool of its own
+        b.finish(op, [avgpool_nop(b, ifm, ofm_type, b.name + "_avgpool", function)])
+        return
+    if function == "hardswish":
+        values = hardswish_lut(_io(view.ifm), _io(view.ofm), unsigned)
+    else:
+        values = lut8(math.tanh if function == "tanh" else sigmoid, _io(view.ifm), _io(view.ofm), unsigned)
+    b.finish(op, [lut_op(b, ifm, ofm_type, values, function, f"{b.name}_lut_{function}")])
+
+
+def lower_leaky_relu(op: Operation, lowering: Lowering) -> None:
+    view = view_of(op)
+    b = lowering.builder(op)
+    assert view.ifm is not None and view.ofm is not None
+    alpha = float(view.attr("alpha"))  # type: ignore[arg-type]
+    ofm_type = tensor(shape4(shape_list(view.ofm)), element_type_of(view.ofm.type))
+    if alpha == 0:
+        b.finish(op, [relu_like(b, op, view.ifm, view.ofm, "relu", b.name.replace("LeakyRelu", "Relu"))])
+        return
+    ifm = b.reshape(view.ifm, shape4(shape_list(view.ifm)))
+    bits = storage(view.ifm.type).width
+    if bits == 8:
+        values = lrelu_lut(_io(view.ifm), _io(view.ofm), alpha, storage(view.ifm.type).is_unsigned)
+        b.finish(op, [lut_op(b, ifm, ofm_type, values, "lrelu", f"{b.name}_lut_lrelu")])
+        return
+    if scaling_equal(view.ifm, view.ofm) and alpha > 0:
+        b.finish(op, [b.npu(LeakyReluOp, [ifm], ofm_type, activation=b.activation("none", ofm_type), alpha=alpha)])
+        return
+    b.finish(op, [_lrelu_mul_max(b, view.ifm, ifm, view.ofm, ofm_type, alpha)])
+
+
+def _lrelu_mul_max(b: Builder, source: Value, ifm: Value, ofm: Value, ofm_type: Type, alpha: float) -> Value:
+    """Vela's ``convert_lrelu_to_mul_max`` for 16-bit leaky ReLUs."""
+    (si, _), (so, _) = _io(source), _io(ofm)
+    store = storage(source.type)
+    name = b.name
+    use_mul_max = 0 < alpha < 1
+    fm_type = tensor(shape4(shape_list(ofm)), element_type_of(ofm.type))
+    alpha_elem = quant_type(store, alpha if alpha != 0 else 1.0, 0)
+    if use_mul_max:
+        mul_ifm = ifm
+    else:
+        zero = b.const(0, tensor((), store))
+        negative_type = tensor(shape4(shape_list(source)), I32 if alpha < 0 else element_type_of(source.type))
+        mul_ifm = b.npu(MinimumOp, [ifm, zero], negative_type, name + "_min",
+                        activation=b.activation("none", negative_type))
+    if alpha < 0:
+        scalar, _ = elementwise_mul_scale(si, alpha, so)
+        # Vela's alpha tensor has a negative scale here, which !quant.uniform cannot hold: plain int32
+        alpha_value = b.const([scalar], tensor((1, 1, 1, 1), I32))
+    else:
+        alpha_value = b.const([1], tensor((1, 1, 1, 1), alpha_elem))
+    fm_alpha = b.npu(MulOp, [mul_ifm, alpha_value], fm_type, name + "_mul_alpha",
+                     activation=b.activation("none", fm_type))
+    if not use_mul_max:
+        fm_id = avgpool_nop(b, ifm, fm_type, name + "_relu_avgpool", "relu")
+        return b.npu(AddOp, [fm_alpha, fm_id], ofm_type, name.replace("LeakyRelu", "Add"),
+                     activation=b.activation("none", ofm_type), rescale=b.rescale(1, 0))
+    if scaling_equal(source, ofm):
+        fm_id = ifm
+    else:
+        one = b.const(1, tensor((), quant_type(store, 1.0, 0)))
+        fm_id = b.npu(MulOp, [ifm, one], fm_type, name + "_mul_identity", activation=b.activation("none", fm_type))
+    return b.npu(MaximumOp, [fm_alpha, fm_id], ofm_type, name.replace("LeakyRelu", "Maximum"),
+                 activation=b.activation("none", ofm_type))
+
+
+__all__ = ["BINARY_OPS", "FUSABLE_MARK", "lower_binary", "lower_leaky_relu", "lower_quantize", "lower_relu",
+           "lower_table_activation", "lut_op", "relu_like", "view4"]

@@ -1,0 +1,214 @@
+"""Lookup tables of the NPU's table activations and the fixed-point arithmetic they are built
+with (gemmlowp's, as TensorFlow Lite and Vela use it).
+
+The tables reproduce Vela 5.2's: 8-bit functions (tanh, sigmoid) evaluated in floating point
+and rounded away from zero (``convert_to_lut8``), hard-swish and leaky ReLU in TFLite's integer
+arithmetic (``convert_hardswish_to_lut``, ``convert_lrelu_to_lut``), and softmax's exp table
+(``SoftMax.generate_exp_table``).
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from dialects.npu.quant import quantise_scale, round_away_zero
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+INT16_MIN, INT16_MAX = -(1 << 15), (1 << 15) - 1
+
+
+def _div_trunc(a: int, b: int) -> int:
+    """Integer division rounding towards zero (C's ``/``)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def srdhm(a: int, b: int, bits: int = 32) -> int:
+    """Saturating rounding doubling high multiply: round(a * b / 2^(bits - 1)), ties away from
+    zero, saturating the one overflow case (both operands the minimum)."""
+    lo = -(1 << (bits - 1))
+    if a == b == lo:
+        return (1 << (bits - 1)) - 1
+    product = a * b
+    nudge = (1 << (bits - 2)) if product >= 0 else 1 - (1 << (bits - 2))
+    return _div_trunc(product + nudge, 1 << (bits - 1))
+
+
+def sat_mul16(a: int, b: int) -> int:
+    """a * b / 2^15 truncated towards zero, saturating (int16)."""
+    if a == b == INT16_MIN:
+        return INT16_MAX
+    return _div_trunc(a * b, 1 << 15)
+
+
+def shift_left_sat(a: int, shift: int, bits: int) -> int:
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return max(lo, min(hi, a * (1 << shift)))
+
+
+def rounding_divide_by_pot(x: int, exponent: int) -> int:
+    """x / 2^exponent rounded to nearest, ties away from zero."""
+    mask = (1 << exponent) - 1
+    remainder = x & mask
+    threshold = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> exponent) + (1 if remainder > threshold else 0)
+
+
+def multiply_by_quantized_multiplier(x: int, multiplier: int, shift: int) -> int:
+    """x * multiplier / 2^shift with a (multiplier, shift) from ``quantise_scale``."""
+    exponent = 31 - shift
+    left, right = max(exponent, 0), max(-exponent, 0)
+    return rounding_divide_by_pot(srdhm(x * (1 << left), multiplier), right)
+
+
+def downscale_multiplier_16(multiplier: int) -> int:
+    """A Q31 multiplier rounded to Q15."""
+    if multiplier >= INT32_MAX - (1 << 15):
+        return INT16_MAX
+    return (multiplier + (1 << 15)) >> 16
+
+
+def _saturating_multiply_by_pot(x: int, exponent: int) -> int:
+    threshold = (1 << (31 - exponent)) - 1
+    if x > threshold:
+        return INT32_MAX
+    if x < -threshold:
+        return INT32_MIN
+    return shift_left_sat(x, exponent, 32)
+
+
+def _rescale(src_bits: int, dst_bits: int, x: int) -> int:
+    exponent = src_bits - dst_bits
+    return rounding_divide_by_pot(x, -exponent) if exponent < 0 else _saturating_multiply_by_pot(x, exponent)
+
+
+def _exp_quarter(a: int) -> int:
+    """exp(a) for a in [-1/4, 0) as Q0.31 (gemmlowp's Taylor polynomial around -1/8)."""
+    constant_term, one_third = 1895147668, 715827883
+    x = a + (1 << 28)
+    x2 = srdhm(x, x)
+    x3 = srdhm(x2, x)
+    x4 = srdhm(x2, x2)
+    x4_over_4 = rounding_divide_by_pot(x4, 2)
+    poly = rounding_divide_by_pot(srdhm(x4_over_4 + x3, one_third) + x2, 1)
+    return constant_term + srdhm(constant_term, x + poly)
+
+
+_BARREL = ((-2, 1672461947), (-1, 1302514674), (0, 790015084), (1, 290630308), (2, 39332535), (3, 720401),
+           (4, 242))
+
+
+def exp_on_negative_values(a: int) -> int:
+    """exp(a) for a Q5.26 a <= 0, as Q0.31."""
+    one_quarter, mask = 1 << 24, (1 << 24) - 1
+    reduced = (a & mask) - one_quarter
+    result = _exp_quarter(_rescale(5, 0, reduced))
+    remainder = reduced - a
+    for exponent, multiplier in _BARREL:
+        shift = 26 + exponent if 5 > exponent else 0
+        if remainder & (1 << shift):
+            result = srdhm(result, multiplier)
+    return INT32_MAX if a == 0 else result
+
+
+# ---------------------------------------------------------------------------------------------
+def _range(unsigned: bool) -> range:
+    return range(256) if unsigned else range(-128, 128)
+
+
+def lut8(fn: Callable[[float], float], ifm: tuple[float, int], ofm: tuple[float, int], unsigned: bool) -> list[int]:
+    """256 OFM values of ``fn`` for every IFM value (``convert_to_lut8``); (scale, zero point) pairs."""
+    (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
+    values = _range(unsigned)
+    lo, hi = min(values), max(values)
+    table = []
+    for x in values:
+        y = fn(in_scale * (x - in_zp))
+        table.append(min(hi, max(lo, round_away_zero(out_zp + y / out_scale))))
+    return table
+
+
+def sigmoid(x: float) -> float:
+    """Vela's ``clamp_sigmoid``."""
+    if x <= -8:
+        return 0.0
+    if x >= 8:
+        return 1.0
+    return 1 / (1 + math.exp(-x))
+
+
+def hardswish_lut(ifm: tuple[float, int], ofm: tuple[float, int], unsigned: bool) -> list[int]:
+    """TFLite's integer hard-swish for every 8-bit IFM value (``convert_hardswish_to_lut``)."""
+    (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
+    hires = in_scale / 128
+    out_mult, out_shift = quantise_scale(hires / out_scale)
+    relu_mult, relu_shift = quantise_scale(hires / (3 / 32768))
+    out16, relu16 = downscale_multiplier_16(out_mult), downscale_multiplier_16(relu_mult)
+    values = _range(unsigned)
+    lo, hi = min(values), max(values)
+    table = []
+    for x in values:
+        value = (x - in_zp) * 128
+        preshift = srdhm(value, out16, 16)
+        relu = value
+        if relu_shift < 31:
+            relu = shift_left_sat(relu, 30 - relu_shift, 16)
+        relu = srdhm(relu, relu16, 16)
+        if relu_shift < 31:
+            relu = shift_left_sat(relu, 1, 16)
+        if relu_shift > 31:
+            relu = rounding_divide_by_pot(relu, relu_shift - 31)
+        relu = (relu + (1 << 15)) >> 1
+        result = sat_mul16(relu, preshift)
+        shift = 31 - out_shift
+        result = rounding_divide_by_pot(result, -shift if shift < 0 else 0) + out_zp
+        table.append(min(hi, max(lo, result)))
+    return table
+
+
+def lrelu_lut(ifm: tuple[float, int], ofm: tuple[float, int], alpha: float, unsigned: bool,
+              alpha_scaling: tuple[int, int, int] | None = None) -> list[int]:
+    """Leaky ReLU for every 8-bit IFM value (``convert_lrelu_to_lut``)."""
+    (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
+    id_mult, id_shift = quantise_scale(float(_f32(in_scale) * _f32(1.0) / _f32(out_scale)))
+    scalar = 1
+    a_mult, a_shift = quantise_scale(float(_f32(in_scale) * _f32(alpha) / _f32(out_scale)))
+    if alpha_scaling is not None:
+        scalar, a_mult, a_shift = alpha_scaling
+    values = _range(unsigned)
+    lo, hi = min(values), max(values)
+    table = []
+    for x in values:
+        if x < in_zp:
+            y = out_zp + multiply_by_quantized_multiplier(scalar * (x - in_zp), a_mult, a_shift)
+        else:
+            y = out_zp + multiply_by_quantized_multiplier(x - in_zp, id_mult, id_shift)
+        table.append(min(hi, max(lo, y)))
+    return table
+
+
+def _f32(x: float) -> float:
+    import numpy as np
+    return float(np.float32(x))
+
+
+def softmax_exp_lut(beta: float, in_scale: float) -> list[int]:
+    """Softmax's exp table for 8-bit inputs: exp of (x - max) in Q0.31 for the 256 differences
+    -255..0 (``SoftMax.generate_exp_table``)."""
+    integer_bits, total_bits = 5, 31
+    real_beta = min(beta * in_scale * (1 << (31 - integer_bits)), float((1 << 31) - 1))
+    multiplier, shift = quantise_scale(real_beta)
+    shift = 31 - shift
+    diff_min = -1.0 * math.floor(1.0 * ((1 << integer_bits) - 1) * (1 << (total_bits - integer_bits)) / (1 << shift))
+    table = []
+    for x in range(256):
+        diff = x - 255
+        if diff >= diff_min:
+            table.append(exp_on_negative_values(srdhm(diff * (1 << shift), multiplier)))
+        else:
+            table.append(0)
+    return table
+
+
+__all__ = ["exp_on_negative_values", "hardswish_lut", "lrelu_lut", "lut8", "multiply_by_quantized_multiplier",
+           "sigmoid", "softmax_exp_lut", "srdhm"]

@@ -1,0 +1,171 @@
+"""Block-config selection and performance estimation passes, and the ``estimate`` pipeline.
+
+* ``npu-select-block-config``: per NPU compute op, the OFM block configuration Vela's search
+  picks (dialects/npu/perf/block_config.py), recorded as ``npu.block = #npu.block<...>``.
+* ``npu-estimate``: per NPU op (compute ops and DMAs), the cost model's estimate
+  (dialects/npu/perf/estimate.py), recorded as ``npu.cost = #npu.cost<...>``, and the module's
+  sums as ``npu.cost_totals``. Ops are costed in IR order: each op's weight DMA may hide under the
+  previous op's compute. Weights in slow permanent storage are streamed into fast storage with
+  Vela's weight-buffering policy, their size predicted by the weight-codec model.
+* ``estimate`` = ``npu-legalize,npu-select-block-config,npu-estimate``; ``npu-opt
+  --perf-report=FILE`` then writes the per-op table (tools/perf_report.py).
+
+Both passes read the module's ``npu.target``.
+"""
+from __future__ import annotations
+
+from dialects.npu.ops_common import NpuComputeOp
+from dialects.npu.perf import BlockConfig, check_block_config, estimate_op, op_compute_cycles, select_block_config
+from dialects.npu.perf.arch import perf_target
+from dialects.npu.perf.ir_adapter import describe_op, is_costed, op_weights_hwio, report_name, with_weights
+from dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr
+from dialects.npu.perf.op_desc import NpuOpDesc
+from dialects.npu.perf.weight_buffering import propose_weight_buffering
+from dialects.npu.perf.weight_size import EncodedWeights, encode_weights, weights_digest
+from dialects.npu.target import target_of
+from ir.core import Operation
+from ir.pass_manager import PassContext
+from ir.pass_registry import Pass, option, register_pass, register_pipeline
+
+
+def _costed_ops(module: Operation) -> list[Operation]:
+    return [op for op in module.walk() if is_costed(op)]
+
+
+@register_pass("npu-select-block-config", statistics={
+    "ops": "NPU compute ops given a block config",
+})
+class SelectBlockConfig(Pass):
+    """Choose each NPU compute op's OFM block configuration (npu.block), as Vela's search does.
+
+    The search tries every OFM block of micro-block multiples (at most 32 x 64 x 128) whose IFM
+    block (double-buffered) and accumulators fit the SHRAM banks left by the reserved output banks
+    and the LUT, and keeps the one fetching the fewest IFM and weight elements per OFM element.
+    Results are memoised on the op's shape signature."""
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module)
+        accel = target.accelerator
+        for op in _costed_ops(module):
+            if not isinstance(op, NpuComputeOp):
+                continue
+            desc = describe_op(op, target)
+            if desc is None or desc.block_type is None:
+                continue
+            block = select_block_config(desc, accel)
+            if block is None:
+                ctx.error(f"no block configuration of {accel.name} fits this op's IFM and accumulators in SHRAM", op)
+                continue
+            ctx.rewriter.set_attr(op, BLOCK_ATTR, BlockAttr.of(block))
+            ctx.stat("ops")
+
+
+@register_pass("npu-estimate", statistics={
+    "ops": "NPU ops estimated",
+    "streamed": "ops whose weights are DMA'd into fast storage",
+})
+class Estimate(Pass):
+    """Estimate every NPU op's cycles, MACs and memory traffic (npu.cost), and the module totals.
+
+    Per op: compute cycles of the DPU/output pipeline, network and hardware MAC counts, bytes read
+    and written per memory area with the burst-length model, access cycles per memory, DMA cycles
+    (LUT loads, copies, weight streaming not hidden under the previous op), and total = the
+    largest of NPU and access cycles (Vela's legacy performance model). An op's npu.block is used
+    when present (and checked), else the block-config search runs."""
+
+    weight_buffering: bool = option(True, "stream weights from flash or DRAM into fast storage with Vela's "
+                                          "policy (else the NPU reads them in place)")
+    encode_weights: bool = option(True, "predict each weight stream's compressed size with the codec model "
+                                        "(else take the raw size; faster)")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module)
+        perf = perf_target(target)
+        prev_slack = 0.0
+        totals: list[CostAttr] = []
+        for op in _costed_ops(module):
+            desc = describe_op(op, target)
+            if desc is None:
+                continue
+            block = self._block(op, desc, perf, ctx)
+            if desc.block_type is not None and block is None:
+                continue
+            streaming = None
+            slack: float
+            if desc.weights is not None and block is not None:
+                encode = self._encoder(op, desc, perf, block)
+                full = encode((0, desc.ofm.shape.depth))
+                desc = with_weights(desc, full.total_bytes)
+                if self.weight_buffering:
+                    decision = propose_weight_buffering(perf, desc, block, encode, prev_slack)
+                    desc, streaming, slack = decision.desc, decision.streaming, decision.slack_cycles
+                    if streaming is not None:
+                        ctx.stat("streamed")
+                else:
+                    slack = float(op_compute_cycles(perf, desc, block))
+            else:
+                slack = float(op_compute_cycles(perf, desc, block))
+            cost = CostAttr.of(estimate_op(perf, desc, block, streaming, prev_slack))
+            ctx.rewriter.set_attr(op, COST_ATTR, cost)
+            totals.append(cost)
+            prev_slack = slack
+            ctx.stat("ops")
+        ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.total(totals))
+
+    def _block(self, op: Operation, desc: NpuOpDesc, perf, ctx: PassContext) -> BlockConfig | None:
+        if desc.block_type is None:
+            return None
+        given = op.attr(BLOCK_ATTR)
+        if isinstance(given, BlockAttr):
+            block = check_block_config(desc, perf.accel, given.ofm_block, given.is_partkernel)
+            if block is None:
+                ctx.error(f"block configuration {given} does not fit this op on {perf.accel.name}", op)
+            return block
+        block = select_block_config(desc, perf.accel)
+        if block is None:
+            ctx.error(f"no block configuration of {perf.accel.name} fits this op ({report_name(op)})", op)
+        return block
+
+    def _encoder(self, op: Operation, desc: NpuOpDesc, perf, block: BlockConfig):
+        hwio = op_weights_hwio(op) if self.encode_weights else None
+        weights = desc.weights
+        assert weights is not None and desc.block_type is not None
+        if hwio is None:
+            raw = weights.raw_elements
+
+            def raw_size(slices: tuple[int, ...]) -> EncodedWeights:
+                return _raw_encoding(raw, desc.ofm.shape.depth, slices, perf.accel.cores)
+            return raw_size
+        digest = weights_digest(hwio)
+
+        def encode(slices: tuple[int, ...]) -> EncodedWeights:
+            return encode_weights(hwio, perf.accel, desc.block_type, desc.ifm.bits, block.ofm_block.depth, slices,
+                                  digest=digest)
+        return encode
+
+
+def _raw_encoding(raw: int, depth: int, slices: tuple[int, ...], cores: int) -> EncodedWeights:
+    """Stream sizes when weights are taken uncompressed: raw bytes per channel plus scale records,
+    each range padded to 16 bytes."""
+    from dialects.npu.perf.shape import round_up
+    from dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, WeightRange
+
+    per_channel = raw / depth
+    ranges = []
+    total = 0
+    buffers = [0, 0]
+    for index, (d0, d1) in enumerate(zip(slices, slices[1:])):
+        start = total
+        for core in range(min(cores, d1 - d0)):
+            channels = len(range(d0 + core, d1, cores))
+            weight_bytes = round_up(int(round(per_channel * channels)), 16)
+            ranges.append(WeightRange(core, d0, SCALE_RECORD_BYTES * channels, weight_bytes))
+            total += round_up(SCALE_RECORD_BYTES * channels, 16) + weight_bytes
+        buffers[index % 2] = max(buffers[index % 2], total - start)
+    return EncodedWeights(tuple(slices), tuple(ranges), total, (buffers[0], buffers[1]))
+
+
+register_pipeline("estimate", "npu-legalize,npu-select-block-config,npu-estimate",
+                  "legalise TFL ops to npu ops, choose block configs and estimate cycles, MACs and traffic")
+
+__all__ = ["Estimate", "SelectBlockConfig"]

@@ -1,0 +1,76 @@
+"""``npu-opt --perf-report=FILE``: the per-op performance table of the estimated IR.
+
+One row per op carrying an ``npu.cost`` attribute (put there by ``npu-estimate``), in IR order,
+then a totals row. Columns: ``name`` (the op's Vela name: the TFLite output tensor name),
+``op``, ``block`` (the OFM block HxWxD), ``npu_cycles``, the access cycles of each memory,
+``total_cycles``, ``nn_macs``, ``hw_macs``. CSV, or JSON (a list of row objects) when FILE ends
+in ``.json``.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from ir.core import Operation
+
+COLUMNS: tuple[str, ...] = (
+    "name", "op", "block", "npu_cycles", "sram_access_cycles", "dram_access_cycles", "on_chip_flash_access_cycles",
+    "off_chip_flash_access_cycles", "total_cycles", "nn_macs", "hw_macs",
+)
+TOTAL_NAME = "TOTAL"
+
+
+def _cycles(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else round(float(value), 3)
+
+
+def collect_rows(module: Operation) -> list[dict[str, Any]]:
+    """The rows of ``module``'s estimated ops (no totals row)."""
+    from dialects.npu.perf.ir_adapter import report_name
+    from dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, BlockAttr, CostAttr
+
+    rows: list[dict[str, Any]] = []
+    for op in module.walk():
+        cost = op.attr(COST_ATTR)
+        if not isinstance(cost, CostAttr):
+            continue
+        block = op.attr(BLOCK_ATTR)
+        rows.append({
+            "name": report_name(op),
+            "op": op.name,
+            "block": "x".join(str(v) for v in block.ofm) if isinstance(block, BlockAttr) else "",
+            "npu_cycles": _cycles(cost.cycle("npu")),
+            "sram_access_cycles": _cycles(cost.cycle("sram")),
+            "dram_access_cycles": _cycles(cost.cycle("dram")),
+            "on_chip_flash_access_cycles": _cycles(cost.cycle("on_chip_flash")),
+            "off_chip_flash_access_cycles": _cycles(cost.cycle("off_chip_flash")),
+            "total_cycles": _cycles(cost.cycle("total")),
+            "nn_macs": cost.macs,
+            "hw_macs": cost.hw_macs,
+        })
+    return rows
+
+
+def with_totals(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` followed by their column sums (name ``TOTAL``)."""
+    total: dict[str, Any] = {"name": TOTAL_NAME, "op": "", "block": ""}
+    for column in COLUMNS[3:]:
+        total[column] = _cycles(sum(float(row[column]) for row in rows))
+    return rows + [total]
+
+
+def render(rows: list[dict[str, Any]], path: str) -> str:
+    """The report text for ``rows`` (totals added): JSON if ``path`` ends in .json, else CSV."""
+    full = with_totals(rows)
+    if path.lower().endswith(".json"):
+        return json.dumps(full, indent=1) + "\n"
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(COLUMNS), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(full)
+    return out.getvalue()
+
+
+__all__ = ["COLUMNS", "TOTAL_NAME", "collect_rows", "render", "with_totals"]
