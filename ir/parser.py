@@ -8,128 +8,31 @@ from __future__ import annotations
 
 import functools
 import gc
-import math
-import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 
 from ir.attr_fastpath import simple_dictionary
-from ir.attributes import (
-    FALSE, TRUE, UNIT, ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr,
-    FloatAttr, IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, float_from_bits,
-)
+from ir.attributes import Attribute, OpaqueAttr, StringAttr, TypeAttr, ArrayAttr, DictionaryAttr, UNIT
 from ir.core import Block, Operation, Region, Value
-from ir.dense_literal import DenseLiteralError, parse_dense_literal
 from ir.diagnostics import UserError
-from ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, Location, NameLoc
+from ir.lexing import (
+    _CLOSE_TOKENS, _OPEN_TOKENS, _OPERANDS_OK, _RESULT_NAME, _RESULTS_OK, _VALUE_NAME, MAX_NESTING,
+    _cache_path, _grammar_text,
+)
+from ir.location import FileLineColLoc, Location
 from ir.opdef import lookup_dialect, lookup_op
+from ir.parse_attributes import AttributeRules
+from ir.parse_errors import ParseError, _diagnose_operands, _error, _pos, line_col, translate_lark_error
 from ir.resources import Resources, ResourceSyntaxError, find_trailer, parse_trailer
 from ir.strings import unquote_string
 from ir.traits import IsolatedFromAbove
 from ir.type_parser import TypeParser, TypeSyntaxError
-from ir.types import (
-    F64, I64, FloatType, FunctionType, IndexType, IntegerType, OpaqueType, QuantUniformType, RankedTensorType,
-    TensorType, Type,
-)
+from ir.types import FunctionType, OpaqueType, RankedTensorType, TensorType, Type
 
-_GRAMMAR = Path(__file__).with_name("mlir.lark")
 _ISOLATED_PRETTY = {"builtin.module", "func.func"}
-
-
-class ParseError(UserError):
-    """A syntax or name-resolution error at a source position."""
-
-
-# Possessive quantifiers (``*+``) never give back what they matched, so a coarse token that
-# runs into the end of a megabyte of unterminated input fails after one linear scan. Python
-# before 3.11 lacks them; the patterns are unambiguous, so plain ``*`` matches the same text.
-_POSSESSIVE = sys.version_info >= (3, 11)
-_STRING_RE = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
-
-
-def _nested(open_: str, close: str, plain: str, special: str, depth: int) -> str:
-    """A regex for ``open ... close`` with up to ``depth`` nested levels inside.
-
-    ``plain`` is a character class of ordinary characters, matched in runs; ``special`` are the
-    alternatives for everything else (strings, arrows), none of which starts with a ``plain``
-    character. Every choice is decided by the next character, so the pattern is unambiguous.
-    """
-    pattern = f"{plain}*+(?:(?:{special}){plain}*+)*+"
-    for _ in range(depth):
-        pattern = f"{plain}*+(?:(?:{special}|{open_}{pattern}{close}){plain}*+)*+"
-    return f"{open_}{pattern}{close}"
-
-
-# How deeply brackets may nest inside one coarse token (deeper input gets a clear error).
-ANGLE_DEPTH, BRACE_DEPTH, PAREN_DEPTH = 8, 8, 4
-
-# ``->`` is always an arrow, never ``-`` followed by a closing ``>``.
-_ARROW = r"->|-(?!>)"
-
-
-# A ``//`` comment runs to the end of the line, and may hold unbalanced brackets and quotes.
-_COMMENT = r"\/\/[^\n]*+|\/(?!\/)"  # (``/`` is escaped inside lark's /regex/ literals)
-
-
-def _grammar_text() -> str:
-    angle = _nested("<", ">", r'[^<>"\-]', rf"{_ARROW}|{_STRING_RE}", ANGLE_DEPTH)
-    braced = _nested(r"\{", r"\}", r'[^{}"\/]', rf"{_STRING_RE}|{_COMMENT}", BRACE_DEPTH)
-    parens = _nested(r"\(", r"\)", r'[^()<>"\-\/]', rf"{_ARROW}|{_STRING_RE}|{_COMMENT}|{angle}",
-                     PAREN_DEPTH)
-    text = (_GRAMMAR.read_text().replace("@NESTED@", angle).replace("@BRACED@", braced)
-            .replace("@PARENS@", parens).replace("@STRING@", _STRING_RE))
-    if not _POSSESSIVE:
-        text = text.replace("*+", "*").replace("++", "+")
-    return text
-
-
-def _cache_path() -> str | bool:
-    """Where lark keeps its analysed grammar between runs (halves npu-opt's start-up)."""
-    import os
-    import tempfile
-    directory = os.path.join(tempfile.gettempdir(), f"npu-opt-{os.getuid() if hasattr(os, 'getuid') else 0}")
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError:
-        return False
-    return os.path.join(directory, "mlir-grammar.lark-cache")
-
-
-MAX_NESTING = 128
-"""How deeply fine-grained brackets (regions, nested attributes, locations) may nest."""
-
-_OPEN_TOKENS = ("LPAR", "LBRACE", "LSQB", "LESSTHAN")
-_CLOSE_TOKENS = ("RPAR", "RBRACE", "RSQB", "MORETHAN")
-
-
-@functools.lru_cache(maxsize=1)
-def _lark_with_builder() -> tuple[Lark, "_Builder"]:
-    builder = _Builder()
-    callbacks = {name: builder.open_bracket for name in _OPEN_TOKENS}
-    callbacks.update({name: builder.close_bracket for name in _CLOSE_TOKENS})
-    parser = Lark(_grammar_text(), parser="lalr", lexer="contextual",
-                  start=["start", "attribute_only", "attr_dict_only"],
-                  maybe_placeholders=True, transformer=builder, cache=_cache_path(),
-                  lexer_callbacks=callbacks)
-    return parser, builder
-
-
-def _compile(pattern: str) -> re.Pattern[str]:
-    """Compile a pattern written with possessive quantifiers (plain ones before Python 3.11)."""
-    return re.compile(pattern if _POSSESSIVE else pattern.replace("*+", "*").replace("++", "+"))
-
-
-_VALUE_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?")
-_RESULT_NAME = re.compile(r"(%[A-Za-z0-9_$.\-]+)(?::([0-9]+))?")
-_RESULTS_OK = _compile(r"%[A-Za-z0-9_$.\-]++(?::[0-9]++)?(?:[ \t]*+,[ \t]*+%[A-Za-z0-9_$.\-]++(?::[0-9]++)?)*+"
-                       r"[ \t]*+=\Z")
-_OPERANDS_OK = _compile(r"\((?:\s*+%[A-Za-z0-9_$.\-]++(?:#[0-9]++)?(?:\s*+,\s*+%[A-Za-z0-9_$.\-]++(?:#[0-9]++)?)*+)?"
-                        r"\s*+\)\Z")
 
 
 class _Forward(Value):
@@ -179,30 +82,7 @@ class _State:
         self.closed_brace: Token | None = None  # the '{' of the dictionary closed last
 
 
-def _pos(state: _State, token: Token) -> FileLineColLoc:
-    return FileLineColLoc(state.filename, token.line, token.column)  # type: ignore[arg-type]
-
-
-def _error(state: _State, message: str, token: Token | None, offset: int = 0) -> ParseError:
-    """An error ``offset`` characters into ``token`` (which may span lines)."""
-    if token is None or token.line is None:
-        return ParseError(message, FileLineColLoc(state.filename, 1, 1))
-    line, col = token.line, token.column + offset  # type: ignore[operator]
-    newline = str(token).rfind("\n", 0, offset) if offset else -1
-    if newline != -1:
-        line += token.count("\n", 0, offset)
-        col = offset - newline
-    return ParseError(message, FileLineColLoc(state.filename, line, col))
-
-
-def _parse_int(text: str) -> int:
-    if "x" in text:
-        sign = -1 if text.startswith("-") else 1
-        return sign * int(text.lstrip("+-"), 16)
-    return int(text)
-
-
-class _Builder(Transformer):
+class _Builder(AttributeRules, Transformer):
     """Inline transformer: each callback runs when its rule is reduced."""
 
     def __init__(self) -> None:
@@ -238,7 +118,7 @@ class _Builder(Transformer):
         try:
             return parser.parse(text, start="attribute_only")
         except UnexpectedInput as err:
-            inner = _translate(err, text, "", parser)
+            inner = translate_lark_error(err, text, "", parser)
         except ParseError as err:
             inner = err
         loc = inner.diagnostic.location
@@ -518,7 +398,7 @@ class _Builder(Transformer):
         try:
             return parser.parse(text, start=start)
         except UnexpectedInput as err:
-            inner = _translate(err, text, self.state.filename, parser)
+            inner = translate_lark_error(err, text, self.state.filename, parser)
             loc = inner.diagnostic.location
             assert isinstance(loc, FileLineColLoc)
             line = token.line + loc.line - 1  # type: ignore[operator]
@@ -655,7 +535,6 @@ class _Builder(Transformer):
         self._check_blocks_defined(scope)
         if scope.forward:
             if scope.isolated or len(state.scopes) == 0:
-                token = next(iter(scope.forward.values())).token
                 forward = next(iter(scope.forward.values()))
                 raise _error(state, f"use of undeclared SSA value name '{forward.name}'",
                              forward.token, forward.offset)
@@ -691,344 +570,18 @@ class _Builder(Transformer):
             block.append(op)
         return block
 
-    # -- locations -------------------------------------------------------------------------
-    def op_loc(self, children: list[Location]) -> Location:
-        return children[0]
-
-    def loc_unknown(self, children: list[Any]) -> Location:
-        return UNKNOWN_LOC
-
-    def loc_file(self, children: list[Token]) -> Location:
-        return FileLineColLoc(self._unquote(children[0]), self._loc_number(children[1]),
-                              self._loc_number(children[2]))
-
-    def loc_name(self, children: list[Any]) -> Location:
-        return NameLoc(self._unquote(children[0]), children[1])
-
-    def loc_fused(self, children: list[Location]) -> Location:
-        return FusedLoc(tuple(children))
-
-    # -- types -----------------------------------------------------------------------------
-    def non_fn_type(self, children: list[Token]) -> Type:
-        return self._type(children[0])
-
-    def type_item(self, children: list[Any]) -> tuple[Type, dict | None, Token | None]:
-        attrs = children[1]
-        return children[0], attrs, (self.state.closed_brace if attrs is not None else None)
-
-    def type_items(self, children: list[Any]) -> list[tuple[Type, dict | None, Token | None]]:
-        return children
-
-    def paren_types(self, children: list[Any]) -> list[tuple[Type, dict | None, Token | None]]:
-        return children[0] or []
-
-    def function_type(self, children: list[Any]) -> FunctionType:
-        inputs, results = children
-        if not isinstance(results, list):
-            results = [(results, None, None)]
-        for _, attrs, brace in inputs + results:
-            if attrs is not None:
-                raise _error(self.state, "attribute dictionaries are only allowed on func.func results", brace)
-        return FunctionType([t for t, _, _ in inputs], [t for t, _, _ in results])
-
-    # -- attributes ------------------------------------------------------------------------
-    def int_attr(self, children: list[Any]) -> Attribute:
-        token, type = children
-        if type is None:
-            type = I64
-        try:
-            if len(token) > 80:  # longer than any supported width needs; int() refuses thousands of digits
-                raise ValueError(f"integer constant {token[:40]}... out of range for {type}")
-            value = _parse_int(token)
-            if isinstance(type, FloatType):
-                if "x" not in token:
-                    return FloatAttr(float(value), type)
-                return FloatAttr(float_from_bits(value, type), type)
-            if not isinstance(type, (IntegerType, IndexType)):
-                raise ValueError(f"integer literal not valid for specified type '{type}'")
-            return IntegerAttr(value, type)
-        except (ValueError, OverflowError) as err:
-            raise _error(self.state, str(err), token) from None
-
-    def float_attr(self, children: list[Any]) -> Attribute:
-        token, type = children
-        if type is None:
-            type = F64
-        if not isinstance(type, FloatType):
-            raise _error(self.state, f"floating point value not valid for specified type '{type}'", token)
-        value = float(token)
-        if math.isinf(value):
-            raise _error(self.state, f"float constant {token} out of range for type '{type}'", token)
-        try:
-            return FloatAttr(value, type)
-        except ValueError as err:
-            raise _error(self.state, str(err), token) from None
-
-    def true_attr(self, children: list[Any]) -> Attribute:
-        return TRUE
-
-    def false_attr(self, children: list[Any]) -> Attribute:
-        return FALSE
-
-    def unit_attr(self, children: list[Any]) -> Attribute:
-        return UNIT
-
-    def string_attr(self, children: list[Any]) -> Attribute:
-        return StringAttr(self._unquote(children[0]))
-
-    def attr_list(self, children: list[Attribute]) -> list[Attribute]:
-        return children
-
-    def array_attr(self, children: list[Any]) -> Attribute:
-        return ArrayAttr(children[0] or [])
-
-    def dict_attr(self, children: list[dict[str, Attribute]]) -> Attribute:
-        return DictionaryAttr(children[0])
-
-    def symbol_attr(self, children: list[Token]) -> Attribute:
-        names = [self._symbol_name(t) for t in children]
-        return SymbolRefAttr(names[0], names[1:])
-
-    def type_attr(self, children: list[Type]) -> Attribute:
-        return TypeAttr(children[0])
-
-    def dense_attr(self, children: list[Any]) -> Attribute:
-        token, type = children
-        if not isinstance(type, RankedTensorType):
-            raise _error(self.state, f"dense attribute needs a ranked tensor type, not '{type}'", token)
-        try:
-            array = parse_dense_literal(token[len("dense<"):-1], type)
-            return DenseElementsAttr(type, array)
-        except (DenseLiteralError, ValueError) as err:
-            raise _error(self.state, str(err), token) from None
-
-    def dense_resource_attr(self, children: list[Any]) -> Attribute:
-        token, type = children
-        if not isinstance(type, RankedTensorType):
-            raise _error(self.state, f"dense_resource needs a ranked tensor type, not '{type}'", token)
-        if not type.has_static_shape:
-            raise _error(self.state, f"dense_resource needs a statically shaped tensor type, not '{type}'",
-                         token)
-        key = token[len("dense_resource<"):-1].strip()
-        if _STRING_AT.fullmatch(key):
-            try:
-                key = unquote_string(key)
-            except ValueError as err:
-                raise _error(self.state, str(err), token) from None
-        elif not _RESOURCE_KEY.fullmatch(key):
-            raise _error(self.state, "expected a resource key (an identifier or a string) in "
-                         f"dense_resource<...>, found '{key[:40]}'", token)
-        blob = self.state.resources.blobs.get("builtin", {}).get(key)
-        size = _element_bytes(type.element_type)
-        if blob is not None and size is not None:
-            expected = type.num_elements() * size
-            if len(blob.data) != expected:
-                raise _error(self.state, f"resource '{key}' holds {len(blob.data)} bytes but "
-                             f"'{type}' needs {expected}", token)
-        return DenseResourceAttr(type, key, blob)
-
-    def dialect_attr(self, children: list[Token]) -> Attribute:
-        token = children[0]
-        cached = self._attr_cache.get(token)
-        if cached is not None and (self.state.options.allow_unregistered or not isinstance(cached, OpaqueAttr)):
-            return cached
-        from ir.type_parser import dialect_parts
-        try:
-            attr = self._dialect_attr(*dialect_parts(str(token)))
-        except (TypeSyntaxError, ValueError) as err:
-            raise _error(self.state, str(err), token) from None
-        self._attr_cache[str(token)] = attr
-        return attr
 
 
-_RESOURCE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_$.\-]*")
-
-
-def _element_bytes(element: Type) -> int | None:
-    """Bytes per element in a resource blob (i1 takes a byte); None for unknown element types."""
-    if isinstance(element, QuantUniformType):
-        element = element.storage_type
-    if isinstance(element, IntegerType):
-        return (element.width + 7) // 8
-    if isinstance(element, FloatType):
-        return element.width // 8
-    if isinstance(element, IndexType):
-        return 8
-    return None
-
-
-_TERMINAL_NAMES = {
-    "VALUE": "SSA value", "CARET_ID": "block name", "SYMBOL": "symbol name", "STRING": "string",
-    "BARE_ID": "identifier", "FLOAT": "float", "INT": "integer", "BUILTIN_TYPE": "type",
-    "TENSOR_TYPE": "tensor type", "DIALECT_TYPE": "dialect type", "DIALECT_ATTR": "dialect attribute",
-    "DENSE": "dense attribute", "DENSE_RESOURCE": "dense_resource attribute",
-    "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'", "LSQB": "'['", "RSQB": "']'",
-    "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "MORETHAN": "'>'", "LESSTHAN": "'<'",
-    "__ANON_0": "'->'", "_END": "end of file", "$END": "end of file",
-}
-_BARE_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
-
-
-def _describe_expected(parser: Lark, expected: set[str]) -> str:
-    names = []
-    terminals = {t.name: t for t in parser.terminals}
-    for name in sorted(expected):
-        if name in _TERMINAL_NAMES:
-            names.append(_TERMINAL_NAMES[name])
-        elif name in terminals and terminals[name].pattern.type == "str":
-            names.append(f"'{terminals[name].pattern.value}'")
-        else:
-            names.append(name.lower())
-    names = sorted(set(names))
-    if len(names) > 6:
-        names = names[:6] + ["..."]
-    return ", ".join(names)
-
-
-_OPENERS = {"(": ")", "[": "]", "{": "}", "<": ">"}
-_BRACKET_EVENT = re.compile(r'[()\[\]{}<"]|(?<!-)>|//')  # ``->`` is an arrow, not a bracket
-_STRING_AT = _compile(_STRING_RE)
-_BRACKETED_HEAD = re.compile(r"(?:tensor|dense_resource|dense|[!#][A-Za-z_][A-Za-z0-9_$.]*)(?=<)")
-_HEAD_TERMINALS = {"tensor": "TENSOR_TYPE", "dense": "DENSE", "dense_resource": "DENSE_RESOURCE",
-                   "!": "DIALECT_TYPE", "#": "DIALECT_ATTR"}
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of ``offset`` in ``text``."""
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-_DIAGNOSIS_EVENTS = 200_000
-"""How many brackets and strings _diagnose_brackets looks at before giving up (bounds its time)."""
-
-
-def _diagnose_brackets(text: str, pos: int) -> tuple[str, int] | None:
-    """Explain why the bracketed text opening at ``pos`` could not be lexed, if it is unbalanced.
-
-    Scans forward (skipping strings, comments and ``->``) and returns a message and the offset to
-    report it at, or None when the brackets are balanced or the scan gives up.
-    """
-    stack: list[tuple[str, int]] = []
-    angles = deepest_angle = 0
-    at = pos
-    for _ in range(_DIAGNOSIS_EVENTS):
-        m = _BRACKET_EVENT.search(text, at)
-        if m is None:
-            opener, where = stack[-1]
-            line, col = _line_col(text, where)
-            return (f"unexpected end of file; expected '{_OPENERS[opener]}' to close the '{opener}' "
-                    f"at line {line}, column {col}", len(text))
-        event, at = m.group(0), m.start()
-        if event == "//":
-            newline = text.find("\n", at)
-            at = len(text) if newline == -1 else newline
-            continue
-        if event == '"':
-            string = _STRING_AT.match(text, at)
-            if string is None:
-                return "unterminated string (expected '\"' before the end of the line)", at
-            at = string.end()
-            continue
-        at = m.end()
-        if event in _OPENERS:
-            stack.append((event, m.start()))
-            if len(stack) > MAX_NESTING:
-                return f"brackets are nested more than {MAX_NESTING} levels deep", m.start()
-            if event == "<":
-                angles += 1
-                deepest_angle = max(deepest_angle, angles)
-            continue
-        opener, where = stack.pop()
-        angles -= opener == "<"
-        if _OPENERS[opener] != event:
-            line, col = _line_col(text, where)
-            return (f"unexpected '{event}'; expected '{_OPENERS[opener]}' to close the '{opener}' at "
-                    f"line {line}, column {col}", m.start())
-        if not stack:
-            break
-    else:
-        return None
-    if deepest_angle > ANGLE_DEPTH:
-        return (f"'<' brackets are nested {deepest_angle} levels deep here; a type or dialect "
-                f"attribute may nest at most {ANGLE_DEPTH}", pos)
-    return None
-
-
-_SPACE = re.compile(r"\s*")
-_OPERAND_RUN = _compile(r"(?:%[A-Za-z0-9_$.\-]++(?:#[0-9]++)?\s*+,\s*+)*+")
-
-
-def _diagnose_operands(text: str, pos: int) -> tuple[str, int] | None:
-    """Point at the first thing in the operand list opening at ``pos`` that is not an SSA value."""
-    at = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
-    if text.startswith(")", at):
-        return None
-    at = _OPERAND_RUN.match(text, at).end()  # type: ignore[union-attr]  # skip the well-formed "%v," items
-    while True:
-        value = _VALUE_NAME.match(text, at)
-        if value is None:
-            return f"expected an SSA value (like %0) in the operand list, found {_shown(text, at)}", at
-        at = _SPACE.match(text, value.end()).end()  # type: ignore[union-attr]
-        if text.startswith(",", at):
-            at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
-        elif text.startswith(")", at):
-            return None
-        else:
-            return f"expected ',' or ')' in the operand list, found {_shown(text, at)}", at
-
-
-def _shown(text: str, at: int) -> str:
-    if at >= len(text):
-        return "the end of the file"
-    word = _VALUE_NAME.match(text, at) or _BARE_AT.match(text, at)
-    return f"'{word.group(0)[:40]}'" if word else f"'{repr(text[at])[1:-1]}'"
-
-
-def _translate(err: UnexpectedInput, text: str, filename: str, parser: Lark) -> ParseError:
-    line, col = err.line, err.column
-    if isinstance(err, UnexpectedCharacters):
-        pos = err.pos_in_stream
-        allowed = err.allowed
-    elif isinstance(err, UnexpectedToken) and err.token.type != "$END":
-        pos = err.token.start_pos
-        allowed = err.expected
-    else:  # the input ended early
-        expected = err.expected if isinstance(err, UnexpectedToken) else set(err.expected)
-        line, col = _line_col(text, len(text))
-        message = f"unexpected end of file; expected {_describe_expected(parser, expected)}"
-        return ParseError(message, FileLineColLoc(filename, line, col))
-    if pos is None or pos >= len(text):
-        line, col = _line_col(text, len(text))
-        message = f"unexpected end of file; expected {_describe_expected(parser, allowed)}"
-        return ParseError(message, FileLineColLoc(filename, line, col))
-    char = text[pos]
-    diagnosis = None
-    head = _BRACKETED_HEAD.match(text, pos)
-    if head is not None and _HEAD_TERMINALS.get(head.group(0), _HEAD_TERMINALS.get(char)) in allowed:
-        # A type or attribute token that did not lex: say which bracket is unbalanced.
-        diagnosis = _diagnose_brackets(text, head.end())
-    elif char == "(" and "OPERANDS" in allowed:
-        diagnosis = _diagnose_operands(text, pos)
-    word = _BARE_AT.match(text, pos)
-    if diagnosis is not None:
-        message, offset = diagnosis
-        line, col = _line_col(text, offset)
-    elif (char == '"' and _STRING_AT.match(text, pos) is None) or (
-            char == "@" and text.startswith('"', pos + 1) and _STRING_AT.match(text, pos + 1) is None):
-        message = "unterminated string (expected '\"' before the end of the line)"
-    elif word and "." in word.group(0) and ("STRING" in allowed or "VALUE" in allowed):
-        message = (f"unexpected '{word.group(0)}': the custom assembly form of ops is not supported "
-                   "(only module, func.func and return have one); write it in generic form: "
-                   "\"name\"(operands) : (types) -> (types)")
-    elif word:
-        message = f"unexpected '{word.group(0)[:40]}'; expected {_describe_expected(parser, allowed)}"
-    elif isinstance(err, UnexpectedToken):
-        message = f"unexpected '{str(err.token)[:40]}'; expected {_describe_expected(parser, allowed)}"
-    else:
-        shown = repr(char)[1:-1]
-        message = f"unexpected character '{shown}'; expected {_describe_expected(parser, allowed)}"
-    return ParseError(message, FileLineColLoc(filename, line or 1, col or 1))
+@functools.lru_cache(maxsize=1)
+def _lark_with_builder() -> tuple[Lark, "_Builder"]:
+    builder = _Builder()
+    callbacks = {name: builder.open_bracket for name in _OPEN_TOKENS}
+    callbacks.update({name: builder.close_bracket for name in _CLOSE_TOKENS})
+    parser = Lark(_grammar_text(), parser="lalr", lexer="contextual",
+                  start=["start", "attribute_only", "attr_dict_only"],
+                  maybe_placeholders=True, transformer=builder, cache=_cache_path(),
+                  lexer_callbacks=callbacks)
+    return parser, builder
 
 
 def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None = None) -> tuple[list[Operation], Resources]:
@@ -1042,7 +595,7 @@ def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None
         try:
             resources = parse_trailer(text, trailer_at)
         except ResourceSyntaxError as err:
-            line, col = _line_col(text, err.offset)
+            line, col = line_col(text, err.offset)
             raise ParseError(str(err), FileLineColLoc(filename, line, col)) from None
     parser, builder = _lark_with_builder()
     builder.state = _State(filename, options, resources)
@@ -1052,7 +605,7 @@ def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None
         ops = parser.parse(body, start="start")
         builder._check_blocks_defined(builder.state.scopes[0])  # successors of top-level ops
     except UnexpectedInput as err:
-        raise _translate(err, body, filename, parser) from None
+        raise translate_lark_error(err, body, filename, parser) from None
     except RecursionError:
         raise ParseError("input is nested too deeply", FileLineColLoc(filename, 1, 1)) from None
     finally:

@@ -1,0 +1,193 @@
+"""The attribute, type and location rules of the IR builder (a mixin of ir.parser._Builder).
+
+Each method runs when lark reduces the grammar rule of the same name.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from lark import Token
+
+from ir.attributes import (
+    FALSE, TRUE, UNIT, ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr,
+    FloatAttr, IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, float_from_bits,
+)
+from ir.parse_errors import _STRING_AT, _error, _parse_int
+from ir.strings import unquote_string
+from ir.dense_literal import DenseLiteralError, parse_dense_literal
+from ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, Location, NameLoc
+from ir.type_parser import TypeSyntaxError
+from ir.types import (
+    F64, I64, FloatType, FunctionType, IndexType, IntegerType, QuantUniformType, RankedTensorType, Type,
+)
+
+
+_RESOURCE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_$.\-]*")
+
+
+def _element_bytes(element: Type) -> int | None:
+    """Bytes per element in a resource blob (i1 takes a byte); None for unknown element types."""
+    if isinstance(element, QuantUniformType):
+        element = element.storage_type
+    if isinstance(element, IntegerType):
+        return (element.width + 7) // 8
+    if isinstance(element, FloatType):
+        return element.width // 8
+    if isinstance(element, IndexType):
+        return 8
+    return None
+
+
+class AttributeRules:
+    """Callbacks for locations, types and attributes; the host class provides the helpers."""
+
+    # -- locations -------------------------------------------------------------------------
+    def op_loc(self, children: list[Location]) -> Location:
+        return children[0]
+
+    def loc_unknown(self, children: list[Any]) -> Location:
+        return UNKNOWN_LOC
+
+    def loc_file(self, children: list[Token]) -> Location:
+        return FileLineColLoc(self._unquote(children[0]), self._loc_number(children[1]),
+                              self._loc_number(children[2]))
+
+    def loc_name(self, children: list[Any]) -> Location:
+        return NameLoc(self._unquote(children[0]), children[1])
+
+    def loc_fused(self, children: list[Location]) -> Location:
+        return FusedLoc(tuple(children))
+
+    # -- types -----------------------------------------------------------------------------
+    def non_fn_type(self, children: list[Token]) -> Type:
+        return self._type(children[0])
+
+    def type_item(self, children: list[Any]) -> tuple[Type, dict | None, Token | None]:
+        attrs = children[1]
+        return children[0], attrs, (self.state.closed_brace if attrs is not None else None)
+
+    def type_items(self, children: list[Any]) -> list[tuple[Type, dict | None, Token | None]]:
+        return children
+
+    def paren_types(self, children: list[Any]) -> list[tuple[Type, dict | None, Token | None]]:
+        return children[0] or []
+
+    def function_type(self, children: list[Any]) -> FunctionType:
+        inputs, results = children
+        if not isinstance(results, list):
+            results = [(results, None, None)]
+        for _, attrs, brace in inputs + results:
+            if attrs is not None:
+                raise _error(self.state, "attribute dictionaries are only allowed on func.func results", brace)
+        return FunctionType([t for t, _, _ in inputs], [t for t, _, _ in results])
+
+    # -- attributes ------------------------------------------------------------------------
+    def int_attr(self, children: list[Any]) -> Attribute:
+        token, type = children
+        if type is None:
+            type = I64
+        try:
+            if len(token) > 80:  # longer than any supported width needs; int() refuses thousands of digits
+                raise ValueError(f"integer constant {token[:40]}... out of range for {type}")
+            value = _parse_int(token)
+            if isinstance(type, FloatType):
+                if "x" not in token:
+                    return FloatAttr(float(value), type)
+                return FloatAttr(float_from_bits(value, type), type)
+            if not isinstance(type, (IntegerType, IndexType)):
+                raise ValueError(f"integer literal not valid for specified type '{type}'")
+            return IntegerAttr(value, type)
+        except (ValueError, OverflowError) as err:
+            raise _error(self.state, str(err), token) from None
+
+    def float_attr(self, children: list[Any]) -> Attribute:
+        token, type = children
+        if type is None:
+            type = F64
+        if not isinstance(type, FloatType):
+            raise _error(self.state, f"floating point value not valid for specified type '{type}'", token)
+        value = float(token)
+        if math.isinf(value):
+            raise _error(self.state, f"float constant {token} out of range for type '{type}'", token)
+        try:
+            return FloatAttr(value, type)
+        except ValueError as err:
+            raise _error(self.state, str(err), token) from None
+
+    def true_attr(self, children: list[Any]) -> Attribute:
+        return TRUE
+
+    def false_attr(self, children: list[Any]) -> Attribute:
+        return FALSE
+
+    def unit_attr(self, children: list[Any]) -> Attribute:
+        return UNIT
+
+    def string_attr(self, children: list[Any]) -> Attribute:
+        return StringAttr(self._unquote(children[0]))
+
+    def attr_list(self, children: list[Attribute]) -> list[Attribute]:
+        return children
+
+    def array_attr(self, children: list[Any]) -> Attribute:
+        return ArrayAttr(children[0] or [])
+
+    def dict_attr(self, children: list[dict[str, Attribute]]) -> Attribute:
+        return DictionaryAttr(children[0])
+
+    def symbol_attr(self, children: list[Token]) -> Attribute:
+        names = [self._symbol_name(t) for t in children]
+        return SymbolRefAttr(names[0], names[1:])
+
+    def type_attr(self, children: list[Type]) -> Attribute:
+        return TypeAttr(children[0])
+
+    def dense_attr(self, children: list[Any]) -> Attribute:
+        token, type = children
+        if not isinstance(type, RankedTensorType):
+            raise _error(self.state, f"dense attribute needs a ranked tensor type, not '{type}'", token)
+        try:
+            array = parse_dense_literal(token[len("dense<"):-1], type)
+            return DenseElementsAttr(type, array)
+        except (DenseLiteralError, ValueError) as err:
+            raise _error(self.state, str(err), token) from None
+
+    def dense_resource_attr(self, children: list[Any]) -> Attribute:
+        token, type = children
+        if not isinstance(type, RankedTensorType):
+            raise _error(self.state, f"dense_resource needs a ranked tensor type, not '{type}'", token)
+        if not type.has_static_shape:
+            raise _error(self.state, f"dense_resource needs a statically shaped tensor type, not '{type}'",
+                         token)
+        key = token[len("dense_resource<"):-1].strip()
+        if _STRING_AT.fullmatch(key):
+            try:
+                key = unquote_string(key)
+            except ValueError as err:
+                raise _error(self.state, str(err), token) from None
+        elif not _RESOURCE_KEY.fullmatch(key):
+            raise _error(self.state, "expected a resource key (an identifier or a string) in "
+                         f"dense_resource<...>, found '{key[:40]}'", token)
+        blob = self.state.resources.blobs.get("builtin", {}).get(key)
+        size = _element_bytes(type.element_type)
+        if blob is not None and size is not None:
+            expected = type.num_elements() * size
+            if len(blob.data) != expected:
+                raise _error(self.state, f"resource '{key}' holds {len(blob.data)} bytes but "
+                             f"'{type}' needs {expected}", token)
+        return DenseResourceAttr(type, key, blob)
+
+    def dialect_attr(self, children: list[Token]) -> Attribute:
+        token = children[0]
+        cached = self._attr_cache.get(token)
+        if cached is not None and (self.state.options.allow_unregistered or not isinstance(cached, OpaqueAttr)):
+            return cached
+        from ir.type_parser import dialect_parts
+        try:
+            attr = self._dialect_attr(*dialect_parts(str(token)))
+        except (TypeSyntaxError, ValueError) as err:
+            raise _error(self.state, str(err), token) from None
+        self._attr_cache[str(token)] = attr
+        return attr
