@@ -13,6 +13,8 @@ from typing import Callable, TextIO
 from ir.location import FileLineColLoc, FusedLoc, Location, NameLoc, UnknownLoc
 
 SEVERITIES = ("error", "warning", "note", "remark")
+PROGRAM = ["npu-opt"]
+"""The name location-less diagnostics start with; a tool sets its own (npu-translate)."""
 _MAX_SOURCE_WIDTH = 160
 
 
@@ -69,7 +71,7 @@ class SourceManager:
 def location_prefix(loc: Location | None) -> str:
     """The ``file:line:col`` (or name) a diagnostic starts with."""
     if loc is None:
-        return "npu-opt"
+        return PROGRAM[0]
     if isinstance(loc, UnknownLoc):
         return "<unknown>"
     flc = loc.file_line_col()

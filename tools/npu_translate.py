@@ -6,6 +6,7 @@ import sys
 from typing import Callable, Sequence
 
 from tools.cli_args import VERSION
+from tools.target_options import add_target_arguments
 
 Translation = Callable[[argparse.Namespace], int]
 
@@ -69,6 +70,8 @@ TRANSLATIONS: dict[str, tuple[Translation, str]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from ir.diagnostics import PROGRAM
+    PROGRAM[0] = "npu-translate"
     parser = argparse.ArgumentParser(prog="npu-translate", description="Translate to and from npu-opt IR.")
     group = parser.add_mutually_exclusive_group(required=True)
     for name, (_, doc) in TRANSLATIONS.items():
@@ -78,6 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--allow-unregistered-dialect", action="store_true")
     parser.add_argument("--print-debuginfo", action="store_true", help="print op locations (tensor names)")
     parser.add_argument("--version", action="version", version=f"npu-translate {VERSION}")
+    add_target_arguments(parser)
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
     except SystemExit as done:

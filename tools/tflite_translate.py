@@ -16,11 +16,15 @@ def import_tflite_main(args: argparse.Namespace) -> int:
     from ir.verifier import verify
     from tools.output import read_input, write_output
     from dialects.tfl.tflite import import_tflite
+    from tools.target_options import apply_target, prepare_target
 
     engine = DiagnosticEngine(SourceManager())
     try:
+        target = prepare_target(args)
         name, data = read_input(args.input)
         module = import_tflite(data, name)
+        if target is not None:
+            apply_target(module, target)  # --target and friends, as on npu-opt
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1
