@@ -64,7 +64,7 @@ replaces) measured on the same inputs on the same machine.
 Inputs, generated with fixed seeds into a temporary directory:
 
 * **ops module**: one `func.func` holding 50,000 NPU-like ops in generic form, e.g.
-  `%12 = "npu.conv"(%10, %7) <{engine = 1 : i64, stride = [1 : i32, 1 : i32], tile = "t3"}> :
+  `%12 = "nn.conv"(%10, %7) <{engine = 1 : i64, stride = [1 : i32, 1 : i32], tile = "t3"}> :
   (tensor<1x16x16x32xi8>, tensor<1x16x16x32xi8>) -> tensor<1x16x16x32xi8>`: six op names, four
   tensor shapes, varied attribute values, a discardable attribute on a quarter of the ops, every
   value used. It is exactly what npu-opt prints, so the round trip is checked byte for byte.
@@ -75,7 +75,7 @@ Inputs, generated with fixed seeds into a temporary directory:
   duplicates that `cse` merges and a tenth dead ops that `dce` erases. The NPU ops are
   unregistered, so they are not `Pure` and `cse`/`dce` only walk them; this module makes both
   passes do real work.
-* **blob module**: one `npu.const` whose value is `dense_resource<w> : tensor<52428800xi8>`,
+* **blob module**: one `nn.const` whose value is `dense_resource<w> : tensor<52428800xi8>`,
   with the 50 MB blob (100 MB of hex, behind a 4-byte little-endian alignment) in the
   `{-# dialect_resources #-}` trailer.
 
@@ -108,16 +108,16 @@ def _npu_properties(name: str, rng: random.Random) -> str:
     """The ``<{...}>`` text for one op, keys in the order npu-opt prints them (as written)."""
     engine = f"engine = {rng.randrange(4)} : i64"
     tile = f'tile = "t{rng.randrange(16)}"'
-    if name in ("npu.conv", "npu.depthwise"):
+    if name in ("nn.conv", "nn.depthwise"):
         kernel = rng.choice((1, 3, 5))
         return (f"{engine}, kernel = [{kernel} : i32, {kernel} : i32], "
                 f"stride = {rng.choice(STRIDES)}, {tile}")
-    if name == "npu.pool":
+    if name == "nn.pool":
         mode = rng.choice(('"max"', '"avg"'))
         return f"{engine}, mode = {mode}, stride = {rng.choice(STRIDES)}, {tile}"
-    if name == "npu.matmul":
+    if name == "nn.matmul":
         return f"{engine}, {tile}, transpose_b = {rng.choice(('true', 'false'))}"
-    # npu.add, npu.mul: rounding and a zero point
+    # nn.add, nn.mul: rounding and a zero point
     return f"{engine}, rounding = {rng.choice(('0', '1'))} : i32, {tile}, zp = {rng.randrange(-8, 8)} : i8"
 
 
@@ -130,7 +130,7 @@ def npu_module_text(num_ops: int, seed: int = SEED, distinct: bool = False) -> s
     two ops spell their attributes the same way (the parser's per-text cache never hits).
     """
     rng = random.Random(seed)
-    names = ("npu.conv", "npu.depthwise", "npu.add", "npu.mul", "npu.pool", "npu.matmul")
+    names = ("nn.conv", "nn.depthwise", "nn.add", "nn.mul", "nn.pool", "nn.matmul")
     weights = (5, 2, 3, 2, 2, 1)
     types = [f"tensor<{shape}>" for shape in SHAPES]
     unused: list[list[str]] = [[f"%arg{i}"] for i in range(len(types))]
@@ -205,7 +205,7 @@ def write_blob_module(path: Path, nbytes: int, seed: int = SEED + 2) -> None:
     with open(path, "w", encoding="utf-8") as stream:
         stream.write("module {\n"
                      f"  func.func @main() -> {type_} {{\n"
-                     f'    %0 = "npu.const"() <{{value = dense_resource<w> : {type_}}}> : () -> {type_}\n'
+                     f'    %0 = "nn.const"() <{{value = dense_resource<w> : {type_}}}> : () -> {type_}\n'
                      f"    return %0 : {type_}\n"
                      "  }\n"
                      "}\n"
