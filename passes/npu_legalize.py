@@ -9,7 +9,8 @@ Per function, in three steps:
    ``<OP> '<name>' runs on the CPU: <constraint> (<values>)``. Reshape-like ops go to the NPU only
    next to an NPU op (Vela pulls memory-only passes onto the NPU only at NPU boundaries).
 2. Lowering, in program order, as Vela's graph optimiser rewrites (one module per family under
-   passes/npu_lowering/: conv.py, pool.py, elementwise.py, softmax.py, mean.py, shape.py). Every
+   passes/npu_lowering/: conv.py, pool.py, elementwise.py, softmax.py, mean.py, shape.py,
+   split.py). Every
    npu op gets ``name``: the TFLite output tensor name, with Vela's suffixes for decompositions.
 3. Clean-up: reshape chains fold, stand-alone activations fuse into their producers where Vela
    fuses them (fuse.py), and constants and views left unused are erased.
@@ -28,7 +29,7 @@ from ir.attributes import StringAttr
 from ir.core import Operation
 from ir.pass_manager import PassContext
 from ir.pass_registry import Pass, option, register_pass
-from passes.npu_lowering import conv, elementwise, mean, pool, shape, softmax
+from passes.npu_lowering import conv, elementwise, mean, pool, shape, softmax, split
 from passes.npu_lowering.context import Lowering
 from passes.npu_lowering.fuse import erase_dead, fold_reshapes, fuse_activations
 from passes.npu_lowering.support import MEMORY_ONLY, Reason, check
@@ -46,18 +47,23 @@ LOWERINGS: dict[str, Lower] = {
     "tfl.average_pool_2d": pool.lower_pool, "tfl.max_pool_2d": pool.lower_pool,
     **{name: elementwise.lower_binary for name in elementwise.BINARY_OPS},
     **{name: elementwise.lower_relu for name in elementwise.RELU_KIND},
-    **{name: elementwise.lower_table_activation for name in ("tfl.tanh", "tfl.logistic", "tfl.hard_swish")},
+    **{name: elementwise.lower_table_activation for name in elementwise.TABLE_FUNCTIONS},
     "tfl.leaky_relu": elementwise.lower_leaky_relu,
     "tfl.quantize": elementwise.lower_quantize,
+    "tfl.abs": elementwise.lower_abs,
+    "tfl.squared_difference": elementwise.lower_squared_difference,
+    **{name: split.lower_split for name in ("tfl.split", "tfl.split_v", "tfl.slice", "tfl.strided_slice",
+                                            "tfl.unpack")},
     "tfl.softmax": softmax.lower_softmax,
     "tfl.mean": mean.lower_mean,
     "tfl.pad": shape.lower_pad,
     "tfl.concatenation": shape.lower_concat,
     "tfl.resize_nearest_neighbor": shape.lower_resize_nearest,
+    "tfl.shape": shape.lower_shape,
 }
 
 REASONS = {
-    "cpu-only-op": "operators Vela never runs on the NPU",
+    "operator": "operators Vela never runs on the NPU",
     "unimplemented": "operators Vela runs on the NPU that npu-legalize does not lower yet",
     "dtype": "unsupported data types", "int32": "int32 tensors on ops that do not take them",
     "dimension": "tensor dimensions outside [1, 65535]", "batch": "batch sizes above 1",
@@ -75,7 +81,7 @@ REASONS = {
     "npu-ops-created": "npu ops created (compute ops and views)",
     "cpu-ops": "tfl ops left on the CPU",
     "activations-fused": "stand-alone activations fused into the op before them",
-    "pads-absorbed": "PAD ops turned into hardware padding of their consumers",
+    "pads-absorbed": "ops taking the PAD before them as hardware padding",
     **{f"cpu-{key}": f"ops left on the CPU for {text}" for key, text in REASONS.items()},
 })
 class NpuLegalize(Pass):
@@ -101,6 +107,8 @@ class NpuLegalize(Pass):
         ops = [op for op in block_ops if op.dialect == "tfl" and op.name not in CONSTANTS]
         for index, op in enumerate(ops):
             lowering.ordinals[id(op)] = index
+        # ops already marked for the CPU (by an earlier run, or by hand) stay there, silently
+        ops = [op for op in ops if op.attr(PLACEMENT_ATTR) is None]
         reasons = self._place(ops, lowering)
         for op in ops:
             reason = reasons.get(id(op))
@@ -108,9 +116,13 @@ class NpuLegalize(Pass):
                 self._mark_cpu(op, reason, lowering)
         copies = {id(op): shape.needs_copy(op, lowering) for op in ops
                   if op.name in MEMORY_ONLY and lowering.on_npu(op)}
-        absorbed_pads = [op for op in ops if op.name == "tfl.pad" and lowering.on_npu(op)
-                         and shape.plan_pad(op, lowering)]
-        ctx.stat("pads-absorbed", len(absorbed_pads))
+        absorbed_pads = []
+        for op in ops:
+            if op.name == "tfl.pad" and lowering.on_npu(op):
+                count, whole = shape.plan_pad(op, lowering)
+                ctx.stat("pads-absorbed", count)
+                if whole:
+                    absorbed_pads.append(op)
         leftovers: list[Operation] = []
         for op in ops:
             if not lowering.on_npu(op) or any(op is pad for pad in absorbed_pads):

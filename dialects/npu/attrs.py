@@ -244,8 +244,8 @@ class KernelAttr(Attribute):
                 raise ValueError(f"#npu.kernel: unknown key '{key}' (expected stride, dilation or padding)")
         if size is None:
             raise ValueError("#npu.kernel: expected the kernel size HxW first")
-        return KernelAttr.get(size, fields.get("stride", (1, 1)), fields.get("dilation", (1, 1)),  # type: ignore[arg-type]
-                              fields.get("padding", (0, 0, 0, 0)))  # type: ignore[arg-type]
+        stride, dilation = fields.get("stride", (1, 1)), fields.get("dilation", (1, 1))
+        return KernelAttr.get(size, stride, dilation, fields.get("padding", (0, 0, 0, 0)))  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -309,6 +309,7 @@ def check_window(kernel: KernelAttr, ifm: Sequence[int], ofm: Sequence[int], ups
 __all__ = [
     "ActivationC", "AnyStaticTensor", "Bias", "CONSTANT_OPS", "FeatureMap4D", "FeatureMapOrScalar", "IsAttr",
     "KernelC", "KeyedAttrDef", "LookupTable", "NpuComputeOp", "NpuOp", "OffsetC", "RescaleC", "ResamplingC",
-    "RoundingC", "Weights", "activation_range", "check_depth", "check_window", "dtype_range", "element_bits", "encoding_of",
-    "feature_map", "fmt", "is_constant", "is_signed", "quant_of", "shape_of", "storage_of", "with_encoding",
+    "RoundingC", "Weights", "activation_range", "check_depth", "check_window", "dtype_range", "element_bits",
+    "encoding_of", "feature_map", "fmt", "is_constant", "is_signed", "quant_of", "shape_of", "storage_of",
+    "with_encoding",
 ]

@@ -140,4 +140,5 @@ class LutOp(NpuComputeOp):
             raise VerifyError("a table lookup needs a 'lut' activation")
 
 
-__all__ = ["AbsOp", "AddOp", "BinaryElementwiseOp", "ClzOp", "LeakyReluOp", "LutOp", "MaximumOp", "MinimumOp", "MulOp", "ShlOp", "ShrOp", "SubOp", "UnaryElementwiseOp"]
+__all__ = ["AbsOp", "AddOp", "BinaryElementwiseOp", "ClzOp", "LeakyReluOp", "LutOp", "MaximumOp", "MinimumOp",
+           "MulOp", "ShlOp", "ShrOp", "SubOp", "UnaryElementwiseOp"]

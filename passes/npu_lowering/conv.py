@@ -8,7 +8,8 @@ Vela's rewrites are then applied to the plan in Vela's order (``tflite_graph_opt
 2. 1x1 convolution over a 1x1 IFM -> vector product, named ``<name>_fc`` (``convert_conv_to_fc``);
 3. first operator of the network, or width stride >= 4: fold the width stride into the depth by
    viewing the IFM as [N, H, W/f, C*f] and reshaping the weights (``fixup_strided_conv``), and a
-   stride of 1 along an OFM axis of size 1;
+   stride of 1 along an OFM axis of size 1 (with padding computed on the folded IFM: Vela uses
+   the unfolded one, which after a fold shifts the window or runs it off the IFM);
 4. batched vector products fold the batch into H x W; with H = 1 and W > 4 they become 1x1
    convolutions (``convert_batched_fc_shape``);
 5. a zero bias where there is none (``fixup_bias_tensors``);
@@ -107,18 +108,18 @@ def plan_of(op: Operation, lowering: Lowering) -> ConvPlan:
                         (n, 1, 1, weights.shape[0]), ofm_elem, activation=act, source=view.weights, source_kind="fc")
     ifm4, ofm4 = shape4(shape_list(view.ifm)), shape4(shape_list(view.ofm))
     padding = str(view.attr("padding"))
-    stride = (int(view.attr("stride_h")), int(view.attr("stride_w")))  # type: ignore[arg-type]
+    stride = (view.int("stride_h"), view.int("stride_w"))
     if op.name == "tfl.transpose_conv":
         plan = ConvPlan("tconv", name, view.ifm, ifm4, np.transpose(weights, (1, 2, 3, 0)), welem, view.bias, ofm4,
                         ofm_elem, padding=padding, activation=act, source=view.weights, source_kind="tconv")
         if stride != (1, 1):
             plan.upscale = (ofm4[1] // ifm4[1], ofm4[2] // ifm4[2])
         return plan
-    dilation = (int(view.attr("dilation_h_factor")), int(view.attr("dilation_w_factor")))  # type: ignore[arg-type]
+    dilation = (view.int("dilation_h_factor"), view.int("dilation_w_factor"))
     if op.name == "tfl.depthwise_conv_2d":
         hwio = np.transpose(weights, (1, 2, 0, 3))  # 1HWC -> HW1C
         return ConvPlan("depthwise", name, view.ifm, ifm4, hwio, welem, view.bias, ofm4, ofm_elem, stride, dilation,
-                        padding, activation=act, extra={"multiplier": int(view.attr("depth_multiplier", 1))},
+                        padding, activation=act, extra={"multiplier": view.int("depth_multiplier", 1)},
                         source=view.weights, source_kind="depthwise")
     return ConvPlan("conv", name, view.ifm, ifm4, np.transpose(weights, (1, 2, 3, 0)), welem, view.bias, ofm4,
                     ofm_elem, stride, dilation, padding, activation=act, source=view.weights, source_kind="conv")
@@ -138,7 +139,8 @@ def conv_to_fc(plan: ConvPlan) -> None:
         plan.name += "_fc"
 
 
-def _filter_padding(mode: str, current: int, final_stride: int, factor: int, width: int, ifm_width: int) -> tuple[int, int]:
+def _filter_padding(mode: str, current: int, final_stride: int, factor: int, width: int,
+                    ifm_width: int) -> tuple[int, int]:
     """(left, right) zero columns that make the filter foldable (Vela's ``calc_filter_padding``)."""
     size, left, right = 0, 0, 0
     if mode != "VALID":
@@ -184,9 +186,13 @@ def fixup_strided(plan: ConvPlan, first: bool) -> None:
         sx = final
         plan.stride = (sy, sx)
     if plan.ofm_shape[1] == 1 or plan.ofm_shape[2] == 1:
-        # the padding is computed with the strides before they are forced to 1 (and the IFM shape
-        # from before the fold, as Vela does)
-        plan.explicit = kernel_padding(plan.padding, (ifm[1], ifm[2]), plan.dilated_hw, plan.stride, plan.explicit)
+        # the padding is computed with the strides before they are forced to 1. Deviation: Vela
+        # computes it on the IFM shape from before the fold, which after a fold gives a window that
+        # is shifted or runs off the folded IFM; the folded shape gives the padding Vela uses when
+        # no OFM axis is 1 (and is the same when nothing was folded).
+        folded = plan.ifm_shape
+        plan.explicit = kernel_padding(plan.padding, (folded[1], folded[2]), plan.dilated_hw, plan.stride,
+                                       plan.explicit)
         plan.padding = "EXPLICIT"
         plan.stride = (1 if plan.ofm_shape[1] == 1 else sy, 1 if plan.ofm_shape[2] == 1 else sx)
 
@@ -239,6 +245,11 @@ def hardware_padding(plan: ConvPlan) -> tuple[int, int, int, int]:
     ifm_hw = (plan.ifm_shape[1], plan.ifm_shape[2])
     if plan.kind == "tconv" and plan.upscale != (1, 1):
         return upscaled_padding(plan.padding, ifm_hw, plan.kernel_hw, plan.upscale)
+    if plan.kind == "tconv" and plan.padding == "VALID":
+        # stride 1: the OFM is the IFM grown by the kernel, i.e. k - 1 padding on every side (Vela
+        # computes none here, which cannot produce that OFM)
+        kh, kw = plan.kernel_hw
+        return kh - 1, kw - 1, kh - 1, kw - 1
     if plan.kind == "fc":
         return 0, 0, 0, 0
     return kernel_padding(plan.padding, ifm_hw, plan.dilated_hw, plan.stride, plan.explicit)
@@ -295,8 +306,21 @@ def emit(plan: ConvPlan, b: Builder) -> Value:
     return b.npu(Conv2DOp, [ifm, weights, _bias(b, plan, o)], ofm_type, plan.name, kernel=kernel, **common)
 
 
+def symmetric_weights(plan: ConvPlan) -> None:
+    """--force-symmetric-int-weights: the weights' zero points become 0 (Vela's
+    ``fixup_asymmetric_weights``, for convolutions on int8/int16 IFMs)."""
+    elem = plan.weight_elem
+    if plan.kind in ("conv", "depthwise") and _ifm_bits(plan) in (8, 16) and isinstance(elem, QuantUniformType) \
+            and any(elem.zero_points):
+        plan.weight_elem = QuantUniformType(elem.storage_type, elem.expressed_type, elem.scales,
+                                            [0] * len(elem.zero_points), elem.axis, elem.storage_min, elem.storage_max)
+        plan.modified = True
+
+
 def rewrite(plan: ConvPlan, op: Operation, lowering: Lowering, from_conv_op: bool = True) -> None:
     """Apply Vela's rewrites to ``plan`` (see the module docstring)."""
+    if lowering.force_symmetric_weights:
+        symmetric_weights(plan)
     if from_conv_op:
         depthwise_to_conv(plan)
         conv_to_fc(plan)

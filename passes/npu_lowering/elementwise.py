@@ -1,5 +1,6 @@
 """Lowering of the elementwise operators and the stand-alone activations.
 
+- SQUARED_DIFFERENCE: 32-bit arithmetic in 7 ops, as TFLite's reference computes it.
 - ADD, SUB, MUL, MINIMUM, MAXIMUM: one npu op; operands viewed in 4-D (a 0-D constant stays a
   scalar operand), the fused activation clamped in OFM units.
 - RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1: with different IFM and OFM scales, a 1x1 average pool
@@ -9,7 +10,8 @@
 - QUANTIZE (integer to integer): a 1x1 average pool that requantises (``convert_quantize``).
 - TANH, LOGISTIC: 8-bit as a table (``npu.lut``, ``<name>_lut_tanh``/``_lut_sigmoid``); 16-bit as
   a 1x1 average pool with the NPU's built-in function (``<name>_avgpool``).
-- HARD_SWISH: a table (``<name>_lut_hardswish``).
+- HARD_SWISH: a table (``<name>_lut_hardswish``); EXP: an 8-bit table or a 16-bit interpolated one
+  (``<name>_lut_exp``); RSQRT: an 8-bit table (``<name>_lut_rsqrt``).
 - LEAKY_RELU: alpha 0 is a ReLU; 8-bit a table (``<name>_lut_lrelu``); 16-bit with equal scales
   and positive alpha the NPU's LRELU; otherwise max(x, alpha*x) for 0 < alpha < 1 and
   relu(x) + alpha*min(x, 0) for other alphas (``convert_lrelu_to_mul_max``).
@@ -23,17 +25,18 @@ import math
 
 import numpy as np
 
+from dialects.npu.ops_conv import DepthwiseConv2DOp
 from dialects.npu.ops_elementwise import (
-    AddOp, LeakyReluOp, LutOp, MaximumOp, MinimumOp, MulOp, SubOp,
+    AbsOp, AddOp, LeakyReluOp, LutOp, MaximumOp, MinimumOp, MulOp, SubOp,
 )
 from dialects.npu.quant import elementwise_mul_scale, quantise_scale, scale_and_zero_point
 from ir.attributes import StringAttr, TypeAttr
 from ir.core import Operation, Value
-from ir.types import I32, Type, element_type_of
+from ir.types import I32, I64, IntegerType, Type, element_type_of
 from passes.npu_lowering.builder import Builder, quant_type, storage, tensor
 from passes.npu_lowering.context import ACTIVATION_OF_FAF, Lowering
 from passes.npu_lowering.pool import avgpool_nop
-from passes.npu_lowering.tables import hardswish_lut, lrelu_lut, lut8, sigmoid
+from passes.npu_lowering.tables import hardswish_lut, lrelu_lut, lut8, lut16, rsqrt_lut, sigmoid
 from passes.npu_lowering.view import quant, scaling_equal, shape4, shape_list, view_of
 
 BINARY_OPS = {"tfl.add": AddOp, "tfl.sub": SubOp, "tfl.mul": MulOp, "tfl.minimum": MinimumOp,
@@ -97,6 +100,60 @@ def lower_relu(op: Operation, lowering: Lowering) -> None:
     b.finish(op, [relu_like(b, op, view.ifm, view.ofm, RELU_KIND[op.name], b.name)])
 
 
+def _cast32(b: Builder, value: Value, name: str, left_shift: int) -> Value:
+    """A 1x1 depthwise convolution by 1 widening ``value`` to 32 bits shifted left (Vela's
+    ``create_cast_op`` with an explicit multiplier 2^left_shift)."""
+    shape = shape4(shape_list(value))
+    channels = shape[3]
+    weights = b.const(np.ones((1, 1, 1, channels), dtype=np.int64),
+                      tensor((1, 1, 1, channels), quant_type(IntegerType(8, "unsigned"), 1.0, 0)))
+    bias = b.const(np.zeros(channels, dtype=np.int64), tensor((channels,), I64 if storage(value.type).width == 16 else I32))
+    out = tensor(shape, quant_type(I32, 1.0, 0))
+    return b.npu(DepthwiseConv2DOp, [b.reshape(value, shape), weights, bias], out, name, kernel=b.kernel((1, 1)),
+                 activation=b.activation("none", out), rescale=b.rescale(1 << left_shift, 0))
+
+
+def lower_squared_difference(op: Operation, lowering: Lowering) -> None:
+    """(a - b)^2 in 32-bit arithmetic, as TFLite's reference (Vela's ``convert_squared_difference``):
+    both inputs widened and shifted (<name>_ifm_32bit_shifted / _ifm2_32bit_shifted), rescaled to a
+    common scale (<name>_scaled_input1/2), subtracted (<name>_raw_diff), squared (<name>_squared_raw)
+    and rescaled into the OFM (<name>)."""
+    view = view_of(op)
+    b = lowering.builder(op)
+    assert view.ifm is not None and view.ifm2 is not None and view.ofm is not None
+    (s1, _), (s2, _), (so, _) = _io(view.ifm), _io(view.ifm2), _io(view.ofm)
+    twice_max = 2.0 * max(s1, s2)
+    left_shift = 0 if storage(view.ifm.type).width == 16 else 7
+    m1, sh1 = quantise_scale(s1 / twice_max)
+    m2, sh2 = quantise_scale(s2 / twice_max)
+    mo, sho = quantise_scale(twice_max * twice_max / ((1 << (left_shift * 2)) * so))
+    one = quant_type(I32, 1.0, 0)
+    scaled = []
+    for index, (value, mult, shift) in enumerate(((view.ifm, m1, sh1), (view.ifm2, m2, sh2))):
+        suffix = "ifm" if index == 0 else "ifm2"
+        wide = _cast32(b, value, f"{b.name}_{suffix}_32bit_shifted", left_shift)
+        out = tensor(shape_list(wide) or [], one)
+        scaled.append(b.npu(MulOp, [wide, b.const([mult], tensor((1, 1, 1, 1), one))], out,
+                            f"{b.name}_scaled_input{index + 1}", activation=b.activation("none", out),
+                            rescale=b.rescale(mult, shift)))
+    raw_type = tensor(shape4(shape_list(view.ofm)), I32)
+    raw = b.npu(SubOp, scaled, raw_type, f"{b.name}_raw_diff", activation=b.activation("none", raw_type))
+    squared = b.npu(MulOp, [raw, raw], raw_type, f"{b.name}_squared_raw", activation=b.activation("none", raw_type))
+    ofm_type = tensor(shape4(shape_list(view.ofm)), element_type_of(view.ofm.type))
+    result = b.npu(MulOp, [squared, b.const([mo], tensor((1, 1, 1, 1), one))], ofm_type,
+                   activation=b.activation("none", ofm_type), rescale=b.rescale(mo, sho))
+    b.finish(op, [result])
+
+
+def lower_abs(op: Operation, lowering: Lowering) -> None:
+    view = view_of(op)
+    b = lowering.builder(op)
+    assert view.ifm is not None and view.ofm is not None
+    ofm_type = tensor(shape4(shape_list(view.ofm)), element_type_of(view.ofm.type))
+    ifm = b.reshape(view.ifm, shape4(shape_list(view.ifm)))
+    b.finish(op, [b.npu(AbsOp, [ifm], ofm_type, activation=b.activation("none", ofm_type))])
+
+
 def lower_quantize(op: Operation, lowering: Lowering) -> None:
     view = view_of(op)
     b = lowering.builder(op)
@@ -105,18 +162,37 @@ def lower_quantize(op: Operation, lowering: Lowering) -> None:
     b.finish(op, [avgpool_nop(b, b.reshape(view.ifm, shape4(shape_list(view.ifm))), ofm_type, b.name)])
 
 
+TABLE_FUNCTIONS = {"tfl.tanh": "tanh", "tfl.logistic": "sigmoid", "tfl.hard_swish": "hardswish", "tfl.exp": "exp",
+                   "tfl.rsqrt": "rsqrt"}
+
+
 def lower_table_activation(op: Operation, lowering: Lowering) -> None:
-    """tanh, logistic and hard_swish."""
+    """tanh, logistic, hard_swish, exp and rsqrt."""
     view = view_of(op)
     b = lowering.builder(op)
     assert view.ifm is not None and view.ofm is not None
     ofm_type = tensor(shape4(shape_list(view.ofm)), element_type_of(view.ofm.type))
     ifm = b.reshape(view.ifm, shape4(shape_list(view.ifm)))
     unsigned = storage(view.ifm.type).is_unsigned
-    function = {"tfl.tanh": "tanh", "tfl.logistic": "sigmoid", "tfl.hard_swish": "hardswish"}[op.name]
-    if storage(view.ifm.type).width == 16:
+    function = TABLE_FUNCTIONS[op.name]
+    wide = storage(view.ifm.type).width == 16
+    if wide and function in ("tanh", "sigmoid"):
         # the NPU's built-in function, on a 1x1 average pool of its own
         b.finish(op, [avgpool_nop(b, ifm, ofm_type, b.name + "_avgpool", function)])
+        return
+    if function == "exp":
+        # Vela's convert_ops_to_lut: an 8-bit table, or a 16-bit interpolated one
+        values = lut16(math.exp, _io(view.ifm), _io(view.ofm)) if wide else \
+            lut8(math.exp, _io(view.ifm), _io(view.ofm), unsigned, round_then_offset=True)
+        table = b.const(np.asarray(values, dtype=np.int64), tensor((len(values),), I32 if wide else storage(ofm_type)))
+        result = b.npu(LutOp, [ifm, table], ofm_type, f"{b.name}_lut_exp", activation=b.activation("lut", ofm_type),
+                       function="exp", output_quant=TypeAttr(element_type_of(ifm.type)))
+        b.ctx.rewriter.set_attr(result.op, FUSABLE_MARK, StringAttr("lut"))  # type: ignore[attr-defined]
+        b.finish(op, [result])
+        return
+    if function == "rsqrt":
+        values = rsqrt_lut(_io(view.ifm), _io(view.ofm))
+        b.finish(op, [lut_op(b, ifm, ofm_type, values, "rsqrt", f"{b.name}_lut_rsqrt")])
         return
     if function == "hardswish":
         values = hardswish_lut(_io(view.ifm), _io(view.ofm), unsigned)
@@ -182,5 +258,7 @@ def _lrelu_mul_max(b: Builder, source: Value, ifm: Value, ofm: Value, ofm_type: 
                  activation=b.activation("none", ofm_type))
 
 
-__all__ = ["BINARY_OPS", "FUSABLE_MARK", "lower_binary", "lower_leaky_relu", "lower_quantize", "lower_relu",
+__all__ = ["BINARY_OPS", "FUSABLE_MARK", "lower_abs", "lower_binary", "lower_leaky_relu", "lower_quantize",
+           "lower_squared_difference",
+           "lower_relu",
            "lower_table_activation", "lut_op", "relu_like", "view4"]

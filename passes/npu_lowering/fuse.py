@@ -88,7 +88,8 @@ def fuse_lut(lut: Operation, lowering: Lowering) -> bool:
     producer, chain = _producer(lut.operands[0])
     if producer is None or not lowering.lut_fusion_allowed or not _can_take_activation(producer):
         return False
-    if not any(d.name == "lut" for d in type(producer)._operand_defs) or _shape(producer.results[0]) != _shape(lut.operands[0]):
+    takes_table = any(d.name == "lut" for d in type(producer)._operand_defs)
+    if not takes_table or _shape(producer.results[0]) != _shape(lut.operands[0]):
         return False
     rewriter = lowering.ctx.rewriter
     b = Builder(lowering.ctx, producer, "", lowering.target)
@@ -96,9 +97,9 @@ def fuse_lut(lut: Operation, lowering: Lowering) -> bool:
     props = dict(producer.properties)
     props["activation"] = b.activation("lut", new_type)
     props["output_quant"] = TypeAttr(element_type_of(producer.results[0].type))
-    fused = type(producer)(producer.name, [*producer.operands, lut.operands[1]], [new_type], {}, props,
-                           location=producer.location)
-    rewriter.insert_before(fused, producer)
+    fused = type(producer)(producer.name, [*producer.operands, lut.operands[1]], [new_type],
+                           dict(producer.attributes), props, location=producer.location)
+    rewriter.insert_before(fused, lut)  # where the table, defined after the producer, dominates it
     rewriter.replace_all_uses(lut.results[0], fused.results[0])
     rewriter.erase_op(lut)
     for view in chain:

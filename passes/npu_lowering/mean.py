@@ -19,12 +19,10 @@ from dialects.npu.ops_memory import DmaOp, SliceOp
 from dialects.npu.attrs import OffsetAttr
 from dialects.npu.quant import quantise_scale, scale_and_zero_point
 from ir.core import Operation, Value
-from ir.types import I32, I64, element_type_of
+from ir.types import I32, I64, IntegerType, element_type_of
 from passes.npu_lowering.builder import quant_type, storage, tensor
 from passes.npu_lowering.context import Lowering
 from passes.npu_lowering.view import constant, quant, shape_list, view_of
-
-from ir.types import IntegerType
 
 MAX_KERNEL, MAX_HEIGHT = 4096, 64
 
@@ -47,8 +45,14 @@ def lower_mean(op: Operation, lowering: Lowering) -> None:
     ifm_shape = [1] * pad + list(shape)
     inter = [1] * pad + inter
     if not any(r and d > 1 for r, d in zip(reduce, ifm_shape)):
-        copy = b.npu(DmaOp, [view.ifm], tensor(shape_list(view.ifm) or [], element_type_of(view.ofm.type)))
-        b.finish(op, [copy])
+        # a mean over axes of size 1 copies the IFM (Vela's Memcpy); a requantising copy when the
+        # scales differ
+        if element_type_of(view.ifm.type) is element_type_of(view.ofm.type):
+            b.finish(op, [b.npu(DmaOp, [view.ifm], view.ifm.type)])
+        else:
+            from passes.npu_lowering.pool import avgpool_nop
+            ofm_type = tensor(ifm_shape, element_type_of(view.ofm.type))
+            b.finish(op, [avgpool_nop(b, b.reshape(view.ifm, ifm_shape), ofm_type, b.name)])
         return
     if reduce[3] and ifm_shape[3] > 1:
         gone = 2 if ifm_shape[2] == 1 else 1

@@ -53,7 +53,7 @@ def lower_pool(op: Operation, lowering: Lowering) -> None:
     view = view_of(op)
     assert view.ifm is not None and view.ofm is not None
     stride_w, stride_h, padding = pool_strides(view)
-    kh, kw = int(view.attr("filter_height")), int(view.attr("filter_width"))  # type: ignore[arg-type]
+    kh, kw = view.int("filter_height"), view.int("filter_width")
     act = ACTIVATION_OF_FAF[view.faf()]
     b = lowering.builder(op)
     ifm4, ofm4 = shape4(shape_list(view.ifm)), shape4(shape_list(view.ofm))

@@ -12,6 +12,7 @@ RESIZE_NEAREST_NEIGHBOR.
 - A concatenation is a 1x1 average pool per input (``<name><i>_avgpool``) writing into its slice
   of the result, assembled by ``npu.concat`` (``rewrite_concat_ops``); a fused activation becomes a
   stand-alone one after it.
+- SHAPE of a static tensor is a constant.
 - A nearest-neighbour resize is nothing when the shapes are equal, an ADD of zeros with the IFM
   broadcast when the IFM is 1x1 (``<name>_add``), and otherwise x2 upscaling 1x1 average pools
   with nearest resampling, the last one a depthwise convolution selecting the right neighbour
@@ -28,13 +29,13 @@ from dialects.npu.ops_conv import DepthwiseConv2DOp
 from dialects.npu.ops_elementwise import AddOp
 from dialects.npu.ops_memory import ConcatOp, DmaOp
 from ir.core import Operation, Value
-from ir.types import I8, I32, element_type_of
-from passes.npu_lowering.builder import Builder, quant_type, storage, tensor
+from ir.types import I8, I32, RankedTensorType, element_type_of
+from passes.npu_lowering.builder import quant_type, storage, tensor
 from passes.npu_lowering.context import Lowering
-from passes.npu_lowering.elementwise import lut_op, relu_like
+from passes.npu_lowering.elementwise import lut_op
 from passes.npu_lowering.pool import avgpool_nop
 from passes.npu_lowering.support import pool_strides
-from passes.npu_lowering.tables import lut8, sigmoid
+from passes.npu_lowering.tables import lut8
 from passes.npu_lowering.view import constant, scaling_equal, shape4, shape_list, view_of
 
 FAF_OP_NAME = {"RELU": "Relu", "RELU6": "Relu6", "RELU_N1_TO_1": "ReluN1To1", "RELU_0_TO_1": "Relu0To1",
@@ -43,6 +44,14 @@ FAF_OP_NAME = {"RELU": "Relu", "RELU6": "Relu6", "RELU_N1_TO_1": "ReluN1To1", "R
 
 
 # ---------------------------------------------------------------------------------------------
+def lower_shape(op: Operation, lowering: Lowering) -> None:
+    """SHAPE of a static tensor is a constant (Vela's ``convert_shape_op_to_constant_tensor``)."""
+    b = lowering.builder(op)
+    result = op.results[0].type
+    assert isinstance(result, RankedTensorType)
+    b.finish(op, [b.const(np.asarray(shape_list(op.operands[0]), dtype=np.int64), result)])
+
+
 def needs_copy(op: Operation, lowering: Lowering) -> bool:
     """Vela turns a reshape into a Memcpy when its IFM has several users or cannot be replaced."""
     source = op.operands[0]
@@ -85,13 +94,13 @@ def _absorbs(pad: Operation, user: Operation, lowering: Lowering) -> bool:
     view = view_of(user)
     if user.name == "tfl.average_pool_2d":
         stride_w, stride_h, padding = pool_strides(view)
-        kh, kw = int(view.attr("filter_height")), int(view.attr("filter_width"))  # type: ignore[arg-type]
+        kh, kw = view.int("filter_height"), view.int("filter_width")
         as_pool = stride_w <= 3
     else:
         padding = str(view.attr("padding"))
-        stride_w, stride_h = int(view.attr("stride_w")), int(view.attr("stride_h"))  # type: ignore[arg-type]
+        stride_w, stride_h = view.int("stride_w"), view.int("stride_h")
         w = shape_list(view.weights) or [1, 1, 1, 1]
-        dh, dw = int(view.attr("dilation_h_factor", 1)), int(view.attr("dilation_w_factor", 1))  # type: ignore[arg-type]
+        dh, dw = view.int("dilation_h_factor", 1), view.int("dilation_w_factor", 1)
         kh, kw = (w[1] - 1) * dh + 1, (w[2] - 1) * dw + 1
         as_pool = False
     if padding != "VALID":
@@ -111,15 +120,15 @@ def _absorbs(pad: Operation, user: Operation, lowering: Lowering) -> bool:
     return True
 
 
-def plan_pad(op: Operation, lowering: Lowering) -> bool:
-    """Record the users that absorb ``op``'s padding; True if every user does (the PAD then
-    needs no op of its own)."""
+def plan_pad(op: Operation, lowering: Lowering) -> tuple[int, bool]:
+    """Record the users that absorb ``op``'s padding: how many do, and whether all do (the PAD
+    then needs no op of its own)."""
     top, left, bottom, right, _, _ = pad_values(op)
     users = op.results[0].users()
     absorbing = [u for u in users if _absorbs(op, u, lowering)]
     for user in absorbing:
         lowering.absorbed_pads[id(user)] = (op.operands[0], (top, left, bottom, right))
-    return bool(users) and len(absorbing) == len(users)
+    return len(absorbing), bool(users) and len(absorbing) == len(users)
 
 
 def lower_pad(op: Operation, lowering: Lowering) -> None:
@@ -169,7 +178,7 @@ def lower_concat(op: Operation, lowering: Lowering) -> None:
     b = lowering.builder(op)
     ofm = op.results[0]
     elem = element_type_of(ofm.type)
-    axis = int(view.attr("axis"))  # type: ignore[arg-type]
+    axis = view.int("axis")
     writes, offsets = [], []
     position = 0
     for index, value in enumerate(op.operands):
@@ -250,7 +259,5 @@ def lower_resize_nearest(op: Operation, lowering: Lowering) -> None:
     b.finish(op, [result])
 
 
-__all__ = ["lower_concat", "lower_pad", "lower_reshape", "lower_resize_nearest", "needs_copy", "plan_pad",
-           "pad_values", "relu_like"]
-
-_ = Builder
+__all__ = ["lower_concat", "lower_pad", "lower_reshape", "lower_shape", "lower_resize_nearest", "needs_copy", "pad_values",
+           "plan_pad"]

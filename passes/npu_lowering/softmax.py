@@ -82,7 +82,6 @@ def _softmax8(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[in
     from passes.npu_lowering.tables import softmax_exp_lut
     s = _Seq(b)
     in_scale, zp = scale_and_zero_point(quant(source))
-    in_elem = element_type_of(source.type)
     qmin, qmax = storage(source.type).value_range()
     no_scale = quant_type(I32, 1.0, zp)
     one = quant_type(I32, 1.0, 0)

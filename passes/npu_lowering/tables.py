@@ -116,15 +116,58 @@ def _range(unsigned: bool) -> range:
     return range(256) if unsigned else range(-128, 128)
 
 
-def lut8(fn: Callable[[float], float], ifm: tuple[float, int], ofm: tuple[float, int], unsigned: bool) -> list[int]:
-    """256 OFM values of ``fn`` for every IFM value (``convert_to_lut8``); (scale, zero point) pairs."""
+def lut8(fn: Callable[[float], float], ifm: tuple[float, int], ofm: tuple[float, int], unsigned: bool,
+         round_then_offset: bool = False) -> list[int]:
+    """256 OFM values of ``fn`` for every IFM value; (scale, zero point) pairs. Vela rounds
+    ``zp + y / scale`` for tanh and sigmoid (``convert_to_lut8``) but ``y / scale`` before adding
+    the zero point for exp (``create_lut_8bit_op``, ``round_then_offset``)."""
     (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
     values = _range(unsigned)
     lo, hi = min(values), max(values)
     table = []
     for x in values:
         y = fn(in_scale * (x - in_zp))
-        table.append(min(hi, max(lo, round_away_zero(out_zp + y / out_scale))))
+        q = round_away_zero(y / out_scale) + out_zp if round_then_offset else round_away_zero(out_zp + y / out_scale)
+        table.append(min(hi, max(lo, q)))
+    return table
+
+
+def lut16(fn: Callable[[float], float], ifm: tuple[float, int], ofm: tuple[float, int]) -> list[int]:
+    """The NPU's 16-bit table of ``fn`` (``create_lut_int16_op``): 512 steps over the IFM range,
+    each entry its base value (sampled, corrected by half the error at the step's midpoint) in the
+    low 16 bits and the slope to the next in the high 16 bits."""
+    (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
+    in_min, in_max = in_scale * (INT16_MIN - in_zp), in_scale * (INT16_MAX - in_zp)
+    out_min, out_max = out_scale * (INT16_MIN - out_zp), out_scale * (INT16_MAX - out_zp)
+    steps = 512
+    step = (in_max - in_min) / steps
+    inverse = (INT16_MAX - INT16_MIN + 1) / (out_max - out_min)
+    samples = []
+    for i in range(steps):
+        value, midpoint, following = fn(in_min + i * step), fn(in_min + i * step + step / 2), fn(in_min + (i + 1) * step)
+        sample = round_away_zero(value * inverse)
+        interpolated = round_away_zero((following * inverse + round_away_zero(value * inverse)) / 2)
+        bias = round_away_zero((interpolated - round_away_zero(midpoint * inverse)) / 2)
+        samples.append(min(max(sample - bias, INT16_MIN), INT16_MAX))
+    samples.append(min(max(round_away_zero(fn(in_max) * inverse), INT16_MIN), INT16_MAX))
+    return [((samples[i + 1] - samples[i]) << 16) + samples[i] for i in range(steps)]
+
+
+def rsqrt_lut(ifm: tuple[float, int], ofm: tuple[float, int]) -> list[int]:
+    """1/sqrt(x) for every int8 IFM value (``create_lut_rsqrt_int8_op``). Vela scales a table
+    of the reference's 1/sqrt(n) in Q20 for n = 0..255; it is computed here as round(2^20 /
+    sqrt(n)), which may differ from the reference's fixed-point result in the last bit."""
+    (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
+    multiplier, shift = quantise_scale(1.0 / (math.sqrt(in_scale) * out_scale))
+    table = [127]
+    for x in range(-127, 128):
+        n = max(0, x - in_zp)
+        if n == 0:
+            table.append(127)
+            continue
+        base = round(float(1 << 20) / math.sqrt(n))
+        value = multiply_by_quantized_multiplier(base, multiplier, shift + 20) + out_zp
+        table.append(min(127, max(-128, value)))
     return table
 
 
@@ -210,5 +253,5 @@ def softmax_exp_lut(beta: float, in_scale: float) -> list[int]:
     return table
 
 
-__all__ = ["exp_on_negative_values", "hardswish_lut", "lrelu_lut", "lut8", "multiply_by_quantized_multiplier",
+__all__ = ["exp_on_negative_values", "hardswish_lut", "lrelu_lut", "lut16", "lut8", "rsqrt_lut", "multiply_by_quantized_multiplier",
            "sigmoid", "softmax_exp_lut", "srdhm"]

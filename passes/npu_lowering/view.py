@@ -119,10 +119,15 @@ class View:
         return None if value in (None, "NONE") else value
 
     def attr(self, name: str, default: object = None) -> object:
+        """The Python value of attribute ``name`` (``default`` when absent)."""
         attr = self.op.attr(name)
         if attr is None:
             return default
         return getattr(attr, "value", attr)
+
+    def int(self, name: str, default: int = 0) -> int:
+        """An integer attribute as an int."""
+        return int(self.attr(name, default))  # type: ignore[call-overload]
 
 
 def view_of(op: Operation) -> View:

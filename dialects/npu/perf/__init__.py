@@ -11,8 +11,11 @@ One module per concept:
 * ``access.py``: element accesses and bytes per memory area;
 * ``dma.py``: LUT, memcpy and weight-streaming terms of the NPU cycles;
 * ``estimate.py``: ``estimate_op`` -> ``OpCost``, everything together;
-* ``weight_size.py`` and ``weight_buffering.py``: encoded weight sizes, and Vela's choice of
-  which weights to stream and how to slice them (what a scheduler feeds ``estimate_op``).
+* ``weight_reorder.py``, ``weight_encoding.py``, ``weight_size.py``: the weights' stream order
+  and compressed size per depth slice; ``weight_buffering.py``: Vela's choice of which weights to
+  stream into fast storage and how to slice them (what a scheduler feeds ``estimate_op``);
+* ``ir_adapter.py`` (npu op -> ``NpuOpDesc``) and ``ir_attrs.py`` (``#npu.block``, ``#npu.cost``,
+  registered on the npu dialect when this package is imported) connect it to the IR.
 
 The model is Vela 5.2.0's legacy Python performance model (``npu_performance.py``,
 ``architecture_allocator.py``), re-derived; bench/perf_fidelity.py measures the agreement.
@@ -27,6 +30,7 @@ from dialects.npu.perf.op_desc import (
     Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc,
 )
 from dialects.npu.perf.shape import Shape4
+from dialects.npu.perf import ir_attrs  # noqa: E402,F401  (registers #npu.block and #npu.cost)
 
 __all__ = [
     "ACCESS_COLUMNS", "BlockConfig", "Kernel", "NpuOpDesc", "OpCost", "OpKind", "PerfTarget", "Resampling",

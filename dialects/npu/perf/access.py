@@ -20,7 +20,7 @@ from dialects.npu.perf.arch import PerfTarget
 from dialects.npu.perf.block_config import BlockConfig
 from dialects.npu.perf.memory import burst_adjusted_bytes
 from dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc
-from dialects.npu.perf.shape import Shape4, div_up
+from dialects.npu.perf.shape import div_up
 
 _CONV_LIKE = (BlockType.CONVOLUTION, BlockType.DEPTHWISE, BlockType.POOLING, BlockType.REDUCE_SUM,
               BlockType.VECTOR_PRODUCT)

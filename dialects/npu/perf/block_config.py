@@ -202,60 +202,94 @@ def find_block_config(accel: AcceleratorConfig, block_type: BlockType, ofm: Shap
     space = ofm.min(Shape4(1, OFM_BLOCK_MAX.height, OFM_BLOCK_MAX.width, OFM_BLOCK_MAX.depth)).round_up(
         Shape4(1, ub.height, ub.width, ub.depth))
 
-    best: BlockConfig | None = None
+    # The loops work on plain integers (this runs for every candidate); per-axis IFM extents
+    # depend only on the OFM height or width, so they are computed once.
+    up = resampling.upscale
+    nearest = 1 if resampling is Resampling.NEAREST else 0
+    sub_h = min(kernel.area_height(), SUB_KERNEL_MAX.height)
+    sub_w = min(kernel.area_width(), SUB_KERNEL_MAX.width)
+    heights = range(ub.height, space.height + 1, ub.height)
+    widths = range(ub.width, space.width + 1, ub.width)
+    ifm_h_of = {h: round_up(_required(h, kernel.stride_y, sub_h, up, nearest), ub.height) for h in heights}
+    ifm_w_of = {w: round_up(_required(w, kernel.stride_x, sub_w, up, nearest), ub.width) for w in widths}
+    conv1d = ofm.height == 1 and kernel.height == 1 and ub.height == 2  # fit_block_for_ofm's rule
+    lut_start = accel.shram_banks - s.lut_banks
+    ifm_elements = ifm.elements()
+    ifm_wh = ifm.elements_wh()
+    ofm_elements = ofm.elements()
+
+    best: tuple[int, int, int, int] | None = None  # (height, width, depth, ifm block depth)
     best_cost = math.inf
     best_coverage = math.inf
     depth = max(ub.depth, min(space.depth, OFM_SPLIT_DEPTH))
     if depth < ofm.depth:
         depth = round_up(depth, OFM_SPLIT_DEPTH)
-    ofm_elements = ofm.elements()
     while depth <= space.depth:
+        ifm_depth = depth if s.equal_depth else s.ifm_depth
+        pixel_bytes = round_up((ifm_depth * ifm_bits) // 8, 8)
+        acc_pixel_bytes = round_up(depth, 8) * s.acc_bits
+        full_d = div_up(ofm.depth, depth)
+        blocks_d = ofm.depth / depth
         wont_fit: set[tuple[int, int]] = set()
-        for height in range(ub.height, space.height + 1, ub.height):
-            for width in range(ub.width, space.width + 1, ub.width):
+        for height in heights:
+            fitted_h = min(height, ofm.height) if conv1d else height
+            ifm_h = ifm_h_of[height]
+            full_h = div_up(ofm.height, fitted_h)
+            blocks_h = ofm.height / fitted_h
+            for width in widths:
                 if (height, width) in wont_fit:
                     continue  # its transpose did not fit: neither will this
-                searched = Shape4(1, height, width, depth)
-                ifm_block = ifm_block_for(accel, searched, kernel, resampling)
-                if not s.equal_depth:
-                    ifm_block = ifm_block.with_depth(s.ifm_depth)
-                block = fit_block_for_ofm(accel, ofm, kernel, searched)
-                layout = try_layout(accel, s.elementwise, block, ifm_block, ifm_bits, s.ifm_granule, s.acc_bits,
-                                    s.acc_granule, s.lut_banks)
-                if layout is None:
+                ifm_w = ifm_w_of[width]
+                # SHRAM fit (try_layout, inlined): double-buffered IFM above the reserved output
+                # banks, accumulators (or the IFM2 of an elementwise op) below the LUT.
+                ifm_end = SHRAM_RESERVED_OUTPUT_BANKS + round_up(
+                    div_up(ifm_w * ifm_h * pixel_bytes, SHRAM_BANK_SIZE) * 2, s.ifm_granule)
+                if not s.elementwise:
+                    acc_bytes = (fitted_h * width * acc_pixel_bytes) // 8
+                    fits = ifm_end <= lut_start - round_up(div_up(acc_bytes, SHRAM_BANK_SIZE) * 2, s.acc_granule)
+                else:
+                    ifm2 = ifm_end - SHRAM_RESERVED_OUTPUT_BANKS if s.elementwise == "full" else 0
+                    fits = ifm_end + ifm2 <= lut_start
+                if not fits:
                     wont_fit.add((width, height))
                     continue
-                full = ofm.div_round_up(block)
-                _, blocks_h, blocks_w, blocks_d = ofm.ratio(block)
                 # The arithmetic below keeps Vela's evaluation order: equal costs must tie alike.
-                weight_fetch = weight_fetch_wh * ifm.depth * (full.width * full.height)
+                full_w = div_up(ofm.width, width)
+                weight_fetch = weight_fetch_wh * ifm.depth * (full_w * full_h)
                 if not depthwise:
-                    weight_fetch *= block.depth * blocks_d
-                ifm_fetch = ifm_block.width * ifm_block.height * ifm.depth * ifm_repeats * (blocks_w * blocks_h)
+                    weight_fetch *= depth * blocks_d
+                ifm_fetch = ifm_w * ifm_h * ifm.depth * ifm_repeats * ((ofm.width / width) * blocks_h)
                 if not s.equal_depth:
-                    ifm_fetch *= full.depth
+                    ifm_fetch *= full_d
                 if s.elementwise:
                     cost = max(ofm_elements / (height * width * depth), 1)
                 else:
                     cost = (ifm_fetch + weight_fetch) / ofm_elements
-                if ifm.elements() < ifm_block.elements() * 2:
+                if ifm_elements < ifm_h * ifm_w * ifm_depth * 2:
                     cost = cost / 2
                 if cost > best_cost:
                     continue
                 if cost == best_cost:
-                    covered = ifm.min(ifm_block)
-                    coverage = ifm.elements_wh() / covered.elements_wh()
+                    coverage = ifm_wh / (min(ifm.height, ifm_h) * min(ifm.width, ifm_w))
                     if not (coverage <= best_coverage and height <= 4 and width <= 4):
                         continue
                     best_coverage = coverage
                 else:
                     best_coverage = math.inf
                 best_cost = cost
-                best = BlockConfig(searched, ifm_block, s.acc_bits, s.is_partkernel, layout, cost)
+                best = (height, width, depth, ifm_depth)
         depth += ub.depth
         if depth < ofm.depth:
             depth = round_up(depth, OFM_SPLIT_DEPTH)
-    return best
+    if best is None:
+        return None
+    height, width, depth, ifm_depth = best
+    searched = Shape4(1, height, width, depth)
+    ifm_block = Shape4(1, ifm_h_of[height], ifm_w_of[width], ifm_depth)
+    layout = try_layout(accel, s.elementwise, fit_block_for_ofm(accel, ofm, kernel, searched), ifm_block, ifm_bits,
+                        s.ifm_granule, s.acc_bits, s.acc_granule, s.lut_banks)
+    assert layout is not None
+    return BlockConfig(searched, ifm_block, s.acc_bits, s.is_partkernel, layout, best_cost)
 
 
 def select_block_config(desc: NpuOpDesc, accel: AcceleratorConfig) -> BlockConfig | None:

@@ -100,7 +100,8 @@ def _kernel(op: Operation) -> Kernel:
 
 def op_weights_hwio(op: Operation) -> np.ndarray | None:
     """The op's constant weights as Vela encodes them: H x W x I x O, zero point subtracted
-    (depthwise: H x W x 1 x C; vector product: 1 x 1 x K x O; transpose convolution flipped)."""
+    (depthwise: H x W x 1 x C; vector product: 1 x 1 x K x O; transpose convolution flipped);
+    None when the op has no weights or their values are not available."""
     weights = getattr(op, "weights", None)
     if weights is None or not isinstance(weights, Value):
         return None
@@ -108,7 +109,10 @@ def op_weights_hwio(op: Operation) -> np.ndarray | None:
     attr = owner.attr("value") if owner is not None else None
     if attr is None:
         return None
-    array = np.asarray(attr.array if hasattr(attr, "array") else attr.as_array()).astype(np.int16)
+    try:
+        array = np.asarray(attr.array if hasattr(attr, "array") else attr.as_array()).astype(np.int16)
+    except ValueError:  # elided data (dense_resource<__elided__>): sizes fall back to raw
+        return None
     quant = quant_of(weights)
     zero = np.asarray(quant.zero_points if quant is not None else (0,), dtype=np.int16)
     if op.name == "npu.vector_product":  # [O, K]
@@ -164,8 +168,10 @@ def describe_op(op: Operation, target: object, encoded_bytes: int | None = None,
         if placement:
             area = placement.get(id(op.weights), area)  # type: ignore[attr-defined]
         weights = WeightsDesc(encoded_bytes if encoded_bytes is not None else hwio_count, hwio_count, area)
+    padding = tuple(op.attr("kernel").padding) if op.attr("kernel") is not None else (0, 0, 0, 0)
     return NpuOpDesc(kind, ifm, ofm, kernel=_kernel(op), weights=weights, activation=activation,
-                     rescaled=_rescaled(op), resampling=resampling, lut_bytes=lut_bytes, lut_memory=lut_memory)
+                     rescaled=_rescaled(op), resampling=resampling, lut_bytes=lut_bytes, lut_memory=lut_memory,
+                     padding=padding)  # type: ignore[arg-type]
 
 
 def _weight_count(op: Operation) -> int:

@@ -14,7 +14,7 @@ split, a MEAN cut into several convolutions) the IFM shape is the window.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from dialects.npu.accelerators import BlockType
 from dialects.npu.perf.shape import Shape4
@@ -212,6 +212,10 @@ class NpuOpDesc:
     """Bytes of the activation LUT DMA'd into SHRAM before the op (1024 for an int8 LUT)."""
     lut_memory: str = "OffChipFlash"
     """Where the LUT is read from (permanent storage)."""
+    padding: tuple[int, int, int, int] = field(default=(0, 0, 0, 0), compare=False)
+    """Explicit padding (top, left, bottom, right). Kept for a complete description; Vela's
+    performance model does not depend on it, so it is left out of equality and hashing and
+    descriptions differing only in padding share memoised costs."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", OpKind(self.kind))

@@ -1,0 +1,27 @@
+// Errors of npu-select-block-config and npu-estimate: a module without a target, and an npu.block
+// that does not fit the op.
+// RUN: %npu_opt %s --split-input-file --verify-diagnostics -p npu-estimate
+// RUN: not %npu_opt %s --split-input-file -p npu-select-block-config 2>&1 | %filecheck %s --check-prefix=SELECT
+
+// npu-select-block-config needs the target too (on the second module it would replace the block).
+// SELECT: error: the module has no 'npu.target' attribute
+
+// expected-error@+1 {{the module has no 'npu.target' attribute}}
+module {
+  func.func @main(%ifm: tensor<1x8x8x16xi8>) -> tensor<1x4x4x16xi8> {
+    %0 = "npu.avg_pool"(%ifm) <{kernel = #npu.kernel<2x2, stride = 2x2>}> : (tensor<1x8x8x16xi8>) -> tensor<1x4x4x16xi8>
+    return %0 : tensor<1x4x4x16xi8>
+  }
+}
+
+// -----
+
+// A 32x64x128 block cannot fit ethos-u55-32's 16 SHRAM banks; npu-select-block-config replaces
+// it, npu-estimate checks it.
+module attributes {npu.target = #npu.target<"ethos-u55-32">} {
+  func.func @main(%ifm: tensor<1x32x64x128xi8>) -> tensor<1x32x64x128xi8> {
+    // expected-error@+1 {{does not fit this op on ethos-u55-32}}
+    %0 = "npu.avg_pool"(%ifm) <{kernel = #npu.kernel<1x1>}> {npu.block = #npu.block<32x64x128, ifm = 32x64x128, acc = 32, traversal = depth_first>} : (tensor<1x32x64x128xi8>) -> tensor<1x32x64x128xi8>
+    return %0 : tensor<1x32x64x128xi8>
+  }
+}

@@ -1,0 +1,40 @@
+// npu-estimate streams weights from off-chip flash into SRAM with Vela's weight-buffering policy
+// and charges the DMA the previous op's compute cannot hide. ethos-u55-128 on
+// Ethos_U55_High_End_Embedded / Shared_Sram: feature maps in SRAM, weights in off-chip flash
+// (1 byte/cycle, read latency 64). encode-weights=false takes raw weight sizes so the streams can
+// be sized by hand: 16 channels x 144 B of weights + 16 x 10 B of scale records = 2464 B, a
+// 2464 + 64 = 2528-cycle transfer. Both convolutions compute in 2192 cycles (see
+// estimate-mac-ops.mlir).
+// RUN: %npu_opt %s -p "npu-select-block-config,npu-estimate{encode-weights=false}" | %filecheck %s
+// RUN: %npu_opt %s -p "npu-select-block-config,npu-estimate{encode-weights=false}" --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s -p "npu-select-block-config,npu-estimate{encode-weights=false weight-buffering=false}" | %filecheck %s --check-prefix=INPLACE
+
+// First conv: nothing runs before it (slack 0), so nothing can be prefetched: one 16-channel slice,
+//   single buffer, NPU = 2192 + 2528 - min(2528, 0) = 4720. The streamed weights are not read as
+//   flash or SRAM accesses: SRAM access stays 512. Its own slack for the next op: 2192.
+// Second conv: 2192 of the 2528 transfer cycles hide under the first: NPU = 2192 + 2528 - 2192 = 2528.
+// Module totals: NPU 4720 + 2528 = 7248. Bytes: per op the flash is read for the 2464-byte stream
+// (DMA) and SRAM written with it and the 1024-byte OFM (3488); SRAM is read for the IFM (1024) and
+// the buffered weights and scales (2304 + 160): 3488.
+// CHECK: module attributes {{{.*}}npu.cost_totals = #npu.cost<total = 7248, npu = 7248, compute = 4384,
+// CHECK-SAME: read = [6976, 0, 0, 4928], written = [6976, 0, 0, 0]>
+// CHECK: name = "conv1"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 4720, npu = 4720, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
+// CHECK: name = "conv2"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 2528, npu = 2528, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
+// STATS: 'npu-estimate'
+// STATS: (S) 2 ops - NPU ops estimated
+// STATS: (S) 2 streamed - ops whose weights are DMA'd into fast storage
+
+// weight-buffering=false: the NPU reads the weights in place. The scale fetch takes
+//   10 * 16 * 64 / 256 = 40 cycles (less than the 512-cycle output stage): compute is unchanged, and
+//   the flash is read for 2304 B of weights + 160 B of scales at 1 B/cycle: 2464 cycles, more than
+//   the NPU's 2192: the op is flash-bound, total 2464.
+// INPLACE: name = "conv1"}> {npu.block{{.*}}npu.cost = #npu.cost<total = 2464, npu = 2192, compute = 2192, dma = 0, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 2464,
+module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">} {
+  func.func @main(%ifm: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %0 = "npu.conv2d"(%ifm, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.conv2d"(%0, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv2"}> : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    return %1 : tensor<1x8x8x16xi8>
+  }
+}
