@@ -109,19 +109,18 @@ class OpMeta(type):
     def __new__(mcs, name: str, bases: tuple, namespace: dict[str, Any]) -> "OpMeta":
         namespace.setdefault("__slots__", ())
         cls = super().__new__(mcs, name, bases, namespace)
-        operands: list[OperandDef] = []
-        results: list[ResultDef] = []
-        attrs: list[AttrDef] = []
+        # Collect declarations along the MRO; a subclass re-declaring a name replaces the base's
+        # declaration but keeps its position.
+        found: dict[str, tuple[int, Any]] = {}
         for klass in reversed(cls.__mro__):
-            for value in vars(klass).values():
-                if isinstance(value, ResultDef):
-                    results.append(value)
-                elif isinstance(value, OperandDef):
-                    operands.append(value)
-                elif isinstance(value, AttrDef):
-                    attrs.append(value)
-        for group in (operands, results, attrs):
-            group.sort(key=lambda d: d.order)
+            for key, value in vars(klass).items():
+                if isinstance(value, (OperandDef, AttrDef)):
+                    position = found[key][0] if key in found else value.order
+                    found[key] = (position, value)
+        ordered = [d for _, d in sorted(found.values(), key=lambda item: item[0])]
+        results: list[ResultDef] = [d for d in ordered if isinstance(d, ResultDef)]
+        operands: list[OperandDef] = [d for d in ordered if isinstance(d, OperandDef) and not isinstance(d, ResultDef)]
+        attrs: list[AttrDef] = [d for d in ordered if isinstance(d, AttrDef)]
         for kind, group in (("operand", operands), ("result", results)):
             if sum(1 for d in group if d.variadic) > 1:
                 raise TypeError(f"{name}: at most one variadic or optional {kind} is supported")

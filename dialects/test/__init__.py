@@ -74,15 +74,24 @@ class _ConstantToRight(RewritePattern):
             rewriter.set_operand(op, 1, lhs)
 
 
-@TEST.op
-class AddIOp(Op):
-    """Integer addition with wrap-around; folds constants and ``x + 0``."""
+class _IntBinary(Op):
+    """A pure commutative integer op; constants are moved to the right by canonicalization."""
 
-    OP_NAME = "test.addi"
     traits = (Pure(),)
     lhs = OperandDef(AnyInteger)
     rhs = OperandDef(AnyInteger)
     result_ = ResultDef(AnyInteger)
+
+    @classmethod
+    def canonicalization_patterns(cls) -> Sequence[RewritePattern]:
+        return [_ConstantToRight(cls.OP_NAME)]
+
+
+@TEST.op
+class AddIOp(_IntBinary):
+    """Integer addition with wrap-around; folds constants and ``x + 0``."""
+
+    OP_NAME = "test.addi"
 
     def fold(self) -> Sequence[Attribute | Value] | None:
         a, b = (_constant_value(v) for v in self.operands)
@@ -92,20 +101,12 @@ class AddIOp(Op):
             return [self.operands[0]]
         return None
 
-    @classmethod
-    def canonicalization_patterns(cls) -> Sequence[RewritePattern]:
-        return [_ConstantToRight(cls.OP_NAME)]
-
 
 @TEST.op
-class MulIOp(Op):
+class MulIOp(_IntBinary):
     """Integer multiplication; folds constants, ``x * 1`` and ``x * 0``."""
 
     OP_NAME = "test.muli"
-    traits = (Pure(),)
-    lhs = OperandDef(AnyInteger)
-    rhs = OperandDef(AnyInteger)
-    result_ = ResultDef(AnyInteger)
 
     def fold(self) -> Sequence[Attribute | Value] | None:
         a, b = (_constant_value(v) for v in self.operands)
@@ -116,10 +117,6 @@ class MulIOp(Op):
         if isinstance(b, IntegerAttr) and b.value == 0:
             return [b]
         return None
-
-    @classmethod
-    def canonicalization_patterns(cls) -> Sequence[RewritePattern]:
-        return [_ConstantToRight(cls.OP_NAME)]
 
 
 class _ReshapeOfReshape(RewritePattern):

@@ -20,12 +20,24 @@ FloatOrQuant = TensorOf("f32", "f16", "qi8", "qu8", "qi16")
 class _Binary(TflOp):
     """Broadcasting binary op: result shape = broadcast(lhs, rhs), one storage type."""
 
+    traits = (Pure(),)
+    lhs = OperandDef(Numeric)
+    rhs = OperandDef(Numeric)
+
     def verify_shapes(self) -> None:
         lhs, rhs = self.operands
         same_storage([lhs, rhs, self.results[0]], "operands and result")
         a, b = shape_of(lhs), shape_of(rhs)
         if a is not None and b is not None:
             expect_shape(shape_of(self.results[0]), broadcast(a, b))
+
+
+class _AddSub(_Binary):
+    """ADD and SUB: a fused activation, and TFLite's int16 power-of-two scale flag."""
+
+    fused_activation_function = AttrDef(ActivationAttr)
+    pot_scale_int16 = AttrDef(BoolAttr, optional=True,
+                              doc="int16 only: scales are powers of two (TFLite's default: true)")
 
 
 class _Unary(TflOp):
@@ -43,32 +55,20 @@ class _Unary(TflOp):
 
 
 @TFL.op
-class AddOp(_Binary):
+class AddOp(_AddSub):
     """Element-wise addition (ADD) with broadcasting and an optional fused activation."""
 
     OP_NAME = "tfl.add"
     BUILTIN = "ADD"
-    traits = (Pure(),)
-    lhs = OperandDef(Numeric)
-    rhs = OperandDef(Numeric)
-    fused_activation_function = AttrDef(ActivationAttr)
-    pot_scale_int16 = AttrDef(BoolAttr, optional=True,
-                              doc="int16 only: scales are powers of two (TFLite's default: true)")
     output = ResultDef(Numeric)
 
 
 @TFL.op
-class SubOp(_Binary):
+class SubOp(_AddSub):
     """Element-wise subtraction (SUB) with broadcasting and an optional fused activation."""
 
     OP_NAME = "tfl.sub"
     BUILTIN = "SUB"
-    traits = (Pure(),)
-    lhs = OperandDef(Numeric)
-    rhs = OperandDef(Numeric)
-    fused_activation_function = AttrDef(ActivationAttr)
-    pot_scale_int16 = AttrDef(BoolAttr, optional=True,
-                              doc="int16 only: scales are powers of two (TFLite's default: true)")
     output = ResultDef(Numeric)
 
 
@@ -78,9 +78,6 @@ class MulOp(_Binary):
 
     OP_NAME = "tfl.mul"
     BUILTIN = "MUL"
-    traits = (Pure(),)
-    lhs = OperandDef(Numeric)
-    rhs = OperandDef(Numeric)
     fused_activation_function = AttrDef(ActivationAttr)
     output = ResultDef(Numeric)
 
@@ -91,9 +88,6 @@ class MinimumOp(_Binary):
 
     OP_NAME = "tfl.minimum"
     BUILTIN = "MINIMUM"
-    traits = (Pure(),)
-    lhs = OperandDef(Numeric)
-    rhs = OperandDef(Numeric)
     min = ResultDef(Numeric)
 
 
@@ -103,9 +97,6 @@ class MaximumOp(_Binary):
 
     OP_NAME = "tfl.maximum"
     BUILTIN = "MAXIMUM"
-    traits = (Pure(),)
-    lhs = OperandDef(Numeric)
-    rhs = OperandDef(Numeric)
     max = ResultDef(Numeric)
 
 
@@ -115,9 +106,6 @@ class SquaredDifferenceOp(_Binary):
 
     OP_NAME = "tfl.squared_difference"
     BUILTIN = "SQUARED_DIFFERENCE"
-    traits = (Pure(),)
-    lhs = OperandDef(Numeric)
-    rhs = OperandDef(Numeric)
     output = ResultDef(Numeric)
 
 
