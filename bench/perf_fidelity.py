@@ -1,25 +1,27 @@
-"""How closely our performance model reproduces Vela's per-layer estimates; writes bench/PERF_FIDELITY.md.
+"""How closely ``npu-opt --pass=estimate`` reproduces Vela's per-layer estimates; writes bench/PERF_FIDELITY.md.
 
     python bench/perf_fidelity.py [--corpus DIR] [--configs A,B] [--models m1,m2] [--out FILE]
                                   [--csv-dir DIR]
 
 For every ../shared/corpus model and config (A: ethos-u55-128, Ethos_U55_High_End_Embedded,
 Shared_Sram; B: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram) the model is imported
-(``import_tflite``), lowered into the operations Vela 5.2.0's legacy core runs on the NPU
-(vela_lowering.py: the same rewrites, op order, formats and memory placement), costed with
-``dialects.npu.perf`` (vela_costing.py: block-config search, weight-stream sizes, Vela's
-weight-buffering policy, ``estimate_op``), and joined with Vela's
-``vela_reports/NAME_{A,B}_Performance_legacy_per_layer.csv`` on the op name (the TFLite output
-tensor name; Vela's own suffixes for decomposed ops). Compared: NPU cycles (targets: >= 95 % of
-joined layers within +-5 %), MAC counts (equal), join coverage (>= 80 % of Vela's NPU layers);
+(``import_tflite``), given the config's ``npu.target`` (as ``--target``, ``--system-config`` and
+``--memory-mode`` do), run through the compiler's own ``estimate`` pipeline in-process
+(npu-legalize, npu-format-nhcwb16, npu-place-tensors, npu-select-block-config, npu-estimate),
+and its rows, collected as ``--perf-report`` collects them (tools/perf_report.py), are joined with
+Vela's ``vela_reports/NAME_{A,B}_Performance_legacy_per_layer.csv`` on the op name (the TFLite
+output tensor name; Vela's own suffixes for decomposed ops). Compared: NPU cycles (targets: >= 95 %
+of joined layers within +-5 %), MAC counts (equal), join coverage (>= 80 % of Vela's NPU layers);
 total op cycles and per-memory access cycles are reported too.
 
-This script depends only on the project and numpy; Vela is not needed to run it.
+This script depends only on the project; Vela is not needed to run it. Nothing here emulates
+Vela: every decision the figures depend on is taken by a pass and visible in the IR.
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import statistics
 import sys
 import time
@@ -31,22 +33,26 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 import dialects  # noqa: E402,F401
-from dialects.npu.perf import resolve_perf_target  # noqa: E402
+import passes  # noqa: E402,F401  (registers the passes and the estimate pipeline)
 from dialects.tfl.tflite import import_tflite  # noqa: E402
+from ir.diagnostics import DiagnosticEngine  # noqa: E402
+from ir.pass_manager import PassManager  # noqa: E402
+from ir.pass_registry import parse_pipeline  # noqa: E402
+from tools.perf_report import collect_rows, render as render_report  # noqa: E402
+from tools.target_options import apply_target, prepare_target  # noqa: E402
 
-from bench.vela_costing import CostedOp, cost_graph  # noqa: E402
-from bench.vela_lowering import lower_module  # noqa: E402
-
+PIPELINE = "estimate"
 CONFIGS = {
     "A": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "B": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
     # Supplementary (--configs A,B,C): a 384 KB fast storage makes Vela cascade ops and leave
-    # feature maps in DRAM, scheduling decisions this benchmark does not emulate.
+    # feature maps in DRAM, scheduling decisions no pass takes yet.
     "C": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB"),
 }
 MODELS = ("kws_dscnn", "vww_mobilenet_v1_025", "ic_resnet8", "ad_autoencoder", "mobilenet_v2_035_96",
           "mobilenet_v1_100_224", "deep_chain_conv")
-ACCESS = (("SRAM AC", 0), ("DRAM AC", 1), ("OnFlash AC", 2), ("OffFlash AC", 3))
+ACCESS = (("SRAM AC", "sram_access_cycles"), ("DRAM AC", "dram_access_cycles"),
+          ("OnFlash AC", "on_chip_flash_access_cycles"), ("OffFlash AC", "off_chip_flash_access_cycles"))
 TOLERANCE = 0.05
 BUCKETS = ((0.0, "exact (< 0.5 cycle)"), (0.001, "<= 0.1 %"), (0.01, "<= 1 %"), (0.05, "<= 5 %"),
            (0.10, "<= 10 %"), (float("inf"), "> 10 %"))
@@ -94,15 +100,28 @@ class ConfigResult:
         return sum(1 for r in self.rows if r.vela_macs == r.ours_macs)
 
 
+def estimate_rows(model_bytes: bytes, model: str, config: str) -> list[dict]:
+    """The ``estimate`` pipeline's per-op rows (tools/perf_report.py) for a model on ``config``."""
+    accel, system, mode = CONFIGS[config]
+    request = prepare_target(argparse.Namespace(target=accel, system_config=system, memory_mode=mode, config=[],
+                                                arena_cache_size=None))
+    module = import_tflite(model_bytes, model)
+    assert request is not None
+    apply_target(module, request)
+    engine = DiagnosticEngine(stream=io.StringIO())
+    engine.show_remarks = False
+    PassManager(parse_pipeline(PIPELINE), engine).run(module)
+    return collect_rows(module)
+
+
 def compare_model(corpus: Path, model: str, config: str, csv_dir: Path | None) -> tuple[list[Row], int, list[str]]:
-    perf = resolve_perf_target(*CONFIGS[config])
-    module = import_tflite((corpus / "models" / f"{model}.tflite").read_bytes(), model)
-    costed = cost_graph(lower_module(module), perf)
+    ours_rows = estimate_rows((corpus / "models" / f"{model}.tflite").read_bytes(), model, config)
     if csv_dir is not None:
-        write_ours(csv_dir / f"{model}_{config}_ours.csv", costed)
-    ours: dict[str, list[CostedOp]] = {}
-    for op in costed:
-        ours.setdefault(op.op.name, []).append(op)
+        csv_dir.mkdir(parents=True, exist_ok=True)
+        (csv_dir / f"{model}_{config}_ours.csv").write_text(render_report(ours_rows, "ours.csv"), encoding="utf-8")
+    ours: dict[str, list[dict]] = {}
+    for row in ours_rows:
+        ours.setdefault(str(row["name"]), []).append(row)
     report = corpus / "vela_reports" / f"{model}_{config}_Performance_legacy_per_layer.csv"
     rows: list[Row] = []
     unmatched: list[str] = []
@@ -113,26 +132,12 @@ def compare_model(corpus: Path, model: str, config: str, csv_dir: Path | None) -
             unmatched.append(f"{model}: {vela['TFLite_operator']} {vela['Name']}")
             continue
         mine = candidates.pop(0)
-        access_ok = all(abs(mine.cost.access_cycles[i] - float(vela[col])) <= max(1.0, 0.01 * float(vela[col]))
-                        for col, i in ACCESS)
+        access_ok = all(abs(float(mine[key]) - float(vela[col])) <= max(1.0, 0.01 * float(vela[col]))
+                        for col, key in ACCESS)
         rows.append(Row(model, vela["Name"], vela["TFLite_operator"], vela["NNG Operator"], float(vela["NPU"]),
-                        mine.cost.npu_cycles, float(vela["Op Cycles"]), mine.cost.total_cycles,
-                        int(vela["MAC Count"]), mine.cost.nn_macs, access_ok, str(mine.block or "")))
+                        float(mine["npu_cycles"]), float(vela["Op Cycles"]), float(mine["total_cycles"]),
+                        int(vela["MAC Count"]), int(mine["nn_macs"]), access_ok, str(mine["block"])))
     return rows, len(vela_rows), unmatched
-
-
-def write_ours(path: Path, costed: list[CostedOp]) -> None:
-    """Our per-op estimates in the perf-report columns (for inspection)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["name", "op", "block", "npu_cycles", "sram_access_cycles", "dram_access_cycles",
-                         "on_chip_flash_access_cycles", "off_chip_flash_access_cycles", "total_cycles", "nn_macs",
-                         "hw_macs"])
-        for op in costed:
-            c = op.cost
-            writer.writerow([op.op.name, op.op.kind.value, str(op.block or ""), f"{c.npu_cycles:g}",
-                             *(f"{a:g}" for a in c.access_cycles), f"{c.total_cycles:g}", c.nn_macs, c.hw_macs])
 
 
 def run(corpus: Path, configs: list[str], models: list[str], csv_dir: Path | None) -> list[ConfigResult]:
@@ -157,7 +162,8 @@ def _pct(part: int, whole: int) -> str:
 def render(results: list[ConfigResult], models: list[str]) -> str:
     lines = ["# Performance-model fidelity against Vela 5.2.0 (legacy core)", "",
              "Generated by `python bench/perf_fidelity.py`; the explanations at the end are maintained by hand.",
-             "", "Per layer, our `estimate_op` (dialects/npu/perf) against Vela's "
+             "", "Per layer, `npu-opt --pass=estimate` (the compiler's own passes, run in-process; rows as "
+             "`--perf-report` writes them) against Vela's "
              "`--debug-force-legacy-core --verbose-performance` per-layer report (`../shared/corpus/vela_reports`), "
              "joined on the op name. Configs: " + "; ".join(
                  f"{k} = {', '.join(v)}" for k, v in CONFIGS.items() if k in {r.config for r in results}) + ".",
@@ -202,7 +208,10 @@ def render(results: list[ConfigResult], models: list[str]) -> str:
     lines += ["", "## Worst layers (by NPU-cycle error)", ""]
     for r in results:
         worst = sorted(r.rows, key=lambda row: -abs(row.error))[:8]
-        lines += [f"Config {r.config}:", "", "| model | layer | Vela op | block | Vela NPU | ours | error |",
+        exact = all(abs(row.ours_npu - row.vela_npu) < 0.5 for row in r.rows)
+        lines += [f"Config {r.config}" + (" (every layer exact to the cycle: the first layers in report order)"
+                                          if exact else "") + ":", "",
+                  "| model | layer | Vela op | block | Vela NPU | ours | error |",
                   "|---|---|---|---|---:|---:|---:|"]
         for row in worst:
             lines.append(f"| {row.model} | `{_short(row.name)}` | {row.vela_op} | {row.block} | {row.vela_npu:,.0f} | "
@@ -227,64 +236,67 @@ def _short(name: str, width: int = 60) -> str:
     return name if len(name) <= width else "..." + name[-(width - 3):]
 
 
-EXPLANATIONS = """## How the agreement is reached, and the remaining gaps
+EXPLANATIONS = """## What the figures measure, and the remaining gaps
 
-What the benchmark reproduces of Vela, besides the cost formulas themselves
-(dialects/npu/perf, one concept per file):
+Every figure above is the compiler's own output: the benchmark imports the model, sets the
+config's `npu.target`, runs the `estimate` pipeline in-process and reads the rows
+`--perf-report` writes. No Vela decision is emulated in bench/ any more (the former
+bench/vela_graph.py, vela_lowering.py, vela_softmax.py and vela_costing.py are gone); each one is
+a pass, and visible in the IR:
 
-* **Graph rewrites** (bench/vela_lowering.py, vela_softmax.py): strided first convolutions with
-  the IFM width folded into depth, average pools with stride >= 4 turned into convolutions with
-  unit weights, 1x1 convolutions on 1x1 IFMs turned into fully connected layers, MEAN as a
-  depthwise convolution plus a Mul, SOFTMAX as Vela's 31 int8 operations. Costs depend on these
-  shapes, so the benchmark must cost the same operations.
-* **Op order, formats, memory** (bench/vela_graph.py): Vela's depth-first pass order (the DMA
-  slack of an op comes from the op before it), NHCWB16 except where Vela keeps NHWC, and with
-  Dedicated_Sram the feature maps in SRAM except graph inputs and outputs, which stay in DRAM.
-  With Dedicated_Sram Vela takes its weight-buffering decisions while the feature maps are still
-  in DRAM (latency 500/250 cycles), then moves them to SRAM; the decisions (and the slack chain)
-  therefore use DRAM placements and the final estimate SRAM placements.
-* **Weight streams** (dialects/npu/perf/weight_size.py, weight_encoding.py): the DMA cycles of
-  buffered weights depend on the encoded size. Our model of the weight codec follows its
-  decisions (zero-run mode, palette, Golomb-Rice parameter search with its 40-bit switch cost,
-  slices, padding). Checked once against the codec itself (ethos-u-vela 5.2.0's `mlw_codec`) on
-  all 338 distinct weight streams Vela encodes for kws_dscnn, vww_mobilenet_v1_025, ic_resnet8
-  and mobilenet_v2_035_96: the same byte count for every one (tests/unit/test_npu_perf_weights.py
-  keeps a few such references). Vela's buffering policy (weight_buffering.py) picks depth slices by
-  thresholds (e.g. `round_down(depth x slack / transfer, 16)`), so a size error of a fraction of a
-  percent can change a slicing and move an op's NPU cycles by 10-40 %: exact sizes matter.
+* **Graph rewrites** (`npu-legalize`, passes/npu_legalize.py and passes/npu_lowering/): strided
+  first convolutions with the IFM width folded into depth, average pools with stride >= 4 as
+  convolutions with unit weights, 1x1 convolutions on 1x1 IFMs as fully connected layers, MEAN
+  as a depthwise convolution plus a Mul, SOFTMAX as Vela's 31 int8 operations, in Vela's op
+  order (an op's DMA slack comes from the op before it in IR order).
+* **Tensor formats** (`npu-format-nhcwb16`, passes/npu_place.py): `#npu.fm<NHCWB16>` on the
+  outputs of NPU compute ops read only by NPU compute ops, except graph outputs, tensors seen
+  through a reshape/slice/concat or copied by a DMA, int32 tensors a ReduceSum reads, and the
+  OFM of an elementwise op whose depth is not a multiple of 16 when an input of the same shape
+  and width (constants included: softmax's 1x1x1x1 scalars) is NHWC (Vela's
+  `check_format_restrictions` and `avoid_nhcwb16_for_ofm`).
+* **Memory areas** (`npu-place-tensors`, passes/npu_place.py): with Dedicated_Sram every
+  internal feature map is `#npu.fm<..., Sram>`; graph inputs and outputs, and views aliasing
+  them, stay in the DRAM arena. Constants stay in permanent storage (no encoding needed).
+* **Weight streams and buffering** (`npu-estimate`, passes/npu_perf.py): the encoded size from
+  the weight-codec model (dialects/npu/perf/weight_size.py, weight_encoding.py; checked once
+  against ethos-u-vela 5.2.0's `mlw_codec` on all 338 distinct weight streams of four corpus
+  models, byte for byte) and Vela's buffering policy (weight_buffering.py). Exact sizes matter:
+  the policy picks depth slices by thresholds, so a fraction of a percent can change a slicing and
+  move an op's NPU cycles by 10-40 %.
+* **Decide in the arena, estimate in SRAM** (`npu-estimate{decide-in-arena=true}`, the default):
+  with Dedicated_Sram Vela takes its weight-buffering decisions while the feature maps are still
+  in DRAM (latency 500/250 cycles), then moves them to SRAM; npu-estimate makes the decisions
+  and the slack chain with the feature maps npu-place-tensors moved to SRAM seen in the arena,
+  and the final estimate with them in SRAM. Without this rule (`decide-in-arena=false`), config B
+  drops to 580 of 614 layers within +-5 % (vww_mobilenet_v1_025 50/60, mobilenet_v2_035_96 75/96,
+  and one layer each of kws_dscnn, ic_resnet8 and mobilenet_v1_100_224).
 
-Remaining differences: none on the corpus (every joined layer's NPU cycles, MAC count, total
-cycles and access cycles agree with Vela's report; NPU cycles to the cycle). What the benchmark
-does not exercise, and where differences would therefore go unnoticed:
+Remaining differences on configs A and B: none (every joined layer's NPU cycles, MAC count,
+total cycles and access cycles agree with Vela's report; NPU cycles to the cycle). What the
+corpus does not exercise, and where differences would therefore go unnoticed:
 
 * **Long weight streams without zero runs** (> 65536 values, e.g. the 1024 x 1000 classifier) get
-  a parameter search on groups of values rather than per value, to keep the benchmark fast; on
-  the corpus this gives the codec's size to the byte, but it could differ by a few bytes on
-  streams whose statistics change along the stream. Zero-run streams always get the exact search
-  (a grouped search was 0.8 % off on mobilenet_v2's 1x1x112x1280 convolution and changed its
-  slicing).
+  a parameter search on groups of values rather than per value, for speed; on the corpus this
+  gives the codec's size to the byte, but it could differ by a few bytes on streams whose
+  statistics change along the stream. Zero-run streams always get the exact search.
 * **Palette restarts** of the codec are searched exactly only when a window of the stream could
   trigger one (low-entropy weights, such as MEAN's and the average pool's unit weights); the
   pre-check is conservative.
-* **Not modelled by the benchmark's lowering** (absent from the corpus): MEAN over more than 64
-  rows or 4096 elements (Vela splits it into several convolutions and adds), PAD, CONCATENATION,
-  RESIZE, TRANSPOSE_CONV, LEAKY_RELU, HARD_SWISH, LOGISTIC/TANH, 16-bit networks, and cascaded
-  schedules (block configs chosen for OFM stripes, which a size-limited arena produces). The cost
-  model handles these operation kinds, stripes and depth slices; only the emulation of Vela's
-  graph decisions around them is missing here.
-* **Config C** (`--configs A,B,C`: Dedicated_Sram_384KB, not a target of the issue): 604 of 614
-  layers within +-5 % when last measured; the 10 others are mobilenet_v1_100_224 layers that Vela
-  cascades (its first 11 ops, in three cascades) because their feature maps do not fit 384 KB.
-  A cascaded op's block config is searched for its OFM *stripe* (conv_dw_5: 8x22x16 for a
-  8-row stripe, where the whole-OFM search gives 14x14x16) and Vela charges it no full
-  weight-transfer time. The cost model costs stripes (`with_ofm_stripe`) and cascaded weight
-  streams (`WeightStreaming(full_transfer_bytes=0)`); choosing the cascades is the scheduler's
-  part, which the benchmark does not emulate.
-* The benchmark's lowering, order, format and placement emulation lives in bench/ (vela_*.py): it
-  reproduces Vela's decisions so the cost model can be checked in isolation. `npu-opt
-  --pass=estimate --perf-report` costs the IR as it stands: until passes choose NHCWB16 formats and
-  fast-storage placement, its figures differ from Vela's by those choices (on kws_dscnn, config A,
-  its NPU total is 162,614 cycles against Vela's 162,608).
+* **Formats and placement around ops absent from the corpus**: CONCATENATION (Vela may keep a
+  concatenation's OFM NHCWB16 when the depth offsets are multiples of 16; npu-format-nhcwb16
+  keeps every view's source NHWC), ops left on the CPU (their tensors stay NHWC and in the
+  arena, as in Vela), 16-bit networks.
+* **Arena cache size**: npu-place-tensors moves every internal feature map to SRAM whatever the
+  memory mode's arena cache size, and no pass cascades ops. That is Vela's schedule for an
+  unlimited cache (configs A and B). **Config C** (`--configs A,B,C`: Dedicated_Sram_384KB, not
+  a target of the issue): 604 of 614 layers within +-5 % through the pipeline; the 10 others are
+  mobilenet_v1_100_224 layers Vela cascades (its first 11 ops, in three cascades) because their
+  feature maps do not fit 384 KB. A cascaded op's block config is searched for its OFM *stripe*
+  (conv_dw_5: 8x22x16 for an 8-row stripe, where the whole-OFM search gives 14x14x16) and Vela
+  charges it no full weight-transfer time. The cost model costs stripes (`with_ofm_stripe`) and
+  cascaded weight streams (`WeightStreaming(full_transfer_bytes=0)`); choosing the cascades (and
+  what does not fit in SRAM) is a scheduling pass not written yet.
 """
 
 
@@ -294,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", default="A,B")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--out", type=Path, default=HERE / "PERF_FIDELITY.md")
-    parser.add_argument("--csv-dir", type=Path, default=None, help="also write our per-op estimates here")
+    parser.add_argument("--csv-dir", type=Path, default=None, help="also write our per-op reports (--perf-report CSV) here")
     args = parser.parse_args(argv)
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     models = [m.strip() for m in args.models.split(",") if m.strip()]

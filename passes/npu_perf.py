@@ -7,14 +7,20 @@
   sums as ``npu.cost_totals``. Ops are costed in IR order: each op's weight DMA may hide under the
   previous op's compute. Weights in slow permanent storage are streamed into fast storage with
   Vela's weight-buffering policy, their size predicted by the weight-codec model.
-* ``estimate`` = ``npu-legalize,npu-select-block-config,npu-estimate``; ``npu-opt
-  --perf-report=FILE`` then writes the per-op table (tools/perf_report.py).
+  With a separate fast storage (Dedicated_Sram), the buffering decisions and the slack chain see
+  the feature maps npu-place-tensors moved to SRAM still in the arena (Vela decides before it
+  moves them; ``decide-in-arena``), the final estimate sees them in SRAM.
+* ``estimate`` = ``npu-legalize,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,
+  npu-estimate`` (formats and placement: passes/npu_place.py); ``npu-opt --perf-report=FILE``
+  then writes the per-op table (tools/perf_report.py).
 
 Both passes read the module's ``npu.target``.
 """
 from __future__ import annotations
 
-from dialects.npu.ops_common import NpuComputeOp
+from dataclasses import replace
+
+from dialects.npu.ops_common import NpuComputeOp, encoding_of, is_constant
 from dialects.npu.perf import BlockConfig, check_block_config, estimate_op, op_compute_cycles, select_block_config
 from dialects.npu.perf.arch import perf_target
 from dialects.npu.perf.ir_adapter import describe_op, is_costed, op_weights_hwio, report_name, with_weights
@@ -63,6 +69,7 @@ class SelectBlockConfig(Pass):
 @register_pass("npu-estimate", statistics={
     "ops": "NPU ops estimated",
     "streamed": "ops whose weights are DMA'd into fast storage",
+    "decided-in-arena": "modules whose buffering decisions saw fast-storage feature maps in the arena",
 })
 class Estimate(Pass):
     """Estimate every NPU op's cycles, MACs and memory traffic (npu.cost), and the module totals.
@@ -71,46 +78,75 @@ class Estimate(Pass):
     and written per memory area with the burst-length model, access cycles per memory, DMA cycles
     (LUT loads, copies, weight streaming not hidden under the previous op), and total = the
     largest of NPU and access cycles (Vela's legacy performance model). An op's npu.block is used
-    when present (and checked), else the block-config search runs."""
+    when present (and checked), else the block-config search runs. With a separate fast storage,
+    weight-buffering decisions and the slack handed to the next op are computed with SRAM feature
+    maps seen in the arena (Vela's scheduler decides before moving them), the estimate itself with
+    them in SRAM."""
 
     weight_buffering: bool = option(True, "stream weights from flash or DRAM into fast storage with Vela's "
                                           "policy (else the NPU reads them in place)")
     encode_weights: bool = option(True, "predict each weight stream's compressed size with the codec model "
                                         "(else take the raw size; faster)")
+    decide_in_arena: bool = option(True, "take weight-buffering decisions (and the DMA slack chain) with the "
+                                         "feature maps npu-place-tensors moved to fast storage still in the "
+                                         "arena, as Vela's scheduler does")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
         perf = perf_target(target)
         prev_slack = 0.0
         totals: list[CostAttr] = []
-        for op in _costed_ops(module):
+        costed = _costed_ops(module)
+        arena = self._arena_placement(costed, target) if self.decide_in_arena else None
+        if arena:
+            ctx.stat("decided-in-arena")
+        for op in costed:
             desc = describe_op(op, target)
             if desc is None:
                 continue
             block = self._block(op, desc, perf, ctx)
             if desc.block_type is not None and block is None:
                 continue
+            planned = describe_op(op, target, placement=arena) if arena else desc
+            assert planned is not None
             streaming = None
             slack: float
             if desc.weights is not None and block is not None:
                 encode = self._encoder(op, desc, perf, block)
                 full = encode((0, desc.ofm.shape.depth))
                 desc = with_weights(desc, full.total_bytes)
+                planned = with_weights(planned, full.total_bytes)
                 if self.weight_buffering:
-                    decision = propose_weight_buffering(perf, desc, block, encode, prev_slack)
-                    desc, streaming, slack = decision.desc, decision.streaming, decision.slack_cycles
+                    decision = propose_weight_buffering(perf, planned, block, encode, prev_slack)
+                    desc = replace(desc, weights=decision.desc.weights)
+                    streaming, slack = decision.streaming, decision.slack_cycles
                     if streaming is not None:
                         ctx.stat("streamed")
                 else:
-                    slack = float(op_compute_cycles(perf, desc, block))
+                    slack = float(op_compute_cycles(perf, planned, block))
             else:
-                slack = float(op_compute_cycles(perf, desc, block))
+                slack = float(op_compute_cycles(perf, planned, block))
             cost = CostAttr.of(estimate_op(perf, desc, block, streaming, prev_slack))
             ctx.rewriter.set_attr(op, COST_ATTR, cost)
             totals.append(cost)
             prev_slack = slack
             ctx.stat("ops")
         ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.total(totals))
+
+    @staticmethod
+    def _arena_placement(ops: list[Operation], target) -> dict[int, str] | None:
+        """With a separate fast storage: the arena as the area of every feature map placed in
+        fast storage (Vela decides weight buffering before it moves them there); else None."""
+        if not target.is_spilling_enabled:
+            return None
+        fast, arena = target.fast_storage_area, target.feature_map_storage_area
+        placement: dict[int, str] = {}
+        for op in ops:
+            for value in [*op.operands, *op.results]:
+                enc = encoding_of(value)
+                if enc is not None and enc.area == fast and not is_constant(value):
+                    placement[id(value)] = arena
+        return placement or None
 
     def _block(self, op: Operation, desc: NpuOpDesc, perf, ctx: PassContext) -> BlockConfig | None:
         if desc.block_type is None:
@@ -165,7 +201,8 @@ def _raw_encoding(raw: int, depth: int, slices: tuple[int, ...], cores: int) -> 
     return EncodedWeights(tuple(slices), tuple(ranges), total, (buffers[0], buffers[1]))
 
 
-register_pipeline("estimate", "npu-legalize,npu-select-block-config,npu-estimate",
-                  "legalise TFL ops to npu ops, choose block configs and estimate cycles, MACs and traffic")
+register_pipeline("estimate", "npu-legalize,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-estimate",
+                  "legalise TFL ops to npu ops, choose formats and memory areas, choose block configs and "
+                  "estimate cycles, MACs and traffic")
 
 __all__ = ["Estimate", "SelectBlockConfig"]

@@ -1,0 +1,189 @@
+"""Tensor format and memory-placement passes: the graph decisions Vela makes before it costs.
+
+* ``npu-format-nhcwb16``: NHCWB16 (brick) format for the NPU-internal feature maps Vela stores
+  that way, written as ``#npu.fm<NHCWB16>`` on the value's type.
+* ``npu-place-tensors``: with a separate fast storage (Dedicated_Sram: arena in DRAM, SRAM as an
+  unlimited cache), the NPU-internal feature maps move to SRAM (``#npu.fm<FORMAT, Sram>``);
+  graph inputs and outputs (and every view aliasing them) stay in the arena.
+
+Constants (weights, biases, LUTs) are left in permanent storage: whether weights are streamed
+into fast storage is npu-estimate's weight-buffering decision. Both passes read the module's
+``npu.target`` and run in the ``estimate`` pipeline before npu-select-block-config.
+"""
+from __future__ import annotations
+
+from dialects.npu.attrs import FmAttr
+from dialects.npu.ops_common import NpuComputeOp, NpuOp, element_bits, encoding_of, is_constant, shape_of, with_encoding
+from dialects.npu.target import target_of
+from ir.core import OpResult, Operation, Value
+from ir.pass_manager import PassContext
+from ir.pass_registry import Pass, option, register_pass
+from ir.types import RankedTensorType
+
+_ELEMENTWISE = frozenset({"npu.add", "npu.sub", "npu.mul", "npu.minimum", "npu.maximum", "npu.shl", "npu.shr",
+                          "npu.abs", "npu.clz", "npu.leaky_relu", "npu.lut"})
+
+
+def _producer(value: Value) -> Operation | None:
+    return value.op if isinstance(value, OpResult) else None
+
+
+def _is_npu(op: Operation | None) -> bool:
+    return isinstance(op, NpuOp)
+
+
+def _retype(value: Value, fmt: str | None, area: str | None, ctx: PassContext) -> None:
+    """Set ``value``'s ``#npu.fm`` encoding (keeping the part not given) through the rewriter."""
+    t = value.type
+    assert isinstance(t, RankedTensorType)
+    old = encoding_of(value)
+    new_fmt = fmt if fmt is not None else (old.format if old is not None else "NHWC")
+    new_area = area if area is not None else (old.area if old is not None else None)
+    encoding = None if (new_fmt == "NHWC" and new_area is None) else FmAttr(new_fmt, new_area)
+    if encoding == old:
+        return
+    producer = _producer(value)
+    assert producer is not None
+    with ctx.rewriter.modify(producer):
+        value.type = with_encoding(t, encoding)
+
+
+def _shape4(value: Value) -> tuple[int, ...]:
+    """Vela's Shape4D of the value: its shape left-padded with ones (constants included)."""
+    shape = tuple(shape_of(value))
+    return (1,) * (4 - len(shape)) + shape if len(shape) <= 4 else shape
+
+
+def _function_results(module: Operation) -> set[int]:
+    """ids of values a function returns (graph outputs)."""
+    return {id(v) for op in module.walk() if op.name in ("func.return", "return") for v in op.operands}
+
+
+@register_pass("npu-format-nhcwb16", statistics={
+    "nhcwb16": "feature maps given the NHCWB16 format",
+    "kept-linear": "NPU op outputs kept NHWC",
+})
+class FormatNhcwb16(Pass):
+    """Give NHCWB16 format to the feature maps Vela stores as 16-channel bricks.
+
+    A value produced by an NPU compute op may be NHCWB16 unless (Vela's
+    ``check_format_restrictions``): it is a graph output, a non-NPU op reads it, a memory-only
+    view (reshape, slice, concat: Vela sees the tensor with another shape) or a DMA produces or
+    reads it, or a ReduceSum reads it as int32. Then, in IR order, an elementwise op whose OFM
+    depth is not a multiple of 16 keeps its OFM NHWC when an input of the same shape and element
+    width (constants included) is NHWC (the OFM may overwrite that input: Vela's
+    ``avoid_nhcwb16_for_ofm``)."""
+
+    enabled: bool = option(True, "set formats (false: leave every feature map NHWC)")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        if not self.enabled:
+            return
+        outputs = _function_results(module)
+        for op in list(module.walk()):
+            if not isinstance(op, NpuComputeOp) or op.MEMORY_ONLY or op.name == "npu.dma":
+                continue
+            value = op.results[0]
+            if not self._may_use_nhcwb16(value, outputs):
+                ctx.stat("kept-linear")
+                continue
+            if self._avoid_for_ofm(op):
+                ctx.stat("kept-linear")
+                continue
+            _retype(value, "NHCWB16", None, ctx)
+            ctx.stat("nhcwb16")
+
+    @staticmethod
+    def _may_use_nhcwb16(value: Value, outputs: set[int]) -> bool:
+        if id(value) in outputs or not isinstance(value.type, RankedTensorType) or is_constant(value):
+            return False
+        for user in value.users():
+            if not _is_npu(user) or user.MEMORY_ONLY or user.name == "npu.dma":  # type: ignore[attr-defined]
+                return False
+            if user.name == "npu.reduce_sum" and element_bits(value) == 32:
+                return False
+        return True
+
+    @staticmethod
+    def _avoid_for_ofm(op: Operation) -> bool:
+        ofm = op.results[0]
+        shape = _shape4(ofm)
+        if op.name not in _ELEMENTWISE or shape[-1] % 16 == 0:
+            return False
+        for value in op.operands[:2]:
+            if _shape4(value) != shape or element_bits(value) != element_bits(ofm):
+                continue
+            enc = encoding_of(value)
+            if enc is None or enc.format == "NHWC":
+                return True
+        return False
+
+
+@register_pass("npu-place-tensors", statistics={
+    "fast": "feature maps placed in fast storage",
+    "arena": "feature maps left in place (graph inputs and outputs, their views, explicit areas)",
+})
+class PlaceTensors(Pass):
+    """Place feature maps in memory areas as Vela's scheduler does for the module's memory mode.
+
+    When the fast storage is separate from the arena (``Dedicated_Sram``: arena in DRAM, an
+    unlimited SRAM cache), every feature map an NPU op produces moves to the fast storage,
+    except graph inputs and outputs: a value in the same alias class (connected by memory-only
+    views, which must stay in their source's area) as a function argument, a returned value or a
+    value a non-NPU op reads stays in the arena; so does a class where some value already has an
+    explicit area (e.g. a DMA's destination). With a shared arena (Shared_Sram, Sram_Only)
+    nothing changes: the arena is the fast storage. The arena cache size is not checked (Vela's
+    schedule for an unlimited cache: no cascading, every internal feature map fits)."""
+
+    enabled: bool = option(True, "place feature maps (false: leave them all in the arena)")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module)
+        if not self.enabled or not target.is_spilling_enabled:
+            return
+        fast = target.fast_storage_area
+        outputs = _function_results(module)
+        parent: dict[int, int] = {}
+        values: dict[int, Value] = {}
+
+        def find(key: int) -> int:
+            while parent.setdefault(key, key) != key:
+                parent[key] = parent[parent[key]]
+                key = parent[key]
+            return key
+
+        def union(a: Value, b: Value) -> None:
+            values[id(a)], values[id(b)] = a, b
+            parent[find(id(a))] = find(id(b))
+
+        pinned: set[int] = set()
+        for op in module.walk():
+            if not isinstance(op, NpuOp):
+                continue
+            for value in op.results:
+                values[id(value)] = value
+                find(id(value))
+                enc = encoding_of(value)
+                if (id(value) in outputs or any(not _is_npu(u) for u in value.users())
+                        or (enc is not None and enc.area is not None)):
+                    pinned.add(id(value))  # a graph output, read by the CPU, or already placed
+            for value in op.operands:
+                if is_constant(value):
+                    continue
+                values[id(value)] = value
+                if _producer(value) is None or not _is_npu(_producer(value)):
+                    pinned.add(id(value))  # a graph input (or a CPU op's output)
+                if op.MEMORY_ONLY:
+                    union(value, op.results[0])
+        pinned_roots = {find(key) for key in pinned}
+        for key, value in values.items():
+            if _producer(value) is None or not _is_npu(_producer(value)) or is_constant(value):
+                continue
+            if find(key) in pinned_roots:
+                ctx.stat("arena")
+                continue
+            _retype(value, None, fast, ctx)
+            ctx.stat("fast")
+
+
+__all__ = ["FormatNhcwb16", "PlaceTensors"]
