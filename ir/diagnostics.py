@@ -70,10 +70,8 @@ class SourceManager:
 
 def location_prefix(loc: Location | None) -> str:
     """The ``file:line:col`` (or name) a diagnostic starts with."""
-    if loc is None:
+    if loc is None or isinstance(loc, UnknownLoc):
         return PROGRAM[0]
-    if isinstance(loc, UnknownLoc):
-        return "<unknown>"
     flc = loc.file_line_col()
     if flc is not None:
         text = f"{flc.file}:{flc.line}:{flc.col}"
