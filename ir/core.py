@@ -55,13 +55,16 @@ class OpResult(Value):
 
 
 class BlockArgument(Value):
-    __slots__ = ("block", "index")
+    """A block's argument; ``location`` is where it came from, if known (printed with debuginfo)."""
 
-    def __init__(self, type: Type, block: "Block", index: int) -> None:
+    __slots__ = ("block", "index", "location")
+
+    def __init__(self, type: Type, block: "Block", index: int, location: Location | None = None) -> None:
         self.type = type
         self.uses = []
         self.block = block
         self.index = index
+        self.location = location
 
     @property
     def owner(self) -> "Block":

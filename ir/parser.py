@@ -257,7 +257,9 @@ class _Builder(AttributeRules, Transformer):
         if cls is None:
             dialect = name.split(".", 1)[0]
             registered = lookup_dialect(dialect)
-            if registered is not None and not registered.allow_unknown_ops and not self.state.options.allow_unregistered:
+            if registered is not None and not registered.allow_unknown_ops:
+                # as in MLIR, --allow-unregistered-dialect admits unknown dialects, not unknown ops
+                # of a dialect npu-opt knows (those are typos or version skew)
                 raise _error(self.state, f"unregistered operation '{name}' found in dialect "
                              f"('{dialect}') that does not allow unknown operations", name_token)
             if registered is None and not self.state.options.allow_unregistered:
@@ -448,6 +450,7 @@ class _Builder(AttributeRules, Transformer):
         block = self.state.pending_entry
         assert block is not None
         arg = block.add_arg(type)
+        arg.location = loc
         self.state.pending_arg_names.append((token, arg))
         return type, attrs, loc
 
@@ -555,6 +558,7 @@ class _Builder(AttributeRules, Transformer):
         block = self._block(token)
         for arg_token, type, loc in args or []:
             arg = block.add_arg(type)
+            arg.location = loc
             self._define(str(arg_token), [arg], arg_token)
         return block
 

@@ -180,6 +180,12 @@ class _Printer:
             self.sig_cache[key] = text
         return text
 
+    def arg_loc(self, arg: BlockArgument) -> str:
+        """`` loc(...)`` after a block argument, with --print-debuginfo, when it has a location."""
+        if not self.options.debuginfo or arg.location is None:
+            return ""
+        return f" {arg.location}"
+
     def loc_suffix(self, op: Operation) -> str:
         if not self.options.debuginfo:
             return ""
@@ -236,7 +242,7 @@ class _Printer:
             else:
                 self.name_block_args(block, isolated and index == 0)
             if index > 0 or entry_label:
-                args = ", ".join(f"{self.names[a]}: {a.type}" for a in block.args)
+                args = ", ".join(f"{self.names[a]}: {a.type}{self.arg_loc(a)}" for a in block.args)
                 label = self.block_names[block] + (f"({args})" if block.args else "")
                 self.out.append(f"{indent}{label}:\n")
             for op in block.ops:
@@ -303,7 +309,7 @@ class _Printer:
             else:
                 arg = region.blocks[0].args[index]
                 self.names[arg] = f"%arg{index}"
-                args.append(f"%arg{index}: {type}{attrs}")
+                args.append(f"%arg{index}: {type}{attrs}{self.arg_loc(arg)}")
         self.arg_counters[-1] = len(fn_type.inputs)
         text += ", ".join(args) + ")"
         results = fn_type.results
