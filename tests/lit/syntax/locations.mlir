@@ -60,3 +60,22 @@ func.func @nested() {
   }) : () -> () loc("r")
   return
 }
+
+// -----
+
+// Block and function arguments keep their locations (the TFLite importer names inputs this way).
+// CHECK-LABEL: func.func @arg_locations
+// CHECK-SAME: (%[[A:.*]]: i32 loc("input_0"))
+// CHECK: ^bb0(%[[X:.*]]: i32 loc("inner")):
+// NODEBUG-LABEL: func.func @arg_locations
+// NODEBUG-SAME: (%{{.*}}: i32) -> i32 {
+// ROUNDTRIP-LABEL: func.func @arg_locations
+// ROUNDTRIP-SAME: (%{{.*}}: i32 loc("input_0"))
+// ROUNDTRIP: ^bb0(%{{.*}}: i32 loc("inner")):
+func.func @arg_locations(%a: i32 loc("input_0")) -> i32 {
+  %0 = "test.region"() ({
+  ^bb0(%x: i32 loc("inner")):
+    "test.yield"(%x) : (i32) -> ()
+  }) : () -> i32
+  return %a : i32
+}
