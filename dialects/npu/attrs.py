@@ -26,6 +26,7 @@ from typing import Iterator
 
 from dialects.npu.accelerators import ActivationCycleCase
 from dialects.npu.vela_config import MEMORY_AREAS
+from ir.type_parser import split_top_level
 from ir.attributes import Attribute
 
 FORMATS: tuple[str, ...] = ("NHWC", "NHCWB16")
@@ -44,20 +45,9 @@ _RELU_FAMILY = ("relu", "relu6", "relu_n1_to_1", "relu_0_to_1")
 
 
 def _split_top(body: str) -> list[str]:
-    """Split ``body`` at commas outside brackets."""
-    parts, depth, start = [], 0, 0
-    for index, ch in enumerate(body):
-        if ch in "[<(":
-            depth += 1
-        elif ch in "]>)":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(body[start:index].strip())
-            start = index + 1
-    last = body[start:].strip()
-    if last or parts:
-        parts.append(last)
-    return parts
+    """Split ``body`` at commas outside brackets and strings (none for an empty body)."""
+    parts = [part.strip() for part in split_top_level(body)]
+    return [] if parts == [""] else parts
 
 
 def _items(body: str | None, what: str) -> Iterator[tuple[str | None, str]]:

@@ -25,6 +25,7 @@ from dialects.npu.perf.block_config import BlockConfig
 from dialects.npu.perf.estimate import OpCost
 from dialects.npu.perf.shape import Shape4
 from ir.attributes import Attribute
+from ir.type_parser import split_top_level
 
 TRAVERSALS = ("depth_first", "part_kernel")
 CYCLE_KEYS = ("total", "npu", "compute", "dma", "sram", "dram", "on_chip_flash", "off_chip_flash")
@@ -33,17 +34,8 @@ BYTE_KEYS = ("read", "written")
 
 
 def _split(body: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for index, ch in enumerate(body):
-        if ch in "[<(":
-            depth += 1
-        elif ch in "]>)":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(body[start:index].strip())
-            start = index + 1
-    parts.append(body[start:].strip())
-    return parts
+    """Split ``body`` at commas outside brackets and strings."""
+    return [part.strip() for part in split_top_level(body)]
 
 
 def _entries(body: str | None, what: str) -> Iterator[tuple[str | None, str]]:
