@@ -79,16 +79,16 @@ def _peak_rss() -> int:
 
 def _npu_imports() -> dict[str, Any]:
     sys.path.insert(0, os.environ.get(SOURCE_ENV, str(REPO)))
-    import dialects  # noqa: F401 - registers the dialects
-    import passes  # noqa: F401 - registers the passes
-    from ir.attributes import IntegerAttr
-    from ir.diagnostics import DiagnosticEngine
-    from ir.parser import ParseOptions, parse_module
-    from ir.pass_manager import PassContext
-    from ir.pass_registry import Pass, parse_pipeline
-    from ir.printer import PrintOptions, print_op
-    from ir.types import I64
-    from ir.verifier import verify
+    import npu_opt.dialects  # noqa: F401 - registers the dialects
+    import npu_opt.passes  # noqa: F401 - registers the passes
+    from npu_opt.ir.attributes import IntegerAttr
+    from npu_opt.ir.diagnostics import DiagnosticEngine
+    from npu_opt.ir.parser import ParseOptions, parse_module
+    from npu_opt.ir.pass_manager import PassContext
+    from npu_opt.ir.pass_registry import Pass, parse_pipeline
+    from npu_opt.ir.printer import PrintOptions, print_op
+    from npu_opt.ir.types import I64
+    from npu_opt.ir.verifier import verify
     return dict(IntegerAttr=IntegerAttr, DiagnosticEngine=DiagnosticEngine, ParseOptions=ParseOptions,
                 parse_module=parse_module, PassContext=PassContext, Pass=Pass,
                 parse_pipeline=parse_pipeline, PrintOptions=PrintOptions, print_op=print_op,

@@ -32,14 +32,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-import dialects  # noqa: E402,F401
-import passes  # noqa: E402,F401  (registers the passes and the estimate pipeline)
-from dialects.tfl.tflite import import_tflite  # noqa: E402
-from ir.diagnostics import DiagnosticEngine  # noqa: E402
-from ir.pass_manager import PassManager  # noqa: E402
-from ir.pass_registry import parse_pipeline  # noqa: E402
-from tools.perf_report import collect_rows, render as render_report  # noqa: E402
-from tools.target_options import apply_target, prepare_target  # noqa: E402
+import npu_opt.dialects  # noqa: E402,F401
+import npu_opt.passes  # noqa: E402,F401  (registers the passes and the estimate pipeline)
+from npu_opt.dialects.tfl.tflite import import_tflite  # noqa: E402
+from npu_opt.ir.diagnostics import DiagnosticEngine  # noqa: E402
+from npu_opt.ir.pass_manager import PassManager  # noqa: E402
+from npu_opt.ir.pass_registry import parse_pipeline  # noqa: E402
+from npu_opt.tools.perf_report import collect_rows, render as render_report  # noqa: E402
+from npu_opt.tools.target_options import apply_target, prepare_target  # noqa: E402
 
 PIPELINE = "estimate"
 CONFIGS = {

@@ -21,9 +21,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-import dialects  # noqa: E402,F401
-from ir.printer import print_op  # noqa: E402
-from dialects.tfl.tflite import export_tflite, import_tflite  # noqa: E402
+import npu_opt.dialects  # noqa: E402,F401
+from npu_opt.ir.printer import print_op  # noqa: E402
+from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite  # noqa: E402
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -39,7 +39,7 @@ def synthetic_model(layers: int = 4, width: int = 2560) -> bytes:
     """A chain of int8 fully connected layers whose weights total about 26 MB (4 x 2560 x 2560)."""
     import numpy as np
 
-    from ir.parser import parse_module
+    from npu_opt.ir.parser import parse_module
 
     rng = np.random.default_rng(0)
     act = "!quant.uniform<i8:f32, 0.0625>"

@@ -1,4 +1,4 @@
 """Dialects npu-opt knows. Importing this package registers all of them."""
-from dialects import builtin, func, npu, test, tfl  # noqa: F401  (registration happens on import)
+from npu_opt.dialects import builtin, func, npu, test, tfl  # noqa: F401  (registration happens on import)
 
 __all__ = ["builtin", "func", "npu", "test", "tfl"]

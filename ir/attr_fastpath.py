@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 import re
 
-from ir.attributes import FALSE, TRUE, UNIT, ArrayAttr, Attribute, FloatAttr, IntegerAttr, StringAttr
-from ir.type_parser import builtin_scalar
-from ir.types import FloatType, I64, IndexType, IntegerType
+from npu_opt.ir.attributes import FALSE, TRUE, UNIT, ArrayAttr, Attribute, FloatAttr, IntegerAttr, StringAttr
+from npu_opt.ir.type_parser import builtin_scalar
+from npu_opt.ir.types import FloatType, I64, IndexType, IntegerType
 
 _ENTRY = re.compile(
     r'\s*([A-Za-z_][A-Za-z0-9_$.]*)\s*(?:=\s*("[^"\\\n]*"|\[[^\[\]"{}<>()]*\]|[^,"\[\]{}<>()]+?))?\s*(,|\Z)')

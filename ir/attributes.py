@@ -11,9 +11,9 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ir.interning import Interned
-from ir.strings import key_text, quote_string, symbol_text
-from ir.types import (
+from npu_opt.ir.interning import Interned
+from npu_opt.ir.strings import key_text, quote_string, symbol_text
+from npu_opt.ir.types import (
     BF16, F32, F64, I1, I64, FloatType, IndexType, IntegerType, RankedTensorType, Type,
 )
 

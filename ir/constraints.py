@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ir.attributes import (
+from npu_opt.ir.attributes import (
     ArrayAttr, Attribute, BoolAttr, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, FloatAttr,
     IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr, UNIT,
 )
-from ir.types import (
+from npu_opt.ir.types import (
     F32, I1, FloatType, FunctionType, IntegerType, IndexType, NoneType, QuantUniformType,
     RankedTensorType, TensorType, Type,
 )

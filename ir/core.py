@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Sequence
 
-from ir.location import UNKNOWN_LOC, FileLineColLoc, Location
-from ir.types import Type
+from npu_opt.ir.location import UNKNOWN_LOC, FileLineColLoc, Location
+from npu_opt.ir.types import Type
 
 if TYPE_CHECKING:
-    from ir.attributes import Attribute
+    from npu_opt.ir.attributes import Attribute
 
 
 class Value:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ir.core import Operation, OpResult, Region, Value
+from npu_opt.ir.core import Operation, OpResult, Region, Value
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -6,8 +6,8 @@ import re
 
 import numpy as np
 
-from ir.attributes import float_from_bits, numpy_dtype, round_to_type
-from ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type
+from npu_opt.ir.attributes import float_from_bits, numpy_dtype, round_to_type
+from npu_opt.ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type
 
 _TOKEN = re.compile(r"\s*(?:(\[)|(\])|(,)|(true|false)|([-+]?0x[0-9A-Fa-f]+)|"
                     r"([-+]?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)|(\S+?(?=[\s,\[\]]|\Z)))")

@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
-from ir.location import FileLineColLoc, FusedLoc, Location, NameLoc, UnknownLoc
+from npu_opt.ir.location import FileLineColLoc, FusedLoc, Location, NameLoc, UnknownLoc
 
 SEVERITIES = ("error", "warning", "note", "remark")
 PROGRAM = ["npu-opt"]

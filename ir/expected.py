@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ir.diagnostics import Diagnostic, DiagnosticEngine
-from ir.location import FileLineColLoc
+from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine
+from npu_opt.ir.location import FileLineColLoc
 
 _ANNOTATION = re.compile(
     r"expected-(error|warning|note|remark)(-re)?(?:@(above|below|[+-][0-9]+))?\s*\{\{(.*)\}\}")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ir.strings import quote_string
+from npu_opt.ir.strings import quote_string
 
 
 class Location:

@@ -11,12 +11,12 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
-from ir.attributes import Attribute
-from ir.constraints import AnyAttr, AnyType, AttrConstraint, TypeConstraint
-from ir.core import Operation, Region, Value
-from ir.location import UNKNOWN_LOC, Location
-from ir.traits import Trait
-from ir.types import Type
+from npu_opt.ir.attributes import Attribute
+from npu_opt.ir.constraints import AnyAttr, AnyType, AttrConstraint, TypeConstraint
+from npu_opt.ir.core import Operation, Region, Value
+from npu_opt.ir.location import UNKNOWN_LOC, Location
+from npu_opt.ir.traits import Trait
+from npu_opt.ir.types import Type
 
 _ORDER = itertools.count()
 

@@ -10,16 +10,16 @@ from typing import Any
 
 from lark import Token
 
-from ir.attributes import (
+from npu_opt.ir.attributes import (
     FALSE, TRUE, UNIT, ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr,
     FloatAttr, IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, float_from_bits,
 )
-from ir.parse_errors import _STRING_AT, _error, _parse_int
-from ir.strings import unquote_string
-from ir.dense_literal import DenseLiteralError, parse_dense_literal
-from ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, Location, NameLoc
-from ir.type_parser import TypeSyntaxError
-from ir.types import (
+from npu_opt.ir.parse_errors import _STRING_AT, _error, _parse_int
+from npu_opt.ir.strings import unquote_string
+from npu_opt.ir.dense_literal import DenseLiteralError, parse_dense_literal
+from npu_opt.ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, Location, NameLoc
+from npu_opt.ir.type_parser import TypeSyntaxError
+from npu_opt.ir.types import (
     F64, I64, FloatType, FunctionType, IndexType, IntegerType, QuantUniformType, RankedTensorType, Type,
 )
 
@@ -184,7 +184,7 @@ class AttributeRules:
         cached = self._attr_cache.get(token)
         if cached is not None and (self.state.options.allow_unregistered or not isinstance(cached, OpaqueAttr)):
             return cached
-        from ir.type_parser import dialect_parts
+        from npu_opt.ir.type_parser import dialect_parts
         try:
             attr = self._dialect_attr(*dialect_parts(str(token)))
         except (TypeSyntaxError, ValueError) as err:

@@ -11,9 +11,9 @@ from typing import Any
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from ir.diagnostics import UserError
-from ir.lexing import ANGLE_DEPTH, MAX_NESTING, _STRING_RE, _VALUE_NAME, _compile
-from ir.location import FileLineColLoc
+from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.lexing import ANGLE_DEPTH, MAX_NESTING, _STRING_RE, _VALUE_NAME, _compile
+from npu_opt.ir.location import FileLineColLoc
 
 
 class ParseError(UserError):

@@ -14,23 +14,23 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from ir.attr_fastpath import simple_dictionary
-from ir.attributes import Attribute, OpaqueAttr, StringAttr, TypeAttr, ArrayAttr, DictionaryAttr, UNIT
-from ir.core import Block, Operation, Region, Value
-from ir.diagnostics import UserError
-from ir.lexing import (
+from npu_opt.ir.attr_fastpath import simple_dictionary
+from npu_opt.ir.attributes import Attribute, OpaqueAttr, StringAttr, TypeAttr, ArrayAttr, DictionaryAttr, UNIT
+from npu_opt.ir.core import Block, Operation, Region, Value
+from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.lexing import (
     _CLOSE_TOKENS, _OPEN_TOKENS, _OPERANDS_OK, _RESULT_NAME, _RESULTS_OK, _VALUE_NAME, MAX_NESTING,
     _cache_path, _grammar_text,
 )
-from ir.location import FileLineColLoc, Location
-from ir.opdef import lookup_dialect, lookup_op
-from ir.parse_attributes import AttributeRules
-from ir.parse_errors import ParseError, _diagnose_operands, _error, _pos, line_col, translate_lark_error
-from ir.resources import Resources, ResourceSyntaxError, find_trailer, parse_trailer
-from ir.strings import unquote_string
-from ir.traits import IsolatedFromAbove
-from ir.type_parser import TypeParser, TypeSyntaxError
-from ir.types import FunctionType, OpaqueType, RankedTensorType, TensorType, Type
+from npu_opt.ir.location import FileLineColLoc, Location
+from npu_opt.ir.opdef import lookup_dialect, lookup_op
+from npu_opt.ir.parse_attributes import AttributeRules
+from npu_opt.ir.parse_errors import ParseError, _diagnose_operands, _error, _pos, line_col, translate_lark_error
+from npu_opt.ir.resources import Resources, ResourceSyntaxError, find_trailer, parse_trailer
+from npu_opt.ir.strings import unquote_string
+from npu_opt.ir.traits import IsolatedFromAbove
+from npu_opt.ir.type_parser import TypeParser, TypeSyntaxError
+from npu_opt.ir.types import FunctionType, OpaqueType, RankedTensorType, TensorType, Type
 
 _ISOLATED_PRETTY = {"builtin.module", "func.func"}
 

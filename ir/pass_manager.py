@@ -10,11 +10,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, TextIO
 
-from ir.core import Operation
-from ir.diagnostics import Diagnostic, DiagnosticEngine
-from ir.pass_registry import Pass
-from ir.rewriter import Rewriter
-from ir.verifier import verify
+from npu_opt.ir.core import Operation
+from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine
+from npu_opt.ir.pass_registry import Pass
+from npu_opt.ir.rewriter import Rewriter
+from npu_opt.ir.verifier import verify
 
 
 class PassFailure(Exception):
@@ -184,7 +184,7 @@ class PassManager:
             except PassFailure:
                 raise
             except Exception as err:  # noqa: BLE001 - any other exception is a bug in the pass
-                from ir.diagnostics import UserError
+                from npu_opt.ir.diagnostics import UserError
                 if isinstance(err, UserError):
                     self.diagnostics.emit(err.diagnostic)
                     raise PassFailure(pass_.NAME) from None

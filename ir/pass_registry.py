@@ -11,11 +11,11 @@ import typing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, TypeVar
 
-from ir.diagnostics import UserError
+from npu_opt.ir.diagnostics import UserError
 
 if TYPE_CHECKING:
-    from ir.core import Operation
-    from ir.pass_manager import PassContext
+    from npu_opt.ir.core import Operation
+    from npu_opt.ir.pass_manager import PassContext
 
 
 class PipelineError(UserError):

@@ -10,11 +10,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Sequence
 
-from ir.attributes import Attribute
-from ir.core import Operation, Value
-from ir.opdef import Op, lookup_dialect
-from ir.rewriter import Rewriter
-from ir.traits import IsTerminator, Pure
+from npu_opt.ir.attributes import Attribute
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.opdef import Op, lookup_dialect
+from npu_opt.ir.rewriter import Rewriter
+from npu_opt.ir.traits import IsTerminator, Pure
 
 
 class RewritePattern:
@@ -120,7 +120,7 @@ def _try_fold(op: Operation, rewriter: Rewriter) -> bool:
 
 
 def _constant_like() -> type:
-    from ir.traits import ConstantLike
+    from npu_opt.ir.traits import ConstantLike
     return ConstantLike
 
 

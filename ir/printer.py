@@ -9,16 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from ir.attributes import (
+from npu_opt.ir.attributes import (
     ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, ResourceBlob, StringAttr,
     TypeAttr, UNIT,
 )
-from ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
-from ir.location import UnknownLoc
-from ir.resources import trailer_parts
-from ir.strings import key_text, quote_string, symbol_text
-from ir.traits import IsolatedFromAbove
-from ir.types import FunctionType, Type
+from npu_opt.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from npu_opt.ir.location import UnknownLoc
+from npu_opt.ir.resources import trailer_parts
+from npu_opt.ir.strings import key_text, quote_string, symbol_text
+from npu_opt.ir.traits import IsolatedFromAbove
+from npu_opt.ir.types import FunctionType, Type
 
 _FUNC_PRETTY_KEYS = ("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs")
 _VISIBILITIES = ("public", "private", "nested")

@@ -11,8 +11,8 @@ import re
 import struct
 from dataclasses import dataclass, field
 
-from ir.attributes import ResourceBlob
-from ir.strings import key_text, quote_string, unquote_string
+from npu_opt.ir.attributes import ResourceBlob
+from npu_opt.ir.strings import key_text, quote_string, unquote_string
 
 _BLANKS = re.compile(r"[ \t]*")
 _TOKEN = re.compile(r'\s*(?:(\{|\}|:|,|#-\})|([A-Za-z_][A-Za-z0-9_$.\-]*)|(")|([-+]?[0-9]+)|(\S))')

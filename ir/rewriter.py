@@ -10,9 +10,9 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import Iterator, Protocol, Sequence
 
-from ir import dataflow
-from ir.attributes import Attribute
-from ir.core import Block, Operation, Value
+from npu_opt.ir import dataflow
+from npu_opt.ir.attributes import Attribute
+from npu_opt.ir.core import Block, Operation, Value
 
 
 class RewriteListener(Protocol):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
-    from ir.core import Operation
+    from npu_opt.ir.core import Operation
 
 
 class Trait:

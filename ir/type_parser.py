@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ir.attributes import Attribute, OpaqueAttr
-from ir.types import (
+from npu_opt.ir.attributes import Attribute, OpaqueAttr
+from npu_opt.ir.types import (
     DYNAMIC, FLOAT_KINDS, FloatType, IndexType, IntegerType, NoneType, OpaqueType,
     QuantUniformType, RankedTensorType, Type, UnrankedTensorType,
 )

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ir.interning import Interned
+from npu_opt.ir.interning import Interned
 
 if TYPE_CHECKING:
-    from ir.attributes import Attribute
+    from npu_opt.ir.attributes import Attribute
 
 DYNAMIC = -1
 """Marker for a dynamic (``?``) tensor dimension."""

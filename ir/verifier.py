@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
-from ir.diagnostics import Diagnostic, DiagnosticEngine
-from ir.opdef import Op, VerifyError
-from ir.traits import IsolatedFromAbove, IsTerminator, NoTerminator
+from npu_opt.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine
+from npu_opt.ir.opdef import Op, VerifyError
+from npu_opt.ir.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 
 
 def _declared(op: Op) -> Iterator[str]:

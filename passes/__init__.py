@@ -1,4 +1,4 @@
 """Passes npu-opt knows. Importing this package registers all of them."""
-from passes import canonicalize, cse, dce, npu_legalize, npu_perf, npu_place, test_passes  # noqa: F401  (registration on import)
+from npu_opt.passes import canonicalize, cse, dce, npu_legalize, npu_perf, npu_place, test_passes  # noqa: F401  (registration on import)
 
 __all__ = ["canonicalize", "cse", "dce", "npu_legalize", "npu_perf", "npu_place", "test_passes"]

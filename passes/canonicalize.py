@@ -1,11 +1,11 @@
 """canonicalize: fold ops and apply every registered op's canonicalization patterns greedily."""
 from __future__ import annotations
 
-from ir.core import Operation
-from ir.opdef import iter_ops
-from ir.pass_manager import PassContext
-from ir.pass_registry import Pass, option, register_pass
-from ir.patterns import RewritePattern, apply_patterns_greedily
+from npu_opt.ir.core import Operation
+from npu_opt.ir.opdef import iter_ops
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.ir.patterns import RewritePattern, apply_patterns_greedily
 
 
 def canonicalization_patterns() -> list[RewritePattern]:

@@ -1,11 +1,11 @@
 """cse: merge identical pure ops, scoped by dominance (a nested region sees its parents' ops)."""
 from __future__ import annotations
 
-from ir.core import Block, Operation, Region
-from ir.pass_manager import PassContext
-from ir.pass_registry import Pass, register_pass
-from ir.rewriter import Rewriter
-from ir.traits import IsolatedFromAbove, Pure
+from npu_opt.ir.core import Block, Operation, Region
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, register_pass
+from npu_opt.ir.rewriter import Rewriter
+from npu_opt.ir.traits import IsolatedFromAbove, Pure
 
 
 def _key(op: Operation) -> tuple:

@@ -1,10 +1,10 @@
 """dce: erase pure ops whose results are unused, until none is left."""
 from __future__ import annotations
 
-from ir.core import Operation
-from ir.pass_manager import PassContext
-from ir.pass_registry import Pass, register_pass
-from ir.patterns import is_trivially_dead
+from npu_opt.ir.core import Operation
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, register_pass
+from npu_opt.ir.patterns import is_trivially_dead
 
 
 @register_pass("dce", statistics={"num-dce'd": "Number of dead operations erased"})

@@ -22,18 +22,18 @@ from __future__ import annotations
 
 from typing import Callable
 
-from dialects.npu.accelerators import DEFAULT_ACCELERATOR
-from dialects.npu.ops_common import NpuOp
-from dialects.npu.target import resolve_target, target_of
-from ir.attributes import StringAttr
-from ir.core import Operation
-from ir.pass_manager import PassContext
-from ir.pass_registry import Pass, option, register_pass
-from passes.npu_lowering import conv, elementwise, mean, pool, shape, softmax, split
-from passes.npu_lowering.context import Lowering
-from passes.npu_lowering.fuse import erase_dead, fold_reshapes, fuse_activations
-from passes.npu_lowering.support import MEMORY_ONLY, Reason, check
-from passes.npu_lowering.view import builtin_name
+from npu_opt.dialects.npu.accelerators import DEFAULT_ACCELERATOR
+from npu_opt.dialects.npu.ops_common import NpuOp
+from npu_opt.dialects.npu.target import resolve_target, target_of
+from npu_opt.ir.attributes import StringAttr
+from npu_opt.ir.core import Operation
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.passes.npu_lowering import conv, elementwise, mean, pool, shape, softmax, split
+from npu_opt.passes.npu_lowering.context import Lowering
+from npu_opt.passes.npu_lowering.fuse import erase_dead, fold_reshapes, fuse_activations
+from npu_opt.passes.npu_lowering.support import MEMORY_ONLY, Reason, check
+from npu_opt.passes.npu_lowering.view import builtin_name
 
 PLACEMENT_ATTR = "npu.placement"
 """Discardable attribute of a tfl op left for the CPU (value "cpu")."""

@@ -20,18 +20,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dialects.npu.ops_common import NpuComputeOp, encoding_of, is_constant
-from dialects.npu.perf import BlockConfig, check_block_config, estimate_op, op_compute_cycles, select_block_config
-from dialects.npu.perf.arch import perf_target
-from dialects.npu.perf.ir_adapter import describe_op, is_costed, op_weights_hwio, report_name, with_weights
-from dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr
-from dialects.npu.perf.op_desc import NpuOpDesc
-from dialects.npu.perf.weight_buffering import propose_weight_buffering
-from dialects.npu.perf.weight_size import EncodedWeights, encode_weights, weights_digest
-from dialects.npu.target import target_of
-from ir.core import Operation
-from ir.pass_manager import PassContext
-from ir.pass_registry import Pass, option, register_pass, register_pipeline
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, is_constant
+from npu_opt.dialects.npu.perf import BlockConfig, check_block_config, estimate_op, op_compute_cycles, select_block_config
+from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.dialects.npu.perf.ir_adapter import describe_op, is_costed, op_weights_hwio, report_name, with_weights
+from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr
+from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
+from npu_opt.dialects.npu.perf.weight_buffering import propose_weight_buffering
+from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, encode_weights, weights_digest
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.core import Operation
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass, register_pipeline
 
 
 def _costed_ops(module: Operation) -> list[Operation]:
@@ -183,8 +183,8 @@ class Estimate(Pass):
 def _raw_encoding(raw: int, depth: int, slices: tuple[int, ...], cores: int) -> EncodedWeights:
     """Stream sizes when weights are taken uncompressed: raw bytes per channel plus scale records,
     each range padded to 16 bytes."""
-    from dialects.npu.perf.shape import round_up
-    from dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, WeightRange
+    from npu_opt.dialects.npu.perf.shape import round_up
+    from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, WeightRange
 
     per_channel = raw / depth
     ranges = []

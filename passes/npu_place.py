@@ -12,13 +12,13 @@ into fast storage is npu-estimate's weight-buffering decision. Both passes read 
 """
 from __future__ import annotations
 
-from dialects.npu.attrs import FmAttr
-from dialects.npu.ops_common import NpuComputeOp, NpuOp, element_bits, encoding_of, is_constant, shape_of, with_encoding
-from dialects.npu.target import target_of
-from ir.core import OpResult, Operation, Value
-from ir.pass_manager import PassContext
-from ir.pass_registry import Pass, option, register_pass
-from ir.types import RankedTensorType
+from npu_opt.dialects.npu.attrs import FmAttr
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, NpuOp, element_bits, encoding_of, is_constant, shape_of, with_encoding
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.core import OpResult, Operation, Value
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.ir.types import RankedTensorType
 
 _ELEMENTWISE = frozenset({"npu.add", "npu.sub", "npu.mul", "npu.minimum", "npu.maximum", "npu.shl", "npu.shr",
                           "npu.abs", "npu.clz", "npu.leaky_relu", "npu.lut"})

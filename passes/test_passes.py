@@ -1,9 +1,9 @@
 """Passes that exist to test the infrastructure itself (like MLIR's test passes)."""
 from __future__ import annotations
 
-from ir.core import Operation
-from ir.pass_manager import PassContext
-from ir.pass_registry import Pass, option, register_pass
+from npu_opt.ir.core import Operation
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass
 
 
 @register_pass("test-crash")
@@ -33,7 +33,7 @@ class TestDataflow(Pass):
     """Count the nodes and edges of every function's dataflow graph (testing only)."""
 
     def run(self, module: Operation, ctx: PassContext) -> None:
-        from ir.dataflow import function_graph
+        from npu_opt.ir.dataflow import function_graph
         for op in module.walk():
             if op.name == "func.func" and op.regions and op.regions[0].blocks:
                 graph = function_graph(op)

@@ -6,7 +6,7 @@ import difflib
 import sys
 from typing import NoReturn, Sequence
 
-from tools.target_options import add_target_arguments
+from npu_opt.tools.target_options import add_target_arguments
 
 VERSION = "0.1.0"
 

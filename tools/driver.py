@@ -6,17 +6,17 @@ import sys
 import time
 from dataclasses import dataclass
 
-from ir.core import Operation
-from ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
-from ir.expected import DiagnosticVerifier, parse_expectations
-from ir.opdef import all_dialects
-from ir.parser import ParseOptions, parse_module
-from ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassManager, Statistics, Timer
-from ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_text
-from ir.printer import PrintOptions, print_op
-from ir.verifier import verify
-from tools.output import decode_utf8, read_input, write_output
-from tools.target_options import TargetRequest, apply_target, prepare_target
+from npu_opt.ir.core import Operation
+from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
+from npu_opt.ir.expected import DiagnosticVerifier, parse_expectations
+from npu_opt.ir.opdef import all_dialects
+from npu_opt.ir.parser import ParseOptions, parse_module
+from npu_opt.ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassManager, Statistics, Timer
+from npu_opt.ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_text
+from npu_opt.ir.printer import PrintOptions, print_op
+from npu_opt.ir.verifier import verify
+from npu_opt.tools.output import decode_utf8, read_input, write_output
+from npu_opt.tools.target_options import TargetRequest, apply_target, prepare_target
 
 SPLIT_MARKER = "// -----"
 
@@ -51,7 +51,7 @@ def _reproducer_source(chunk: Chunk, name: str) -> str:
     if chunk.binary is None:
         return chunk.raw
     try:
-        from dialects.tfl.tflite import import_tflite
+        from npu_opt.dialects.tfl.tflite import import_tflite
         return print_op(import_tflite(chunk.binary, name), PrintOptions(debuginfo=True))
     except Exception:  # noqa: BLE001 - the reproducer is best effort
         return ""
@@ -80,8 +80,8 @@ def _pipeline(args: argparse.Namespace) -> list[Pass]:
 
 def run(args: argparse.Namespace) -> int:
     """The whole npu-opt run for parsed ``args``; returns the exit code."""
-    import dialects  # noqa: F401 - registers dialects
-    import passes  # noqa: F401 - registers passes
+    import npu_opt.dialects  # noqa: F401 - registers dialects
+    import npu_opt.passes  # noqa: F401 - registers passes
 
     if args.list_passes:
         sys.stdout.write(list_passes_text())
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         write_output(args.output, ("\n" + SPLIT_MARKER + "\n").join(outputs) if args.split_input_file
                      else "".join(outputs))
         if perf_rows is not None:
-            from tools.perf_report import render as render_perf_report
+            from npu_opt.tools.perf_report import render as render_perf_report
             write_output(args.perf_report, render_perf_report(perf_rows, args.perf_report))
         if timer is not None:
             timer.add("Output", time.perf_counter() - began)
@@ -174,7 +174,7 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
         began = time.perf_counter()
         try:
             if chunk.binary is not None:
-                from dialects.tfl.tflite import import_tflite
+                from npu_opt.dialects.tfl.tflite import import_tflite
                 module = import_tflite(chunk.binary, name)
             else:
                 module = parse_module(chunk.text, name, ParseOptions(args.allow_unregistered_dialect))
@@ -216,7 +216,7 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
             raise InternalError(crash.error, _reproducer_source(chunk, name),
                                 f"pass '{crash.pass_.NAME}'") from crash.error
         if perf_rows is not None:
-            from tools.perf_report import collect_rows
+            from npu_opt.tools.perf_report import collect_rows
             perf_rows.extend(collect_rows(module))
         stage = "printing"
         began = time.perf_counter()

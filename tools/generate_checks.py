@@ -1,7 +1,7 @@
 """Generate FileCheck lines from npu-opt output, in the manner of MLIR's generate-test-checks.py.
 
-    npu-opt test.mlir --pass=cse | python -m tools.generate_checks
-    npu-opt test.mlir --split-input-file | python -m tools.generate_checks --source test.mlir -i
+    npu-opt test.mlir --pass=cse | python -m npu_opt.tools.generate_checks
+    npu-opt test.mlir --split-input-file | python -m npu_opt.tools.generate_checks --source test.mlir -i
 
 Each function gets ``// CHECK-LABEL: func.func @name`` and ``// CHECK-SAME:`` for the rest of its
 signature line; the lines of its body follow as ``// CHECK-NEXT:`` (``// CHECK:`` with

@@ -11,10 +11,10 @@ from typing import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:
-        from tools.cli_args import VERSION
+        from npu_opt.tools.cli_args import VERSION
         sys.stdout.write(f"npu-opt {VERSION}\n")
         return 0
-    from tools.cli_args import parse_args
+    from npu_opt.tools.cli_args import parse_args
 
     try:
         args = parse_args(argv)
@@ -26,8 +26,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_guarded(args: object) -> int:
-    from tools.driver import InternalError, run
-    from tools.reproducer import write_reproducer
+    from npu_opt.tools.driver import InternalError, run
+    from npu_opt.tools.reproducer import write_reproducer
 
     try:
         return run(args)  # type: ignore[arg-type]
@@ -47,8 +47,8 @@ def _run_guarded(args: object) -> int:
 
 
 def _replay(args: object) -> int:
-    from tools.cli_args import parse_args
-    from tools.reproducer import read_configuration
+    from npu_opt.tools.cli_args import parse_args
+    from npu_opt.tools.reproducer import read_configuration
 
     path = getattr(args, "run_reproducer")
     try:

@@ -5,19 +5,19 @@ import argparse
 import sys
 from typing import Callable, Sequence
 
-from tools.cli_args import VERSION
-from tools.target_options import add_target_arguments
+from npu_opt.tools.cli_args import VERSION
+from npu_opt.tools.target_options import add_target_arguments
 
 Translation = Callable[[argparse.Namespace], int]
 
 
 def _mlir_to_dot(args: argparse.Namespace) -> int:
     """Print each function's dataflow graph in Graphviz DOT."""
-    import dialects  # noqa: F401
-    from ir.dataflow import function_graph
-    from ir.diagnostics import DiagnosticEngine, SourceManager, UserError
-    from ir.parser import ParseOptions, parse_module
-    from tools.output import decode_utf8, read_input, write_output
+    import npu_opt.dialects  # noqa: F401
+    from npu_opt.ir.dataflow import function_graph
+    from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError
+    from npu_opt.ir.parser import ParseOptions, parse_module
+    from npu_opt.tools.output import decode_utf8, read_input, write_output
 
     sources = SourceManager()
     engine = DiagnosticEngine(sources)
@@ -53,12 +53,12 @@ def _mlir_to_dot(args: argparse.Namespace) -> int:
 
 
 def _import_tflite(args: argparse.Namespace) -> int:
-    from tools.tflite_translate import import_tflite_main
+    from npu_opt.tools.tflite_translate import import_tflite_main
     return import_tflite_main(args)
 
 
 def _export_tflite(args: argparse.Namespace) -> int:
-    from tools.tflite_translate import export_tflite_main
+    from npu_opt.tools.tflite_translate import export_tflite_main
     return export_tflite_main(args)
 
 
@@ -70,7 +70,7 @@ TRANSLATIONS: dict[str, tuple[Translation, str]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from ir.diagnostics import PROGRAM
+    from npu_opt.ir.diagnostics import PROGRAM
     PROGRAM[0] = "npu-translate"
     parser = argparse.ArgumentParser(prog="npu-translate", description="Translate to and from npu-opt IR.")
     group = parser.add_mutually_exclusive_group(required=True)

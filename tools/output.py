@@ -5,7 +5,7 @@ import os
 import sys
 import tempfile
 
-from ir.diagnostics import UserError
+from npu_opt.ir.diagnostics import UserError
 
 
 def _umask() -> int:
@@ -70,7 +70,7 @@ def decode_utf8(name: str, data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        from ir.location import FileLineColLoc
+        from npu_opt.ir.location import FileLineColLoc
         line = data.count(b"\n", 0, err.start) + 1
         col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise UserError(f"input is not valid UTF-8 (byte 0x{data[err.start]:02x})",

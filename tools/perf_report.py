@@ -13,7 +13,7 @@ import io
 import json
 from typing import Any
 
-from ir.core import Operation
+from npu_opt.ir.core import Operation
 
 COLUMNS: tuple[str, ...] = (
     "name", "op", "block", "npu_cycles", "sram_access_cycles", "dram_access_cycles", "on_chip_flash_access_cycles",
@@ -28,8 +28,8 @@ def _cycles(value: float) -> float | int:
 
 def collect_rows(module: Operation) -> list[dict[str, Any]]:
     """The rows of ``module``'s estimated ops (no totals row)."""
-    from dialects.npu.perf.ir_adapter import report_name
-    from dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, BlockAttr, CostAttr
+    from npu_opt.dialects.npu.perf.ir_adapter import report_name
+    from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, BlockAttr, CostAttr
 
     rows: list[dict[str, Any]] = []
     for op in module.walk():

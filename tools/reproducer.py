@@ -8,7 +8,7 @@ import os
 import shlex
 import tempfile
 
-from tools.target_options import target_flags
+from npu_opt.tools.target_options import target_flags
 
 HEADER = "// npu-opt crash reproducer; replay with: npu-opt --run-reproducer <this file>\n"
 CONFIG_PREFIX = "// configuration: "

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from dialects.npu.vela_config import VelaConfig
-    from ir.core import Operation
+    from npu_opt.dialects.npu.vela_config import VelaConfig
+    from npu_opt.ir.core import Operation
 
 _DESTS = ("target", "config", "system_config", "memory_mode", "arena_cache_size")
 
@@ -87,8 +87,8 @@ def prepare_target(args: argparse.Namespace) -> TargetRequest | None:
     """
     if not _given(args):
         return None
-    from dialects.npu.accelerators import accelerator
-    from dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
+    from npu_opt.dialects.npu.accelerators import accelerator
+    from npu_opt.dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
 
     accel = None if args.target is None else accelerator(args.target).name
     paths = _config_paths(list(args.config or []))
@@ -105,7 +105,7 @@ def prepare_target(args: argparse.Namespace) -> TargetRequest | None:
 def _definition(config: "VelaConfig", kind: str, name: str) -> Any:
     """None when ``name`` means the built-in section of that name; else its resolved keys, to be
     written into the attribute so the IR does not depend on the ``.ini`` file."""
-    from dialects.npu.vela_config import builtin_config
+    from npu_opt.dialects.npu.vela_config import builtin_config
 
     resolved = config.resolve(kind, name)
     builtin = builtin_config()
@@ -120,11 +120,11 @@ def apply_target(module: "Operation", request: TargetRequest) -> None:
     Raises TargetError when the result is inconsistent (e.g. an arena cache size beyond the
     accelerator's address space) or the module's attribute is not an ``#npu.target``.
     """
-    from dialects.npu.accelerators import DEFAULT_ACCELERATOR, accelerator
-    from dialects.npu.errors import TargetError
-    from dialects.npu.target import TARGET_ATTR, default_memory_mode, default_system_config
-    from dialects.npu.target_attr import TargetAttr
-    from dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG
+    from npu_opt.dialects.npu.accelerators import DEFAULT_ACCELERATOR, accelerator
+    from npu_opt.dialects.npu.errors import TargetError
+    from npu_opt.dialects.npu.target import TARGET_ATTR, default_memory_mode, default_system_config
+    from npu_opt.dialects.npu.target_attr import TargetAttr
+    from npu_opt.dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG
 
     existing = module.attr(TARGET_ATTR)
     if existing is not None and not isinstance(existing, TargetAttr):

@@ -6,17 +6,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ir.diagnostics import DiagnosticEngine, SourceManager, UserError
+from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError
 
 
 def import_tflite_main(args: argparse.Namespace) -> int:
     """Read a .tflite model, verify the imported IR and print it."""
-    import dialects  # noqa: F401 - registers dialects
-    from ir.printer import PrintOptions, print_op
-    from ir.verifier import verify
-    from tools.output import read_input, write_output
-    from dialects.tfl.tflite import import_tflite
-    from tools.target_options import apply_target, prepare_target
+    import npu_opt.dialects  # noqa: F401 - registers dialects
+    from npu_opt.ir.printer import PrintOptions, print_op
+    from npu_opt.ir.verifier import verify
+    from npu_opt.tools.output import read_input, write_output
+    from npu_opt.dialects.tfl.tflite import import_tflite
+    from npu_opt.tools.target_options import apply_target, prepare_target
 
     engine = DiagnosticEngine(SourceManager())
     try:
@@ -41,11 +41,11 @@ def import_tflite_main(args: argparse.Namespace) -> int:
 
 def export_tflite_main(args: argparse.Namespace) -> int:
     """Parse and verify IR (or import a .tflite file) and write it as a TFLite flatbuffer."""
-    import dialects  # noqa: F401 - registers dialects
-    from ir.parser import ParseOptions, parse_module
-    from ir.verifier import verify
-    from tools.output import decode_utf8, read_input, write_output_bytes
-    from dialects.tfl.tflite import export_tflite, import_tflite, is_tflite
+    import npu_opt.dialects  # noqa: F401 - registers dialects
+    from npu_opt.ir.parser import ParseOptions, parse_module
+    from npu_opt.ir.verifier import verify
+    from npu_opt.tools.output import decode_utf8, read_input, write_output_bytes
+    from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite, is_tflite
 
     sources = SourceManager()
     engine = DiagnosticEngine(sources)

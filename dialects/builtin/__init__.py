@@ -1,9 +1,9 @@
 """The builtin dialect: ``builtin.module``, the top-level container of a program."""
 from __future__ import annotations
 
-from ir.constraints import StrAttrC
-from ir.opdef import AttrDef, Dialect, Op, register_dialect
-from ir.traits import IsolatedFromAbove, NoTerminator, SingleBlock, SymbolTable
+from npu_opt.ir.constraints import StrAttrC
+from npu_opt.ir.opdef import AttrDef, Dialect, Op, register_dialect
+from npu_opt.ir.traits import IsolatedFromAbove, NoTerminator, SingleBlock, SymbolTable
 
 BUILTIN = register_dialect(Dialect("builtin", "MLIR's builtin dialect: the module container."))
 
@@ -19,7 +19,7 @@ class ModuleOp(Op):
     sym_name = AttrDef(StrAttrC(), optional=True, doc="optional module name")
 
     def verify_op(self) -> None:
-        from ir.opdef import VerifyError
+        from npu_opt.ir.opdef import VerifyError
         if len(self.regions) != 1:
             raise VerifyError("requires one region")
         if self.operands or self.results:

@@ -1,13 +1,13 @@
 """The func dialect: ``func.func`` (functions) and ``func.return`` (their terminator)."""
 from __future__ import annotations
 
-from ir.attributes import ArrayAttr, DictionaryAttr, StringAttr, TypeAttr
-from ir.constraints import AnyType, ArrayAttrC, StrAttrC, SymbolNameC, TypeAttrC
-from ir.core import Block, Region
-from ir.location import UNKNOWN_LOC, Location
-from ir.opdef import AttrDef, Dialect, Op, OperandDef, VerifyError, register_dialect
-from ir.traits import HasParent, IsTerminator, IsolatedFromAbove, Pure, ReturnLike, Symbol
-from ir.types import FunctionType, Type
+from npu_opt.ir.attributes import ArrayAttr, DictionaryAttr, StringAttr, TypeAttr
+from npu_opt.ir.constraints import AnyType, ArrayAttrC, StrAttrC, SymbolNameC, TypeAttrC
+from npu_opt.ir.core import Block, Region
+from npu_opt.ir.location import UNKNOWN_LOC, Location
+from npu_opt.ir.opdef import AttrDef, Dialect, Op, OperandDef, VerifyError, register_dialect
+from npu_opt.ir.traits import HasParent, IsTerminator, IsolatedFromAbove, Pure, ReturnLike, Symbol
+from npu_opt.ir.types import FunctionType, Type
 
 FUNC = register_dialect(Dialect("func", "Functions, returns."))
 

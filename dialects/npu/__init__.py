@@ -11,20 +11,20 @@
 """
 from __future__ import annotations
 
-from ir.attributes import Attribute
+from npu_opt.ir.attributes import Attribute
 
-from dialects.npu.accelerators import ACCELERATORS, AcceleratorConfig, accelerator
-from dialects.npu.attrs import PARSERS, ActivationAttr, FmAttr, KernelAttr, OffsetAttr, RescaleAttr
-from dialects.npu.dialect import NPU
-from dialects.npu.errors import TargetError
-from dialects.npu.ops_common import NpuComputeOp, NpuOp, feature_map
-from dialects.npu.ops_conv import *  # noqa: F401,F403  (registration happens on import)
-from dialects.npu.ops_elementwise import *  # noqa: F401,F403
-from dialects.npu.ops_memory import *  # noqa: F401,F403
-from dialects.npu.ops_pool import *  # noqa: F401,F403
-from dialects.npu.target import TARGET_ATTR, Target, resolve_target, target_of
-from dialects.npu.target_attr import TargetAttr, parse_target_body
-from dialects.npu.vela_config import VelaConfig
+from npu_opt.dialects.npu.accelerators import ACCELERATORS, AcceleratorConfig, accelerator
+from npu_opt.dialects.npu.attrs import PARSERS, ActivationAttr, FmAttr, KernelAttr, OffsetAttr, RescaleAttr
+from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.errors import TargetError
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, NpuOp, feature_map
+from npu_opt.dialects.npu.ops_conv import *  # noqa: F401,F403  (registration happens on import)
+from npu_opt.dialects.npu.ops_elementwise import *  # noqa: F401,F403
+from npu_opt.dialects.npu.ops_memory import *  # noqa: F401,F403
+from npu_opt.dialects.npu.ops_pool import *  # noqa: F401,F403
+from npu_opt.dialects.npu.target import TARGET_ATTR, Target, resolve_target, target_of
+from npu_opt.dialects.npu.target_attr import TargetAttr, parse_target_body
+from npu_opt.dialects.npu.vela_config import VelaConfig
 
 
 @NPU.attribute("target")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from dialects.npu.errors import TargetError, unknown_name
+from npu_opt.dialects.npu.errors import TargetError, unknown_name
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from dialects.npu.accelerators import ActivationCycleCase
-from dialects.npu.vela_config import MEMORY_AREAS
-from ir.type_parser import split_top_level
-from ir.attributes import Attribute
+from npu_opt.dialects.npu.accelerators import ActivationCycleCase
+from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
+from npu_opt.ir.type_parser import split_top_level
+from npu_opt.ir.attributes import Attribute
 
 FORMATS: tuple[str, ...] = ("NHWC", "NHCWB16")
 """Feature-map layouts of the NPU: linear NHWC, and NHCWB16 (bricks of 16 channels)."""

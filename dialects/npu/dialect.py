@@ -2,7 +2,7 @@
 importing the package ``__init__`` (which imports them)."""
 from __future__ import annotations
 
-from ir.opdef import Dialect, register_dialect
+from npu_opt.ir.opdef import Dialect, register_dialect
 
 NPU = register_dialect(Dialect(
     "npu",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
-from ir.diagnostics import UserError
+from npu_opt.ir.diagnostics import UserError
 
 
 class TargetError(UserError, ValueError):

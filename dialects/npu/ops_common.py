@@ -24,15 +24,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence
 
-from dialects.npu.accelerators import BlockType
-from dialects.npu.attrs import (
+from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.dialects.npu.attrs import (
     ROUNDINGS, ActivationAttr, FeatureMap, FmAttr, KernelAttr, OffsetAttr, RescaleAttr,
 )
-from ir.attributes import Attribute
-from ir.constraints import AttrConstraint, StrAttrC, TypeAttrC, TypeConstraint
-from ir.core import Value
-from ir.opdef import AttrDef, Op, VerifyError
-from ir.types import (
+from npu_opt.ir.attributes import Attribute
+from npu_opt.ir.constraints import AttrConstraint, StrAttrC, TypeAttrC, TypeConstraint
+from npu_opt.ir.core import Value
+from npu_opt.ir.opdef import AttrDef, Op, VerifyError
+from npu_opt.ir.types import (
     IntegerType, QuantUniformType, RankedTensorType, TensorType, Type, element_type_of,
 )
 
@@ -219,7 +219,7 @@ class NpuOp(Op):
                                    "for decomposed ops); reports join on it")
 
     def verify_op(self) -> None:
-        from ir.verifier import _declared  # the verifier's own check of the declaration
+        from npu_opt.ir.verifier import _declared  # the verifier's own check of the declaration
         if next(iter(_declared(self)), None) is not None:
             return
         self.verify_npu()

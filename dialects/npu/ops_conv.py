@@ -6,14 +6,14 @@ per output channel, and optionally the lookup table of a fused ``lut`` activatio
 """
 from __future__ import annotations
 
-from dialects.npu.accelerators import BlockType
-from dialects.npu.dialect import NPU
-from dialects.npu.ops_common import (
+from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.ops_common import (
     Bias, FeatureMap4D, KernelC, LookupTable, NpuComputeOp, ResamplingC, Weights, check_depth, check_window,
     fmt, shape_of,
 )
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.traits import Pure
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import Pure
 
 
 def _upscale(op: NpuComputeOp) -> int:

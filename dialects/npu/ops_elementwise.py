@@ -8,14 +8,14 @@ broadcast or scalar one; the NPU swaps them as needed (Vela's ``reversed_operand
 """
 from __future__ import annotations
 
-from dialects.npu.accelerators import BlockType
-from dialects.npu.dialect import NPU
-from dialects.npu.ops_common import (
+from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.ops_common import (
     FeatureMap4D, FeatureMapOrScalar, LookupTable, NpuComputeOp, element_bits, fmt, is_constant, shape_of,
 )
-from ir.constraints import FloatAttrC, StrAttrC
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.traits import Pure
+from npu_opt.ir.constraints import FloatAttrC, StrAttrC
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import Pure
 
 
 class BinaryElementwiseOp(NpuComputeOp):

@@ -7,18 +7,18 @@ e.g. from one memory area to another (Vela's ``Memcpy`` and weight/LUT DMAs).
 """
 from __future__ import annotations
 
-from dialects.npu.accelerators import BlockType
-from dialects.npu.dialect import NPU
-from dialects.npu.ops_common import (
+from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.ops_common import (
     AnyStaticTensor, NpuComputeOp, NpuOp, OffsetC, encoding_of, fmt, shape_of,
 )
-from ir.constraints import ArrayAttrC, TypeConstraint
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.patterns import RewritePattern
-from ir.rewriter import Rewriter
-from ir.core import Operation
-from ir.traits import Pure
-from ir.types import RankedTensorType, element_type_of
+from npu_opt.ir.constraints import ArrayAttrC, TypeConstraint
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.patterns import RewritePattern
+from npu_opt.ir.rewriter import Rewriter
+from npu_opt.ir.core import Operation
+from npu_opt.ir.traits import Pure
+from npu_opt.ir.types import RankedTensorType, element_type_of
 
 Static4D = TypeConstraint("static 4-D tensor",
                           lambda t: isinstance(t, RankedTensorType) and t.has_static_shape and t.rank == 4)

@@ -6,14 +6,14 @@ activations and requantises; with 'nearest' resampling it is the x2 upscale of a
 """
 from __future__ import annotations
 
-from dialects.npu.accelerators import BlockType
-from dialects.npu.dialect import NPU
-from dialects.npu.ops_common import (
+from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.ops_common import (
     FeatureMap4D, KernelC, LookupTable, NpuComputeOp, ResamplingC, check_depth, check_window, element_bits,
     shape_of,
 )
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.traits import Pure
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import Pure
 
 
 class _Pool(NpuComputeOp):

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ir.types import QuantUniformType
+from npu_opt.ir.types import QuantUniformType
 
 
 def round_away_zero(x: float) -> int:

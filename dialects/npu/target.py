@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Mapping
 
-from dialects.npu.accelerators import AcceleratorConfig, accelerator
-from dialects.npu.errors import TargetError
-from dialects.npu.vela_config import (
+from npu_opt.dialects.npu.accelerators import AcceleratorConfig, accelerator
+from npu_opt.dialects.npu.errors import TargetError
+from npu_opt.dialects.npu.vela_config import (
     MEMORY_AREAS, MEMORY_MODE, PORTS, SYSTEM_CONFIG, Resolved, VelaConfig, builtin_config,
 )
 
 if TYPE_CHECKING:
-    from ir.core import Operation
+    from npu_opt.ir.core import Operation
 
 TARGET_ATTR = "npu.target"
 """Name of the module attribute holding the target."""
@@ -260,7 +260,7 @@ def target_of(module: "Operation", required: bool = True) -> Target | None:
 
     Without the attribute: TargetError if ``required`` (the message says how to give one), else None.
     """
-    from dialects.npu.target_attr import TargetAttr
+    from npu_opt.dialects.npu.target_attr import TargetAttr
 
     attr = module.attr(TARGET_ATTR)
     if isinstance(attr, TargetAttr):

@@ -22,16 +22,16 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Mapping, Sequence
 
-from dialects.npu.accelerators import accelerator
-from dialects.npu.errors import TargetError, unknown_name
-from dialects.npu.target import (
+from npu_opt.dialects.npu.accelerators import accelerator
+from npu_opt.dialects.npu.errors import TargetError, unknown_name
+from npu_opt.dialects.npu.target import (
     MemoryMode, SystemConfig, Target, build_target, default_memory_mode, default_system_config,
 )
-from dialects.npu.vela_config import (
+from npu_opt.dialects.npu.vela_config import (
     MEMORY_MODE, SYSTEM_CONFIG, Resolved, Value, builtin_config, canonical_key, convert, schema,
 )
-from ir.attributes import Attribute
-from ir.strings import quote_string, unquote_string
+from npu_opt.ir.attributes import Attribute
+from npu_opt.ir.strings import quote_string, unquote_string
 
 Definition = tuple[tuple[str, Value], ...]
 

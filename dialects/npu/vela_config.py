@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Mapping, Union
 
-from dialects.npu.errors import TargetError, closest, unknown_name
+from npu_opt.dialects.npu.errors import TargetError, closest, unknown_name
 
 Value = Union[int, float, str]
 """A typed configuration value: an int, a float, or a memory/port name."""

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ir.attributes import Attribute, IntegerAttr
-from ir.constraints import AnyAttr, AnyInteger, AnyType
-from ir.core import Operation, Value
-from ir.location import Location
-from ir.opdef import AttrDef, Dialect, Op, OperandDef, ResultDef, VerifyError, register_dialect
-from ir.patterns import RewritePattern
-from ir.rewriter import Rewriter
-from ir.traits import ConstantLike, IsTerminator, Pure
-from ir.types import IntegerType, Type
+from npu_opt.ir.attributes import Attribute, IntegerAttr
+from npu_opt.ir.constraints import AnyAttr, AnyInteger, AnyType
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.location import Location
+from npu_opt.ir.opdef import AttrDef, Dialect, Op, OperandDef, ResultDef, VerifyError, register_dialect
+from npu_opt.ir.patterns import RewritePattern
+from npu_opt.ir.rewriter import Rewriter
+from npu_opt.ir.traits import ConstantLike, IsTerminator, Pure
+from npu_opt.ir.types import IntegerType, Type
 
 TEST = register_dialect(Dialect("test", "Ops for testing the IR infrastructure and built-in passes."))
 

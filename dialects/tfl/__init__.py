@@ -5,13 +5,13 @@ builtin operator name (``"CONV_2D"``) to its op class, for the TFLite importer a
 """
 from __future__ import annotations
 
-from dialects.tfl.common import TFL, TflOp
-from dialects.tfl.ops_conv import *  # noqa: F401,F403  (registration happens on import)
-from dialects.tfl.ops_elementwise import *  # noqa: F401,F403
-from dialects.tfl.ops_misc import *  # noqa: F401,F403
-from dialects.tfl.ops_reduce import *  # noqa: F401,F403
-from dialects.tfl.ops_shape import *  # noqa: F401,F403
-from dialects.tfl.ops_slice import *  # noqa: F401,F403
+from npu_opt.dialects.tfl.common import TFL, TflOp
+from npu_opt.dialects.tfl.ops_conv import *  # noqa: F401,F403  (registration happens on import)
+from npu_opt.dialects.tfl.ops_elementwise import *  # noqa: F401,F403
+from npu_opt.dialects.tfl.ops_misc import *  # noqa: F401,F403
+from npu_opt.dialects.tfl.ops_reduce import *  # noqa: F401,F403
+from npu_opt.dialects.tfl.ops_shape import *  # noqa: F401,F403
+from npu_opt.dialects.tfl.ops_slice import *  # noqa: F401,F403
 
 OPS_BY_BUILTIN: dict[str, type[TflOp]] = {
     cls.BUILTIN: cls for cls in TFL.ops.values() if getattr(cls, "BUILTIN", "")  # type: ignore[misc]

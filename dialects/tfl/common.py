@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ir.constraints import (
+from npu_opt.ir.constraints import (
     BoolAttrC, FloatAttrC, IntAttrC, Optional_, StrAttrC, TensorOf, TypeConstraint,
 )
-from ir.opdef import Dialect, Op, VerifyError, register_dialect
-from ir.types import F32, NoneType, TensorType
+from npu_opt.ir.opdef import Dialect, Op, VerifyError, register_dialect
+from npu_opt.ir.types import F32, NoneType, TensorType
 
 TFL = register_dialect(Dialect(
     "tfl",
@@ -60,7 +60,7 @@ class TflOp(Op):
     """The TFLite builtin operator this op imports from and exports to ('' for pseudo ops)."""
 
     def verify_op(self) -> None:
-        from ir.verifier import _declared  # the verifier's own check of the declaration
+        from npu_opt.ir.verifier import _declared  # the verifier's own check of the declaration
         if next(iter(_declared(self)), None) is not None:
             return
         self.verify_shapes()

@@ -5,15 +5,15 @@ TRANSPOSE_CONV filters OHWI, FULLY_CONNECTED filters [outputs, inputs].
 """
 from __future__ import annotations
 
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.traits import Pure
-from ir.types import DYNAMIC
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import Pure
+from npu_opt.ir.types import DYNAMIC
 
-from dialects.tfl.common import (
+from npu_opt.dialects.tfl.common import (
     TFL, ActivationAttr, Activations, Bias, BoolAttr, Filter, I32Attr, I32Tensor, PaddingAttr,
     PositiveI32Attr, TflOp, WeightsFormatAttr,
 )
-from dialects.tfl.shapes import (
+from npu_opt.dialects.tfl.shapes import (
     conv_output_size, constant_ints, expect_rank, expect_shape, fmt, num_elements, same_storage,
     shape_of,
 )

@@ -5,13 +5,13 @@ the result (quantised operands may have different scales). Unary ops keep the in
 """
 from __future__ import annotations
 
-from ir.constraints import TensorOf, TypeAttrC
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.traits import Pure
-from ir.types import FloatType, QuantUniformType, TensorType, element_type_of
+from npu_opt.ir.constraints import TensorOf, TypeAttrC
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import Pure
+from npu_opt.ir.types import FloatType, QuantUniformType, TensorType, element_type_of
 
-from dialects.tfl.common import TFL, ActivationAttr, Activations, BoolAttr, F32Attr, Numeric, TflOp
-from dialects.tfl.shapes import broadcast, expect_shape, same_storage, shape_of
+from npu_opt.dialects.tfl.common import TFL, ActivationAttr, Activations, BoolAttr, F32Attr, Numeric, TflOp
+from npu_opt.dialects.tfl.shapes import broadcast, expect_shape, same_storage, shape_of
 
 Float = TensorOf("f32", "f16")
 FloatOrQuant = TensorOf("f32", "f16", "qi8", "qu8", "qi16")

@@ -4,16 +4,16 @@ operators outside the dialect: ``tfl.custom`` (CUSTOM operators) and ``tfl.unsup
 that an exported model still holds them unchanged."""
 from __future__ import annotations
 
-from ir.attributes import DenseElementsAttr, DenseResourceAttr
-from ir.constraints import (
+from npu_opt.ir.attributes import DenseElementsAttr, DenseResourceAttr
+from npu_opt.ir.constraints import (
     AnyType, ElementsAttrC, IntAttrC, StrAttrC, TypeAttrC, UnitAttrC,
 )
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.traits import ConstantLike, Pure
-from ir.types import NoneType, QuantUniformType, RankedTensorType, TensorType
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import ConstantLike, Pure
+from npu_opt.ir.types import NoneType, QuantUniformType, RankedTensorType, TensorType
 
-from dialects.tfl.common import TFL, NoneOrTensor, TflOp
-from dialects.tfl.shapes import fmt
+from npu_opt.dialects.tfl.common import TFL, NoneOrTensor, TflOp
+from npu_opt.dialects.tfl.shapes import fmt
 
 def _value_type(op: TflOp) -> RankedTensorType | None:
     value = op.attr("value")
@@ -121,7 +121,7 @@ class UnsupportedOp(TflOp):
     output = ResultDef(NoneOrTensor, variadic=True)
 
     def verify_shapes(self) -> None:
-        from dialects.tfl.opcodes import BUILTIN_CODES
+        from npu_opt.dialects.tfl.opcodes import BUILTIN_CODES
         if BUILTIN_CODES.get(self.opcode, self.builtin_code) != self.builtin_code:
             raise VerifyError(f"opcode '{self.opcode}' is builtin code {BUILTIN_CODES[self.opcode]}, "
                               f"not {self.builtin_code}")

@@ -1,11 +1,11 @@
 """Reductions and resampling: mean, arg_max, resize_bilinear and resize_nearest_neighbor."""
 from __future__ import annotations
 
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.traits import Pure
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import Pure
 
-from dialects.tfl.common import TFL, Activations, AnyTflTensor, BoolAttr, I32Tensor, IndexTensor, TflOp
-from dialects.tfl.shapes import (
+from npu_opt.dialects.tfl.common import TFL, Activations, AnyTflTensor, BoolAttr, I32Tensor, IndexTensor, TflOp
+from npu_opt.dialects.tfl.shapes import (
     constant_ints, expect_rank, expect_shape, norm_axis, same_storage, shape_of,
 )
 

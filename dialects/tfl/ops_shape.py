@@ -2,15 +2,15 @@
 and shape. Where the output shape follows from a constant operand, the verifier checks it."""
 from __future__ import annotations
 
-from ir.constraints import ArrayAttrC, IntAttrC
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.traits import Pure
-from ir.types import DYNAMIC
+from npu_opt.ir.constraints import ArrayAttrC, IntAttrC
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import Pure
+from npu_opt.ir.types import DYNAMIC
 
-from dialects.tfl.common import (
+from npu_opt.dialects.tfl.common import (
     TFL, ActivationAttr, AnyTflTensor, I32Attr, IndexTensor, TflOp,
 )
-from dialects.tfl.shapes import (
+from npu_opt.dialects.tfl.shapes import (
     constant_ints, dims_agree, expect_rank, expect_shape, fmt, norm_axis, num_elements,
     same_storage, shape_of,
 )

@@ -5,12 +5,12 @@ an index operand is not constant only ranks are checked.
 """
 from __future__ import annotations
 
-from ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from ir.traits import Pure
-from ir.types import DYNAMIC
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import Pure
+from npu_opt.ir.types import DYNAMIC
 
-from dialects.tfl.common import TFL, AnyTflTensor, BoolAttr, I32Attr, IndexTensor, TflOp
-from dialects.tfl.shapes import (
+from npu_opt.dialects.tfl.common import TFL, AnyTflTensor, BoolAttr, I32Attr, IndexTensor, TflOp
+from npu_opt.dialects.tfl.shapes import (
     Shape, constant_ints, expect_rank, expect_shape, fmt, norm_axis, same_storage, shape_of,
 )
 

@@ -10,10 +10,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ir.attributes import DenseElementsAttr, DenseResourceAttr
-from ir.core import Value
-from ir.opdef import VerifyError
-from ir.types import DYNAMIC, QuantUniformType, RankedTensorType, Type, element_type_of
+from npu_opt.ir.attributes import DenseElementsAttr, DenseResourceAttr
+from npu_opt.ir.core import Value
+from npu_opt.ir.opdef import VerifyError
+from npu_opt.ir.types import DYNAMIC, QuantUniformType, RankedTensorType, Type, element_type_of
 
 Shape = tuple[int, ...]
 

@@ -10,14 +10,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from dialects.npu.attrs import ActivationAttr, KernelAttr, RescaleAttr
-from dialects.npu.ops_common import NpuComputeOp, NpuOp, activation_range, dtype_range
-from dialects.npu.ops_memory import ReshapeOp
-from dialects.npu.quant import activation_clamp, quantise_float32, scale_and_zero_point
-from ir.attributes import DenseElementsAttr, StringAttr, TypeAttr
-from ir.core import Operation, Value
-from ir.pass_manager import PassContext
-from ir.types import IntegerType, QuantUniformType, RankedTensorType, Type, element_type_of
+from npu_opt.dialects.npu.attrs import ActivationAttr, KernelAttr, RescaleAttr
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, NpuOp, activation_range, dtype_range
+from npu_opt.dialects.npu.ops_memory import ReshapeOp
+from npu_opt.dialects.npu.quant import activation_clamp, quantise_float32, scale_and_zero_point
+from npu_opt.ir.attributes import DenseElementsAttr, StringAttr, TypeAttr
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.types import IntegerType, QuantUniformType, RankedTensorType, Type, element_type_of
 
 
 def tensor(shape: Sequence[int], element: Type) -> RankedTensorType:
@@ -26,7 +26,7 @@ def tensor(shape: Sequence[int], element: Type) -> RankedTensorType:
 
 def quant_type(storage: IntegerType, scale: float, zero_point: int = 0) -> QuantUniformType:
     """A per-tensor ``!quant.uniform`` over f32."""
-    from ir.types import F32
+    from npu_opt.ir.types import F32
     return QuantUniformType(storage, F32, [float(scale)], [int(zero_point)])
 
 
@@ -65,7 +65,7 @@ class Builder:
 
     def const(self, values: np.ndarray | Sequence[int] | int, t: RankedTensorType) -> Value:
         """A constant tensor of type ``t`` (quantised element types become ``tfl.pseudo_qconst``)."""
-        from dialects.tfl import ConstOp, QConstOp
+        from npu_opt.dialects.tfl import ConstOp, QConstOp
         elem = element_type_of(t)
         array = np.asarray(values)
         if isinstance(elem, QuantUniformType):

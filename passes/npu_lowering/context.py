@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ir.core import Operation, Value
-from ir.pass_manager import PassContext
-from passes.npu_lowering.builder import Builder
-from passes.npu_lowering.padding import Padding4
-from passes.npu_lowering.view import op_name
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.passes.npu_lowering.builder import Builder
+from npu_opt.passes.npu_lowering.padding import Padding4
+from npu_opt.passes.npu_lowering.view import op_name
 
 ACTIVATION_OF_FAF = {None: "none", "NONE": "none", "RELU": "relu", "RELU6": "relu6", "RELU_N1_TO_1": "relu_n1_to_1",
                      "RELU_0_TO_1": "relu_0_to_1", "TANH": "tanh"}

@@ -26,14 +26,14 @@ from typing import Any
 
 import numpy as np
 
-from dialects.npu.ops_conv import Conv2DOp, DepthwiseConv2DOp, TransposeConv2DOp, VectorProductOp
-from ir.core import Operation, Value
-from ir.types import I32, I64, QuantUniformType, Type, element_type_of
-from passes.npu_lowering.builder import Builder, tensor
-from passes.npu_lowering.context import ACTIVATION_OF_FAF, Lowering
-from passes.npu_lowering.padding import kernel_padding, needed_total_padding, upscaled_padding
-from passes.npu_lowering.support import resize_factor
-from passes.npu_lowering.view import constant, shape4, shape_list, view_of
+from npu_opt.dialects.npu.ops_conv import Conv2DOp, DepthwiseConv2DOp, TransposeConv2DOp, VectorProductOp
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.types import I32, I64, QuantUniformType, Type, element_type_of
+from npu_opt.passes.npu_lowering.builder import Builder, tensor
+from npu_opt.passes.npu_lowering.context import ACTIVATION_OF_FAF, Lowering
+from npu_opt.passes.npu_lowering.padding import kernel_padding, needed_total_padding, upscaled_padding
+from npu_opt.passes.npu_lowering.support import resize_factor
+from npu_opt.passes.npu_lowering.view import constant, shape4, shape_list, view_of
 
 BATCH_SPLIT = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
 """How Vela folds a vector product's batch N into H x W (else 1 x N)."""

@@ -25,19 +25,19 @@ import math
 
 import numpy as np
 
-from dialects.npu.ops_conv import DepthwiseConv2DOp
-from dialects.npu.ops_elementwise import (
+from npu_opt.dialects.npu.ops_conv import DepthwiseConv2DOp
+from npu_opt.dialects.npu.ops_elementwise import (
     AbsOp, AddOp, LeakyReluOp, LutOp, MaximumOp, MinimumOp, MulOp, SubOp,
 )
-from dialects.npu.quant import elementwise_mul_scale, quantise_scale, scale_and_zero_point
-from ir.attributes import StringAttr, TypeAttr
-from ir.core import Operation, Value
-from ir.types import I32, I64, IntegerType, Type, element_type_of
-from passes.npu_lowering.builder import Builder, quant_type, storage, tensor
-from passes.npu_lowering.context import ACTIVATION_OF_FAF, Lowering
-from passes.npu_lowering.pool import avgpool_nop
-from passes.npu_lowering.tables import hardswish_lut, lrelu_lut, lut8, lut16, rsqrt_lut, sigmoid
-from passes.npu_lowering.view import quant, scaling_equal, shape4, shape_list, view_of
+from npu_opt.dialects.npu.quant import elementwise_mul_scale, quantise_scale, scale_and_zero_point
+from npu_opt.ir.attributes import StringAttr, TypeAttr
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.types import I32, I64, IntegerType, Type, element_type_of
+from npu_opt.passes.npu_lowering.builder import Builder, quant_type, storage, tensor
+from npu_opt.passes.npu_lowering.context import ACTIVATION_OF_FAF, Lowering
+from npu_opt.passes.npu_lowering.pool import avgpool_nop
+from npu_opt.passes.npu_lowering.tables import hardswish_lut, lrelu_lut, lut8, lut16, rsqrt_lut, sigmoid
+from npu_opt.passes.npu_lowering.view import quant, scaling_equal, shape4, shape_list, view_of
 
 BINARY_OPS = {"tfl.add": AddOp, "tfl.sub": SubOp, "tfl.mul": MulOp, "tfl.minimum": MinimumOp,
               "tfl.maximum": MaximumOp}

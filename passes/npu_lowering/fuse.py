@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from dialects.npu.ops_common import NpuComputeOp
-from dialects.npu.ops_memory import ReshapeOp
-from dialects.npu.ops_pool import AvgPoolOp
-from ir.attributes import StringAttr, TypeAttr
-from ir.core import Operation, Value
-from ir.rewriter import Rewriter
-from ir.types import RankedTensorType, element_type_of
-from passes.npu_lowering.builder import Builder
-from passes.npu_lowering.context import Lowering
-from passes.npu_lowering.elementwise import FUSABLE_MARK
+from npu_opt.dialects.npu.ops_common import NpuComputeOp
+from npu_opt.dialects.npu.ops_memory import ReshapeOp
+from npu_opt.dialects.npu.ops_pool import AvgPoolOp
+from npu_opt.ir.attributes import StringAttr, TypeAttr
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.rewriter import Rewriter
+from npu_opt.ir.types import RankedTensorType, element_type_of
+from npu_opt.passes.npu_lowering.builder import Builder
+from npu_opt.passes.npu_lowering.context import Lowering
+from npu_opt.passes.npu_lowering.elementwise import FUSABLE_MARK
 
 CONSTANTS = ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.no_value")
 

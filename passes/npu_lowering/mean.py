@@ -13,16 +13,16 @@ import math
 
 import numpy as np
 
-from dialects.npu.ops_conv import DepthwiseConv2DOp
-from dialects.npu.ops_elementwise import AddOp, MulOp
-from dialects.npu.ops_memory import DmaOp, SliceOp
-from dialects.npu.attrs import OffsetAttr
-from dialects.npu.quant import quantise_scale, scale_and_zero_point
-from ir.core import Operation, Value
-from ir.types import I32, I64, IntegerType, element_type_of
-from passes.npu_lowering.builder import quant_type, storage, tensor
-from passes.npu_lowering.context import Lowering
-from passes.npu_lowering.view import constant, quant, shape_list, view_of
+from npu_opt.dialects.npu.ops_conv import DepthwiseConv2DOp
+from npu_opt.dialects.npu.ops_elementwise import AddOp, MulOp
+from npu_opt.dialects.npu.ops_memory import DmaOp, SliceOp
+from npu_opt.dialects.npu.attrs import OffsetAttr
+from npu_opt.dialects.npu.quant import quantise_scale, scale_and_zero_point
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.types import I32, I64, IntegerType, element_type_of
+from npu_opt.passes.npu_lowering.builder import quant_type, storage, tensor
+from npu_opt.passes.npu_lowering.context import Lowering
+from npu_opt.passes.npu_lowering.view import constant, quant, shape_list, view_of
 
 MAX_KERNEL, MAX_HEIGHT = 4096, 64
 
@@ -50,7 +50,7 @@ def lower_mean(op: Operation, lowering: Lowering) -> None:
         if element_type_of(view.ifm.type) is element_type_of(view.ofm.type):
             b.finish(op, [b.npu(DmaOp, [view.ifm], view.ifm.type)])
         else:
-            from passes.npu_lowering.pool import avgpool_nop
+            from npu_opt.passes.npu_lowering.pool import avgpool_nop
             ofm_type = tensor(ifm_shape, element_type_of(view.ofm.type))
             b.finish(op, [avgpool_nop(b, b.reshape(view.ifm, ifm_shape), ofm_type, b.name)])
         return

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from dialects.npu.ops_pool import AvgPoolOp, MaxPoolOp
-from ir.core import Operation, Value
-from ir.types import I32, Type, element_type_of
-from passes.npu_lowering.builder import Builder, quant_type, storage, tensor
-from passes.npu_lowering.context import ACTIVATION_OF_FAF, Lowering
-from passes.npu_lowering.conv import ConvPlan, emit, rewrite
-from passes.npu_lowering.padding import kernel_padding
-from passes.npu_lowering.support import pool_strides
-from passes.npu_lowering.view import quant, shape4, shape_list, view_of
+from npu_opt.dialects.npu.ops_pool import AvgPoolOp, MaxPoolOp
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.types import I32, Type, element_type_of
+from npu_opt.passes.npu_lowering.builder import Builder, quant_type, storage, tensor
+from npu_opt.passes.npu_lowering.context import ACTIVATION_OF_FAF, Lowering
+from npu_opt.passes.npu_lowering.conv import ConvPlan, emit, rewrite
+from npu_opt.passes.npu_lowering.padding import kernel_padding
+from npu_opt.passes.npu_lowering.support import pool_strides
+from npu_opt.passes.npu_lowering.view import quant, shape4, shape_list, view_of
 
 
 def avgpool_nop(b: Builder, ifm: Value, ofm_type: Type, name: str, activation: str = "none",

@@ -24,19 +24,19 @@ import math
 
 import numpy as np
 
-from dialects.npu.attrs import OffsetAttr
-from dialects.npu.ops_conv import DepthwiseConv2DOp
-from dialects.npu.ops_elementwise import AddOp
-from dialects.npu.ops_memory import ConcatOp, DmaOp
-from ir.core import Operation, Value
-from ir.types import I8, I32, RankedTensorType, element_type_of
-from passes.npu_lowering.builder import quant_type, storage, tensor
-from passes.npu_lowering.context import Lowering
-from passes.npu_lowering.elementwise import lut_op
-from passes.npu_lowering.pool import avgpool_nop
-from passes.npu_lowering.support import pool_strides
-from passes.npu_lowering.tables import lut8
-from passes.npu_lowering.view import constant, scaling_equal, shape4, shape_list, view_of
+from npu_opt.dialects.npu.attrs import OffsetAttr
+from npu_opt.dialects.npu.ops_conv import DepthwiseConv2DOp
+from npu_opt.dialects.npu.ops_elementwise import AddOp
+from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.types import I8, I32, RankedTensorType, element_type_of
+from npu_opt.passes.npu_lowering.builder import quant_type, storage, tensor
+from npu_opt.passes.npu_lowering.context import Lowering
+from npu_opt.passes.npu_lowering.elementwise import lut_op
+from npu_opt.passes.npu_lowering.pool import avgpool_nop
+from npu_opt.passes.npu_lowering.support import pool_strides
+from npu_opt.passes.npu_lowering.tables import lut8
+from npu_opt.passes.npu_lowering.view import constant, scaling_equal, shape4, shape_list, view_of
 
 FAF_OP_NAME = {"RELU": "Relu", "RELU6": "Relu6", "RELU_N1_TO_1": "ReluN1To1", "RELU_0_TO_1": "Relu0To1",
                "TANH": "Tanh"}
@@ -195,7 +195,7 @@ def lower_concat(op: Operation, lowering: Lowering) -> None:
     if faf is not None:
         name = b.name + FAF_OP_NAME.get(faf, faf)
         if faf == "TANH" and storage(ofm.type).width == 8:
-            from passes.npu_lowering.elementwise import _io
+            from npu_opt.passes.npu_lowering.elementwise import _io
             values = lut8(math.tanh, _io(ofm), _io(ofm), storage(ofm.type).is_unsigned)
             result = lut_op(b, result, result.type, values, "tanh", f"{name}_lut_tanh")
         elif faf == "TANH":

@@ -13,15 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from dialects.npu.ops_common import NpuOp
-from dialects.npu.ops_elementwise import AddOp, ClzOp, MulOp, ShlOp, ShrOp, SubOp
-from dialects.npu.ops_pool import MaxPoolOp, ReduceSumOp
-from dialects.npu.quant import elementwise_mul_scale, scale_and_zero_point
-from ir.core import Operation, Value
-from ir.types import I16, I32, Type, element_type_of
-from passes.npu_lowering.builder import Builder, quant_type, storage, tensor
-from passes.npu_lowering.context import Lowering
-from passes.npu_lowering.view import quant, shape4, shape_list, view_of
+from npu_opt.dialects.npu.ops_common import NpuOp
+from npu_opt.dialects.npu.ops_elementwise import AddOp, ClzOp, MulOp, ShlOp, ShrOp, SubOp
+from npu_opt.dialects.npu.ops_pool import MaxPoolOp, ReduceSumOp
+from npu_opt.dialects.npu.quant import elementwise_mul_scale, scale_and_zero_point
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.types import I16, I32, Type, element_type_of
+from npu_opt.passes.npu_lowering.builder import Builder, quant_type, storage, tensor
+from npu_opt.passes.npu_lowering.context import Lowering
+from npu_opt.passes.npu_lowering.view import quant, shape4, shape_list, view_of
 
 # The int16 softmax tables (exp, and 1/(1+x)) have 512 32-bit entries: a base value in the low 16
 # bits and the slope to the next entry in the high 16 bits. Vela lists them; here they are
@@ -79,7 +79,7 @@ def lower_softmax(op: Operation, lowering: Lowering) -> None:
 
 
 def _softmax8(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[int, ...], beta: float) -> Value:
-    from passes.npu_lowering.tables import softmax_exp_lut
+    from npu_opt.passes.npu_lowering.tables import softmax_exp_lut
     s = _Seq(b)
     in_scale, zp = scale_and_zero_point(quant(source))
     qmin, qmax = storage(source.type).value_range()

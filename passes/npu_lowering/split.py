@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from dialects.npu.attrs import OffsetAttr
-from dialects.npu.ops_memory import SliceOp
-from ir.core import Operation, Value
-from ir.types import element_type_of
-from passes.npu_lowering.builder import tensor
-from passes.npu_lowering.context import Lowering
-from passes.npu_lowering.pool import avgpool_nop
-from passes.npu_lowering.view import BINARY, constant, shape4, shape_list, view_of
+from npu_opt.dialects.npu.attrs import OffsetAttr
+from npu_opt.dialects.npu.ops_memory import SliceOp
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.types import element_type_of
+from npu_opt.passes.npu_lowering.builder import tensor
+from npu_opt.passes.npu_lowering.context import Lowering
+from npu_opt.passes.npu_lowering.pool import avgpool_nop
+from npu_opt.passes.npu_lowering.view import BINARY, constant, shape4, shape_list, view_of
 
 Box = tuple[tuple[int, ...], tuple[int, ...]]
 NO_READ_OFFSETS = ("tfl.reshape", "tfl.squeeze", "tfl.expand_dims", "tfl.transpose", "tfl.split", "tfl.split_v",

@@ -13,15 +13,15 @@ from typing import Iterator
 
 import numpy as np
 
-from ir.core import Operation
-from ir.types import NoneType
-from passes.npu_lowering.support_common import (
+from npu_opt.ir.core import Operation
+from npu_opt.ir.types import NoneType
+from npu_opt.passes.npu_lowering.support_common import (
     BATCH_EXEMPT, BINARY, FAF_ALLOWED, FAF_NAMES, INT32_OP_NAMES, INT32_OPS, LOWERED, MEMORY_ONLY, OP_DTYPES,
     PER_AXIS_NAMES, PER_AXIS_OPS, SHAPELESS_INPUT_OPS, SHAPELESS_NAMES, UNARY_ELEMENTWISE, VELA_ONLY,
     Reason, fmt_shape, reason, role_name,
 )
-from passes.npu_lowering.support_ops import pool_strides, resize_factor, supported_specific
-from passes.npu_lowering.view import (
+from npu_opt.passes.npu_lowering.support_ops import pool_strides, resize_factor, supported_specific
+from npu_opt.passes.npu_lowering.view import (
     View, builtin_name, constant, dtype_name, quant, scaling_equal, shape4, shape_list, view_of,
 )
 
@@ -120,7 +120,7 @@ def semantic_specific(view: View) -> Iterator[Reason]:
 
 
 def _strided_slice_semantic(view: View) -> Iterator[Reason]:
-    from passes.npu_lowering.split import strided_slice_bounds
+    from npu_opt.passes.npu_lowering.split import strided_slice_bounds
     if view.int("ellipsis_mask"):
         yield reason("slice", "ellipsis_mask must be 0")
         return

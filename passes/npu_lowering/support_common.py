@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from ir.core import Value
-from passes.npu_lowering.view import BINARY, View
+from npu_opt.ir.core import Value
+from npu_opt.passes.npu_lowering.view import BINARY, View
 
 
 @dataclass(frozen=True)

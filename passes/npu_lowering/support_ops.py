@@ -8,8 +8,8 @@ from typing import Iterator
 
 import numpy as np
 
-from passes.npu_lowering.support_common import CONV_OPS, POOL_OPS, Reason, fmt_shape, reason
-from passes.npu_lowering.view import View, constant, dtype_name, quant, scaling_equal, shape4, shape_list
+from npu_opt.passes.npu_lowering.support_common import CONV_OPS, POOL_OPS, Reason, fmt_shape, reason
+from npu_opt.passes.npu_lowering.view import View, constant, dtype_name, quant, scaling_equal, shape4, shape_list
 
 def _stride(view: View) -> tuple[int, int]:
     return view.int("stride_w", 1), view.int("stride_h", 1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from dialects.npu.quant import quantise_scale, round_away_zero
+from npu_opt.dialects.npu.quant import quantise_scale, round_away_zero
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 INT16_MIN, INT16_MAX = -(1 << 15), (1 << 15) - 1

@@ -7,10 +7,10 @@ from typing import Sequence
 
 import numpy as np
 
-from dialects.tfl.shapes import constant_array
-from ir.core import Operation, Value
-from ir.location import FusedLoc, Location, NameLoc
-from ir.types import (
+from npu_opt.dialects.tfl.shapes import constant_array
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.location import FusedLoc, Location, NameLoc
+from npu_opt.ir.types import (
     FloatType, IntegerType, NoneType, QuantUniformType, RankedTensorType, element_type_of,
 )
 

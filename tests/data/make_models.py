@@ -22,11 +22,11 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-import dialects  # noqa: E402,F401  (registers the tfl dialect)
-from ir.diagnostics import DiagnosticEngine  # noqa: E402
-from ir.parser import parse_module  # noqa: E402
-from ir.verifier import verify  # noqa: E402
-from dialects.tfl.tflite import export_tflite  # noqa: E402
+import npu_opt.dialects  # noqa: E402,F401  (registers the tfl dialect)
+from npu_opt.ir.diagnostics import DiagnosticEngine  # noqa: E402
+from npu_opt.ir.parser import parse_module  # noqa: E402
+from npu_opt.ir.verifier import verify  # noqa: E402
+from npu_opt.dialects.tfl.tflite import export_tflite  # noqa: E402
 
 
 def q8(scale: float, zp: int = 0) -> str:

@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import dialects  # noqa: E402,F401  (registers builtin, func and the other dialects)
-from ir.parser import ParseOptions, parse_module  # noqa: E402
-from ir.printer import PrintOptions, print_op  # noqa: E402
+import npu_opt.dialects  # noqa: E402,F401  (registers builtin, func and the other dialects)
+from npu_opt.ir.parser import ParseOptions, parse_module  # noqa: E402
+from npu_opt.ir.printer import PrintOptions, print_op  # noqa: E402
 
 _BIG_LIST = ", ".join(str(i % 200 - 100) for i in range(150))
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from ir.parser import ParseError, ParseOptions, parse_module
-from ir.printer import PrintOptions, print_op
+from npu_opt.ir.parser import ParseError, ParseOptions, parse_module
+from npu_opt.ir.printer import PrintOptions, print_op
 
 
 def _error(text: str, allow_unregistered: bool = True) -> ParseError:
@@ -384,8 +384,8 @@ def test_a_long_single_line_of_binary_garbage() -> None:
 
 
 def _crashy_dialect():
-    from ir.attributes import StringAttr
-    from ir.opdef import Dialect, lookup_dialect, register_dialect
+    from npu_opt.ir.attributes import StringAttr
+    from npu_opt.ir.opdef import Dialect, lookup_dialect, register_dialect
 
     dialect = lookup_dialect("unittest_crashy")
     if dialect is None:

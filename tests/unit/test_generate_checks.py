@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.generate_checks import checks_for_chunk, convert, escape, generate, insert_into_source, _Names
+from npu_opt.tools.generate_checks import checks_for_chunk, convert, escape, generate, insert_into_source, _Names
 
 ROOT = Path(__file__).resolve().parents[2]
 FILECHECK = shutil.which("filecheck")
@@ -34,7 +34,7 @@ func.func private @decl(i32) -> i32
 
 
 def npu_opt(text: str, *flags: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "tools.npu_opt", "-", "--allow-unregistered-dialect", *flags],
+    done = subprocess.run([sys.executable, "-m", "npu_opt.tools.npu_opt", "-", "--allow-unregistered-dialect", *flags],
                           input=text, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -149,7 +149,7 @@ def test_split_output_and_source_mode(tmp_path: Path):
     source = tmp_path / "case.mlir"
     source.write_text(SAMPLE + "\n// -----\n\n// CHECK: stale\n" + SAMPLE.replace("@f(", "@g(") + "\n")
     output = npu_opt(source.read_text(), "--split-input-file", "--pass=cse")
-    done = subprocess.run([sys.executable, "-m", "tools.generate_checks", "--source", str(source), "-i"],
+    done = subprocess.run([sys.executable, "-m", "npu_opt.tools.generate_checks", "--source", str(source), "-i"],
                           input=output, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     text = source.read_text()
@@ -159,10 +159,10 @@ def test_split_output_and_source_mode(tmp_path: Path):
 
 
 def test_command_line_errors(tmp_path: Path):
-    done = subprocess.run([sys.executable, "-m", "tools.generate_checks", "-i"], input="", capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "npu_opt.tools.generate_checks", "-i"], input="", capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
     assert done.returncode != 0 and "-i needs --source" in done.stderr
-    done = subprocess.run([sys.executable, "-m", "tools.generate_checks", str(tmp_path / "missing.mlir")],
+    done = subprocess.run([sys.executable, "-m", "npu_opt.tools.generate_checks", str(tmp_path / "missing.mlir")],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 1 and "generate_checks: error:" in done.stderr
 

@@ -69,7 +69,7 @@ def _chunks(text: str) -> list[str]:
 def npu_opt(text: str, *flags: str) -> str:
     """Run npu-opt's command-line entry point in this process (start-up dominates a subprocess)
     on ``text`` with --split-input-file and --allow-unregistered-dialect; fail on an error."""
-    from tools.npu_opt import main
+    from npu_opt.tools.npu_opt import main
 
     with tempfile.TemporaryDirectory() as tmp:
         source, output = Path(tmp) / "input.mlir", Path(tmp) / "output.mlir"

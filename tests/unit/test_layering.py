@@ -10,15 +10,31 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ["ir", "dialects", "passes", "tools"]
 
 
+def _layer_of(module: str) -> str:
+    """The layer a module name belongs to: 'npu_opt.passes.cse' -> 'passes'; other names unchanged."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "npu_opt" and len(parts) > 1 else parts[0]
+
+
 def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
+            found.update(_layer_of(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
+            found.add(_layer_of(node.module))
     return found
+
+
+def _bare_layer_imports(path: Path) -> set[str]:
+    """Imports of a layer outside the npu_opt namespace ('from ir.core import ...'): these would load
+    a second copy of the module (or fail in an installed wheel)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    names += [node.module for node in ast.walk(tree)
+              if isinstance(node, ast.ImportFrom) and node.module and node.level == 0]
+    return {name for name in names if name.split(".")[0] in LAYERS}
 
 
 @pytest.mark.parametrize("layer", LAYERS)
@@ -31,3 +47,13 @@ def test_layer_imports_only_lower_layers(layer: str):
         if bad:
             offenders[str(path.relative_to(ROOT))] = sorted(bad)
     assert not offenders, f"upward imports: {offenders}"
+
+
+def test_every_import_goes_through_the_npu_opt_namespace():
+    offenders = {}
+    for folder in [*LAYERS, "tests", "bench"]:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            bare = _bare_layer_imports(path)
+            if bare:
+                offenders[str(path.relative_to(ROOT))] = sorted(bare)
+    assert not offenders, f"imports outside npu_opt: {offenders}"

@@ -6,17 +6,17 @@ import math
 
 import pytest
 
-import dialects  # noqa: F401  (registers the dialects)
-import passes  # noqa: F401  (registers the passes)
-from dialects.npu.ops_common import NpuOp
-from ir.diagnostics import Diagnostic, DiagnosticEngine
-from ir.parser import parse_module
-from ir.pass_manager import PassManager, Statistics
-from ir.pass_registry import parse_pipeline
-from passes.npu_legalize import LOWERINGS, PLACEMENT_ATTR
-from passes.npu_lowering import support, tables
-from passes.npu_lowering.padding import explicit_axis, kernel_padding, needed_total_padding, upscaled_padding
-from passes.npu_lowering.support import LOWERED, MEMORY_ONLY, VELA_ONLY, resize_factor
+import npu_opt.dialects  # noqa: F401  (registers the dialects)
+import npu_opt.passes  # noqa: F401  (registers the passes)
+from npu_opt.dialects.npu.ops_common import NpuOp
+from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.pass_manager import PassManager, Statistics
+from npu_opt.ir.pass_registry import parse_pipeline
+from npu_opt.passes.npu_legalize import LOWERINGS, PLACEMENT_ATTR
+from npu_opt.passes.npu_lowering import support, tables
+from npu_opt.passes.npu_lowering.padding import explicit_axis, kernel_padding, needed_total_padding, upscaled_padding
+from npu_opt.passes.npu_lowering.support import LOWERED, MEMORY_ONLY, VELA_ONLY, resize_factor
 
 Q = "!quant.uniform<i8:f32, 0.5>"
 
@@ -179,7 +179,7 @@ def test_second_run_changes_nothing():
                 f'  %0 = "tfl.transpose"(%x, %p) : (tensor<1x4x4x8x{Q}>, tensor<4xi32>) -> tensor<1x4x4x8x{Q}>\n'
                 f'  %1 = "tfl.relu"(%0) : (tensor<1x4x4x8x{Q}>) -> tensor<1x4x4x8x{Q}>\n'
                 f'  return %1 : tensor<1x4x4x8x{Q}>', f"tensor<1x4x4x8x{Q}>")
-    from ir.printer import print_op
+    from npu_opt.ir.printer import print_op
     module, _, diags = legalize(text)
     first = print_op(module)
     again, stats, diags2 = legalize(first)

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-import dialects  # noqa: F401  (registers the dialects)
-import passes  # noqa: F401  (registers the passes)
-from dialects.npu.ops_common import NpuComputeOp, NpuOp, shape_of
-from dialects.npu.target_attr import TargetAttr
-from dialects.tfl.tflite.importer import import_tflite
-from ir.core import Operation
-from ir.diagnostics import DiagnosticEngine
-from ir.pass_manager import PassManager
-from ir.pass_registry import parse_pipeline
+import npu_opt.dialects  # noqa: F401  (registers the dialects)
+import npu_opt.passes  # noqa: F401  (registers the passes)
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, NpuOp, shape_of
+from npu_opt.dialects.npu.target_attr import TargetAttr
+from npu_opt.dialects.tfl.tflite.importer import import_tflite
+from npu_opt.ir.core import Operation
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.pass_manager import PassManager
+from npu_opt.ir.pass_registry import parse_pipeline
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 MODELS = ("kws_dscnn", "vww_mobilenet_v1_025", "ic_resnet8", "ad_autoencoder", "mobilenet_v2_035_96",

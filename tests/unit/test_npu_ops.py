@@ -6,28 +6,28 @@ from __future__ import annotations
 
 import pytest
 
-import dialects  # noqa: F401  (registers the dialects)
-from dialects.npu import ActivationAttr, FmAttr, KernelAttr, OffsetAttr, RescaleAttr, resolve_target
-from dialects.npu.accelerators import ActivationCycleCase, BlockType
-from dialects.npu.attrs import PARSERS
-from dialects.npu.ops_common import (
+import npu_opt.dialects  # noqa: F401  (registers the dialects)
+from npu_opt.dialects.npu import ActivationAttr, FmAttr, KernelAttr, OffsetAttr, RescaleAttr, resolve_target
+from npu_opt.dialects.npu.accelerators import ActivationCycleCase, BlockType
+from npu_opt.dialects.npu.attrs import PARSERS
+from npu_opt.dialects.npu.ops_common import (
     NpuComputeOp, activation_range, element_bits, encoding_of, feature_map, is_constant, quant_of, with_encoding,
 )
-from dialects.npu.ops_conv import Conv2DOp, DepthwiseConv2DOp, VectorProductOp
-from dialects.npu.ops_elementwise import AddOp, LutOp
-from dialects.npu.ops_memory import ReshapeOp
-from dialects.npu.ops_pool import AvgPoolOp, ReduceSumOp
-from dialects.npu.quant import (
+from npu_opt.dialects.npu.ops_conv import Conv2DOp, DepthwiseConv2DOp, VectorProductOp
+from npu_opt.dialects.npu.ops_elementwise import AddOp, LutOp
+from npu_opt.dialects.npu.ops_memory import ReshapeOp
+from npu_opt.dialects.npu.ops_pool import AvgPoolOp, ReduceSumOp
+from npu_opt.dialects.npu.quant import (
     activation_clamp, add_sub_scale, elementwise_mul_scale, pooling_scale, quantise_float32, quantise_scale,
     round_away_zero,
 )
-from ir.core import Block
-from ir.diagnostics import DiagnosticEngine
-from ir.opdef import iter_ops
-from ir.parser import parse_module
-from ir.printer import print_op
-from ir.types import F32, I8, I32, IntegerType, QuantUniformType, RankedTensorType
-from ir.verifier import verify
+from npu_opt.ir.core import Block
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.opdef import iter_ops
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.printer import print_op
+from npu_opt.ir.types import F32, I8, I32, IntegerType, QuantUniformType, RankedTensorType
+from npu_opt.ir.verifier import verify
 
 
 def parse(text: str):
@@ -187,8 +187,8 @@ def test_quant_helpers():
 
 
 def test_reshape_chains_fold_under_canonicalize():
-    from ir.pass_manager import PassManager
-    from ir.pass_registry import parse_pipeline
+    from npu_opt.ir.pass_manager import PassManager
+    from npu_opt.ir.pass_registry import parse_pipeline
     module = parse("""
 func.func @f(%x: tensor<1x4x4x8xi8>) -> tensor<1x128xi8> {
   %0 = "npu.reshape"(%x) : (tensor<1x4x4x8xi8>) -> tensor<4x4x8xi8>
@@ -197,7 +197,7 @@ func.func @f(%x: tensor<1x4x4x8xi8>) -> tensor<1x128xi8> {
   return %2 : tensor<1x128xi8>
 }
 """)
-    import passes  # noqa: F401  (registers canonicalize)
+    import npu_opt.passes  # noqa: F401  (registers canonicalize)
     PassManager(parse_pipeline("canonicalize"), DiagnosticEngine()).run(module)
     reshapes = [op for op in module.walk() if op.name == "npu.reshape"]
     assert len(reshapes) == 1 and reshapes[0].operands[0].type == _t((1, 4, 4, 8))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from dialects.npu.accelerators import BlockType, accelerator
-from dialects.npu.perf import Kernel, NpuOpDesc, OpKind, Shape4, TensorDesc, WeightsDesc, check_block_config
-from dialects.npu.perf.block_config import (
+from npu_opt.dialects.npu.accelerators import BlockType, accelerator
+from npu_opt.dialects.npu.perf import Kernel, NpuOpDesc, OpKind, Shape4, TensorDesc, WeightsDesc, check_block_config
+from npu_opt.dialects.npu.perf.block_config import (
     accumulator_bits, choose_part_kernel, find_block_config, fit_block_for_ofm, ifm_block_depth, ifm_block_for,
     select_block_config, try_layout,
 )
-from dialects.npu.perf.op_desc import Resampling
-from dialects.npu.perf.weight_size import encoder_part_kernel
+from npu_opt.dialects.npu.perf.op_desc import Resampling
+from npu_opt.dialects.npu.perf.weight_size import encoder_part_kernel
 
 U55_64 = accelerator("ethos-u55-64")
 U55_128 = accelerator("ethos-u55-128")

@@ -9,18 +9,18 @@ import json
 
 import pytest
 
-import dialects  # noqa: F401  (registers the dialects)
-import passes  # noqa: F401  (registers the passes)
-from dialects.npu.perf import OpKind, Shape4
-from dialects.npu.perf.ir_adapter import describe_op, op_weights_hwio, report_name
-from dialects.npu.perf.ir_attrs import BlockAttr, CostAttr
-from dialects.npu.target import target_of
-from ir.diagnostics import DiagnosticEngine, SourceManager
-from ir.parser import ParseOptions, parse_module
-from ir.pass_manager import PassManager
-from ir.pass_registry import parse_pipeline
-from ir.printer import print_op
-from tools.perf_report import COLUMNS, collect_rows, render
+import npu_opt.dialects  # noqa: F401  (registers the dialects)
+import npu_opt.passes  # noqa: F401  (registers the passes)
+from npu_opt.dialects.npu.perf import OpKind, Shape4
+from npu_opt.dialects.npu.perf.ir_adapter import describe_op, op_weights_hwio, report_name
+from npu_opt.dialects.npu.perf.ir_attrs import BlockAttr, CostAttr
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
+from npu_opt.ir.parser import ParseOptions, parse_module
+from npu_opt.ir.pass_manager import PassManager
+from npu_opt.ir.pass_registry import parse_pipeline
+from npu_opt.ir.printer import print_op
+from npu_opt.tools.perf_report import COLUMNS, collect_rows, render
 
 HEADER = ('module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = '
           '"Ethos_U55_High_End_Embedded", memory_mode = "Sram_Only">} {\n')

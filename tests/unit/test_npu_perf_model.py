@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import pytest
 
-from dialects.npu.perf import (
+from npu_opt.dialects.npu.perf import (
     Kernel, NpuOpDesc, OpKind, Shape4, TensorDesc, WeightsDesc, estimate_op, resolve_perf_target,
     select_block_config,
 )
-from dialects.npu.perf.compute import dpu_block_cycles
+from npu_opt.dialects.npu.perf.compute import dpu_block_cycles
 
 U55 = resolve_perf_target("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram")
 U65 = resolve_perf_target("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram")
@@ -174,7 +174,7 @@ def test_ofm_stripe_and_depth_slice() -> None:
 
 
 def test_estimates_are_memoised() -> None:
-    from dialects.npu.perf import find_block_config
+    from npu_opt.dialects.npu.perf import find_block_config
 
     estimate_op(U55, CONV)
     hits = estimate_op.cache_info().hits

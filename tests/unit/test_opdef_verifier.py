@@ -3,19 +3,19 @@ from __future__ import annotations
 
 import io
 
-import dialects  # noqa: F401
-from dialects.func import FuncOp
-from dialects.test import AddIOp, EffectOp
-from ir.diagnostics import DiagnosticEngine
-from ir.parser import ParseOptions, parse_module
-from ir.types import I32, I64
+import npu_opt.dialects  # noqa: F401
+from npu_opt.dialects.func import FuncOp
+from npu_opt.dialects.test import AddIOp, EffectOp
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.parser import ParseOptions, parse_module
+from npu_opt.ir.types import I32, I64
 
 
 def errors_of(source: str) -> list[str]:
     module = parse_module(source, "t.mlir", ParseOptions(allow_unregistered=True))
     stream = io.StringIO()
     engine = DiagnosticEngine(stream=stream)
-    from ir.verifier import verify
+    from npu_opt.ir.verifier import verify
     verify(module, engine)
     return [line for line in stream.getvalue().splitlines() if ": error: " in line]
 

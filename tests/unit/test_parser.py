@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from ir.attributes import UNIT, ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr, TypeAttr
-from ir.core import BlockArgument, OpResult
-from ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, NameLoc
-from ir.parser import ParseError, ParseOptions, parse_module, parse_ops
-from ir.printer import PrintOptions, print_op
-from ir.types import F32, I1, I8, I32, I64, FunctionType, RankedTensorType
+from npu_opt.ir.attributes import UNIT, ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr, TypeAttr
+from npu_opt.ir.core import BlockArgument, OpResult
+from npu_opt.ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, NameLoc
+from npu_opt.ir.parser import ParseError, ParseOptions, parse_module, parse_ops
+from npu_opt.ir.printer import PrintOptions, print_op
+from npu_opt.ir.types import F32, I1, I8, I32, I64, FunctionType, RankedTensorType
 
 
 def _parse(text: str, allow_unregistered: bool = True):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-import passes  # noqa: F401
-from ir.pass_registry import (
+import npu_opt.passes  # noqa: F401
+from npu_opt.ir.pass_registry import (
     PipelineError, list_passes_text, parse_pipeline, pipeline_text, register_pipeline,
 )
 

@@ -1,17 +1,17 @@
 """The greedy driver, folding, and the canonicalize/cse/dce passes on the test dialect."""
 from __future__ import annotations
 
-import dialects  # noqa: F401
-import passes  # noqa: F401
-from ir.core import Operation
-from ir.diagnostics import DiagnosticEngine
-from ir.parser import ParseOptions, parse_module
-from ir.pass_manager import PassContext
-from ir.pass_registry import parse_pipeline
-from ir.patterns import RewritePattern, apply_patterns_greedily
-from ir.printer import print_op
-from ir.rewriter import Rewriter
-from ir.verifier import verify
+import npu_opt.dialects  # noqa: F401
+import npu_opt.passes  # noqa: F401
+from npu_opt.ir.core import Operation
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.parser import ParseOptions, parse_module
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import parse_pipeline
+from npu_opt.ir.patterns import RewritePattern, apply_patterns_greedily
+from npu_opt.ir.printer import print_op
+from npu_opt.ir.rewriter import Rewriter
+from npu_opt.ir.verifier import verify
 
 
 def run(source: str, pipeline: str) -> tuple[Operation, PassContext]:

@@ -8,15 +8,15 @@ import subprocess
 import numpy as np
 import pytest
 
-from ir.attributes import (
+from npu_opt.ir.attributes import (
     ArrayAttr, DenseElementsAttr, DenseResourceAttr, IntegerAttr, ResourceBlob, StringAttr, TypeAttr,
 )
-from ir.core import Block, Operation, Region
-from ir.location import FileLineColLoc, NameLoc
-from ir.opdef import lookup_op
-from ir.parser import ParseOptions, parse_module
-from ir.printer import PrintOptions, print_op
-from ir.types import I8, I32, FunctionType, RankedTensorType
+from npu_opt.ir.core import Block, Operation, Region
+from npu_opt.ir.location import FileLineColLoc, NameLoc
+from npu_opt.ir.opdef import lookup_op
+from npu_opt.ir.parser import ParseOptions, parse_module
+from npu_opt.ir.printer import PrintOptions, print_op
+from npu_opt.ir.types import I8, I32, FunctionType, RankedTensorType
 
 
 def _parse(text: str, allow_unregistered: bool = True):

@@ -4,13 +4,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import dialects  # noqa: F401
-import passes  # noqa: F401
-from ir.diagnostics import DiagnosticEngine
-from ir.parser import ParseOptions, parse_module
-from ir.pass_manager import PassManager
-from ir.pass_registry import PipelineError, parse_pipeline, registered_passes
-from ir.printer import print_op
+import npu_opt.dialects  # noqa: F401
+import npu_opt.passes  # noqa: F401
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.parser import ParseOptions, parse_module
+from npu_opt.ir.pass_manager import PassManager
+from npu_opt.ir.pass_registry import PipelineError, parse_pipeline, registered_passes
+from npu_opt.ir.printer import print_op
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()

@@ -4,13 +4,13 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-import dialects  # noqa: F401
-from ir.attributes import IntegerAttr, StringAttr
-from ir.dataflow import build_graph, function_graph
-from ir.parser import ParseOptions, parse_module
-from ir.rewriter import RewriteError, Rewriter
-from ir.types import I32
-from dialects.test import AddIOp, ConstantOp
+import npu_opt.dialects  # noqa: F401
+from npu_opt.ir.attributes import IntegerAttr, StringAttr
+from npu_opt.ir.dataflow import build_graph, function_graph
+from npu_opt.ir.parser import ParseOptions, parse_module
+from npu_opt.ir.rewriter import RewriteError, Rewriter
+from npu_opt.ir.types import I32
+from npu_opt.dialects.test import AddIOp, ConstantOp
 
 SOURCE = """
 func.func @f(%a: i32) -> i32 {

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-import dialects  # noqa: F401  (registers the npu dialect)
-from dialects.npu import TargetAttr, target_of
-from dialects.npu.errors import TargetError
-from dialects.npu.target_attr import parse_target_body
-from ir.diagnostics import UserError
-from ir.parser import parse_module
-from ir.printer import print_op
-from tools.npu_opt import main
+import npu_opt.dialects  # noqa: F401  (registers the npu dialect)
+from npu_opt.dialects.npu import TargetAttr, target_of
+from npu_opt.dialects.npu.errors import TargetError
+from npu_opt.dialects.npu.target_attr import parse_target_body
+from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.printer import print_op
+from npu_opt.tools.npu_opt import main
 
 TEST_INI = Path(__file__).resolve().parent.parent / "lit" / "Inputs" / "npu-target.ini"
 
@@ -175,8 +175,8 @@ def test_bad_arena_cache_size_is_an_argument_error(tmp_path, capsys):
 
 
 def test_reproducer_records_the_target_flags():
-    from tools.cli_args import parse_args
-    from tools.reproducer import configuration
+    from npu_opt.tools.cli_args import parse_args
+    from npu_opt.tools.reproducer import configuration
 
     args = parse_args(["--target=ethos-u55-128", "--config", str(TEST_INI), "--memory-mode=Sram_Only",
                        "--arena-cache-size=4096", "x.mlir"])

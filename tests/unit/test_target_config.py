@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from dialects.npu.errors import TargetError
-from dialects.npu.target import MemoryTiming, resolve_target
-from dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
-from ir.diagnostics import UserError
+from npu_opt.dialects.npu.errors import TargetError
+from npu_opt.dialects.npu.target import MemoryTiming, resolve_target
+from npu_opt.dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
+from npu_opt.ir.diagnostics import UserError
 
 INPUTS = Path(__file__).resolve().parent.parent / "lit" / "Inputs"
 TEST_INI = INPUTS / "npu-target.ini"

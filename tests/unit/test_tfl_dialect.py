@@ -6,14 +6,14 @@ import io
 
 import pytest
 
-import dialects  # noqa: F401
-from dialects.tfl import OPS_BY_BUILTIN, TFL
-from dialects.tfl.shapes import broadcast, conv_output_size
-from ir.diagnostics import DiagnosticEngine
-from ir.opdef import VerifyError
-from ir.parser import parse_module
-from ir.types import DYNAMIC
-from ir.verifier import verify
+import npu_opt.dialects  # noqa: F401
+from npu_opt.dialects.tfl import OPS_BY_BUILTIN, TFL
+from npu_opt.dialects.tfl.shapes import broadcast, conv_output_size
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.opdef import VerifyError
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.types import DYNAMIC
+from npu_opt.ir.verifier import verify
 
 ISSUE_OPERATORS = """CONV_2D DEPTHWISE_CONV_2D TRANSPOSE_CONV FULLY_CONNECTED AVERAGE_POOL_2D MAX_POOL_2D ADD SUB MUL
 MINIMUM MAXIMUM ABS LEAKY_RELU RELU RELU6 RELU_N1_TO_1 RELU_0_TO_1 TANH LOGISTIC HARD_SWISH SOFTMAX QUANTIZE

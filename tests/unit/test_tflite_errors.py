@@ -12,13 +12,13 @@ import flatbuffers
 import numpy as np
 import pytest
 
-import dialects  # noqa: F401
-from ir.diagnostics import DiagnosticEngine, UserError
-from ir.verifier import verify
-from tools import npu_opt, npu_translate
-from dialects.tfl.tflite import import_tflite
-from dialects.tfl.tflite import schema as S
-from dialects.tfl.tflite.flatbuf import Buffer
+import npu_opt.dialects  # noqa: F401
+from npu_opt.ir.diagnostics import DiagnosticEngine, UserError
+from npu_opt.ir.verifier import verify
+from npu_opt.tools import npu_opt, npu_translate
+from npu_opt.dialects.tfl.tflite import import_tflite
+from npu_opt.dialects.tfl.tflite import schema as S
+from npu_opt.dialects.tfl.tflite.flatbuf import Buffer
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import dialects  # noqa: F401
-from ir.diagnostics import DiagnosticEngine
-from ir.parser import parse_module
-from ir.printer import PrintOptions, print_op
-from ir.verifier import verify
-from dialects.tfl.tflite import export_tflite, import_tflite
+import npu_opt.dialects  # noqa: F401
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.printer import PrintOptions, print_op
+from npu_opt.ir.verifier import verify
+from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -61,7 +61,7 @@ def test_tests_data_holds_every_model_of_the_generator():
 
 
 def test_tests_data_covers_every_op_of_the_dialect():
-    from dialects.tfl import TFL
+    from npu_opt.dialects.tfl import TFL
     seen = set()
     for path in DATA_MODELS:
         seen.update(op.name for op in import_tflite(path.read_bytes(), path.name).walk())
@@ -81,7 +81,7 @@ def test_corpus_roundtrip(path: Path):
 
 @corpus
 def test_corpus_constants_are_zero_copy_views_of_the_file():
-    from ir.attributes import DenseResourceAttr
+    from npu_opt.ir.attributes import DenseResourceAttr
     path = CORPUS / "mobilenet_v1_100_224.tflite"
     data = path.read_bytes()
     module = import_tflite(data, path.name)
@@ -152,14 +152,14 @@ def test_corpus_exports_compute_bit_identical_outputs(path: Path):
 
 def test_npu_opt_reads_tflite_directly_and_translate_exports_from_text(tmp_path: Path):
     model = DATA / "conv.tflite"
-    opt = subprocess.run([sys.executable, "-m", "tools.npu_opt", str(model), "-p", "cse", "--print-debuginfo"],
+    opt = subprocess.run([sys.executable, "-m", "npu_opt.tools.npu_opt", str(model), "-p", "cse", "--print-debuginfo"],
                          capture_output=True, text=True, cwd=ROOT)
     assert opt.returncode == 0, opt.stderr
     assert '"tfl.conv_2d"' in opt.stdout and 'loc("conv")' in opt.stdout
     text = tmp_path / "conv.mlir"
     text.write_text(opt.stdout)
     out = tmp_path / "conv.tflite"
-    done = subprocess.run([sys.executable, "-m", "tools.npu_translate", "--export-tflite", str(text), "-o", str(out)],
+    done = subprocess.run([sys.executable, "-m", "npu_opt.tools.npu_translate", "--export-tflite", str(text), "-o", str(out)],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert _text(import_tflite(out.read_bytes(), "x")) == _text(import_tflite(model.read_bytes(), "y"))

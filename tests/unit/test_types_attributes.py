@@ -7,13 +7,13 @@ import struct
 import numpy as np
 import pytest
 
-from ir.attributes import (
+from npu_opt.ir.attributes import (
     FALSE, TRUE, UNIT, ArrayAttr, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, FloatAttr, IntegerAttr,
     OpaqueAttr, ResourceBlob, StringAttr, SymbolRefAttr, TypeAttr, float_bits, float_from_bits, round_to_type,
 )
-from ir.parser import ParseError, ParseOptions, parse_module
-from ir.printer import PrintOptions, print_op
-from ir.types import (
+from npu_opt.ir.parser import ParseError, ParseOptions, parse_module
+from npu_opt.ir.printer import PrintOptions, print_op
+from npu_opt.ir.types import (
     BF16, DYNAMIC, F16, F32, F64, I1, I8, I32, I64, INDEX, NONE, FloatType, FunctionType, IndexType, IntegerType,
     NoneType, OpaqueType, QuantUniformType, RankedTensorType, UnrankedTensorType,
 )

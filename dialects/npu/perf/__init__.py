@@ -22,15 +22,15 @@ The model is Vela 5.2.0's legacy Python performance model (``npu_performance.py`
 """
 from __future__ import annotations
 
-from dialects.npu.perf.arch import PerfTarget, perf_target, resolve_perf_target
-from dialects.npu.perf.block_config import BlockConfig, check_block_config, find_block_config, select_block_config
-from dialects.npu.perf.dma import WeightStreaming
-from dialects.npu.perf.estimate import ACCESS_COLUMNS, OpCost, clear_caches, estimate_op, op_compute_cycles
-from dialects.npu.perf.op_desc import (
+from npu_opt.dialects.npu.perf.arch import PerfTarget, perf_target, resolve_perf_target
+from npu_opt.dialects.npu.perf.block_config import BlockConfig, check_block_config, find_block_config, select_block_config
+from npu_opt.dialects.npu.perf.dma import WeightStreaming
+from npu_opt.dialects.npu.perf.estimate import ACCESS_COLUMNS, OpCost, clear_caches, estimate_op, op_compute_cycles
+from npu_opt.dialects.npu.perf.op_desc import (
     Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc,
 )
-from dialects.npu.perf.shape import Shape4
-from dialects.npu.perf import ir_attrs  # noqa: E402,F401  (registers #npu.block and #npu.cost)
+from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.dialects.npu.perf import ir_attrs  # noqa: E402,F401  (registers #npu.block and #npu.cost)
 
 __all__ = [
     "ACCESS_COLUMNS", "BlockConfig", "Kernel", "NpuOpDesc", "OpCost", "OpKind", "PerfTarget", "Resampling",

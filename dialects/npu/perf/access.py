@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dialects.npu.accelerators import SUB_KERNEL_LIMITS, BlockType
-from dialects.npu.perf.arch import PerfTarget
-from dialects.npu.perf.block_config import BlockConfig
-from dialects.npu.perf.memory import burst_adjusted_bytes
-from dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc
-from dialects.npu.perf.shape import div_up
+from npu_opt.dialects.npu.accelerators import SUB_KERNEL_LIMITS, BlockType
+from npu_opt.dialects.npu.perf.arch import PerfTarget
+from npu_opt.dialects.npu.perf.block_config import BlockConfig
+from npu_opt.dialects.npu.perf.memory import burst_adjusted_bytes
+from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc
+from npu_opt.dialects.npu.perf.shape import div_up
 
 _CONV_LIKE = (BlockType.CONVOLUTION, BlockType.DEPTHWISE, BlockType.POOLING, BlockType.REDUCE_SUM,
               BlockType.VECTOR_PRODUCT)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dialects.npu.accelerators import AcceleratorConfig
-from dialects.npu.perf.op_desc import MEMORY_AREAS, SHRAM
-from dialects.npu.target import Target
+from npu_opt.dialects.npu.accelerators import AcceleratorConfig
+from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, SHRAM
+from npu_opt.dialects.npu.target import Target
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def perf_target(target: Target) -> PerfTarget:
 def resolve_perf_target(accelerator: str, system_config: str | None = None,
                         memory_mode: str | None = None) -> PerfTarget:
     """Shortcut for tests and benchmarks: the PerfTarget of stock names (Vela's defaults for None)."""
-    from dialects.npu.target import resolve_target
+    from npu_opt.dialects.npu.target import resolve_target
 
     return perf_target(resolve_target(accelerator, system_config, memory_mode))
 

@@ -18,12 +18,12 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dialects.npu.accelerators import (
+from npu_opt.dialects.npu.accelerators import (
     OFM_BLOCK_MAX, OFM_SPLIT_DEPTH, SHRAM_BANK_SIZE, SHRAM_RESERVED_OUTPUT_BANKS, SUB_KERNEL_MAX,
     AcceleratorConfig, BlockType,
 )
-from dialects.npu.perf.op_desc import Kernel, NpuOpDesc, Resampling
-from dialects.npu.perf.shape import Shape4, div_up, round_up
+from npu_opt.dialects.npu.perf.op_desc import Kernel, NpuOpDesc, Resampling
+from npu_opt.dialects.npu.perf.shape import Shape4, div_up, round_up
 
 LUT_BANKS = 2
 """SHRAM banks an activation LUT occupies (2048 bytes)."""

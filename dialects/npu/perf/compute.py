@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import math
 
-from dialects.npu.accelerators import (
+from npu_opt.dialects.npu.accelerators import (
     SUB_KERNEL_LIMITS, ActivationCycleCase, BlockType, OutputCycleCase,
 )
-from dialects.npu.perf.arch import PerfTarget
-from dialects.npu.perf.block_config import BlockConfig
-from dialects.npu.perf.memory import burst_adjusted_bytes
-from dialects.npu.perf.op_desc import LUT_ACTIVATIONS, RELU_ACTIVATIONS, NpuOpDesc, OpKind
-from dialects.npu.perf.shape import Shape4, div_up, round_up
+from npu_opt.dialects.npu.perf.arch import PerfTarget
+from npu_opt.dialects.npu.perf.block_config import BlockConfig
+from npu_opt.dialects.npu.perf.memory import burst_adjusted_bytes
+from npu_opt.dialects.npu.perf.op_desc import LUT_ACTIVATIONS, RELU_ACTIVATIONS, NpuOpDesc, OpKind
+from npu_opt.dialects.npu.perf.shape import Shape4, div_up, round_up
 
 _CONV_LIKE = (BlockType.CONVOLUTION, BlockType.DEPTHWISE, BlockType.POOLING, BlockType.REDUCE_SUM,
               BlockType.VECTOR_PRODUCT)

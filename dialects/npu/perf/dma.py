@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dialects.npu.perf.arch import PerfTarget
-from dialects.npu.perf.memory import mem2mem_cycles
-from dialects.npu.perf.op_desc import SHRAM, NpuOpDesc, OpKind
+from npu_opt.dialects.npu.perf.arch import PerfTarget
+from npu_opt.dialects.npu.perf.memory import mem2mem_cycles
+from npu_opt.dialects.npu.perf.op_desc import SHRAM, NpuOpDesc, OpKind
 
 
 @dataclass(frozen=True)

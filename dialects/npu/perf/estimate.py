@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dialects.npu.perf.access import TrafficTally, operand_traffic
-from dialects.npu.perf.arch import PerfTarget
-from dialects.npu.perf.block_config import BlockConfig, select_block_config
-from dialects.npu.perf.compute import compute_cycles, hw_macs, nn_macs
-from dialects.npu.perf.dma import WeightStreaming, npu_cycles_with_dma
-from dialects.npu.perf.op_desc import MEMORY_AREAS, SHRAM, NpuOpDesc, OpKind
+from npu_opt.dialects.npu.perf.access import TrafficTally, operand_traffic
+from npu_opt.dialects.npu.perf.arch import PerfTarget
+from npu_opt.dialects.npu.perf.block_config import BlockConfig, select_block_config
+from npu_opt.dialects.npu.perf.compute import compute_cycles, hw_macs, nn_macs
+from npu_opt.dialects.npu.perf.dma import WeightStreaming, npu_cycles_with_dma
+from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, SHRAM, NpuOpDesc, OpKind
 
 ACCESS_COLUMNS: tuple[str, ...] = ("sram", "dram", "on_chip_flash", "off_chip_flash")
 """Column names of the per-memory access cycles, in ``MEMORY_AREAS`` order."""
@@ -112,7 +112,7 @@ def op_compute_cycles(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig | No
 
 def clear_caches() -> None:
     """Forget every memoised block config and estimate (for benchmarks)."""
-    from dialects.npu.perf.block_config import find_block_config
+    from npu_opt.dialects.npu.perf.block_config import find_block_config
 
     find_block_config.cache_clear()
     estimate_op.cache_clear()

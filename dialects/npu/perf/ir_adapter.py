@@ -24,12 +24,12 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from dialects.npu.ops_common import (
+from npu_opt.dialects.npu.ops_common import (
     NpuComputeOp, NpuOp, element_bits, feature_map, is_constant, quant_of, shape_of,
 )
-from dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
-from dialects.npu.perf.shape import Shape4
-from ir.core import Operation, Value
+from npu_opt.dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
+from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.ir.core import Operation, Value
 
 _KINDS: dict[str, OpKind] = {
     "npu.conv2d": OpKind.CONV2D, "npu.depthwise_conv2d": OpKind.DEPTHWISE_CONV2D,

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from dialects.npu.dialect import NPU
-from dialects.npu.perf.block_config import BlockConfig
-from dialects.npu.perf.estimate import OpCost
-from dialects.npu.perf.shape import Shape4
-from ir.attributes import Attribute
-from ir.type_parser import split_top_level
+from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.perf.block_config import BlockConfig
+from npu_opt.dialects.npu.perf.estimate import OpCost
+from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.ir.attributes import Attribute
+from npu_opt.ir.type_parser import split_top_level
 
 TRAVERSALS = ("depth_first", "part_kernel")
 CYCLE_KEYS = ("total", "npu", "compute", "dma", "sram", "dram", "on_chip_flash", "off_chip_flash")

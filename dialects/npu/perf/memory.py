@@ -7,9 +7,9 @@ burst length costs as if every burst were full: bytes x burst_length / achieved 
 """
 from __future__ import annotations
 
-from dialects.npu.perf.arch import PerfTarget
-from dialects.npu.perf.op_desc import TensorFormat
-from dialects.npu.perf.shape import Shape4
+from npu_opt.dialects.npu.perf.arch import PerfTarget
+from npu_opt.dialects.npu.perf.op_desc import TensorFormat
+from npu_opt.dialects.npu.perf.shape import Shape4
 
 MAX_NHWC_WRITE_BURST_BITS = 64 * 8
 """Longest burst an NHWC OFM write can reach (bits)."""

@@ -16,8 +16,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from dialects.npu.accelerators import BlockType
-from dialects.npu.perf.shape import Shape4
+from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.dialects.npu.perf.shape import Shape4
 
 MEMORY_AREAS: tuple[str, ...] = ("Sram", "Dram", "OnChipFlash", "OffChipFlash")
 """Memories a tensor can live in (as in a Vela system config)."""

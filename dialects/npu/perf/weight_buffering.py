@@ -21,14 +21,14 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from dialects.npu.accelerators import OFM_SPLIT_DEPTH
-from dialects.npu.perf.arch import PerfTarget
-from dialects.npu.perf.block_config import BlockConfig
-from dialects.npu.perf.dma import WeightStreaming
-from dialects.npu.perf.estimate import op_compute_cycles
-from dialects.npu.perf.memory import mem2mem_cycles
-from dialects.npu.perf.op_desc import NpuOpDesc, OpKind
-from dialects.npu.perf.weight_size import EncodedWeights
+from npu_opt.dialects.npu.accelerators import OFM_SPLIT_DEPTH
+from npu_opt.dialects.npu.perf.arch import PerfTarget
+from npu_opt.dialects.npu.perf.block_config import BlockConfig
+from npu_opt.dialects.npu.perf.dma import WeightStreaming
+from npu_opt.dialects.npu.perf.estimate import op_compute_cycles
+from npu_opt.dialects.npu.perf.memory import mem2mem_cycles
+from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
+from npu_opt.dialects.npu.perf.weight_size import EncodedWeights
 
 Encoder = Callable[[tuple[int, ...]], EncodedWeights]
 """Encodes the op's weights for the given OFM depth slices (weight_size.encode_weights)."""

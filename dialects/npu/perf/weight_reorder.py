@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dialects.npu.perf.shape import div_up, round_up
+from npu_opt.dialects.npu.perf.shape import div_up, round_up
 
 
 def reorder_weights(ohwi: np.ndarray, ifm_ublock_depth: int, ofm_ublock_depth: int, ofm_block_depth: int,

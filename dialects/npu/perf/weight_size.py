@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dialects.npu.accelerators import SUB_KERNEL_MAX, AcceleratorConfig, BlockType
-from dialects.npu.perf.shape import round_up
-from dialects.npu.perf.weight_encoding import encoded_stream_bytes
-from dialects.npu.perf.weight_reorder import reorder_weights
+from npu_opt.dialects.npu.accelerators import SUB_KERNEL_MAX, AcceleratorConfig, BlockType
+from npu_opt.dialects.npu.perf.shape import round_up
+from npu_opt.dialects.npu.perf.weight_encoding import encoded_stream_bytes
+from npu_opt.dialects.npu.perf.weight_reorder import reorder_weights
 
 SCALE_RECORD_BYTES = 10
 """Bytes per OFM channel of bias (40 bits), multiplier (32 bits) and shift (8 bits)."""

@@ -15,18 +15,18 @@ from typing import Any
 import flatbuffers
 import numpy as np
 
-from dialects.tfl.common import TflOp
-from dialects.tfl.opcodes import BUILTIN_CODES, CUSTOM
-from ir.attributes import (
+from npu_opt.dialects.tfl.common import TflOp
+from npu_opt.dialects.tfl.opcodes import BUILTIN_CODES, CUSTOM
+from npu_opt.ir.attributes import (
     ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, IntegerAttr,
     StringAttr,
 )
-from ir.core import Operation, Value
-from ir.diagnostics import UserError
-from ir.location import FusedLoc, Location, NameLoc
-from ir.types import DYNAMIC, QuantUniformType, RankedTensorType
-from dialects.tfl.tflite import schema as S
-from dialects.tfl.tflite.flatbuf import FlatBufferError, parse_raw_table
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.location import FusedLoc, Location, NameLoc
+from npu_opt.ir.types import DYNAMIC, QuantUniformType, RankedTensorType
+from npu_opt.dialects.tfl.tflite import schema as S
+from npu_opt.dialects.tfl.tflite.flatbuf import FlatBufferError, parse_raw_table
 
 _CONSTANTS = ("tfl.pseudo_const", "tfl.pseudo_qconst")
 

@@ -21,24 +21,24 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from dialects.builtin import ModuleOp
-from dialects.func import FuncOp, ReturnOp
-from dialects.tfl import OPS_BY_BUILTIN
-from dialects.tfl.ops_misc import ConstOp, CustomOp, NoValueOp, QConstOp, UnsupportedOp
-from dialects.tfl.ops_elementwise import QuantizeOp
-from dialects.tfl.opcodes import BUILTIN_OPERATORS, CUSTOM
-from ir.attributes import (
+from npu_opt.dialects.builtin import ModuleOp
+from npu_opt.dialects.func import FuncOp, ReturnOp
+from npu_opt.dialects.tfl import OPS_BY_BUILTIN
+from npu_opt.dialects.tfl.ops_misc import ConstOp, CustomOp, NoValueOp, QConstOp, UnsupportedOp
+from npu_opt.dialects.tfl.ops_elementwise import QuantizeOp
+from npu_opt.dialects.tfl.opcodes import BUILTIN_OPERATORS, CUSTOM
+from npu_opt.ir.attributes import (
     ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, IntegerAttr,
     ResourceBlob, StringAttr, TypeAttr, numpy_dtype,
 )
-from ir.core import Block, Operation, Region, Value
-from ir.diagnostics import UserError
-from ir.location import UNKNOWN_LOC, FusedLoc, Location, NameLoc
-from ir.types import (
+from npu_opt.ir.core import Block, Operation, Region, Value
+from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.location import UNKNOWN_LOC, FusedLoc, Location, NameLoc
+from npu_opt.ir.types import (
     DYNAMIC, F32, I32, FunctionType, IntegerType, NoneType, QuantUniformType, RankedTensorType, Type,
 )
-from dialects.tfl.tflite import schema as S
-from dialects.tfl.tflite.flatbuf import Buffer, FlatBufferError, Table
+from npu_opt.dialects.tfl.tflite import schema as S
+from npu_opt.dialects.tfl.tflite.flatbuf import Buffer, FlatBufferError, Table
 
 INLINE_LIMIT = 64
 """Constants of more bytes than this become dense_resource blobs."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ir.types import (
+from npu_opt.ir.types import (
     BF16, F16, F32, F64, FloatType, IntegerType, QuantUniformType, Type,
 )
 

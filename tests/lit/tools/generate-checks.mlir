@@ -1,7 +1,7 @@
 // tools/generate_checks.py turns npu-opt output into FileCheck lines that pass on that output:
 // a CHECK-LABEL per function, CHECK-SAME for the rest of its signature, CHECK-NEXT for its body,
 // every SSA name captured on first sight and matched afterwards, '[[' escaped.
-// RUN: %npu_opt %s --split-input-file --pass=cse | %python -m tools.generate_checks > %t.checks
+// RUN: %npu_opt %s --split-input-file --pass=cse | %python -m npu_opt.tools.generate_checks > %t.checks
 // RUN: %npu_opt %s --split-input-file --pass=cse | %filecheck %t.checks
 // RUN: %filecheck %s --input-file %t.checks --check-prefix=GEN
 // The checks bind values: the output without cse (a different use) does not pass them.
@@ -10,11 +10,11 @@
 // the old ones of the same prefix (here the stale line); the file then checks itself. (The
 // INSERTED lines spell AUTO-{{LABEL}} so that FileCheck does not read them as AUTO checks.)
 // RUN: cat %s > %t.mlir
-// RUN: %npu_opt %t.mlir --split-input-file --pass=cse | %python -m tools.generate_checks --source %t.mlir -i --check-prefix=AUTO
+// RUN: %npu_opt %t.mlir --split-input-file --pass=cse | %python -m npu_opt.tools.generate_checks --source %t.mlir -i --check-prefix=AUTO
 // RUN: %npu_opt %t.mlir --split-input-file --pass=cse | %filecheck %t.mlir --check-prefix=AUTO
 // RUN: %filecheck %s --input-file %t.mlir --check-prefix=INSERTED
 // Running it again changes nothing.
-// RUN: %npu_opt %t.mlir --split-input-file --pass=cse | %python -m tools.generate_checks --source %t.mlir --check-prefix=AUTO | diff %t.mlir -
+// RUN: %npu_opt %t.mlir --split-input-file --pass=cse | %python -m npu_opt.tools.generate_checks --source %t.mlir --check-prefix=AUTO | diff %t.mlir -
 
 // GEN:      // CHECK-LABEL: func.func @cse(
 // GEN-NEXT: // CHECK-SAME: %{{\[\[}}ARG0:.*]]: i32) -> (i32, tensor<2x2xi32>) {

@@ -1,0 +1,13 @@
+"""Package discovery for npu-opt: the repository keeps ir/, dialects/, passes/ and tools/ at its top,
+and the wheel installs them under the one namespace ``npu_opt`` (``npu_opt.ir``, ``npu_opt.passes``, ...),
+so nothing but ``npu_opt`` and its metadata lands at the top of site-packages."""
+from setuptools import find_packages, setup
+
+LAYERS = ("ir", "dialects", "passes", "tools")
+
+found = find_packages(include=[pattern for layer in LAYERS for pattern in (layer, f"{layer}.*")])
+setup(
+    packages=[f"npu_opt.{name}" for name in found],
+    package_dir={f"npu_opt.{layer}": layer for layer in LAYERS},
+    package_data={"npu_opt.ir": ["*.lark"]},
+)
