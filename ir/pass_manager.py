@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, TextIO
 
+from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine
 from npu_opt.ir.pass_registry import Pass
@@ -32,15 +33,30 @@ class PassCrash(Exception):
 
 @dataclass
 class PassContext:
-    """What a running pass can use: the rewriter, diagnostics, and its statistics counters."""
+    """What a running pass can use: the rewriter, diagnostics, its statistics counters and the
+    analyses shared along the pipeline (``ctx.analyses.get(DominanceInfo, op)``)."""
 
     diagnostics: DiagnosticEngine
     rewriter: Rewriter = field(default_factory=Rewriter)
     stats: Counter = field(default_factory=Counter)
     failed: bool = False
+    analyses: AnalysisManager = field(default_factory=AnalysisManager)
+    preserved: set[type] = field(default_factory=set)
+    """Analysis kinds the pass declared still valid at run time (beyond ``Pass.PRESERVES``)."""
 
     def stat(self, name: str, amount: int = 1) -> None:
         self.stats[name] += amount
+
+    def preserve(self, *kinds: type) -> None:
+        """Declare that this run left the analyses of ``kinds`` valid (MLIR's markAnalysesPreserved)."""
+        self.preserved.update(kinds)
+
+    def invalidate_analyses(self, pass_: Pass) -> int:
+        """After ``pass_`` ran: drop the analyses it may have made stale (none if it changed
+        nothing); returns how many were dropped."""
+        if not self.rewriter.changed:
+            return 0
+        return self.analyses.invalidate({*pass_.PRESERVES, *self.preserved})
 
     def error(self, message: str, op: Operation | None = None) -> Diagnostic:
         self.failed = True
@@ -162,20 +178,23 @@ class Statistics:
 
 
 class PassManager:
-    """Runs passes in order; verifies after each (unless disabled); stops at the first failure."""
+    """Runs passes in order; verifies after each (unless disabled); stops at the first failure.
+    Analyses are shared along the pipeline (``analyses``) and invalidated after each pass."""
 
     def __init__(self, passes: list[Pass], diagnostics: DiagnosticEngine, verify_each: bool = True,
-                 instrumentations: list[Instrumentation] | None = None, timer: Timer | None = None) -> None:
+                 instrumentations: list[Instrumentation] | None = None, timer: Timer | None = None,
+                 analyses: AnalysisManager | None = None) -> None:
         self.passes = passes
         self.diagnostics = diagnostics
         self.verify_each = verify_each
         self.instrumentations = instrumentations or []
         self.timer = timer
+        self.analyses = analyses if analyses is not None else AnalysisManager()
 
     def run(self, module: Operation) -> None:
         """Raises PassFailure on a reported error, PassCrash on an unexpected exception."""
         for pass_ in self.passes:
-            ctx = PassContext(self.diagnostics)
+            ctx = PassContext(self.diagnostics, analyses=self.analyses)
             for inst in self.instrumentations:
                 inst.before_pass(pass_, module)
             began = time.perf_counter()
@@ -190,6 +209,7 @@ class PassManager:
                     raise PassFailure(pass_.NAME) from None
                 raise PassCrash(pass_, err) from err
             finally:
+                ctx.invalidate_analyses(pass_)
                 if self.timer is not None:
                     self.timer.add(f"'{pass_.NAME}'", time.perf_counter() - began)
             if ctx.failed:
@@ -198,7 +218,7 @@ class PassManager:
                 inst.after_pass(pass_, module, ctx)
             if self.verify_each:
                 began = time.perf_counter()
-                ok = verify(module, self.diagnostics)
+                ok = verify(module, self.diagnostics, self.analyses)
                 if self.timer is not None:
                     self.timer.add("(V) Verifier", time.perf_counter() - began)
                 if not ok:

@@ -30,6 +30,9 @@ class Pass:
 
     NAME: ClassVar[str] = ""
     STATISTICS: ClassVar[dict[str, str]] = {}
+    PRESERVES: ClassVar[tuple[type, ...]] = ()
+    """Analysis kinds (ir.analysis) still valid after the pass changed IR; a pass that changed
+    nothing keeps every analysis anyway."""
 
     def run(self, module: "Operation", ctx: "PassContext") -> None:
         raise NotImplementedError

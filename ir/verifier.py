@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine
+from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.opdef import Op, VerifyError
 from npu_opt.ir.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 
@@ -45,8 +47,11 @@ def _declared(op: Op) -> Iterator[str]:
 
 
 class _Verifier:
-    def __init__(self, diags: DiagnosticEngine) -> None:
+    """One verification run: reports to ``diags``, reads block dominance from ``dominance``."""
+
+    def __init__(self, diags: DiagnosticEngine, dominance: DominanceInfo) -> None:
         self.diags = diags
+        self.dominance = dominance
         self.ok = True
 
     def error(self, op: Operation, message: str, note: tuple[str, Operation | None] | None = None) -> None:
@@ -89,41 +94,16 @@ class _Verifier:
             for block in blocks:
                 self.block(block, visible)
             return
-        order = self.dominance_order(region)
-        # keep this region's dominator tree: verifying a block recurses into nested regions,
-        # whose own dominance_order() replaces self._idom
-        idoms = self._idom
+        tree = self.dominance.region(region)
         defined_in: dict[Block, set[int]] = {}
-        for block, idom in order:
+        for block in tree.order:
             # values of every dominating block are visible: chain through the dominator tree
             chain = []
-            cursor = idom
+            cursor = tree.idom[block]
             while cursor is not None:
                 chain.append(defined_in[cursor])
-                cursor = idoms.get(cursor)
+                cursor = tree.idom.get(cursor)
             defined_in[block] = self.block(block, visible + chain)
-
-    def dominance_order(self, region: Region) -> list[tuple[Block, Block | None]]:
-        """Blocks in an order where dominators come first, paired with their immediate dominator."""
-        import networkx as nx
-
-        graph = nx.DiGraph()
-        for block in region.blocks:
-            graph.add_node(block)
-            last = block.last
-            if last is not None:
-                for successor in last.successors:
-                    graph.add_edge(block, successor)
-        entry = region.blocks[0]
-        idom = dict(nx.immediate_dominators(graph, entry))
-        idom[entry] = entry  # networkx >= 3.5 leaves the start node out of the mapping
-        self._idom = {b: (d if d is not b else None) for b, d in idom.items()}
-        order = [(b, self._idom[b]) for b in nx.dfs_preorder_nodes(graph, entry)]
-        for block in region.blocks:  # unreachable blocks: only their own definitions are visible
-            if block not in idom:
-                self._idom[block] = None
-                order.append((block, None))
-        return order
 
     def block(self, block: Block, visible: list[set[int]]) -> set[int]:
         local: set[int] = {id(arg) for arg in block.args}
@@ -179,9 +159,11 @@ def _is_outside_isolated(user: Operation, definer: Operation) -> bool:
     return not any(a is isolating for a in definer.ancestors())
 
 
-def verify(root: Operation, diags: DiagnosticEngine) -> bool:
-    """Verify ``root`` and everything nested in it; report problems to ``diags``."""
-    verifier = _Verifier(diags)
+def verify(root: Operation, diags: DiagnosticEngine, analyses: AnalysisManager | None = None) -> bool:
+    """Verify ``root`` and everything nested in it; report problems to ``diags``. The dominance
+    analysis comes from ``analyses`` when given (computed once, shared with the passes)."""
+    manager = analyses if analyses is not None else AnalysisManager()
+    verifier = _Verifier(diags, manager.get(DominanceInfo, root))
     verifier.op(root)
     for region in root.regions:
         verifier.region(region, [])

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from npu_opt.ir.core import Block, Operation, Region
+from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, register_pass
 from npu_opt.ir.rewriter import Rewriter
@@ -27,42 +28,41 @@ def _key(op: Operation) -> tuple:
 class CSE(Pass):
     """Eliminate common subexpressions: a pure op equal to a dominating one is replaced by it."""
 
-    def run(self, module: Operation, ctx: PassContext) -> None:
-        for region in module.regions:
-            self._region(region, [], ctx)
+    PRESERVES = (DominanceInfo,)
+    """Erasing ops inside blocks leaves the control flow, hence dominance, unchanged."""
 
-    def _region(self, region: Region, scopes: list[dict[tuple, Operation]], ctx: PassContext) -> None:
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        dominance = ctx.analyses.get(DominanceInfo, module)
+        for region in module.regions:
+            self._region(region, [], ctx, dominance)
+
+    def _region(self, region: Region, scopes: list[dict[tuple, Operation]], ctx: PassContext,
+                dominance: DominanceInfo) -> None:
         blocks = region.blocks
         if len(blocks) <= 1:
             for block in blocks:
-                self._block(block, scopes + [{}], ctx)
+                self._block(block, scopes + [{}], ctx, dominance)
             return
         # Several blocks: a block sees the ops of the blocks that dominate it, so walk the
-        # dominator tree, each block's scope stacked on its immediate dominator's.
-        idom = _immediate_dominators(region)
-        children: dict[Block, list[Block]] = {b: [] for b in blocks}
-        roots = []
-        for block in blocks:
-            parent = idom.get(block)
-            if parent is None:
-                roots.append(block)  # the entry block, and blocks unreachable from it
-            else:
-                children[parent].append(block)
-        stack = [(block, scopes) for block in reversed(roots)]
+        # dominator tree (the entry block, and blocks unreachable from it, are its roots), each
+        # block's scope stacked on its immediate dominator's.
+        tree = dominance.region(region)
+        stack = [(block, scopes) for block in reversed(tree.roots)]
         while stack:
             block, outer = stack.pop()
             inner = outer + [{}]
-            self._block(block, inner, ctx)
-            stack.extend((child, inner) for child in reversed(children[block]))
+            self._block(block, inner, ctx, dominance)
+            stack.extend((child, inner) for child in reversed(tree.children[block]))
 
-    def _block(self, block: Block, scopes: list[dict[tuple, Operation]], ctx: PassContext) -> None:
+    def _block(self, block: Block, scopes: list[dict[tuple, Operation]], ctx: PassContext,
+               dominance: DominanceInfo) -> None:
         rewriter: Rewriter = ctx.rewriter
         table = scopes[-1]
         for op in block.ops:
             if op.regions:
                 inner = [] if op.has_trait(IsolatedFromAbove) else scopes
                 for region in op.regions:
-                    self._region(region, inner, ctx)
+                    self._region(region, inner, ctx, dominance)
                 continue
             if not op.has_trait(Pure) or op.successors or not op.results:
                 continue
@@ -74,19 +74,3 @@ class CSE(Pass):
             rewriter.replace_op(op, existing.results)
             ctx.stat("num-cse'd")
 
-
-def _immediate_dominators(region: Region) -> dict[Block, Block | None]:
-    """Each block's immediate dominator; None for the entry block and unreachable blocks."""
-    import networkx as nx
-
-    graph = nx.DiGraph()
-    for block in region.blocks:
-        graph.add_node(block)
-        last = block.last
-        if last is not None:
-            for successor in last.successors:
-                graph.add_edge(block, successor)
-    entry = region.blocks[0]
-    found = nx.immediate_dominators(graph, entry)
-    # networkx < 3.5 maps the entry block to itself, later versions leave it out
-    return {b: (d if d is not b else None) for b, d in found.items() if b is not entry}

@@ -6,6 +6,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
 from npu_opt.ir.expected import DiagnosticVerifier, parse_expectations
@@ -187,9 +188,10 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
             if timer is not None:
                 timer.add("Parser", time.perf_counter() - began)
         stage = "verification"
+        analyses = AnalysisManager()  # the passes reuse what this verification computes
         if args.verify_each:
             began = time.perf_counter()
-            ok = verify(module, engine)
+            ok = verify(module, engine, analyses)
             if timer is not None:
                 timer.add("(V) Verifier", time.perf_counter() - began)
             if not ok:
@@ -209,7 +211,7 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
             instrumentations.append(stats)
         stage = "passes"
         try:
-            PassManager(passes_, engine, args.verify_each, instrumentations, timer).run(module)
+            PassManager(passes_, engine, args.verify_each, instrumentations, timer, analyses).run(module)
         except PassFailure:
             return None
         except PassCrash as crash:
