@@ -29,7 +29,7 @@ def test_layout_of_a_16_bit_conv_block_fills_shram_exactly() -> None:
     #   granule 12 -> 12, below the LUT at 24 - 2 = 22: [10, 22). The IFM ends exactly where they start.
     layout = try_layout(U55_128, "", Shape4(1, 8, 8, 16), Shape4(1, 10, 10, 16), 16, 4, 40, 12, 2)
     assert layout is not None
-    assert (layout.ib_start, layout.ib_end, layout.ab_start, layout.lut_start) == (2, 10, 10, 22)
+    assert (layout.ifm_start, layout.ifm_end, layout.acc_start, layout.lut_start) == (2, 10, 10, 22)
     # One more IFM column (10x11: 3520 B -> 4 banks, same) still fits; 12 columns (3840 B) too;
     # 13 columns: 4160 B -> 5 banks x2 = 10 -> granule 4 -> 12 banks: [2, 14) overlaps [10, 22).
     assert try_layout(U55_128, "", Shape4(1, 8, 8, 16), Shape4(1, 10, 13, 16), 16, 4, 40, 12, 2) is None
@@ -40,8 +40,8 @@ def test_lut_takes_banks_only_where_no_end_banks_are_reserved() -> None:
     # 4x4x16 block, 32-bit accumulators: 256 B -> 1 bank x2 = 2, granule 4 -> 4 banks.
     without = try_layout(U55_64, "", Shape4(1, 4, 4, 16), Shape4(1, 6, 6, 16), 8, 2, 32, 4, 0)
     with_lut = try_layout(U55_64, "", Shape4(1, 4, 4, 16), Shape4(1, 6, 6, 16), 8, 2, 32, 4, 2)
-    assert without is not None and (without.ab_start, without.lut_start) == (12, 16)
-    assert with_lut is not None and (with_lut.ab_start, with_lut.lut_start) == (10, 14)
+    assert without is not None and (without.acc_start, without.lut_start) == (12, 16)
+    assert with_lut is not None and (with_lut.acc_start, with_lut.lut_start) == (10, 14)
     # On U55-128 (2 reserved end banks) the LUT costs nothing: the search uses max(2, 2) banks.
     a = NpuOpDesc(OpKind.AVG_POOL, fm(8, 8, 16), fm(8, 8, 16))
     b = NpuOpDesc(OpKind.AVG_POOL, fm(8, 8, 16), fm(8, 8, 16), activation="lut", lut_bytes=1024)
@@ -52,7 +52,7 @@ def test_elementwise_scalar_needs_no_second_ifm_buffer() -> None:
     # Elementwise IFM 8x8x16 8-bit: 1024 B -> 1 bank x2 = 2, granule 4 -> 4: IFM [2, 6); the IFM2
     # needs another 4 ([6, 10)) unless it is a scalar. The IFM region then extends to the LUT.
     full = try_layout(U55_128, "full", Shape4(1, 8, 8, 16), Shape4(1, 8, 8, 16), 8, 4, 32, 8, 2)
-    assert full is not None and (full.ib_end, full.ib_start2, full.ab_start) == (22, 6, 22)
+    assert full is not None and (full.ifm_end, full.ifm2_start, full.acc_start) == (22, 6, 22)
     # Enough IFM to leave no room for IFM2: 16x16x16 = 4 KiB -> 4 banks x2 = 8: [2, 10), IFM2 [10, 18)
     # fits below 22; at 24x16x16 (6 KiB -> 12 banks) IFM2 [14, 26) does not, but a scalar does.
     assert try_layout(U55_128, "full", Shape4(1, 24, 16, 16), Shape4(1, 24, 16, 16), 8, 4, 32, 8, 2) is None

@@ -136,12 +136,12 @@ def test_hand_computed_cost(name: str, family: str) -> None:
 def test_conv_block_layout_and_hardware_macs() -> None:
     block = select_block_config(CONV, U55.accel)
     assert block is not None
-    assert (block.layout.ib_start, block.layout.ib_end, block.layout.ab_start, block.layout.lut_start) == (2, 6, 14, 22)
+    assert (block.layout.ifm_start, block.layout.ifm_end, block.layout.acc_start, block.layout.lut_start) == (2, 6, 14, 22)
     assert block.is_partkernel and block.acc_bits == 32 and block.cost == pytest.approx(1.90625)
     assert estimate_op(U55, CONV).hw_macs == 196608
     assert estimate_op(U55, DEPTHWISE).hw_macs == 12288
     u65 = select_block_config(CONV, U65.accel)
-    assert u65 is not None and (u65.layout.ib_end, u65.layout.ab_start, u65.layout.lut_start) == (10, 30, 46)
+    assert u65 is not None and (u65.layout.ifm_end, u65.layout.acc_start, u65.layout.lut_start) == (10, 30, 46)
 
 
 def test_dpu_cycles_of_conv() -> None:

@@ -1,22 +1,22 @@
-"""OFM block configuration: the SHRAM fit test and Vela's block-config search.
+"""OFM block configuration: how an op's OFM is cut into blocks that fit the NPU's shared buffer.
 
-The NPU computes its OFM one block at a time. For each block it holds the IFM data the block needs
-(double-buffered) and the block's accumulators in its shared buffer (SHRAM), 1 KiB banks of which
-the first two are reserved for the output and the last ones for the activation LUT. A block config
-is the OFM block (height x width x depth), the IFM block that feeds it, the accumulator width and
-the weight traversal order; it must fit the SHRAM, and among those that fit Vela picks the one
-that fetches the fewest IFM and weight elements per OFM element.
-
-This follows Vela 5.2.0 ``architecture_allocator.py`` (``find_block_config``,
-``try_block_config``, ``_try_block_config``): the same candidates in the same order, the same cost
-arithmetic (evaluated in the same order, so that equal costs tie the same way) and the same
-tie-break. ``find_block_config`` is memoised on the op's shape signature.
+The NPU produces its OFM one block at a time. While it works on a block, the shared buffer (SHRAM:
+1 KiB banks; the first two hold output, the last ones the activation LUT) holds two copies of the
+IFM data the block reads and two copies of the block's accumulators. A block config names the OFM
+block (height x width x depth), the IFM block that feeds it, the accumulator width and the order
+weights are traversed in. The search here scores every block that fits by the IFM and weight
+elements fetched per OFM element and keeps the cheapest; it picks what Vela 5.2 picks (the unit
+tests compare it with vectors recorded from Vela), including which of two equally cheap blocks
+wins, so the float arithmetic of the score is kept operation for operation.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Iterator
+
+import numpy as np
 
 from npu_opt.dialects.npu.accelerators import (
     OFM_BLOCK_MAX, OFM_SPLIT_DEPTH, SHRAM_BANK_SIZE, SHRAM_RESERVED_OUTPUT_BANKS, SUB_KERNEL_MAX,
@@ -28,16 +28,19 @@ from npu_opt.dialects.npu.perf.shape import Shape4, div_up, round_up
 LUT_BANKS = 2
 """SHRAM banks an activation LUT occupies (2048 bytes)."""
 
+SMALL_BLOCK = 4
+"""Among equally cheap blocks, one at most this high and wide that covers the IFM better wins."""
+
 
 @dataclass(frozen=True)
 class ShramLayout:
-    """Bank indices of the SHRAM regions: IFM [ib_start, ib_end), IFM2 from ib_start2,
-    accumulators [ab_start, lut_start), LUT from lut_start."""
+    """Which SHRAM banks a block config uses: IFM [ifm_start, ifm_end), the second elementwise
+    operand from ifm2_start, accumulators [acc_start, lut_start), the LUT from lut_start."""
 
-    ib_start: int
-    ib_end: int
-    ib_start2: int
-    ab_start: int
+    ifm_start: int
+    ifm_end: int
+    ifm2_start: int
+    acc_start: int
     lut_start: int
 
 
@@ -45,9 +48,9 @@ class ShramLayout:
 class BlockConfig:
     """A chosen OFM block with its IFM block, accumulator width, traversal and SHRAM layout.
 
-    ``ofm_block`` is the searched block (Vela keeps the un-clamped height even where the Conv1D
-    rule runs a 1-row block). ``cost`` is the search's relative cost (IFM and weight elements
-    fetched per OFM element); it is NaN for a block given by the caller.
+    ``ofm_block`` is the searched block (on 2-row micro-block machines a 1-row op runs 1-row blocks
+    but the config keeps the searched height, as Vela reports it). ``cost`` is the search's score
+    (IFM and weight elements fetched per OFM element); NaN for a block given by the caller.
     """
 
     ofm_block: Shape4
@@ -71,17 +74,24 @@ class BlockConfig:
         return f"{self.ofm_block.height}x{self.ofm_block.width}x{self.ofm_block.depth}"
 
 
-# -- small rules -----------------------------------------------------------------------------
+# -- per-op rules ----------------------------------------------------------------------------
 def choose_part_kernel(ifm: Shape4, ifm_bits: int, kernel: Kernel) -> bool:
-    """Part-kernel-first traversal when the IFM is at most 8 deep or it uses the MACs better
-    than depth-first (strictly better: on a tie the cost model assumes depth-first)."""
-    if ifm.depth <= 8:
+    """Whether weights are traversed kernel-position first rather than depth first.
+
+    Depth-first feeds the MACs 32 channels (16 at 16 bit) of one kernel position at a time;
+    part-kernel feeds 8 channels of 4 positions (2 at 16 bit). The one that pads less wins: the
+    used fraction is C / ceil32(C) against C*K / (ceil8(C) * ceil4(K)); a tie keeps depth-first.
+    A shallow IFM (8 channels or fewer) always goes part-kernel. Compared in integers:
+    K * ceil32(C) > ceil8(C) * ceil4(K) is the same test with C cancelled out.
+    """
+    channels = ifm.depth
+    if channels <= 8:
         return True
-    elements = kernel.elements_wh()
-    depth_utilisation = ifm.depth / round_up(ifm.depth, 32 if ifm_bits == 8 else 16)
-    part_utilisation = (ifm.depth * elements
-                        / (round_up(ifm.depth, 8) * round_up(elements, 4 if ifm_bits == 8 else 2)))
-    return part_utilisation > depth_utilisation
+    positions = kernel.elements_wh()
+    wide = ifm_bits == 8
+    depth_first_padded = round_up(channels, 32 if wide else 16)
+    part_kernel_padded = round_up(channels, 8) * round_up(positions, 4 if wide else 2)
+    return positions * depth_first_padded > part_kernel_padded
 
 
 def accumulator_bits(block_type: BlockType, ifm_bits: int, scaled: bool) -> int:
@@ -90,206 +100,240 @@ def accumulator_bits(block_type: BlockType, ifm_bits: int, scaled: bool) -> int:
 
 
 def ifm_block_depth(accel: AcceleratorConfig, ifm: Shape4, ifm_bits: int, is_partkernel: bool) -> int:
-    """IFM block depth of a convolution or vector product (equal-depth ops use the OFM's)."""
-    if ifm_bits == 16:
-        return round_up(min(ifm.depth, 16), 4)
-    return round_up(min(ifm.depth, 16 if is_partkernel else 32), accel.ifm_ublock.depth)
+    """IFM block depth of a convolution or vector product (equal-depth ops use the OFM's): at most
+    16 channels (32 for a depth-first 8-bit op), in IFM micro-block steps (4 at 16 bit)."""
+    cap = 32 if ifm_bits == 8 and not is_partkernel else 16
+    step = 4 if ifm_bits == 16 else accel.ifm_ublock.depth
+    return round_up(min(ifm.depth, cap), step)
 
 
-def _required(out: int, stride: int, area: int, upscale: int, nearest: int) -> int:
-    return math.ceil(((out - 1) * stride + area + nearest) / upscale)
+def _ifm_extent(ofm_extent: int, stride: int, taps: int, resampling: Resampling, step: int) -> int:
+    """IFM rows (or columns) that ``ofm_extent`` OFM rows read through one sub-kernel of ``taps``
+    taps, in upscaled coordinates (a nearest-neighbour upscale reads one more), in ``step``s."""
+    reach = (ofm_extent - 1) * stride + taps + (resampling is Resampling.NEAREST)
+    return round_up(div_up(reach, resampling.upscale), step)
+
+
+def _taps_y(kernel: Kernel) -> int:
+    """Rows of the dilated kernel one sub-kernel pass covers (the hardware splits at 8)."""
+    return min(kernel.area_height(), SUB_KERNEL_MAX.height)
+
+
+def _taps_x(kernel: Kernel) -> int:
+    """Columns of the dilated kernel one sub-kernel pass covers."""
+    return min(kernel.area_width(), SUB_KERNEL_MAX.width)
 
 
 def ifm_block_for(accel: AcceleratorConfig, ofm_block: Shape4, kernel: Kernel, resampling: Resampling) -> Shape4:
-    """The IFM block feeding ``ofm_block``: one sub-kernel (at most 8x8) of input, rounded up to
-    the OFM micro-block; its depth is the OFM block's (the caller changes it for convolutions)."""
-    up = resampling.upscale
-    nearest = 1 if resampling is Resampling.NEAREST else 0
+    """The IFM block feeding ``ofm_block``, in OFM micro-block steps; its depth is the OFM block's
+    (the caller sets it for convolutions)."""
     ub = accel.ofm_ublock
-    height = _required(ofm_block.height, kernel.stride_y, min(kernel.area_height(), SUB_KERNEL_MAX.height),
-                       up, nearest)
-    width = _required(ofm_block.width, kernel.stride_x, min(kernel.area_width(), SUB_KERNEL_MAX.width),
-                      up, nearest)
-    return Shape4(1, round_up(height, ub.height), round_up(width, ub.width), ofm_block.depth)
+    return Shape4(1, _ifm_extent(ofm_block.height, kernel.stride_y, _taps_y(kernel), resampling, ub.height),
+                  _ifm_extent(ofm_block.width, kernel.stride_x, _taps_x(kernel), resampling, ub.width),
+                  ofm_block.depth)
+
+
+def _runs_single_rows(accel: AcceleratorConfig, ofm: Shape4, kernel: Kernel) -> bool:
+    """A 1-row OFM made by a 1-row kernel runs 1-row blocks on machines whose micro-block is two
+    rows high, which halves the accumulators a block needs."""
+    return ofm.height == 1 and kernel.height == 1 and accel.ofm_ublock.height == 2
 
 
 def fit_block_for_ofm(accel: AcceleratorConfig, ofm: Shape4, kernel: Kernel, block: Shape4) -> Shape4:
-    """The Conv1D rule of 2-row micro-block machines: a 1-row OFM with a 1-row kernel runs 1-row
-    blocks, which changes the IFM-to-accumulator ratio."""
-    if ofm.height == 1 and kernel.height == 1 and accel.ofm_ublock.height == 2:
-        return block.with_height(min(block.height, ofm.height))
-    return block
+    """``block`` as it actually runs on ``ofm`` (see ``_runs_single_rows``)."""
+    return block.with_height(min(block.height, ofm.height)) if _runs_single_rows(accel, ofm, kernel) else block
+
+
+# -- SHRAM banks -----------------------------------------------------------------------------
+def _double_buffer_banks(nbytes, granule: int):
+    """Banks for two copies of an ``nbytes`` buffer, in whole allocation granules (works
+    elementwise on numpy arrays too)."""
+    return round_up(2 * div_up(nbytes, SHRAM_BANK_SIZE), granule)
+
+
+def _ifm_bytes(pixels, depth, ifm_bits: int):
+    """One IFM block in SHRAM: each pixel's channels padded to a multiple of 8 bytes."""
+    return pixels * round_up(depth * ifm_bits // 8, 8)
+
+
+def _acc_bytes(pixels, depth, acc_bits: int):
+    """One block of accumulators: each pixel's depth padded to 8 accumulators."""
+    return pixels * round_up(depth, 8) * (acc_bits // 8)
 
 
 def try_layout(accel: AcceleratorConfig, elementwise: str, ofm_block: Shape4, ifm_block: Shape4,
                ifm_bits: int, ifm_granule: int, acc_bits: int, acc_granule: int,
                lut_banks: int) -> ShramLayout | None:
-    """Fit an IFM block (double-buffered) and, unless ``elementwise`` ("full" or "scalar"), the
-    accumulators of an OFM block into SHRAM below the LUT; None if they do not fit."""
-    ifm_bytes = ifm_block.elements_wh() * round_up((ifm_block.depth * ifm_bits) // 8, 8)
-    ifm_banks = round_up(div_up(ifm_bytes, SHRAM_BANK_SIZE) * 2, ifm_granule)
+    """Place a block's buffers in SHRAM, or None if they do not fit.
+
+    The IFM buffers start after the reserved output banks; the LUT banks sit at the top. An
+    elementwise op (``elementwise`` is "full" or "scalar") has no accumulators: its IFM region
+    runs up to the LUT and must leave room for an equally large second operand unless that is a
+    scalar. Any other op puts its accumulators right below the LUT, and the IFM must end at or
+    before them.
+    """
     lut_start = accel.shram_banks - lut_banks
-    ifm_end = SHRAM_RESERVED_OUTPUT_BANKS + ifm_banks
-    ifm2_start = ifm_end
-    acc_start = lut_start
-    if not elementwise:
-        acc_bytes = (ofm_block.elements_wh() * round_up(ofm_block.depth, 8) * acc_bits) // 8
-        acc_start -= round_up(div_up(acc_bytes, SHRAM_BANK_SIZE) * 2, acc_granule)
-    else:
-        ifm2_banks = ifm_banks if elementwise == "full" else 0
-        if ifm2_start + ifm2_banks > acc_start:
+    ifm_start = SHRAM_RESERVED_OUTPUT_BANKS
+    ifm_banks = _double_buffer_banks(_ifm_bytes(ifm_block.elements_wh(), ifm_block.depth, ifm_bits), ifm_granule)
+    after_ifm = ifm_start + ifm_banks
+    if elementwise:
+        operands = 2 if elementwise == "full" else 1
+        if ifm_start + operands * ifm_banks > lut_start:
             return None
-        ifm_end = acc_start
-    if ifm_end > acc_start:
+        return ShramLayout(ifm_start, lut_start, after_ifm, lut_start, lut_start)
+    acc_banks = _double_buffer_banks(_acc_bytes(ofm_block.elements_wh(), ofm_block.depth, acc_bits), acc_granule)
+    acc_start = lut_start - acc_banks
+    if after_ifm > acc_start:
         return None
-    return ShramLayout(SHRAM_RESERVED_OUTPUT_BANKS, ifm_end, ifm2_start, acc_start, lut_start)
+    return ShramLayout(ifm_start, after_ifm, after_ifm, acc_start, lut_start)
 
 
 @dataclass(frozen=True)
-class _Setup:
-    """What the search and the validation of a given block share."""
+class _OpTraits:
+    """What the search and the check of a given block need to know about the op."""
 
     elementwise: str
+    """"" for ops with accumulators, else "full" or "scalar" (the second operand)."""
     equal_depth: bool
+    """IFM block as deep as the OFM block (elementwise, pooling, depthwise)."""
     is_partkernel: bool
     acc_bits: int
     acc_granule: int
     ifm_granule: int
     lut_banks: int
     ifm_depth: int
+    """IFM block depth when it does not follow the OFM block."""
 
 
-def _setup(accel: AcceleratorConfig, block_type: BlockType, ifm: Shape4, uses_scalar: bool, ifm_bits: int,
-           kernel: Kernel, uses_lut: bool, scaled: bool, is_partkernel: bool | None) -> _Setup:
-    elementwise = ""
-    if block_type is BlockType.ELEMENTWISE:
-        elementwise = "scalar" if uses_scalar else "full"
-    depthwise = block_type is BlockType.DEPTHWISE
-    equal_depth = bool(elementwise) or block_type is BlockType.POOLING or depthwise
+def _op_traits(accel: AcceleratorConfig, block_type: BlockType, ifm: Shape4, uses_scalar: bool, ifm_bits: int,
+               kernel: Kernel, uses_lut: bool, scaled: bool, is_partkernel: bool | None) -> _OpTraits:
+    """The per-op facts the block search works from; ``is_partkernel`` None lets the rule choose."""
+    elementwise = ("scalar" if uses_scalar else "full") if block_type is BlockType.ELEMENTWISE else ""
+    kernel_op = block_type in (BlockType.CONVOLUTION, BlockType.DEPTHWISE)
     if is_partkernel is None:
-        is_partkernel = (block_type is BlockType.CONVOLUTION or depthwise) and choose_part_kernel(
-            ifm, ifm_bits, kernel)
+        is_partkernel = kernel_op and choose_part_kernel(ifm, ifm_bits, kernel)
     acc = accumulator_bits(block_type, ifm_bits, scaled)
-    ifm_granule = accel.ifm_bank_granule(ifm_bits, elementwise=bool(elementwise))
-    lut_banks = max(LUT_BANKS if uses_lut else 0, accel.shram_reserved_end_banks)
-    depth = ifm_block_depth(accel, ifm, ifm_bits, is_partkernel)
-    return _Setup(elementwise, equal_depth, is_partkernel, acc, accel.accumulator_granule(acc), ifm_granule,
-                  lut_banks, depth)
+    return _OpTraits(
+        elementwise=elementwise,
+        equal_depth=bool(elementwise) or block_type in (BlockType.POOLING, BlockType.DEPTHWISE),
+        is_partkernel=is_partkernel, acc_bits=acc, acc_granule=accel.accumulator_granule(acc),
+        ifm_granule=accel.ifm_bank_granule(ifm_bits, elementwise=bool(elementwise)),
+        lut_banks=max(LUT_BANKS if uses_lut else 0, accel.shram_reserved_end_banks),
+        ifm_depth=ifm_block_depth(accel, ifm, ifm_bits, is_partkernel))
 
 
 # -- the search ------------------------------------------------------------------------------
+def _candidate_depths(ofm_depth: int, limit: int, step: int) -> Iterator[int]:
+    """OFM block depths to try, in order: whole 16-channel splits while below the OFM depth,
+    then micro-block steps, up to ``limit``."""
+    depth = max(step, min(limit, OFM_SPLIT_DEPTH))
+    while True:
+        if depth < ofm_depth:
+            depth = round_up(depth, OFM_SPLIT_DEPTH)
+        if depth > limit:
+            return
+        yield depth
+        depth += step
+
+
+def _position_of(values: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index of each ``wanted`` in the sorted ``values`` (clipped) and whether it is there."""
+    index = np.minimum(np.searchsorted(values, wanted), len(values) - 1)
+    return index, values[index] == wanted
+
+
+def _pick(cost: np.ndarray, coverage: np.ndarray, small: np.ndarray) -> int | None:
+    """Flat index of the winning candidate in scan order (depth, height, width), or None.
+
+    The first candidate at the lowest cost wins unless a later, equally cheap small block exists;
+    then the last of the small ones with the best (lowest) IFM coverage ratio wins.
+    """
+    flat = cost.ravel()
+    if not np.isfinite(flat).any():
+        return None
+    ties = np.flatnonzero(flat == flat.min())
+    later_small = ties[1:][small.ravel()[ties[1:]]]
+    if later_small.size == 0:
+        return int(ties[0])
+    ratios = coverage.ravel()[later_small]
+    return int(later_small[np.flatnonzero(ratios == ratios.min())[-1]])
+
+
 @lru_cache(maxsize=65536)
 def find_block_config(accel: AcceleratorConfig, block_type: BlockType, ofm: Shape4, ifm: Shape4,
                       ifm2: Shape4 | None, uses_scalar: bool, ifm_bits: int, kernel: Kernel, uses_lut: bool,
                       scaled: bool, resampling: Resampling = Resampling.NONE) -> BlockConfig | None:
     """The cheapest OFM block config that fits SHRAM, or None if none fits (memoised).
 
-    Candidates: heights and widths in micro-block steps up to the OFM (at most 32 x 64), depths
-    from 16 (or one micro-block) in micro-block steps, rounded up to 16 while below the OFM
-    depth, up to 128. Cost = (IFM + weight elements fetched) / OFM elements (for elementwise ops:
-    the number of blocks), halved when two IFM blocks hold the whole IFM; on an equal cost a
-    block of at most 4x4 that covers the IFM no worse replaces the best.
+    Every block of micro-block multiples up to the OFM (at most 32 x 64 x 128) is scored at once
+    on a depth x height x width grid. Score: IFM plus weight elements fetched, per OFM element
+    (elementwise: the number of blocks), halved when both IFM buffers together hold the whole IFM.
+    A block whose transpose was tried first (lower height) and did not fit is not considered.
     """
     if ifm2 is not None and ifm2.elements() > ifm.elements():
         ifm = ifm2  # elementwise: size the search on the larger input
-    s = _setup(accel, block_type, ifm, uses_scalar, ifm_bits, kernel, uses_lut, scaled, None)
-    depthwise = block_type is BlockType.DEPTHWISE
-    convolution = block_type is BlockType.CONVOLUTION or depthwise
+    op = _op_traits(accel, block_type, ifm, uses_scalar, ifm_bits, kernel, uses_lut, scaled, None)
     ub = accel.ofm_ublock
-    ifm_repeats = div_up(kernel.area_width(), SUB_KERNEL_MAX.width) * div_up(kernel.area_height(),
-                                                                              SUB_KERNEL_MAX.height)
-    weight_fetch_wh = kernel.area_width() * kernel.area_height() if convolution else 0
-    space = ofm.min(Shape4(1, OFM_BLOCK_MAX.height, OFM_BLOCK_MAX.width, OFM_BLOCK_MAX.depth)).round_up(
+    limit = ofm.min(Shape4(1, OFM_BLOCK_MAX.height, OFM_BLOCK_MAX.width, OFM_BLOCK_MAX.depth)).round_up(
         Shape4(1, ub.height, ub.width, ub.depth))
-
-    # The loops work on plain integers (this runs for every candidate); per-axis IFM extents
-    # depend only on the OFM height or width, so they are computed once.
-    up = resampling.upscale
-    nearest = 1 if resampling is Resampling.NEAREST else 0
-    sub_h = min(kernel.area_height(), SUB_KERNEL_MAX.height)
-    sub_w = min(kernel.area_width(), SUB_KERNEL_MAX.width)
-    heights = range(ub.height, space.height + 1, ub.height)
-    widths = range(ub.width, space.width + 1, ub.width)
-    ifm_h_of = {h: round_up(_required(h, kernel.stride_y, sub_h, up, nearest), ub.height) for h in heights}
-    ifm_w_of = {w: round_up(_required(w, kernel.stride_x, sub_w, up, nearest), ub.width) for w in widths}
-    conv1d = ofm.height == 1 and kernel.height == 1 and ub.height == 2  # fit_block_for_ofm's rule
-    lut_start = accel.shram_banks - s.lut_banks
-    ifm_elements = ifm.elements()
-    ifm_wh = ifm.elements_wh()
-    ofm_elements = ofm.elements()
-
-    best: tuple[int, int, int, int] | None = None  # (height, width, depth, ifm block depth)
-    best_cost = math.inf
-    best_coverage = math.inf
-    depth = max(ub.depth, min(space.depth, OFM_SPLIT_DEPTH))
-    if depth < ofm.depth:
-        depth = round_up(depth, OFM_SPLIT_DEPTH)
-    while depth <= space.depth:
-        ifm_depth = depth if s.equal_depth else s.ifm_depth
-        pixel_bytes = round_up((ifm_depth * ifm_bits) // 8, 8)
-        acc_pixel_bytes = round_up(depth, 8) * s.acc_bits
-        full_d = div_up(ofm.depth, depth)
-        blocks_d = ofm.depth / depth
-        wont_fit: set[tuple[int, int]] = set()
-        for height in heights:
-            fitted_h = min(height, ofm.height) if conv1d else height
-            ifm_h = ifm_h_of[height]
-            full_h = div_up(ofm.height, fitted_h)
-            blocks_h = ofm.height / fitted_h
-            for width in widths:
-                if (height, width) in wont_fit:
-                    continue  # its transpose did not fit: neither will this
-                ifm_w = ifm_w_of[width]
-                # SHRAM fit (try_layout, inlined): double-buffered IFM above the reserved output
-                # banks, accumulators (or the IFM2 of an elementwise op) below the LUT.
-                ifm_end = SHRAM_RESERVED_OUTPUT_BANKS + round_up(
-                    div_up(ifm_w * ifm_h * pixel_bytes, SHRAM_BANK_SIZE) * 2, s.ifm_granule)
-                if not s.elementwise:
-                    acc_bytes = (fitted_h * width * acc_pixel_bytes) // 8
-                    fits = ifm_end <= lut_start - round_up(div_up(acc_bytes, SHRAM_BANK_SIZE) * 2, s.acc_granule)
-                else:
-                    ifm2 = ifm_end - SHRAM_RESERVED_OUTPUT_BANKS if s.elementwise == "full" else 0
-                    fits = ifm_end + ifm2 <= lut_start
-                if not fits:
-                    wont_fit.add((width, height))
-                    continue
-                # The arithmetic below keeps Vela's evaluation order: equal costs must tie alike.
-                full_w = div_up(ofm.width, width)
-                weight_fetch = weight_fetch_wh * ifm.depth * (full_w * full_h)
-                if not depthwise:
-                    weight_fetch *= depth * blocks_d
-                ifm_fetch = ifm_w * ifm_h * ifm.depth * ifm_repeats * ((ofm.width / width) * blocks_h)
-                if not s.equal_depth:
-                    ifm_fetch *= full_d
-                if s.elementwise:
-                    cost = max(ofm_elements / (height * width * depth), 1)
-                else:
-                    cost = (ifm_fetch + weight_fetch) / ofm_elements
-                if ifm_elements < ifm_h * ifm_w * ifm_depth * 2:
-                    cost = cost / 2
-                if cost > best_cost:
-                    continue
-                if cost == best_cost:
-                    coverage = ifm_wh / (min(ifm.height, ifm_h) * min(ifm.width, ifm_w))
-                    if not (coverage <= best_coverage and height <= 4 and width <= 4):
-                        continue
-                    best_coverage = coverage
-                else:
-                    best_coverage = math.inf
-                best_cost = cost
-                best = (height, width, depth, ifm_depth)
-        depth += ub.depth
-        if depth < ofm.depth:
-            depth = round_up(depth, OFM_SPLIT_DEPTH)
-    if best is None:
+    depths = np.fromiter(_candidate_depths(ofm.depth, limit.depth, ub.depth), dtype=np.int64)
+    heights = np.arange(ub.height, limit.height + 1, ub.height, dtype=np.int64)
+    widths = np.arange(ub.width, limit.width + 1, ub.width, dtype=np.int64)
+    if depths.size == 0:
         return None
-    height, width, depth, ifm_depth = best
-    searched = Shape4(1, height, width, depth)
-    ifm_block = Shape4(1, ifm_h_of[height], ifm_w_of[width], ifm_depth)
-    layout = try_layout(accel, s.elementwise, fit_block_for_ofm(accel, ofm, kernel, searched), ifm_block, ifm_bits,
-                        s.ifm_granule, s.acc_bits, s.acc_granule, s.lut_banks)
+    d, h, w = depths[:, None, None], heights[None, :, None], widths[None, None, :]
+    rows = np.minimum(h, ofm.height) if _runs_single_rows(accel, ofm, kernel) else h
+    ifm_h = np.array([_ifm_extent(int(x), kernel.stride_y, _taps_y(kernel), resampling, ub.height)
+                      for x in heights], dtype=np.int64)[None, :, None]
+    ifm_w = np.array([_ifm_extent(int(x), kernel.stride_x, _taps_x(kernel), resampling, ub.width)
+                      for x in widths], dtype=np.int64)[None, None, :]
+    ifm_d = d if op.equal_depth else np.full_like(d, op.ifm_depth)
+
+    # SHRAM fit, as try_layout decides it, for the whole grid
+    lut_start = accel.shram_banks - op.lut_banks
+    ifm_banks = _double_buffer_banks(_ifm_bytes(ifm_h * ifm_w, ifm_d, ifm_bits), op.ifm_granule)
+    if op.elementwise:
+        fits = SHRAM_RESERVED_OUTPUT_BANKS + (2 if op.elementwise == "full" else 1) * ifm_banks <= lut_start
+    else:
+        acc_banks = _double_buffer_banks(_acc_bytes(rows * w, d, op.acc_bits), op.acc_granule)
+        fits = SHRAM_RESERVED_OUTPUT_BANKS + ifm_banks <= lut_start - acc_banks
+    fits = np.broadcast_to(fits, (len(depths), len(heights), len(widths)))
+    # a block is skipped when its transpose (height and width swapped) came first and did not fit
+    tr_row, row_ok = _position_of(heights, widths)
+    tr_col, col_ok = _position_of(widths, heights)
+    transpose_failed = ~fits[:, tr_row[None, :], tr_col[:, None]]
+    skipped = (h > w) & row_ok[None, None, :] & col_ok[None, :, None] & transpose_failed
+    usable = fits & ~skipped
+
+    # score, in Vela's float operation order (ties must break alike)
+    convolution = block_type in (BlockType.CONVOLUTION, BlockType.DEPTHWISE)
+    sub_kernels = div_up(kernel.area_width(), SUB_KERNEL_MAX.width) * div_up(kernel.area_height(),
+                                                                             SUB_KERNEL_MAX.height)
+    block_count_wh = div_up(ofm.width, w) * div_up(ofm.height, rows)
+    weight_reads = (kernel.area_width() * kernel.area_height() if convolution else 0) * ifm.depth * block_count_wh
+    if block_type is not BlockType.DEPTHWISE:
+        weight_reads = weight_reads * (d * (ofm.depth / d))
+    ifm_reads = ifm_w * ifm_h * ifm.depth * sub_kernels * ((ofm.width / w) * (ofm.height / rows))
+    if not op.equal_depth:
+        ifm_reads = ifm_reads * div_up(ofm.depth, d)
+    if op.elementwise:
+        cost = np.maximum(ofm.elements() / (h * w * d), 1)
+    else:
+        cost = (ifm_reads + weight_reads) / ofm.elements()
+    cost = np.where(ifm.elements() < ifm_h * ifm_w * ifm_d * 2, cost / 2, cost)
+    cost = np.where(usable, np.broadcast_to(cost, usable.shape), np.inf)
+    coverage = ifm.elements_wh() / (np.minimum(ifm.height, ifm_h) * np.minimum(ifm.width, ifm_w))
+    small = (h <= SMALL_BLOCK) & (w <= SMALL_BLOCK)
+    winner = _pick(cost, np.broadcast_to(coverage, cost.shape), np.broadcast_to(small, cost.shape))
+    if winner is None:
+        return None
+    di, hi, wi = np.unravel_index(winner, cost.shape)
+    searched = Shape4(1, int(heights[hi]), int(widths[wi]), int(depths[di]))
+    ifm_block = Shape4(1, int(ifm_h[0, hi, 0]), int(ifm_w[0, 0, wi]), int(ifm_d[di, 0, 0]))
+    layout = try_layout(accel, op.elementwise, fit_block_for_ofm(accel, ofm, kernel, searched), ifm_block, ifm_bits,
+                        op.ifm_granule, op.acc_bits, op.acc_granule, op.lut_banks)
     assert layout is not None
-    return BlockConfig(searched, ifm_block, s.acc_bits, s.is_partkernel, layout, best_cost)
+    return BlockConfig(searched, ifm_block, op.acc_bits, op.is_partkernel, layout, float(cost[di, hi, wi]))
 
 
 def select_block_config(desc: NpuOpDesc, accel: AcceleratorConfig) -> BlockConfig | None:
@@ -301,32 +345,33 @@ def select_block_config(desc: NpuOpDesc, accel: AcceleratorConfig) -> BlockConfi
                              desc.kernel, desc.uses_lut, desc.rescaled, desc.resampling)
 
 
+def _on_block_grid(accel: AcceleratorConfig, block: Shape4) -> bool:
+    """Whether each of ``block``'s extents is a positive micro-block multiple within the maximum block."""
+    ub = accel.ofm_ublock
+    extents = ((block.height, OFM_BLOCK_MAX.height, ub.height), (block.width, OFM_BLOCK_MAX.width, ub.width),
+               (block.depth, OFM_BLOCK_MAX.depth, ub.depth))
+    return all(0 < extent <= top and extent % step == 0 for extent, top, step in extents)
+
+
 def check_block_config(desc: NpuOpDesc, accel: AcceleratorConfig, ofm_block: Shape4,
                        is_partkernel: bool | None = None) -> BlockConfig | None:
-    """``ofm_block`` as a block config for ``desc`` if it is valid (micro-block multiples within
-    the maximum block) and fits SHRAM, else None (Vela's ``try_block_config``)."""
-    if desc.block_type is None:
+    """``ofm_block`` as a block config for ``desc`` if it is on the block grid and fits SHRAM,
+    else None (a block given by the user or a previous run, validated)."""
+    if desc.block_type is None or not _on_block_grid(accel, ofm_block):
         return None
-    ub = accel.ofm_ublock
-    for value, limit, step in ((ofm_block.height, OFM_BLOCK_MAX.height, ub.height),
-                               (ofm_block.width, OFM_BLOCK_MAX.width, ub.width),
-                               (ofm_block.depth, OFM_BLOCK_MAX.depth, ub.depth)):
-        if not (0 < value <= limit and value % step == 0):
-            return None
     ifm = desc.ifm.shape
     if desc.ifm2 is not None and desc.ifm2.shape.elements() > ifm.elements():
         ifm = desc.ifm2.shape
-    s = _setup(accel, desc.block_type, ifm, desc.ifm2_scalar, desc.ifm.bits, desc.kernel, desc.uses_lut,
-               desc.rescaled, is_partkernel)
+    op = _op_traits(accel, desc.block_type, ifm, desc.ifm2_scalar, desc.ifm.bits, desc.kernel, desc.uses_lut,
+                    desc.rescaled, is_partkernel)
     ifm_block = ifm_block_for(accel, ofm_block, desc.kernel, desc.resampling)
-    if not s.equal_depth:
-        ifm_block = ifm_block.with_depth(s.ifm_depth)
-    block = fit_block_for_ofm(accel, desc.ofm.shape, desc.kernel, ofm_block)
-    layout = try_layout(accel, s.elementwise, block, ifm_block, desc.ifm.bits, s.ifm_granule, s.acc_bits,
-                        s.acc_granule, s.lut_banks)
+    if not op.equal_depth:
+        ifm_block = ifm_block.with_depth(op.ifm_depth)
+    layout = try_layout(accel, op.elementwise, fit_block_for_ofm(accel, desc.ofm.shape, desc.kernel, ofm_block),
+                        ifm_block, desc.ifm.bits, op.ifm_granule, op.acc_bits, op.acc_granule, op.lut_banks)
     if layout is None:
         return None
-    return BlockConfig(ofm_block, ifm_block, s.acc_bits, s.is_partkernel, layout)
+    return BlockConfig(ofm_block, ifm_block, op.acc_bits, op.is_partkernel, layout)
 
 
 __all__ = [
