@@ -1,17 +1,16 @@
-"""Which weights to stream into fast storage, and how to slice them: Vela's default policy.
+"""Which weights to stream into fast storage, and in what OFM-depth slices (Vela's default policy).
 
-When weights live in slow permanent storage (flash, DRAM) and the fast storage is elsewhere, Vela
-copies them into an SRAM buffer by DMA instead of letting the NPU read them in place (Vela 5.2.0
-``Scheduler.propose_weight_buffering``, non-cascaded case). Its policy, reproduced here so that a
-scheduler (and the fidelity benchmark) can cost ops the way Vela does:
+When weights sit in slow permanent storage (flash, DRAM) and the fast storage is elsewhere, they
+are copied by DMA into an SRAM buffer instead of being read in place. The policy (Vela 5.2's,
+reproduced so that the scheduler and the fidelity benchmark cost ops as Vela does):
 
-* vector products (fully connected) never stream; neither do ops whose weights need no DMA;
-* if the whole transfer fits under the previous op's compute ("slack"), one buffer holds all of
-  it, prefetched under the previous op;
-* otherwise the OFM depth is cut: a first slice sized to what the slack covers (a multiple of 16,
-  at least 16), then slices sized so that each slice's transfer takes about as long as computing
-  the first slice (rounded to the OFM block depth), double-buffered;
-* the op's own slack for the next op is its compute cycles, or those of its last slice if sliced.
+* vector products (fully connected) never stream; nor do weights that need no copy;
+* what the previous op's compute time ("slack") can hide is prefetched under it; if that is all
+  of the weights, one buffer holds them;
+* otherwise the OFM depth is cut: a first slice as deep as the prefetch covers, then slices
+  whose copy takes about as long as computing the first slice, double-buffered; while the two
+  buffers overflow the space, the deeper of the two slice depths is halved;
+* the op leaves the next op its compute time (of its last slice when sliced) as slack.
 
 ``propose_weight_buffering`` is pure: the encoder and the compute-cycle estimate are passed in.
 """
@@ -19,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Iterator
 
 from npu_opt.dialects.npu.accelerators import OFM_SPLIT_DEPTH
 from npu_opt.dialects.npu.perf.arch import PerfTarget
@@ -28,10 +27,14 @@ from npu_opt.dialects.npu.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.estimate import op_compute_cycles
 from npu_opt.dialects.npu.perf.memory import mem2mem_cycles
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
+from npu_opt.dialects.npu.perf.shape import round_up
 from npu_opt.dialects.npu.perf.weight_size import EncodedWeights
 
 Encoder = Callable[[tuple[int, ...]], EncodedWeights]
 """Encodes the op's weights for the given OFM depth slices (weight_size.encode_weights)."""
+
+MIN_SLICE = OFM_SPLIT_DEPTH
+"""The shallowest weight slice worth a DMA (16 OFM channels)."""
 
 
 @dataclass(frozen=True)
@@ -52,80 +55,111 @@ def weights_need_dma(perf: PerfTarget, weights_memory: str) -> bool:
     return weights_memory in ("Dram", "OffChipFlash") and perf.permanent_storage != perf.fast_storage
 
 
-def _round_down(value: float, multiple: int) -> float:
-    return (value // multiple) * multiple
+def prefetch_bytes(full_bytes: int, full_transfer: float, prev_slack: float, half_limit: float) -> float:
+    """Bytes copied under the previous op: the share of the transfer its slack hides (all of it
+    when the slack is long enough), at most half the buffer space."""
+    hidden = full_bytes if full_transfer <= prev_slack else prev_slack / full_transfer * full_bytes
+    return min(hidden, half_limit)
 
 
-def _round_up(value: float, multiple: int) -> float:
-    return ((value + multiple - 1) // multiple) * multiple
+def _whole_channels(estimate: float, multiple: int) -> int:
+    """``estimate`` channels cut down to a multiple of ``multiple`` (a fractional channel never counts)."""
+    return math.floor(estimate) // multiple * multiple
+
+
+def snap_slice_depth(estimate: float, block_depth: int) -> int:
+    """A slice depth near ``estimate``: whole OFM blocks when more than one block deep, else
+    whole 16-channel units; never below 16."""
+    unit = block_depth if estimate > block_depth else MIN_SLICE
+    return max(_whole_channels(estimate, unit), MIN_SLICE)
+
+
+def _halved(depth: int) -> int:
+    """Half of ``depth``, rounded up to whole 16-channel units."""
+    return round_up(depth // 2, MIN_SLICE)
+
+
+def slicings(first: int, steady_estimate: float, block_depth: int) -> Iterator[tuple[int, int]]:
+    """Candidate (first slice, following slice) depths, most ambitious first: each step halves
+    the deeper of the two; the last candidate has a 16-deep first slice."""
+    steady = steady_estimate
+    while True:
+        steady = snap_slice_depth(steady, block_depth)
+        yield first, steady
+        if first == MIN_SLICE:
+            return
+        if steady > first:
+            steady = _halved(steady)
+        else:
+            first = _halved(first)
+
+
+def depth_boundaries(depth: int, first: int, steady: int) -> tuple[int, ...]:
+    """Slice boundaries of an OFM ``depth`` deep: 0, then ``first``, then every ``steady``."""
+    return (0,) + tuple(range(first, depth, steady)) + (depth,)
 
 
 def propose_weight_buffering(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig, encode: Encoder,
                              prev_slack: float, buffer_limit: float = math.inf,
                              cascaded: bool = False) -> BufferingDecision:
-    """Vela's weight-buffering choice for ``desc`` (whose weights are in permanent storage) run
-    with ``block`` after an op that leaves ``prev_slack`` cycles; ``buffer_limit`` is the fast
-    storage free for buffers (bytes), ``cascaded`` whether the op is inside a cascade (then one
-    full-depth buffer, and Vela charges no full-transfer time)."""
+    """The weight-buffering choice for ``desc`` (whose weights are in permanent storage) run with
+    ``block`` after an op that leaves ``prev_slack`` cycles; ``buffer_limit`` is the fast storage
+    free for buffers (bytes), ``cascaded`` whether the op is inside a cascade (then one full-depth
+    buffer, and no full-transfer time is charged)."""
     weights = desc.weights
     if weights is None:
         raise ValueError("propose_weight_buffering needs an op with weights")
     depth = desc.ofm.shape.depth
     full = encode((0, depth))
     fast = replace(desc, weights=replace(weights, memory=perf.fast_storage, buffered=True))
-    own = float(op_compute_cycles(perf, fast, block))
 
-    def in_place(encoded: EncodedWeights) -> BufferingDecision:
-        placed = replace(desc, weights=replace(weights, encoded_bytes=encoded.total_bytes, buffered=False))
-        return BufferingDecision(encoded, None, own, placed)
+    def cycles_for(ofm_depth: int) -> float:
+        return float(op_compute_cycles(perf, fast.with_ofm_depth(ofm_depth), block))
 
+    own = cycles_for(depth)
     if desc.kind is OpKind.VECTOR_PRODUCT or not weights_need_dma(perf, weights.memory):
-        return in_place(full)
-    encoded = full
-    slack = own
-    full_transfer = 0.0
+        in_place = replace(desc, weights=replace(weights, encoded_bytes=full.total_bytes, buffered=False))
+        return BufferingDecision(full, None, own, in_place)
+
+    encoded, slack, full_transfer = full, own, 0.0
     if not cascaded:
         full_transfer = mem2mem_cycles(perf, weights.memory, perf.fast_storage, full.total_bytes)
         half_limit = buffer_limit // 2
-        if full_transfer > prev_slack:
-            prebuffer_bytes = min(prev_slack / full_transfer * full.total_bytes, half_limit)
-        else:
-            prebuffer_bytes = min(full.total_bytes, half_limit)
-        if prebuffer_bytes < full.total_bytes:
-            block_depth = block.ofm_block.depth
-            prebuffer_depth = int(max(OFM_SPLIT_DEPTH, _round_down(depth * (prebuffer_bytes / full.total_bytes),
-                                                                   OFM_SPLIT_DEPTH)))
-            pre_cycles = op_compute_cycles(perf, fast.with_ofm_depth(prebuffer_depth), block)
-            buffering_depth = _round_up(depth * (pre_cycles / full_transfer), block_depth)
-            if (buffering_depth / depth) * full.total_bytes > half_limit:
-                buffering_depth = (half_limit / full.total_bytes) * depth
-            while True:
-                if buffering_depth > block_depth:
-                    buffering_depth = _round_down(buffering_depth, block_depth)
-                else:
-                    buffering_depth = _round_down(buffering_depth, OFM_SPLIT_DEPTH)
-                buffering_depth = int(max(buffering_depth, OFM_SPLIT_DEPTH))
-                slices = [0]
-                if prebuffer_depth < depth:
-                    slices += list(range(prebuffer_depth, depth, buffering_depth))
-                slices.append(depth)
-                encoded = encode(tuple(slices))
-                if encoded.double_buffer_size <= buffer_limit or prebuffer_depth == OFM_SPLIT_DEPTH:
-                    break
-                if buffering_depth > prebuffer_depth:
-                    buffering_depth = int(_round_up(buffering_depth // 2, OFM_SPLIT_DEPTH))
-                else:
-                    prebuffer_depth = int(_round_up(prebuffer_depth // 2, OFM_SPLIT_DEPTH))
-            tail = encoded.depth_slices[-1] - encoded.depth_slices[-2]
-            slack = float(op_compute_cycles(perf, fast.with_ofm_depth(tail), block))
+        prefetched = prefetch_bytes(full.total_bytes, full_transfer, prev_slack, half_limit)
+        if prefetched < full.total_bytes:
+            encoded = _sliced(depth, block.ofm_block.depth, prefetched / full.total_bytes, full.total_bytes,
+                              full_transfer, half_limit, buffer_limit, cycles_for, encode)
+            slack = cycles_for(encoded.depth_slices[-1] - encoded.depth_slices[-2])
+
     buffer_size = min(encoded.total_bytes, encoded.max_range_bytes)
     if buffer_size > buffer_limit:
-        return in_place(full)
+        in_place = replace(desc, weights=replace(weights, encoded_bytes=full.total_bytes, buffered=False))
+        return BufferingDecision(full, None, own, in_place)
     double = encoded.double_buffer_size <= buffer_limit and buffer_size < encoded.total_bytes
     streaming = WeightStreaming(weights.memory, perf.fast_storage, encoded.total_bytes,
-                                full.total_bytes if not cascaded else 0, encoded.first_slice_bytes, double, slack)
+                                0 if cascaded else full.total_bytes, encoded.first_slice_bytes, double, slack)
     placed = replace(fast, weights=replace(fast.weights, encoded_bytes=encoded.total_bytes))  # type: ignore[arg-type]
     return BufferingDecision(encoded, streaming, slack, placed)
 
 
-__all__ = ["BufferingDecision", "Encoder", "propose_weight_buffering", "weights_need_dma"]
+def _sliced(depth: int, block_depth: int, prefetch_share: float, full_bytes: int, full_transfer: float,
+            half_limit: float, buffer_limit: float, cycles_for: Callable[[int], float],
+            encode: Encoder) -> EncodedWeights:
+    """The weights encoded in depth slices: the first covers ``prefetch_share`` of the depth; the
+    following ones copy in about the time the first computes, as deep as half the buffer space
+    allows; the first candidate slicing whose two buffers fit ``buffer_limit`` (else the last)."""
+    first = max(MIN_SLICE, _whole_channels(depth * prefetch_share, MIN_SLICE))
+    steady = round_up(math.floor(depth * (cycles_for(first) / full_transfer)), block_depth)
+    if (steady / depth) * full_bytes > half_limit:
+        steady = (half_limit / full_bytes) * depth
+    encoded = None
+    for first_depth, steady_depth in slicings(first, steady, block_depth):
+        encoded = encode(depth_boundaries(depth, first_depth, steady_depth))
+        if encoded.double_buffer_size <= buffer_limit:
+            break
+    assert encoded is not None
+    return encoded
+
+
+__all__ = ["BufferingDecision", "Encoder", "depth_boundaries", "prefetch_bytes", "propose_weight_buffering",
+           "slicings", "snap_slice_depth", "weights_need_dma"]
