@@ -296,6 +296,128 @@ def custom_model(rng: np.random.Generator) -> str:
     return module(f.text([custom]))
 
 
+# ---------------------------------------------------------------------------------------------
+# Models for the Vela reference reports (tests/data/vela): shapes and options the cost model
+# treats specially. Small, so that the per-layer comparison stays fast.
+
+def q16(scale: float) -> str:
+    """A per-tensor int16 quantised element type (16x8 networks: zero point 0)."""
+    return f"!quant.uniform<i16:f32, {scale!r}>"
+
+
+def bias64(f: Func, scales: list[float]) -> tuple[str, str]:
+    """An int64 per-channel bias, as 16x8 convolutions carry."""
+    elem = "!quant.uniform<i64:f32:0, {" + ",".join(repr(s) for s in scales) + "}>"
+    return f.const(f.rng.integers(-20000, 20000, size=(len(scales),), dtype=np.int64), elem, "i64")
+
+
+def _conv(f: Func, x: tuple[str, str], out: str, kernel: tuple[int, int], channels: tuple[int, int], scale: float,
+          name: str, stride: tuple[int, int] = (1, 1), dilation: tuple[int, int] = (1, 1), padding: str = "SAME",
+          act: str = "NONE", depthwise: bool = False, wide_bias: bool = False) -> tuple[str, str]:
+    """A conv_2d (or depthwise_conv_2d, multiplier 1) with per-channel weights of scale 1/64 x (1, 2, 3)."""
+    cin, cout = channels
+    w_scales = [0.015625 * (1 + i % 3) for i in range(cout)]
+    if depthwise:
+        w = f.weights((1, *kernel, cout), 3, w_scales)
+    else:
+        w = f.weights((cout, *kernel, cin), 0, w_scales)
+    b_scales = [scale * s for s in w_scales]
+    b = bias64(f, b_scales) if wide_bias else f.bias(b_scales)
+    props = (f"dilation_h_factor = {dilation[0]} : i32, dilation_w_factor = {dilation[1]} : i32, "
+             f'fused_activation_function = "{act}", padding = "{padding}", stride_h = {stride[0]} : i32, '
+             f"stride_w = {stride[1]} : i32")
+    if depthwise:
+        props = "depth_multiplier = 1 : i32, " + props
+    return f.op("tfl.depthwise_conv_2d" if depthwise else "tfl.conv_2d", [x, w, b], [out], props, name)[0]
+
+
+def _pool(f: Func, kind: str, x: tuple[str, str], out: str, size: int, stride: int, padding: str,
+          name: str) -> tuple[str, str]:
+    """A square max or average pool (``kind`` is "max" or "average")."""
+    return f.op(f"tfl.{kind}_pool_2d", [x], [out],
+                f'filter_height = {size} : i32, filter_width = {size} : i32, fused_activation_function = "NONE", '
+                f'padding = "{padding}", stride_h = {stride} : i32, stride_w = {stride} : i32', name)[0]
+
+
+def _dense(f: Func, x: tuple[str, str], out: str, inputs: int, outputs: int, scale: float, name: str,
+           wide_bias: bool = False) -> tuple[str, str]:
+    """A fully_connected layer with per-channel weights of scale 1/64."""
+    w = f.weights((outputs, inputs), 0, [0.015625] * outputs)
+    b = bias64(f, [scale * 0.015625] * outputs) if wide_bias else f.bias([scale * 0.015625] * outputs)
+    return f.op("tfl.fully_connected", [x, w, b], [out],
+                'fused_activation_function = "NONE", keep_num_dims = false, weights_format = "DEFAULT"', name)[0]
+
+
+def int16_model(rng: np.random.Generator) -> str:
+    """A 16x8 network (int16 activations, int8 weights, int64 biases): conv, depthwise, pools, add, dense."""
+    s = 0.0078125
+    f = Func("main", [("input", t((1, 8, 8, 8), q16(s)))], rng)
+    x = ("%arg0", t((1, 8, 8, 8), q16(s)))
+    y = _conv(f, x, t((1, 8, 8, 16), q16(0.03125)), (3, 3), (8, 16), s, "conv16", act="RELU", wide_bias=True)
+    y = _conv(f, y, t((1, 8, 8, 16), q16(0.0625)), (3, 3), (16, 16), 0.03125, "depthwise16", depthwise=True,
+              wide_bias=True)
+    y = _pool(f, "max", y, t((1, 4, 4, 16), q16(0.0625)), 2, 2, "VALID", "maxpool16")
+    z = _pool(f, "average", y, t((1, 4, 4, 16), q16(0.0625)), 3, 1, "SAME", "avgpool16")
+    y = f.op("tfl.add", [y, z], [t((1, 4, 4, 16), q16(0.125))],
+             'fused_activation_function = "NONE", pot_scale_int16 = false', "add16")[0]
+    flat = f.op("tfl.reshape", [y, f.i32([1, 256])], [t((1, 256), q16(0.125))], "", "flatten16")[0]
+    out = _dense(f, flat, t((1, 12), q16(0.25)), 256, 12, 0.125, "dense16", wide_bias=True)
+    return module(f.text([out]))
+
+
+def dilation_model(rng: np.random.Generator) -> str:
+    """Dilated kernels: conv dilation 2, depthwise dilation 3, conv dilation 4, and 2x3 mixed."""
+    f = Func("main", [("input", t((1, 16, 16, 8), q8(A, -1)))], rng)
+    y = ("%arg0", t((1, 16, 16, 8), q8(A, -1)))
+    y = _conv(f, y, t((1, 16, 16, 16), q8(0.125, 2)), (3, 3), (8, 16), A, "dilated2", dilation=(2, 2), act="RELU")
+    y = _conv(f, y, t((1, 16, 16, 16), q8(0.25, -3)), (3, 3), (16, 16), 0.125, "dilated3", dilation=(3, 3),
+              depthwise=True)
+    y = _conv(f, y, t((1, 8, 8, 24), q8(0.25, 0)), (3, 3), (16, 24), 0.25, "dilated4", dilation=(4, 4),
+              padding="VALID")
+    out = _conv(f, y, t((1, 8, 8, 24), q8(0.5, 1)), (3, 3), (24, 24), 0.25, "dilated2x3", dilation=(2, 3),
+                depthwise=True)
+    return module(f.text([out]))
+
+
+def stride3_model(rng: np.random.Generator) -> str:
+    """Stride 3: a first conv on a 3-channel image, a depthwise, a 3x2-strided conv and a 3x3/3 max pool."""
+    f = Func("main", [("image", t((1, 27, 27, 3), q8(A, 5)))], rng)
+    y = ("%arg0", t((1, 27, 27, 3), q8(A, 5)))
+    y = _conv(f, y, t((1, 9, 9, 16), q8(0.125, -2)), (3, 3), (3, 16), A, "stride3_conv", stride=(3, 3),
+              padding="VALID", act="RELU6")
+    a = _conv(f, y, t((1, 3, 3, 16), q8(0.25, 0)), (3, 3), (16, 16), 0.125, "stride3_depthwise", stride=(3, 3),
+              depthwise=True)
+    b = _conv(f, y, t((1, 3, 5, 8), q8(0.25, 1)), (5, 5), (16, 8), 0.125, "stride3x2_conv", stride=(3, 2))
+    c = _pool(f, "max", y, t((1, 3, 3, 16), q8(0.125, -2)), 3, 3, "VALID", "stride3_maxpool")
+    return module(f.text([a, b, c]))
+
+
+def odd_channels_model(rng: np.random.Generator) -> str:
+    """Channel counts that are not multiples of 8 or 16 (3, 7, 13, 33) and an odd-sized feature map."""
+    f = Func("main", [("input", t((1, 9, 11, 3), q8(A, 0)))], rng)
+    y = ("%arg0", t((1, 9, 11, 3), q8(A, 0)))
+    y = _conv(f, y, t((1, 9, 11, 7), q8(0.125, 1)), (3, 3), (3, 7), A, "odd_conv7", act="RELU")
+    y = _conv(f, y, t((1, 9, 11, 7), q8(0.25, -1)), (3, 3), (7, 7), 0.125, "odd_depthwise7", depthwise=True)
+    y = _conv(f, y, t((1, 9, 11, 13), q8(0.25, 3)), (1, 1), (7, 13), 0.25, "odd_conv13")
+    y = _pool(f, "max", y, t((1, 8, 10, 13), q8(0.25, 3)), 2, 1, "VALID", "odd_maxpool13")
+    y = _conv(f, y, t((1, 4, 5, 33), q8(0.5, 0)), (3, 3), (13, 33), 0.25, "odd_conv33", stride=(2, 2))
+    y = f.op("tfl.add", [y, y], [t((1, 4, 5, 33), q8(1.0, 0))], 'fused_activation_function = "NONE"', "odd_add33")[0]
+    flat = f.op("tfl.reshape", [y, f.i32([1, 660])], [t((1, 660), q8(1.0, 0))], "", "odd_flatten")[0]
+    out = _dense(f, flat, t((1, 7), q8(0.5, 0)), 660, 7, 1.0, "odd_dense7")
+    return module(f.text([out]))
+
+
+def weight_stream_model(rng: np.random.Generator) -> str:
+    """Convolutions whose weights (tens of KB) are streamed from flash into SRAM while the NPU runs."""
+    f = Func("main", [("input", t((1, 10, 10, 32), q8(A, 0)))], rng)
+    y = ("%arg0", t((1, 10, 10, 32), q8(A, 0)))
+    y = _conv(f, y, t((1, 10, 10, 48), q8(0.125, 0)), (3, 3), (32, 48), A, "stream_conv1", act="RELU")
+    y = _conv(f, y, t((1, 10, 10, 64), q8(0.25, 0)), (3, 3), (48, 64), 0.125, "stream_conv2", act="RELU")
+    y = _conv(f, y, t((1, 5, 5, 32), q8(0.25, 0)), (3, 3), (64, 32), 0.25, "stream_conv3", stride=(2, 2))
+    out = _conv(f, y, t((1, 5, 5, 64), q8(0.5, 0)), (1, 1), (32, 64), 0.25, "stream_conv4")
+    return module(f.text([out]))
+
+
 MODELS = {
     "conv.tflite": conv_model,
     "conv_float.tflite": conv_float_model,
@@ -304,6 +426,11 @@ MODELS = {
     "shape.tflite": shape_model,
     "generic.tflite": generic_model,
     "custom.tflite": custom_model,
+    "int16.tflite": int16_model,
+    "dilation.tflite": dilation_model,
+    "stride3.tflite": stride3_model,
+    "odd_channels.tflite": odd_channels_model,
+    "weight_stream.tflite": weight_stream_model,
 }
 """File name -> generator. Each gets its own seeded random generator."""
 
