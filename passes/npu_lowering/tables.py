@@ -1,15 +1,16 @@
 """Lookup tables of the NPU's table activations and the fixed-point arithmetic they are built
-with (gemmlowp's, as TensorFlow Lite and Vela use it).
+with (gemmlowp's, as TensorFlow Lite uses it).
 
-The tables reproduce Vela 5.2's: 8-bit functions (tanh, sigmoid) evaluated in floating point
-and rounded away from zero (``convert_to_lut8``), hard-swish and leaky ReLU in TFLite's integer
-arithmetic (``convert_hardswish_to_lut``, ``convert_lrelu_to_lut``), and softmax's exp table
-(``SoftMax.generate_exp_table``).
+8-bit tanh and sigmoid are evaluated in floating point and rounded away from zero; hard-swish,
+leaky ReLU and softmax's exponential follow TFLite's integer kernels bit for bit, so the NPU's
+results equal the reference interpreter's (the unit tests compare them with Vela 5.2's tables).
 """
 from __future__ import annotations
 
 import math
 from typing import Callable
+
+import numpy as np
 
 from npu_opt.dialects.npu.quant import quantise_scale, round_away_zero
 
@@ -180,33 +181,58 @@ def sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-x))
 
 
+def _np_srdhm16(a: np.ndarray, b: int) -> np.ndarray:
+    """Elementwise Q15 saturating rounding doubling high multiply: a * b / 2^15 rounded to
+    nearest, ties away from zero; the one overflow (both -2^15) gives 2^15 - 1."""
+    product = a * b
+    rounded = product + np.where(product >= 0, 1 << 14, 1 - (1 << 14))
+    result = np.sign(rounded) * (np.abs(rounded) >> 15)
+    return np.where((a == INT16_MIN) & (b == INT16_MIN), INT16_MAX, result)
+
+
+def _np_shift16(a: np.ndarray, shift: int) -> np.ndarray:
+    """Elementwise a * 2^shift saturated to int16."""
+    return np.clip(a * (1 << shift), INT16_MIN, INT16_MAX)
+
+
+def _np_round_shift(a: np.ndarray, shift: int) -> np.ndarray:
+    """Elementwise a / 2^shift rounded to nearest, ties away from zero."""
+    if shift <= 0:
+        return a
+    half = 1 << (shift - 1)
+    return np.where(a >= 0, (a + half) >> shift, -((-a + half) >> shift))
+
+
 def hardswish_lut(ifm: tuple[float, int], ofm: tuple[float, int], unsigned: bool) -> list[int]:
-    """TFLite's integer hard-swish for every 8-bit IFM value (``convert_hardswish_to_lut``)."""
+    """HARD_SWISH, x * relu6(x + 3) / 6, for every 8-bit IFM value, bit-exact with TFLite's
+    integer kernel (the NPU applies it as a table).
+
+    TFLite works in 16 bits on the input times 128. One Q15 multiplier takes that to the output
+    scale; a second maps it onto the "reluish" factor relu6(x + 3) / 6 in [-1, 1] with 3 as full
+    scale, which is then moved to [0, 1] and multiplied in; a remaining right shift of the output
+    multiplier, the zero point and the 8-bit range finish it.
+    """
     (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
-    hires = in_scale / 128
-    out_mult, out_shift = quantise_scale(hires / out_scale)
-    relu_mult, relu_shift = quantise_scale(hires / (3 / 32768))
-    out16, relu16 = downscale_multiplier_16(out_mult), downscale_multiplier_16(relu_mult)
-    values = _range(unsigned)
-    lo, hi = min(values), max(values)
-    table = []
-    for x in values:
-        value = (x - in_zp) * 128
-        preshift = srdhm(value, out16, 16)
-        relu = value
-        if relu_shift < 31:
-            relu = shift_left_sat(relu, 30 - relu_shift, 16)
-        relu = srdhm(relu, relu16, 16)
-        if relu_shift < 31:
-            relu = shift_left_sat(relu, 1, 16)
-        if relu_shift > 31:
-            relu = rounding_divide_by_pot(relu, relu_shift - 31)
-        relu = (relu + (1 << 15)) >> 1
-        result = sat_mul16(relu, preshift)
-        shift = 31 - out_shift
-        result = rounding_divide_by_pot(result, -shift if shift < 0 else 0) + out_zp
-        table.append(min(hi, max(lo, result)))
-    return table
+    fine_scale = in_scale / 128
+    out_mult, out_shift = quantise_scale(fine_scale / out_scale)
+    relu_mult, relu_shift = quantise_scale(fine_scale / (3 / 32768))
+    relu_exponent = 31 - relu_shift  # TFLite's exponent: positive means a left shift
+    inputs = np.arange(256) if unsigned else np.arange(-128, 128)
+    fine = (inputs.astype(np.int64) - in_zp) * 128
+    scaled = _np_srdhm16(fine, downscale_multiplier_16(out_mult))
+    reluish = fine
+    if relu_exponent > 0:
+        reluish = _np_shift16(reluish, relu_exponent - 1)
+    reluish = _np_srdhm16(reluish, downscale_multiplier_16(relu_mult))
+    if relu_exponent > 0:
+        reluish = _np_shift16(reluish, 1)
+    reluish = _np_round_shift(reluish, -relu_exponent)
+    gate = (reluish + (1 << 15)) >> 1  # [-1, 1] -> [0, 1] in Q15
+    product = gate * scaled
+    product = np.where((gate == INT16_MIN) & (scaled == INT16_MIN), INT16_MAX,
+                       np.sign(product) * (np.abs(product) >> 15))
+    result = _np_round_shift(product, out_shift - 31) + out_zp
+    return [int(v) for v in np.clip(result, inputs[0], inputs[-1])]
 
 
 def lrelu_lut(ifm: tuple[float, int], ofm: tuple[float, int], alpha: float, unsigned: bool,
@@ -236,21 +262,19 @@ def _f32(x: float) -> float:
 
 
 def softmax_exp_lut(beta: float, in_scale: float) -> list[int]:
-    """Softmax's exp table for 8-bit inputs: exp of (x - max) in Q0.31 for the 256 differences
-    -255..0 (``SoftMax.generate_exp_table``)."""
-    integer_bits, total_bits = 5, 31
-    real_beta = min(beta * in_scale * (1 << (31 - integer_bits)), float((1 << 31) - 1))
-    multiplier, shift = quantise_scale(real_beta)
-    shift = 31 - shift
-    diff_min = -1.0 * math.floor(1.0 * ((1 << integer_bits) - 1) * (1 << (total_bits - integer_bits)) / (1 << shift))
-    table = []
-    for x in range(256):
-        diff = x - 255
-        if diff >= diff_min:
-            table.append(exp_on_negative_values(srdhm(diff * (1 << shift), multiplier)))
-        else:
-            table.append(0)
-    return table
+    """Softmax's exponential table for 8-bit inputs: exp(beta * in_scale * d) in Q0.31 for the
+    256 differences d = x - max(x) = -255..0, bit-exact with TFLite's integer softmax.
+
+    d is scaled into Q5.26 by a fixed-point multiplier (beta * in_scale in Q5.26, capped at the
+    int32 maximum) and fed to gemmlowp's exp; a d below what Q5.26 can hold (-31 in real terms,
+    counted in the multiplier's left-shifted units) gives 0.
+    """
+    q5_26 = min(beta * in_scale * float(1 << 26), float(INT32_MAX))
+    multiplier, shift = quantise_scale(q5_26)
+    left_shift = 31 - shift
+    lowest = -math.floor(math.ldexp(31, 26 - left_shift))
+    return [exp_on_negative_values(srdhm(d * (1 << left_shift), multiplier)) if d >= lowest else 0
+            for d in range(-255, 1)]
 
 
 __all__ = ["exp_on_negative_values", "hardswish_lut", "lrelu_lut", "lut16", "lut8", "rsqrt_lut", "multiply_by_quantized_multiplier",
