@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Any, Iterator, Mapping, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from npu_opt.ir.interning import Interned
 from npu_opt.ir.strings import key_text, quote_string, symbol_text
 from npu_opt.ir.types import (
     BF16, F32, F64, I1, I64, FloatType, IndexType, IntegerType, RankedTensorType, Type,
 )
+
+if TYPE_CHECKING:  # numpy is imported where dense data is touched: it costs ~0.1 s of start-up
+    import numpy as np
 
 
 class Attribute(Interned):
@@ -290,14 +291,16 @@ class TypeAttr(Attribute):
         return str(self.type)
 
 
-_DTYPES = {("signless", 8): np.int8, ("signed", 8): np.int8, ("unsigned", 8): np.uint8,
-           ("signless", 16): np.int16, ("signed", 16): np.int16, ("unsigned", 16): np.uint16,
-           ("signless", 32): np.int32, ("signed", 32): np.int32, ("unsigned", 32): np.uint32,
-           ("signless", 64): np.int64, ("signed", 64): np.int64, ("unsigned", 64): np.uint64}
+_DTYPES = {("signless", 8): "int8", ("signed", 8): "int8", ("unsigned", 8): "uint8",
+           ("signless", 16): "int16", ("signed", 16): "int16", ("unsigned", 16): "uint16",
+           ("signless", 32): "int32", ("signed", 32): "int32", ("unsigned", 32): "uint32",
+           ("signless", 64): "int64", ("signed", 64): "int64", ("unsigned", 64): "uint64"}
+_FLOAT_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64"}
 
 
 def numpy_dtype(element: Type) -> np.dtype:
     """The numpy dtype holding elements of ``element``; ValueError when there is none."""
+    import numpy as np
     if isinstance(element, IntegerType):
         if element.width == 1:
             return np.dtype(np.bool_)
@@ -307,7 +310,7 @@ def numpy_dtype(element: Type) -> np.dtype:
     elif isinstance(element, IndexType):
         return np.dtype(np.int64)
     elif isinstance(element, FloatType) and element is not BF16:
-        return np.dtype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[element.kind])
+        return np.dtype(_FLOAT_DTYPES[element.kind])
     raise ValueError(f"elements of type {element} are not supported in dense attributes")
 
 
@@ -334,6 +337,7 @@ class DenseElementsAttr(Attribute):
     array: np.ndarray
 
     def _init(self, type: RankedTensorType, array: np.ndarray) -> None:
+        import numpy as np
         dtype = numpy_dtype(type.element_type)
         arr = np.ascontiguousarray(np.asarray(array, dtype=dtype)).reshape(type.shape)
         arr.setflags(write=False)
@@ -343,6 +347,7 @@ class DenseElementsAttr(Attribute):
     @classmethod
     def _key(cls, args: tuple) -> tuple:
         type, array = args
+        import numpy as np
         dtype = numpy_dtype(type.element_type)
         data = np.ascontiguousarray(np.asarray(array, dtype=dtype))
         if data.size != type.num_elements():
@@ -351,6 +356,7 @@ class DenseElementsAttr(Attribute):
 
     def is_splat(self) -> bool:
         """All elements have the same bit pattern (so 0.0 and -0.0 differ, and NaNs can splat)."""
+        import numpy as np
         flat = self.array.reshape(-1)
         if flat.size == 0:
             return False
@@ -364,6 +370,7 @@ class DenseElementsAttr(Attribute):
 
     def literal(self) -> str:
         """The text between ``dense<`` and ``>``."""
+        import numpy as np
         flat = self.array.reshape(-1)
         element = self.type.element_type
         if flat.size == 0:
@@ -396,6 +403,7 @@ class ResourceBlob:
 
     def as_array(self, type: RankedTensorType) -> np.ndarray:
         """A zero-copy numpy view of the blob with the tensor type's shape and element type."""
+        import numpy as np
         dtype = numpy_dtype(type.element_type)
         arr = np.frombuffer(self.data, dtype=dtype)
         return arr.reshape(type.shape)

@@ -6,6 +6,7 @@ builders, accessors and ``--show-dialects`` docs all come from that description.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
 import itertools
 from dataclasses import dataclass, field
@@ -254,17 +255,53 @@ def register_dialect(dialect: Dialect) -> Dialect:
     return dialect
 
 
-def lookup_op(name: str) -> type[Op] | None:
-    return _OPS.get(name)
+_DEFERRED: dict[str, str] = {}
+"""Dialects known by name whose module is not imported yet: dialect name -> module."""
 
 
-def lookup_dialect(name: str) -> Dialect | None:
+def declare_dialect(name: str, module: str) -> None:
+    """Make dialect ``name`` load on first reference: importing ``module`` registers it with all
+    of its ops and attributes (so a run imports only the dialects its IR names)."""
+    if name not in _DIALECTS:
+        _DEFERRED[name] = module
+
+
+def _load(name: str) -> Dialect | None:
+    """The dialect ``name``, importing its module first if it was declared but not loaded."""
+    module = _DEFERRED.pop(name, None)
+    if module is not None:
+        importlib.import_module(module)
+        if name not in _DIALECTS:
+            raise TypeError(f"module {module!r} was declared to register dialect {name!r} but did not")
     return _DIALECTS.get(name)
 
 
+def lookup_op(name: str) -> type[Op] | None:
+    """The class of op ``name``, loading its dialect on first reference; None if unknown."""
+    cls = _OPS.get(name)
+    if cls is None and _DEFERRED:
+        dialect = name.partition(".")[0]
+        if dialect in _DEFERRED:
+            _load(dialect)
+            cls = _OPS.get(name)
+    return cls
+
+
+def lookup_dialect(name: str) -> Dialect | None:
+    """The dialect ``name``, loading it on first reference; None if unknown."""
+    dialect = _DIALECTS.get(name)
+    if dialect is None and name in _DEFERRED:
+        dialect = _load(name)
+    return dialect
+
+
 def all_dialects() -> list[Dialect]:
+    """Every dialect, loading those declared but not loaded yet."""
+    for name in list(_DEFERRED):
+        _load(name)
     return sorted(_DIALECTS.values(), key=lambda d: d.name)
 
 
 def iter_ops() -> Iterator[type[Op]]:
+    """The ops of the dialects loaded so far (IR can only hold ops of a loaded dialect)."""
     return iter(sorted(_OPS.values(), key=lambda c: c.OP_NAME))

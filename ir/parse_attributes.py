@@ -16,7 +16,6 @@ from npu_opt.ir.attributes import (
 )
 from npu_opt.ir.parse_errors import _STRING_AT, _error, _parse_int
 from npu_opt.ir.strings import unquote_string
-from npu_opt.ir.dense_literal import DenseLiteralError, parse_dense_literal
 from npu_opt.ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, Location, NameLoc
 from npu_opt.ir.type_parser import TypeSyntaxError
 from npu_opt.ir.types import (
@@ -148,6 +147,7 @@ class AttributeRules:
         token, type = children
         if not isinstance(type, RankedTensorType):
             raise _error(self.state, f"dense attribute needs a ranked tensor type, not '{type}'", token)
+        from npu_opt.ir.dense_literal import DenseLiteralError, parse_dense_literal  # imports numpy
         try:
             array = parse_dense_literal(token[len("dense<"):-1], type)
             return DenseElementsAttr(type, array)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import importlib
 import typing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, TypeVar
@@ -87,11 +88,49 @@ def register_pipeline(name: str, pipeline: str, description: str) -> None:
     _PIPELINES[name] = PipelineInfo(name, pipeline, description)
 
 
+_DEFERRED: dict[str, str] = {}
+"""Passes and pipelines known by name whose module is not imported yet: name -> module."""
+
+
+def declare_passes(module: str, names: typing.Iterable[str]) -> None:
+    """Name the passes and pipelines ``module`` registers, so it is imported only when a
+    pipeline names one of them (npu-opt's start-up imports no pass it does not run)."""
+    for name in names:
+        if name not in _PASSES and name not in _PIPELINES:
+            _DEFERRED[name] = module
+
+
+def _load(name: str) -> None:
+    """Import the module that registers ``name``, if it is a declared pass not loaded yet."""
+    module = _DEFERRED.get(name)
+    if module is None:
+        return
+    importlib.import_module(module)
+    for other in [n for n, m in _DEFERRED.items() if m == module]:
+        del _DEFERRED[other]
+    if name not in _PASSES and name not in _PIPELINES:
+        raise TypeError(f"module {module!r} was declared to register pass {name!r} but did not")
+
+
+def _load_all() -> None:
+    for name in list(_DEFERRED):
+        _load(name)
+
+
+def known_names() -> list[str]:
+    """Every pass and pipeline name, loaded or not (for "did you mean ...?")."""
+    return sorted({*_PASSES, *_PIPELINES, *_DEFERRED})
+
+
 def registered_passes() -> dict[str, type[Pass]]:
+    """Every pass, importing the modules of those declared but not loaded yet."""
+    _load_all()
     return dict(sorted(_PASSES.items()))
 
 
 def registered_pipelines() -> dict[str, PipelineInfo]:
+    """Every named pipeline, importing the modules of those declared but not loaded yet."""
+    _load_all()
     return dict(sorted(_PIPELINES.items()))
 
 
@@ -162,10 +201,11 @@ def suggest(name: str, candidates: typing.Iterable[str]) -> str:
 
 def make_pass(name: str, options: dict[str, str]) -> Pass:
     """Instantiate a registered pass from textual options, checking names and types."""
+    _load(name)
     cls = _PASSES.get(name)
     if cls is None:
         raise PipelineError(f"'{name}' does not refer to a registered pass or pipeline"
-                            + suggest(name, list(_PASSES) + list(_PIPELINES))
+                            + suggest(name, known_names())
                             + " (see --list-passes)")
     specs = {spec[0]: spec for spec in option_specs(cls)}
     kwargs: dict[str, Any] = {}
@@ -237,6 +277,7 @@ def parse_pipeline(text: str, _depth: int = 0) -> list[Pass]:
             if not rest.endswith("}"):
                 raise PipelineError(f"expected '}}' at the end of the options of '{name}'")
             options = _parse_options(rest[:-1], name)
+        _load(name)
         pipeline = _PIPELINES.get(name)
         if pipeline is not None:
             if options:

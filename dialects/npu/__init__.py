@@ -6,10 +6,14 @@
 - The ops (ops_conv.py, ops_pool.py, ops_elementwise.py, ops_memory.py, shared parts in
   ops_common.py): what the NPU executes, as ``npu-legalize`` produces it from the tfl dialect.
 - Their attributes (attrs.py): ``#npu.fm`` (format and memory area, a tensor type encoding),
-  ``#npu.kernel``, ``#npu.act``, ``#npu.rescale`` and ``#npu.offset``.
+  ``#npu.kernel``, ``#npu.act``, ``#npu.rescale`` and ``#npu.offset``; ``#npu.block`` and
+  ``#npu.cost`` (perf/ir_attrs.py) are registered here too, and import the performance model
+  only when one is parsed.
 - Rescale arithmetic shared by the legalisation and later passes (quant.py).
 """
 from __future__ import annotations
+
+from typing import Callable
 
 from npu_opt.ir.attributes import Attribute
 
@@ -26,6 +30,9 @@ from npu_opt.dialects.npu.target import TARGET_ATTR, Target, resolve_target, tar
 from npu_opt.dialects.npu.target_attr import TargetAttr, parse_target_body
 from npu_opt.dialects.npu.vela_config import VelaConfig
 
+PERF_ATTRIBUTES = {"block": "BlockAttr", "cost": "CostAttr"}
+"""The dialect's attributes defined with the performance model (perf/ir_attrs.py), by name."""
+
 
 @NPU.attribute("target")
 def _parse_target(body: str | None) -> Attribute:
@@ -35,6 +42,20 @@ def _parse_target(body: str | None) -> Attribute:
 
 for _name, _parser in PARSERS.items():
     NPU.attribute(_name)(_parser)
+
+
+def _perf_attribute(class_name: str) -> Callable[[str | None], Attribute]:
+    """The parser of a performance-model attribute (``#npu.block``, ``#npu.cost``, defined in
+    perf/ir_attrs.py): registered with the dialect, importing the model only when one is parsed."""
+    def parse(body: str | None) -> Attribute:
+        from npu_opt.dialects.npu.perf import ir_attrs
+        return getattr(ir_attrs, class_name).parse(body)
+    parse.__doc__ = f"Parse the body of a {class_name} (``perf/ir_attrs.py``)."
+    return parse
+
+
+for _name, _class in PERF_ATTRIBUTES.items():
+    NPU.attribute(_name)(_perf_attribute(_class))
 
 __all__ = [
     "ACCELERATORS", "AcceleratorConfig", "ActivationAttr", "FmAttr", "KernelAttr", "NPU", "NpuComputeOp",

@@ -15,7 +15,7 @@ One module per concept:
   and compressed size per depth slice; ``weight_buffering.py``: Vela's choice of which weights to
   stream into fast storage and how to slice them (what a scheduler feeds ``estimate_op``);
 * ``ir_adapter.py`` (npu op -> ``NpuOpDesc``) and ``ir_attrs.py`` (``#npu.block``, ``#npu.cost``,
-  registered on the npu dialect when this package is imported) connect it to the IR.
+  whose parsers the npu dialect registers when it loads) connect it to the IR.
 
 The model is Vela 5.2.0's legacy Python performance model (``npu_performance.py``,
 ``architecture_allocator.py``), re-derived; bench/perf_fidelity.py measures the agreement.
@@ -30,7 +30,7 @@ from npu_opt.dialects.npu.perf.op_desc import (
     Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc,
 )
 from npu_opt.dialects.npu.perf.shape import Shape4
-from npu_opt.dialects.npu.perf import ir_attrs  # noqa: E402,F401  (registers #npu.block and #npu.cost)
+from npu_opt.dialects.npu.perf import ir_attrs  # noqa: E402,F401  (the #npu.block and #npu.cost classes)
 
 __all__ = [
     "ACCESS_COLUMNS", "BlockConfig", "Kernel", "NpuOpDesc", "OpCost", "OpKind", "PerfTarget", "Resampling",

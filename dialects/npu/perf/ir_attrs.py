@@ -13,14 +13,13 @@
   counts, and bytes read and written per memory in the order Sram, Dram, OnChipFlash,
   OffChipFlash.
 
-Both parse back from their printed form. Importing this module registers them on the npu
-dialect.
+Both parse back from their printed form. The npu dialect registers their parsers when it loads
+(dialects/npu/__init__.py), so they parse whatever else has been imported.
 """
 from __future__ import annotations
 
 from typing import Iterator
 
-from npu_opt.dialects.npu.dialect import NPU
 from npu_opt.dialects.npu.perf.block_config import BlockConfig
 from npu_opt.dialects.npu.perf.estimate import OpCost
 from npu_opt.dialects.npu.perf.shape import Shape4
@@ -214,9 +213,6 @@ class CostAttr(Attribute):
         return CostAttr(tuple(_number(fields[k], "cost") for k in CYCLE_KEYS), counts[0], counts[1], lists[0],
                         lists[1])
 
-
-NPU.attribute("block")(BlockAttr.parse)
-NPU.attribute("cost")(CostAttr.parse)
 
 BLOCK_ATTR = "npu.block"
 """Op attribute holding the chosen block config."""
