@@ -10,16 +10,17 @@ import importlib
 import inspect
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterator, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Sequence, TypeVar
 
 from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.constraints import AnyAttr, AnyType, AttrConstraint, TypeConstraint
 from npu_opt.ir.core import Operation, Region, Value
 from npu_opt.ir.location import UNKNOWN_LOC, Location
-from npu_opt.ir.traits import Trait
+from npu_opt.ir.traits import MemoryEffects, Pure, Trait
 from npu_opt.ir.types import Type
 
 _ORDER = itertools.count()
+T = TypeVar("T", bound=Trait)
 
 
 class VerifyError(Exception):
@@ -130,8 +131,20 @@ class OpMeta(type):
         cls._operand_defs = tuple(operands)  # type: ignore[attr-defined]
         cls._result_defs = tuple(results)  # type: ignore[attr-defined]
         cls._attr_defs = tuple(attrs)  # type: ignore[attr-defined]
-        cls._trait_types = frozenset(type(t) for t in getattr(cls, "traits", ()))  # type: ignore[attr-defined]
+        traits = tuple(getattr(cls, "traits", ()))
+        cls._trait_types = frozenset(type(t) for t in traits)  # type: ignore[attr-defined]
+        cls._trait_by_type = {type(t): t for t in traits}  # type: ignore[attr-defined]
+        contradiction = _contradiction(cls._trait_types)  # type: ignore[attr-defined]
+        if contradiction:
+            raise TypeError(f"{name}: {contradiction}")
         return cls
+
+
+def _contradiction(kinds: frozenset[type]) -> str:
+    """Why a set of traits cannot hold together, or ''."""
+    if Pure in kinds and MemoryEffects in kinds:
+        return "an op cannot be Pure (no effects) and have MemoryEffects"
+    return ""
 
 
 class Op(Operation, metaclass=OpMeta):
@@ -144,9 +157,16 @@ class Op(Operation, metaclass=OpMeta):
     _result_defs: ClassVar[tuple[ResultDef, ...]]
     _attr_defs: ClassVar[tuple[AttrDef, ...]]
     _trait_types: ClassVar[frozenset[type]]
+    _trait_by_type: ClassVar[dict[type, Trait]]
 
     def has_trait(self, trait: type) -> bool:
         return trait in self._trait_types
+
+    @classmethod
+    def trait(cls, kind: type[T]) -> T | None:
+        """The op's trait of class ``kind`` (interfaces carry data: ``op.trait(CostedOp).kind``),
+        or None."""
+        return cls._trait_by_type.get(kind)  # type: ignore[return-value]
 
     @classmethod
     def build(

@@ -14,7 +14,7 @@ from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.opdef import Op, lookup_dialect
 from npu_opt.ir.rewriter import Rewriter
-from npu_opt.ir.traits import IsTerminator, Pure
+from npu_opt.ir.traits import IsTerminator, MemoryEffects, Pure
 
 
 class RewritePattern:
@@ -80,9 +80,15 @@ class _Worklist:
 
 
 def is_trivially_dead(op: Operation) -> bool:
-    """A pure op whose results are unused (terminators are never dead: they end their block)."""
-    return (op.has_trait(Pure) and not op.has_trait(IsTerminator) and not op.regions
-            and all(not r.uses for r in op.results))
+    """An op without effects beyond reads whose results are unused (terminators are never dead:
+    they end their block; an op that writes memory, or has unknown effects, is kept)."""
+    return (not op.regions and all(not r.uses for r in op.results) and not op.has_trait(IsTerminator)
+            and (op.has_trait(Pure) or _only_reads(op)))
+
+
+def _only_reads(op: Operation) -> bool:
+    effects = op.trait(MemoryEffects) if isinstance(op, Op) else None
+    return effects is not None and not effects.write
 
 
 def _materialize(value: Attribute, result: Value, anchor: Operation, rewriter: Rewriter) -> Value | None:

@@ -22,6 +22,26 @@ class Pure(Trait):
     """No side effects: CSE may merge it and DCE may erase it when unused."""
 
 
+class MemoryEffects(Trait):
+    """The op reads and/or writes memory beyond its SSA operands and results (a DMA transfer, a
+    store). CSE never merges it; DCE may erase an unused one only if it does not write.
+    An op with neither this trait nor ``Pure`` has unknown effects and is treated as writing."""
+
+    def __init__(self, read: bool = False, write: bool = False) -> None:
+        if not (read or write):
+            raise TypeError("MemoryEffects needs a read or a write effect; an op without effects is Pure")
+        self.read = read
+        self.write = write
+
+    def __repr__(self) -> str:
+        return f"MemoryEffects({', '.join(n for n, on in (('read', self.read), ('write', self.write)) if on)})"
+
+
+class MemoryOnly(Trait):
+    """A view: the result aliases its operands' memory with another shape, offset or layout;
+    the op moves no data and costs nothing (reshape, slice, concatenation in place)."""
+
+
 class ConstantLike(Trait):
     """Materialises a constant from an attribute named ``value``; folding may create it."""
 

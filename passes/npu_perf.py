@@ -23,13 +23,16 @@ from dataclasses import replace
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, is_constant
 from npu_opt.dialects.npu.perf import BlockConfig, check_block_config, estimate_op, op_compute_cycles, select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
-from npu_opt.dialects.npu.perf.ir_adapter import describe_op, is_costed, op_weights_hwio, report_name, with_weights
+from npu_opt.dialects.npu.perf.ir_adapter import (
+    OpDescription, describe_op, is_costed, op_weights_hwio, report_name, with_weights,
+)
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_buffering import propose_weight_buffering
 from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, encode_weights, weights_digest
 from npu_opt.dialects.npu.target import target_of
-from npu_opt.ir.core import Operation
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass, register_pipeline
 
@@ -49,13 +52,16 @@ class SelectBlockConfig(Pass):
     and the LUT, and keeps the one fetching the fewest IFM and weight elements per OFM element.
     Results are memoised on the op's shape signature."""
 
+    PRESERVES = (OpDescription, DominanceInfo)
+    """Setting npu.block changes neither the ops' descriptions nor the control flow."""
+
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
         accel = target.accelerator
         for op in _costed_ops(module):
             if not isinstance(op, NpuComputeOp):
                 continue
-            desc = describe_op(op, target)
+            desc = ctx.analyses.get(OpDescription, op).desc
             if desc is None or desc.block_type is None:
                 continue
             block = select_block_config(desc, accel)
@@ -101,7 +107,7 @@ class Estimate(Pass):
         if arena:
             ctx.stat("decided-in-arena")
         for op in costed:
-            desc = describe_op(op, target)
+            desc = ctx.analyses.get(OpDescription, op).desc
             if desc is None:
                 continue
             block = self._block(op, desc, perf, ctx)
@@ -134,18 +140,18 @@ class Estimate(Pass):
         ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.total(totals))
 
     @staticmethod
-    def _arena_placement(ops: list[Operation], target) -> dict[int, str] | None:
+    def _arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
         """With a separate fast storage: the arena as the area of every feature map placed in
         fast storage (Vela decides weight buffering before it moves them there); else None."""
         if not target.is_spilling_enabled:
             return None
         fast, arena = target.fast_storage_area, target.feature_map_storage_area
-        placement: dict[int, str] = {}
+        placement: dict[Value, str] = {}
         for op in ops:
             for value in [*op.operands, *op.results]:
                 enc = encoding_of(value)
                 if enc is not None and enc.area == fast and not is_constant(value):
-                    placement[id(value)] = arena
+                    placement[value] = arena
         return placement or None
 
     def _block(self, op: Operation, desc: NpuOpDesc, perf, ctx: PassContext) -> BlockConfig | None:

@@ -28,17 +28,15 @@ from npu_opt.dialects.npu.accelerators import BlockType
 from npu_opt.dialects.npu.attrs import (
     ROUNDINGS, ActivationAttr, FeatureMap, FmAttr, KernelAttr, OffsetAttr, RescaleAttr,
 )
+from npu_opt.dialects.npu.interfaces import CostedOp
 from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.constraints import AttrConstraint, StrAttrC, TypeAttrC, TypeConstraint
 from npu_opt.ir.core import Value
 from npu_opt.ir.opdef import AttrDef, Op, VerifyError
+from npu_opt.ir.traits import ConstantLike, MemoryOnly
 from npu_opt.ir.types import (
     IntegerType, QuantUniformType, RankedTensorType, TensorType, Type, element_type_of,
 )
-
-CONSTANT_OPS = ("tfl.pseudo_const", "tfl.pseudo_qconst")
-"""Ops whose results are constant tensors (weights, biases, tables, scalars)."""
-
 
 # ---------------------------------------------------------------------------------------------
 # Attribute constraints for the npu attributes
@@ -156,9 +154,10 @@ def fmt(shape: Sequence[int]) -> str:
 # ---------------------------------------------------------------------------------------------
 # Accessors used by later passes
 def is_constant(value: Value) -> bool:
-    """True if ``value`` is defined by a constant op (weights, biases, tables, scalars)."""
+    """True if ``value`` is defined by a constant op (weights, biases, tables, scalars): one with
+    the ``ConstantLike`` trait."""
     owner = getattr(value, "op", None)
-    return owner is not None and owner.name in CONSTANT_OPS
+    return isinstance(owner, Op) and owner.has_trait(ConstantLike)
 
 
 def encoding_of(value: Value) -> FmAttr | None:
@@ -207,12 +206,20 @@ class NpuOp(Op):
     result or attribute constraints already failed (the verifier reports those)."""
 
     BLOCK_TYPE: ClassVar[BlockType | None] = None
-    """The NPU block type the op runs as (None for memory-only views)."""
+    """The NPU block type the op runs as: its ``CostedOp`` interface's (None for views and DMA)."""
     VELA_OP: ClassVar[str] = ""
     """Vela's op type of the same operation (``Conv2DBias``, ``AvgPool``, ``Add`` ...), which
     the performance model's per-op rules are written against."""
     MEMORY_ONLY: ClassVar[bool] = False
-    """True for views that move no data (reshape, slice, concat)."""
+    """Shorthand for ``has_trait(MemoryOnly)``: views that move no data (reshape, slice, concat)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Derive the shorthands above from the declared traits (the traits are the truth)."""
+        super().__init_subclass__(**kwargs)
+        traits = getattr(cls, "traits", ())
+        costed = next((t for t in traits if isinstance(t, CostedOp)), None)
+        cls.BLOCK_TYPE = costed.block_type if costed is not None else None
+        cls.MEMORY_ONLY = any(isinstance(t, MemoryOnly) for t in traits)
 
     tensor_name = KeyedAttrDef("name", StrAttrC(), optional=True,
                                doc="Vela's name of the op (TFLite output tensor name, with suffixes "
@@ -307,7 +314,7 @@ def check_window(kernel: KernelAttr, ifm: Sequence[int], ofm: Sequence[int], ups
 
 
 __all__ = [
-    "ActivationC", "AnyStaticTensor", "Bias", "CONSTANT_OPS", "FeatureMap4D", "FeatureMapOrScalar", "IsAttr",
+    "ActivationC", "AnyStaticTensor", "Bias", "FeatureMap4D", "FeatureMapOrScalar", "IsAttr",
     "KernelC", "KeyedAttrDef", "LookupTable", "NpuComputeOp", "NpuOp", "OffsetC", "RescaleC", "ResamplingC",
     "RoundingC", "Weights", "activation_range", "check_depth", "check_window", "dtype_range", "element_bits",
     "encoding_of", "feature_map", "fmt", "is_constant", "is_signed", "quant_of", "shape_of", "storage_of",

@@ -6,8 +6,9 @@ per output channel, and optionally the lookup table of a fused ``lut`` activatio
 """
 from __future__ import annotations
 
-from npu_opt.dialects.npu.accelerators import BlockType
 from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.interfaces import CostedOp
+from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import (
     Bias, FeatureMap4D, KernelC, LookupTable, NpuComputeOp, ResamplingC, Weights, check_depth, check_window,
     fmt, shape_of,
@@ -52,8 +53,8 @@ class Conv2DOp(_ConvLike):
     (Vela sets the stride to 1 along an axis of OFM size 1)."""
 
     OP_NAME = "npu.conv2d"
-    BLOCK_TYPE = BlockType.CONVOLUTION
     VELA_OP = "Conv2DBias"
+    traits = (Pure(), CostedOp(OpKind.CONV2D))
 
     def verify_shapes(self) -> None:
         ifm, w, ofm = shape_of(self.ifm), shape_of(self.weights), shape_of(self.ofm)
@@ -77,8 +78,8 @@ class DepthwiseConv2DOp(_ConvLike):
     ``weights`` are 1HWC (TFLite's layout), C the IFM and OFM depth."""
 
     OP_NAME = "npu.depthwise_conv2d"
-    BLOCK_TYPE = BlockType.DEPTHWISE
     VELA_OP = "DepthwiseConv2DBias"
+    traits = (Pure(), CostedOp(OpKind.DEPTHWISE_CONV2D))
 
     def verify_shapes(self) -> None:
         ifm, w, ofm = shape_of(self.ifm), shape_of(self.weights), shape_of(self.ofm)
@@ -103,8 +104,8 @@ class TransposeConv2DOp(_ConvLike):
     'none' for stride 1; ``kernel`` holds Vela's upscaled padding. ``weights`` are OHWI."""
 
     OP_NAME = "npu.transpose_conv2d"
-    BLOCK_TYPE = BlockType.CONVOLUTION
     VELA_OP = "Conv2DBackpropInputSwitchedBias"
+    traits = (Pure(), CostedOp(OpKind.TRANSPOSE_CONV2D))
 
     def verify_shapes(self) -> None:
         ifm, w, ofm = shape_of(self.ifm), shape_of(self.weights), shape_of(self.ofm)
@@ -128,9 +129,8 @@ class VectorProductOp(NpuComputeOp):
     The IFM is [1, H, W, K] (batches folded into H x W as Vela does); the OFM is [1, H, W, O]."""
 
     OP_NAME = "npu.vector_product"
-    BLOCK_TYPE = BlockType.VECTOR_PRODUCT
     VELA_OP = "FullyConnected"
-    traits = (Pure(),)
+    traits = (Pure(), CostedOp(OpKind.VECTOR_PRODUCT))
     ifm = OperandDef(FeatureMap4D, doc="[1, H, W, K] input")
     weights = OperandDef(Weights, doc="constant [O, K] weights")
     bias = OperandDef(Bias, doc="one bias per output")

@@ -8,8 +8,9 @@ broadcast or scalar one; the NPU swaps them as needed (Vela's ``reversed_operand
 """
 from __future__ import annotations
 
-from npu_opt.dialects.npu.accelerators import BlockType
 from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.interfaces import CostedOp
+from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import (
     FeatureMap4D, FeatureMapOrScalar, LookupTable, NpuComputeOp, element_bits, fmt, is_constant, shape_of,
 )
@@ -21,7 +22,6 @@ from npu_opt.ir.traits import Pure
 class BinaryElementwiseOp(NpuComputeOp):
     """Shared declaration and checks of the binary elementwise ops."""
 
-    BLOCK_TYPE = BlockType.ELEMENTWISE
     traits = (Pure(),)
     ifm = OperandDef(FeatureMapOrScalar, doc="first operand: 4-D feature map or 0-D constant scalar")
     ifm2 = OperandDef(FeatureMapOrScalar, doc="second operand: 4-D feature map or 0-D constant scalar")
@@ -54,27 +54,27 @@ class BinaryElementwiseOp(NpuComputeOp):
                                   "(broadcasting is only along axes of size 1)")
 
 
-def _binary(op_name: str, vela: str, doc: str) -> type[BinaryElementwiseOp]:
+def _binary(op_name: str, vela: str, operator: str, doc: str) -> type[BinaryElementwiseOp]:
     class_name = "".join(p.capitalize() for p in op_name.split(".")[1].split("_")) + "Op"
+    traits = (Pure(), CostedOp(OpKind.ELEMENTWISE_BINARY, operator))
     cls = type(BinaryElementwiseOp)(class_name, (BinaryElementwiseOp,), {
-        "__doc__": doc, "OP_NAME": op_name, "VELA_OP": vela, "__module__": __name__})
+        "__doc__": doc, "OP_NAME": op_name, "VELA_OP": vela, "traits": traits, "__module__": __name__})
     return NPU.op(cls)  # type: ignore[return-value]
 
 
-AddOp = _binary("npu.add", "Add", "Elementwise addition ifm + ifm2, rescaled to the OFM (Vela's ``Add``).")
-SubOp = _binary("npu.sub", "Sub", "Elementwise subtraction ifm - ifm2, rescaled to the OFM (Vela's ``Sub``).")
-MulOp = _binary("npu.mul", "Mul", "Elementwise multiplication, rescaled to the OFM (Vela's ``Mul``). With a "
+AddOp = _binary("npu.add", "Add", "add", "Elementwise addition ifm + ifm2, rescaled to the OFM (Vela's ``Add``).")
+SubOp = _binary("npu.sub", "Sub", "sub", "Elementwise subtraction ifm - ifm2, rescaled to the OFM (Vela's ``Sub``).")
+MulOp = _binary("npu.mul", "Mul", "mul", "Elementwise multiplication, rescaled to the OFM (Vela's ``Mul``). With a "
                 "32-bit OFM the product is not rescaled; an explicit ``rescale`` shift applies.")
-MinimumOp = _binary("npu.minimum", "Minimum", "Elementwise minimum (Vela's ``Minimum``).")
-MaximumOp = _binary("npu.maximum", "Maximum", "Elementwise maximum (Vela's ``Maximum``).")
-ShlOp = _binary("npu.shl", "SHL", "Elementwise shift left of ifm by ifm2 bits, 32-bit (Vela's ``SHL``).")
-ShrOp = _binary("npu.shr", "SHR", "Elementwise rounding shift right of ifm by ifm2 bits (Vela's ``SHR``).")
+MinimumOp = _binary("npu.minimum", "Minimum", "min", "Elementwise minimum (Vela's ``Minimum``).")
+MaximumOp = _binary("npu.maximum", "Maximum", "max", "Elementwise maximum (Vela's ``Maximum``).")
+ShlOp = _binary("npu.shl", "SHL", "shl", "Elementwise shift left of ifm by ifm2 bits, 32-bit (Vela's ``SHL``).")
+ShrOp = _binary("npu.shr", "SHR", "shr", "Elementwise rounding shift right of ifm by ifm2 bits (Vela's ``SHR``).")
 
 
 class UnaryElementwiseOp(NpuComputeOp):
     """Shared declaration of the unary elementwise ops: the OFM has the IFM's shape."""
 
-    BLOCK_TYPE = BlockType.ELEMENTWISE
     traits = (Pure(),)
     ifm = OperandDef(FeatureMap4D, doc="NHWC input feature map")
     ofm = ResultDef(FeatureMap4D, doc="the result, of the IFM's shape")
@@ -90,6 +90,7 @@ class AbsOp(UnaryElementwiseOp):
 
     OP_NAME = "npu.abs"
     VELA_OP = "Abs"
+    traits = (Pure(), CostedOp(OpKind.ELEMENTWISE_UNARY, "abs"))
 
 
 @NPU.op
@@ -98,6 +99,7 @@ class ClzOp(UnaryElementwiseOp):
 
     OP_NAME = "npu.clz"
     VELA_OP = "CLZ"
+    traits = (Pure(), CostedOp(OpKind.ELEMENTWISE_UNARY, "clz"))
 
     def verify_shapes(self) -> None:
         super().verify_shapes()
@@ -112,6 +114,7 @@ class LeakyReluOp(UnaryElementwiseOp):
 
     OP_NAME = "npu.leaky_relu"
     VELA_OP = "LeakyRelu"
+    traits = (Pure(), CostedOp(OpKind.ELEMENTWISE_UNARY, "leaky_relu"))
     alpha = AttrDef(FloatAttrC(), doc="slope for negative inputs")
 
 
@@ -123,9 +126,8 @@ class LutOp(NpuComputeOp):
     exp; ``function`` names the one it holds. ``activation`` must be 'lut'."""
 
     OP_NAME = "npu.lut"
-    BLOCK_TYPE = BlockType.ELEMENTWISE
     VELA_OP = "Add"
-    traits = (Pure(),)
+    traits = (Pure(), CostedOp(OpKind.ELEMENTWISE_BINARY, "add"))
     ifm = OperandDef(FeatureMap4D, doc="NHWC input feature map")
     lut = OperandDef(LookupTable, doc="the table, indexed by the IFM value")
     function = AttrDef(StrAttrC(), optional=True,

@@ -7,8 +7,9 @@ e.g. from one memory area to another (Vela's ``Memcpy`` and weight/LUT DMAs).
 """
 from __future__ import annotations
 
-from npu_opt.dialects.npu.accelerators import BlockType
 from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.interfaces import CostedOp
+from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import (
     AnyStaticTensor, NpuComputeOp, NpuOp, OffsetC, encoding_of, fmt, shape_of,
 )
@@ -17,7 +18,7 @@ from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
 from npu_opt.ir.patterns import RewritePattern
 from npu_opt.ir.rewriter import Rewriter
 from npu_opt.ir.core import Operation
-from npu_opt.ir.traits import Pure
+from npu_opt.ir.traits import MemoryEffects, MemoryOnly, Pure
 from npu_opt.ir.types import RankedTensorType, element_type_of
 
 Static4D = TypeConstraint("static 4-D tensor",
@@ -55,7 +56,7 @@ class _FoldReshapeChain(RewritePattern):
         if source.type is op.results[0].type:
             rewriter.replace_op(op, [source])
             return
-        if inner is not None and inner.name == "npu.reshape":
+        if isinstance(inner, ReshapeOp):
             rewriter.set_operand(op, 0, inner.operands[0])
 
 
@@ -66,8 +67,7 @@ class ReshapeOp(NpuOp):
     only possible when both shapes are the same in 4-D (a no-op reshape)."""
 
     OP_NAME = "npu.reshape"
-    MEMORY_ONLY = True
-    traits = (Pure(),)
+    traits = (Pure(), MemoryOnly())
     source = OperandDef(AnyStaticTensor, doc="the tensor viewed")
     result = ResultDef(AnyStaticTensor, doc="the same elements in another shape")
 
@@ -98,8 +98,7 @@ class SliceOp(NpuOp):
     ``SplitSliceRead``, moved into its consumer as a read offset)."""
 
     OP_NAME = "npu.slice"
-    MEMORY_ONLY = True
-    traits = (Pure(),)
+    traits = (Pure(), MemoryOnly())
     source = OperandDef(Static4D, doc="the tensor read from")
     offset = AttrDef(OffsetC, doc="NHWC element offset of the box")
     result = ResultDef(Static4D, doc="the box")
@@ -124,8 +123,7 @@ class ConcatOp(NpuOp):
     writes it (a compute op or a DMA) and be used only here, so it can be written in place."""
 
     OP_NAME = "npu.concat"
-    MEMORY_ONLY = True
-    traits = (Pure(),)
+    traits = (Pure(), MemoryOnly())
     inputs = OperandDef(Static4D, variadic=True, doc="the slices, each written by its producer")
     offsets = AttrDef(ArrayAttrC(OffsetC), doc="NHWC offset of each slice in the result")
     result = ResultDef(Static4D, doc="the assembled tensor")
@@ -169,12 +167,12 @@ class ConcatOp(NpuOp):
 class DmaOp(NpuOp):
     """A copy by the NPU's DMA engine (Vela's ``Memcpy``, and the weight and LUT transfers of
     later passes): same shape and elements, possibly another memory area. DMA reads and writes
-    linear (NHWC) data only."""
+    linear (NHWC) data only. A transfer has memory effects (it reads its source and writes its
+    destination), so CSE never merges two DMAs and DCE never erases an unused one."""
 
     OP_NAME = "npu.dma"
-    BLOCK_TYPE = BlockType.DEFAULT
     VELA_OP = "Memcpy"
-    traits = (Pure(),)
+    traits = (MemoryEffects(read=True, write=True), CostedOp(OpKind.DMA))
     source = OperandDef(AnyStaticTensor, doc="the tensor copied")
     result = ResultDef(AnyStaticTensor, doc="the copy")
 

@@ -6,8 +6,9 @@ activations and requantises; with 'nearest' resampling it is the x2 upscale of a
 """
 from __future__ import annotations
 
-from npu_opt.dialects.npu.accelerators import BlockType
 from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.dialects.npu.interfaces import CostedOp
+from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import (
     FeatureMap4D, KernelC, LookupTable, NpuComputeOp, ResamplingC, check_depth, check_window, element_bits,
     shape_of,
@@ -19,7 +20,6 @@ from npu_opt.ir.traits import Pure
 class _Pool(NpuComputeOp):
     """Shared declaration and checks of average and max pooling."""
 
-    BLOCK_TYPE = BlockType.POOLING
     traits = (Pure(),)
     ifm = OperandDef(FeatureMap4D, doc="NHWC input feature map")
     lut = OperandDef(LookupTable, optional=True, doc="table of a fused 'lut' activation")
@@ -44,6 +44,7 @@ class AvgPoolOp(_Pool):
 
     OP_NAME = "npu.avg_pool"
     VELA_OP = "AvgPool"
+    traits = (Pure(), CostedOp(OpKind.AVG_POOL))
 
 
 @NPU.op
@@ -52,6 +53,7 @@ class MaxPoolOp(_Pool):
 
     OP_NAME = "npu.max_pool"
     VELA_OP = "MaxPool"
+    traits = (Pure(), CostedOp(OpKind.MAX_POOL))
 
 
 @NPU.op
@@ -60,9 +62,8 @@ class ReduceSumOp(NpuComputeOp):
     [1, H, W, C] to a 32-bit [1, H, W, 1]."""
 
     OP_NAME = "npu.reduce_sum"
-    BLOCK_TYPE = BlockType.REDUCE_SUM
     VELA_OP = "ReduceSum"
-    traits = (Pure(),)
+    traits = (Pure(), CostedOp(OpKind.REDUCE_SUM))
     ifm = OperandDef(FeatureMap4D, doc="NHWC input feature map")
     ofm = ResultDef(FeatureMap4D, doc="[1, H, W, 1] 32-bit sums")
 

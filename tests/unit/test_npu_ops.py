@@ -10,6 +10,7 @@ import npu_opt.dialects  # noqa: F401  (registers the dialects)
 from npu_opt.dialects.npu import ActivationAttr, FmAttr, KernelAttr, OffsetAttr, RescaleAttr, resolve_target
 from npu_opt.dialects.npu.accelerators import ActivationCycleCase, BlockType
 from npu_opt.dialects.npu.attrs import PARSERS
+from npu_opt.dialects.npu.interfaces import CostedOp
 from npu_opt.dialects.npu.ops_common import (
     NpuComputeOp, activation_range, element_bits, encoding_of, feature_map, is_constant, quant_of, with_encoding,
 )
@@ -26,6 +27,7 @@ from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.opdef import iter_ops
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.printer import print_op
+from npu_opt.ir.traits import MemoryOnly
 from npu_opt.ir.types import F32, I8, I32, IntegerType, QuantUniformType, RankedTensorType
 from npu_opt.ir.verifier import verify
 
@@ -109,7 +111,10 @@ def test_every_op_has_docs_block_type_and_vela_name():
     for cls in npu_ops:
         assert (cls.__doc__ or "").strip(), cls.OP_NAME
         assert cls.MEMORY_ONLY or cls.VELA_OP, cls.OP_NAME
-        assert cls.MEMORY_ONLY == (cls.BLOCK_TYPE is None), cls.OP_NAME
+        # a view carries MemoryOnly and no CostedOp interface; every other op is costed
+        assert cls.MEMORY_ONLY == (cls.trait(CostedOp) is None) == (cls.trait(MemoryOnly) is not None), cls.OP_NAME
+        if not cls.MEMORY_ONLY:
+            assert cls.BLOCK_TYPE is cls.trait(CostedOp).block_type, cls.OP_NAME
     assert Conv2DOp.BLOCK_TYPE is BlockType.CONVOLUTION and VectorProductOp.BLOCK_TYPE is BlockType.VECTOR_PRODUCT
     assert ReduceSumOp.BLOCK_TYPE is BlockType.REDUCE_SUM and LutOp.VELA_OP == "Add"
 

@@ -90,7 +90,7 @@ def test_adapter_swaps_constant_operands_and_finds_scalars() -> None:
     assert m is not None and m.ifm2_scalar and m.ifm2 is not None and m.ifm2.shape == Shape4(1, 1, 1, 1)
     assert report_name(sub) == "swapped"
     # A placement override moves one tensor (what a scheduler asks).
-    moved = describe_op(sub, target, placement={id(sub.operands[1]): "Dram"})
+    moved = describe_op(sub, target, placement={sub.operands[1]: "Dram"})
     assert moved is not None and moved.ifm.memory == "Dram"
 
 

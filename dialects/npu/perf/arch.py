@@ -65,14 +65,9 @@ class PerfTarget:
         return self.fast_storage != self.feature_map_storage
 
 
-_CACHE: dict[int, tuple[Target, PerfTarget]] = {}
-
-
 def perf_target(target: Target) -> PerfTarget:
-    """The ``PerfTarget`` of ``target`` (one object per Target object)."""
-    hit = _CACHE.get(id(target))
-    if hit is not None and hit[0] is target:
-        return hit[1]
+    """The ``PerfTarget`` of ``target``: a few dozen numbers, computed on each call (a pass asks
+    once per run; the cost functions memoise on the hashable result)."""
     axi = target.accelerator.axi_port_bytes_per_cycle
     memories = []
     for area in MEMORY_AREAS:
@@ -80,12 +75,8 @@ def perf_target(target: Target) -> PerfTarget:
         memories.append((area, MemoryTimingDigest(target.bandwidth_bytes_per_cycle(area), timing.burst_length,
                                                   timing.read_latency, timing.write_latency)))
     memories.append((SHRAM, MemoryTimingDigest(axi, 1, 0, 0)))
-    result = PerfTarget(target.accelerator, tuple(memories), target.permanent_storage_area,
-                        target.feature_map_storage_area, target.fast_storage_area, target.core_clock)
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    _CACHE[id(target)] = (target, result)
-    return result
+    return PerfTarget(target.accelerator, tuple(memories), target.permanent_storage_area,
+                      target.feature_map_storage_area, target.fast_storage_area, target.core_clock)
 
 
 def resolve_perf_target(accelerator: str, system_config: str | None = None,

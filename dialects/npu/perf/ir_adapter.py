@@ -3,11 +3,12 @@
 The cost model knows nothing of the IR; this adapter reads an npu op (dialects/npu/ops_*.py) the
 way the model needs it:
 
-* the kind of hardware operation, from the op class (Vela's op type on the class);
+* the kind of hardware operation and elementwise operator, from the op's ``CostedOp``
+  interface (dialects/npu/interfaces.py);
 * IFM, IFM2 and OFM as 4-D shapes with element bits, and the format and memory area of each from
   its ``#npu.fm`` encoding (defaults: NHWC; constants in permanent storage, other tensors in the
-  arena), optionally overridden per value (``placement``), which is how a scheduler asks "what
-  if this tensor were in SRAM";
+  arena), optionally overridden per value (``placement``, keyed by the Value), which is how a
+  scheduler asks "what if this tensor were in SRAM";
 * the kernel, weights (their element count; the encoded size is given by the caller), the fused
   activation and its lookup table;
 * binary elementwise ops with a constant or 0-D first operand read the other one as their IFM
@@ -16,6 +17,8 @@ way the model needs it:
   as Vela runs it.
 
 Memory-only views (reshape, slice, concat) have no description (None): they cost nothing.
+``OpDescriptions`` is the analysis form: each op described once per pass pipeline, until a pass
+changes IR without preserving it.
 """
 from __future__ import annotations
 
@@ -24,33 +27,22 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from npu_opt.dialects.npu.ops_common import (
-    NpuComputeOp, NpuOp, element_bits, feature_map, is_constant, quant_of, shape_of,
-)
+from npu_opt.dialects.npu.interfaces import costed
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, element_bits, feature_map, is_constant, quant_of, shape_of
+from npu_opt.dialects.npu.ops_elementwise import LutOp
 from npu_opt.dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
 from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.analysis import Analysis, AnalysisManager
 from npu_opt.ir.core import Operation, Value
 
-_KINDS: dict[str, OpKind] = {
-    "npu.conv2d": OpKind.CONV2D, "npu.depthwise_conv2d": OpKind.DEPTHWISE_CONV2D,
-    "npu.transpose_conv2d": OpKind.TRANSPOSE_CONV2D, "npu.vector_product": OpKind.VECTOR_PRODUCT,
-    "npu.avg_pool": OpKind.AVG_POOL, "npu.max_pool": OpKind.MAX_POOL, "npu.reduce_sum": OpKind.REDUCE_SUM,
-    "npu.dma": OpKind.DMA,
-}
-_ELEMENTWISE: dict[str, str] = {
-    "npu.add": "add", "npu.sub": "sub", "npu.mul": "mul", "npu.minimum": "min", "npu.maximum": "max",
-    "npu.shl": "shl", "npu.shr": "shr", "npu.abs": "abs", "npu.clz": "clz", "npu.leaky_relu": "leaky_relu",
-}
-_UNARY = frozenset({"abs", "clz", "leaky_relu"})
-
-Placement = Mapping[int, str]
-"""Memory area per value (keyed by ``id(value)``) overriding the IR's."""
+Placement = Mapping[Value, str]
+"""Memory area per value overriding the IR's."""
 
 
 def is_costed(op: Operation) -> bool:
-    """Ops the NPU executes (compute ops and DMA); memory-only views are not."""
-    return isinstance(op, NpuOp) and not op.MEMORY_ONLY and (op.name in _KINDS or op.name in _ELEMENTWISE
-                                                              or op.name == "npu.lut")
+    """Ops the NPU executes (compute ops and DMA: the ``CostedOp`` interface); views are not."""
+    return costed(op) is not None
 
 
 def report_name(op: Operation) -> str:
@@ -70,7 +62,7 @@ def _shape4(value: Value) -> Shape4:
 
 def _tensor(value: Value, target: object, placement: Placement | None) -> TensorDesc:
     fm = feature_map(value, target)
-    area = placement.get(id(value), fm.area) if placement else fm.area
+    area = placement.get(value, fm.area) if placement else fm.area
     return TensorDesc(_shape4(value), element_bits(value), TensorFormat(fm.format), area)
 
 
@@ -115,14 +107,16 @@ def op_weights_hwio(op: Operation) -> np.ndarray | None:
         return None
     quant = quant_of(weights)
     zero = np.asarray(quant.zero_points if quant is not None else (0,), dtype=np.int16)
-    if op.name == "npu.vector_product":  # [O, K]
+    interface = costed(op)
+    kind = interface.kind if interface is not None else None
+    if kind is OpKind.VECTOR_PRODUCT:  # [O, K]
         return (array - zero[:, None] if zero.size > 1 else array - zero[0]).T[None, None, :, :]
-    if op.name == "npu.depthwise_conv2d":  # 1HWC
+    if kind is OpKind.DEPTHWISE_CONV2D:  # 1HWC
         corrected = array - (zero.reshape(1, 1, 1, -1) if zero.size > 1 else zero[0])
         return np.transpose(corrected, (1, 2, 0, 3))
     corrected = array - (zero.reshape(-1, 1, 1, 1) if zero.size > 1 else zero[0])  # OHWI
     hwio = np.transpose(corrected, (1, 2, 3, 0))
-    return hwio[::-1, ::-1] if op.name == "npu.transpose_conv2d" else hwio
+    return hwio[::-1, ::-1] if kind is OpKind.TRANSPOSE_CONV2D else hwio
 
 
 def describe_op(op: Operation, target: object, encoded_bytes: int | None = None,
@@ -130,43 +124,43 @@ def describe_op(op: Operation, target: object, encoded_bytes: int | None = None,
     """The cost-model description of ``op`` on ``target`` (a ``Target``), or None for an op that
     costs nothing. Weights are read from where their encoding says (permanent storage by
     default) at ``encoded_bytes`` (default: their raw size)."""
-    if not is_costed(op):
+    interface = costed(op)
+    if interface is None:
         return None
     tensor = lambda v: _tensor(v, target, placement)  # noqa: E731
-    name = op.name
+    kind = interface.kind
     activation = _activation(op)
     lut_bytes, lut_memory = _lut(op, target)
     resampling = Resampling(getattr(op.attr("resampling"), "value", "none") or "none")
     ofm = tensor(op.results[0])
-    if name == "npu.dma":
+    if kind is OpKind.DMA:
         return NpuOpDesc(OpKind.DMA, tensor(op.operands[0]), ofm)
-    if name == "npu.lut":
+    if isinstance(op, LutOp):
         ifm = tensor(op.operands[0])
         zero = TensorDesc(Shape4(1, 1, 1, 1), ifm.bits, TensorFormat.NHWC, lut_memory)
         return NpuOpDesc(OpKind.ELEMENTWISE_BINARY, ifm, ofm, zero, activation="lut", elementwise="add",
                          ifm2_scalar=True, lut_bytes=lut_bytes, lut_memory=lut_memory)
-    if name in _ELEMENTWISE:
-        kind = _ELEMENTWISE[name]
-        if kind in _UNARY:
-            return NpuOpDesc(OpKind.ELEMENTWISE_UNARY, tensor(op.operands[0]), ofm, activation=activation,
-                             elementwise=kind, lut_bytes=lut_bytes, lut_memory=lut_memory)
+    operator = interface.elementwise
+    if kind is OpKind.ELEMENTWISE_UNARY:
+        return NpuOpDesc(kind, tensor(op.operands[0]), ofm, activation=activation,
+                         elementwise=operator, lut_bytes=lut_bytes, lut_memory=lut_memory)
+    if kind is OpKind.ELEMENTWISE_BINARY:
         first, second = op.operands[0], op.operands[1]
         first_fixed = is_constant(first) or not shape_of(first)
         second_primary = not (is_constant(second) or not shape_of(second)) and shape_of(second) == shape_of(op.results[0])
         if first_fixed and second_primary:
             first, second = second, first
         scalar = not shape_of(second)
-        return NpuOpDesc(OpKind.ELEMENTWISE_BINARY, tensor(first), ofm, tensor(second), activation=activation,
-                         elementwise=kind, ifm2_scalar=scalar, rescaled=_rescaled(op), lut_bytes=lut_bytes,
+        return NpuOpDesc(kind, tensor(first), ofm, tensor(second), activation=activation,
+                         elementwise=operator, ifm2_scalar=scalar, rescaled=_rescaled(op), lut_bytes=lut_bytes,
                          lut_memory=lut_memory)
-    kind = _KINDS[name]
     ifm = tensor(op.operands[0])
     weights = None
     hwio_count = _weight_count(op)
     if hwio_count:
         area = feature_map(op.weights, target).area  # type: ignore[attr-defined]
         if placement:
-            area = placement.get(id(op.weights), area)  # type: ignore[attr-defined]
+            area = placement.get(op.weights, area)  # type: ignore[attr-defined]
         weights = WeightsDesc(encoded_bytes if encoded_bytes is not None else hwio_count, hwio_count, area)
     padding = tuple(op.attr("kernel").padding) if op.attr("kernel") is not None else (0, 0, 0, 0)
     return NpuOpDesc(kind, ifm, ofm, kernel=_kernel(op), weights=weights, activation=activation,
@@ -198,6 +192,24 @@ def with_weights(desc: NpuOpDesc, encoded_bytes: int) -> NpuOpDesc:
     return replace(desc, weights=replace(desc.weights, encoded_bytes=encoded_bytes))
 
 
+class OpDescription(Analysis):
+    """One op's cost-model description on its module's target (``desc``; None for an op that
+    costs nothing), as an analysis: the block-config search and the estimate share it, and a
+    pass that changes IR drops it unless it declares it preserved."""
+
+    def __init__(self, op: Operation, manager: AnalysisManager) -> None:
+        super().__init__(op, manager)
+        self.desc = describe_op(op, target_of(_module_of(op))) if is_costed(op) else None
+
+
+def _module_of(op: Operation) -> Operation:
+    """The outermost op enclosing ``op`` (the module whose ``npu.target`` applies)."""
+    root = op
+    for ancestor in op.ancestors():
+        root = ancestor
+    return root
+
+
 Describer = Callable[[Operation], NpuOpDesc | None]
 
-__all__ = ["Describer", "Placement", "describe_op", "is_costed", "op_weights_hwio", "report_name", "with_weights"]
+__all__ = ["Describer", "OpDescription", "Placement", "describe_op", "is_costed", "op_weights_hwio", "report_name", "with_weights"]

@@ -17,6 +17,7 @@ import enum
 from dataclasses import dataclass, field, replace
 
 from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.perf.shape import Shape4
 
 MEMORY_AREAS: tuple[str, ...] = ("Sram", "Dram", "OnChipFlash", "OffChipFlash")
@@ -24,48 +25,6 @@ MEMORY_AREAS: tuple[str, ...] = ("Sram", "Dram", "OnChipFlash", "OffChipFlash")
 SHRAM = "Shram"
 """The NPU's internal shared buffer: only LUTs are DMA'd into it."""
 
-
-class OpKind(str, enum.Enum):
-    """The hardware operation (Vela's op type, reduced to what changes the cost)."""
-
-    CONV2D = "conv2d"
-    DEPTHWISE_CONV2D = "depthwise_conv2d"
-    TRANSPOSE_CONV2D = "transpose_conv2d"
-    AVG_POOL = "avg_pool"
-    MAX_POOL = "max_pool"
-    REDUCE_SUM = "reduce_sum"
-    VECTOR_PRODUCT = "vector_product"
-    """A fully connected layer."""
-    ELEMENTWISE_BINARY = "elementwise_binary"
-    ELEMENTWISE_UNARY = "elementwise_unary"
-    LUT = "lut"
-    """A table-lookup activation on its own: a 1x1 pooling pass that applies the LUT."""
-    DMA = "dma"
-    """A memory-to-memory copy (Vela's Memcpy): no NPU compute."""
-
-    @property
-    def block_type(self) -> BlockType | None:
-        """The NPU block type (None for DMA)."""
-        return _BLOCK_TYPES[self]
-
-    @property
-    def is_convolution(self) -> bool:
-        """Conv or depthwise conv: the ops that fetch weights per block in the block-config cost."""
-        return self.block_type in (BlockType.CONVOLUTION, BlockType.DEPTHWISE)
-
-    @property
-    def is_elementwise(self) -> bool:
-        return self in (OpKind.ELEMENTWISE_BINARY, OpKind.ELEMENTWISE_UNARY)
-
-
-_BLOCK_TYPES: dict[OpKind, BlockType | None] = {
-    OpKind.CONV2D: BlockType.CONVOLUTION, OpKind.TRANSPOSE_CONV2D: BlockType.CONVOLUTION,
-    OpKind.DEPTHWISE_CONV2D: BlockType.DEPTHWISE, OpKind.AVG_POOL: BlockType.POOLING,
-    OpKind.MAX_POOL: BlockType.POOLING, OpKind.LUT: BlockType.POOLING,
-    OpKind.REDUCE_SUM: BlockType.REDUCE_SUM, OpKind.VECTOR_PRODUCT: BlockType.VECTOR_PRODUCT,
-    OpKind.ELEMENTWISE_BINARY: BlockType.ELEMENTWISE, OpKind.ELEMENTWISE_UNARY: BlockType.ELEMENTWISE,
-    OpKind.DMA: None,
-}
 
 ELEMENTWISE_OPS: tuple[str, ...] = (
     "add", "sub", "mul", "min", "max", "shl", "shr", "squared_difference",  # binary

@@ -167,3 +167,21 @@ func.func @inherent_attribute_spelling() -> (i32, i32) {
   %b = "test.constant"() {value = 5 : i32} : () -> i32
   return %a, %b : i32, i32
 }
+
+// -----
+
+// Two identical transfers are two transfers: npu.dma has memory effects (it reads and writes
+// memory), so cse keeps both. Two identical views (npu.reshape, pure) are one.
+// CHECK-LABEL: func.func @dma_not_merged
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x4x8xi8>)
+// CHECK-NEXT:   %[[A:.*]] = "npu.dma"(%[[X]]) : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+// CHECK-NEXT:   %[[B:.*]] = "npu.dma"(%[[X]]) : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+// CHECK-NEXT:   %[[R:.*]] = "npu.reshape"(%[[X]]) : (tensor<1x4x4x8xi8>) -> tensor<1x16x8xi8>
+// CHECK-NEXT:   return %[[A]], %[[B]], %[[R]], %[[R]] :
+func.func @dma_not_merged(%x: tensor<1x4x4x8xi8>) -> (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>, tensor<1x16x8xi8>, tensor<1x16x8xi8>) {
+  %a = "npu.dma"(%x) : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  %b = "npu.dma"(%x) : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  %r = "npu.reshape"(%x) : (tensor<1x4x4x8xi8>) -> tensor<1x16x8xi8>
+  %s = "npu.reshape"(%x) : (tensor<1x4x4x8xi8>) -> tensor<1x16x8xi8>
+  return %a, %b, %r, %s : tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>, tensor<1x16x8xi8>, tensor<1x16x8xi8>
+}

@@ -74,3 +74,17 @@ func.func @loop(%x: i32, %unused: i32) {
   %n = "test.addi"(%i, %i) : (i32, i32) -> i32
   "test.br"(%n)[^bb1] : (i32) -> ()
 }
+
+// -----
+
+// An unused DMA still transfers: npu.dma writes memory, so dce keeps it. An unused view
+// (npu.reshape, pure) goes.
+// CHECK-LABEL: func.func @dma_kept
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x4x8xi8>)
+// CHECK-NEXT:   %{{.*}} = "npu.dma"(%[[X]]) : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8, #npu.fm<NHWC, Sram>>
+// CHECK-NEXT:   return
+func.func @dma_kept(%x: tensor<1x4x4x8xi8>) {
+  %d = "npu.dma"(%x) : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8, #npu.fm<NHWC, Sram>>
+  %r = "npu.reshape"(%x) : (tensor<1x4x4x8xi8>) -> tensor<1x16x8xi8>
+  return
+}
