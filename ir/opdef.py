@@ -10,7 +10,7 @@ import importlib
 import inspect
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterator, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Sequence, TypeVar
 
 from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.constraints import AnyAttr, AnyType, AttrConstraint, TypeConstraint
@@ -232,6 +232,20 @@ class Op(Operation, metaclass=OpMeta):
                 lines.append(f"- `{a.name}`: {a.constraint.description}{extra}")
             lines.append("")
         return "\n".join(lines)
+
+
+def describe_traits(ops: Iterable[type[Op]]) -> str:
+    """Markdown list of the traits and interfaces ``ops`` declare, each with its meaning (the
+    trait class's docstring), for ``--dialect-docs``."""
+    kinds: dict[str, type] = {}
+    for cls in ops:
+        for trait in cls.traits:
+            kinds.setdefault(type(trait).__name__, type(trait))
+    lines = ["## Traits and interfaces", ""]
+    for name in sorted(kinds):
+        meaning = " ".join(inspect.cleandoc(kinds[name].__doc__ or "").split())
+        lines.append(f"- `{name}`: {meaning}")
+    return "\n".join(lines) + "\n"
 
 
 @dataclass

@@ -47,6 +47,8 @@ class ConstantLike(Trait):
 
 
 class IsTerminator(Trait):
+    """Ends its block: it must be the block's last op (DCE never erases it)."""
+
     def verify(self, op: "Operation") -> Iterator[str]:
         block = op.parent
         if block is not None and block.last is not op:
@@ -62,6 +64,8 @@ class NoTerminator(Trait):
 
 
 class SingleBlock(Trait):
+    """Each of the op's regions has at most one block."""
+
     def verify(self, op: "Operation") -> Iterator[str]:
         for index, region in enumerate(op.regions):
             if len(region.blocks) > 1:
@@ -114,6 +118,8 @@ class HasParent(Trait):
 
 
 class SameOperandsAndResultType(Trait):
+    """All operands and results have one type."""
+
     def verify(self, op: "Operation") -> Iterator[str]:
         types = {v.type for v in op.operands} | {r.type for r in op.results}
         if len(types) > 1:

@@ -10,7 +10,7 @@ from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
 from npu_opt.ir.expected import DiagnosticVerifier, parse_expectations
-from npu_opt.ir.opdef import all_dialects
+from npu_opt.ir.opdef import all_dialects, describe_traits
 from npu_opt.ir.parser import ParseOptions, parse_module
 from npu_opt.ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassManager, Statistics, Timer
 from npu_opt.ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_text
@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"## Dialect `{dialect.name}`\n\n{dialect.doc}\n\n")
             for name in sorted(dialect.ops):
                 sys.stdout.write(dialect.ops[name].describe() + "\n")
+        sys.stdout.write(describe_traits(cls for d in all_dialects() for cls in d.ops.values()))
         return 0
 
     sources = SourceManager()

@@ -17,6 +17,15 @@
 // CHECK:      Operands:
 // CHECK-NEXT: - `operands_` (variadic): any type
 
+// Interfaces carry data: a costed op's kind and block type, a DMA's memory effects.
+// CHECK:      ## Dialect `npu`
+// CHECK:      ### `npu.conv2d`
+// CHECK:      Traits: Pure, CostedOp(conv2d; block type convolution)
+// CHECK:      ### `npu.dma`
+// CHECK:      Traits: MemoryEffects(read, write), CostedOp(dma; block type none)
+// CHECK:      ### `npu.reshape`
+// CHECK:      Traits: Pure, MemoryOnly
+
 // CHECK:      ## Dialect `test`
 // CHECK:      ### `test.addi`
 // CHECK-EMPTY:
@@ -34,3 +43,10 @@
 // CHECK:      Traits: Pure, ConstantLike
 // CHECK:      Attributes:
 // CHECK-NEXT: - `value`: any attribute
+
+// Last, every trait and interface the ops declare, with what it means.
+// CHECK:      ## Traits and interfaces
+// CHECK:      - `CostedOp`: An op the NPU executes and the cost model charges
+// CHECK:      - `MemoryEffects`: The op reads and/or writes memory
+// CHECK:      - `MemoryOnly`: A view: the result aliases its operands' memory
+// CHECK:      - `Pure`: No side effects
