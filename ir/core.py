@@ -184,6 +184,10 @@ class Operation:
     def has_trait(self, trait: type) -> bool:
         return False
 
+    def trait(self, kind: type) -> Any:
+        """The op's trait of class ``kind``, or None (an unregistered op declares none)."""
+        return None
+
     def is_before_in_block(self, other: "Operation") -> bool:
         """True if this op comes before ``other`` in the same block (linear scan)."""
         op = self.next

@@ -3,12 +3,14 @@
 Nodes are the ops directly in a region's blocks; an edge producer -> consumer carries ``uses``, the
 list of (result index, operand index) pairs it stands for. Uses by ops nested deeper count as uses by
 their ancestor in the region. The rewriter updates a built graph on every change (see ir.rewriter),
-so passes can query it repeatedly without rebuilding it.
+so passes can query it repeatedly without rebuilding it. ``DataflowGraph`` is the same graph as
+an analysis (``ctx.analyses.get(DataflowGraph, func).graph``) that no pass needs to preserve.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from npu_opt.ir.analysis import Analysis, AnalysisManager
 from npu_opt.ir.core import Operation, OpResult, Region, Value
 
 if TYPE_CHECKING:
@@ -81,6 +83,22 @@ def dataflow_graph(region: Region) -> "nx.DiGraph":
 def function_graph(func: Operation) -> "nx.DiGraph":
     """The dataflow graph of a function-like op's body."""
     return dataflow_graph(func.regions[0])
+
+
+class DataflowGraph(Analysis):
+    """The dataflow graph of a function-like op's body, as an analysis. The graph lives on the
+    region and every rewriter change keeps it current (or drops it to be rebuilt on the next
+    request), so it survives every pass."""
+
+    KEPT_BY_REWRITER = True
+
+    def __init__(self, func: Operation, manager: AnalysisManager) -> None:
+        super().__init__(func, manager)
+        self.region = func.regions[0]
+
+    @property
+    def graph(self) -> "nx.DiGraph":
+        return dataflow_graph(self.region)
 
 
 def _graphs_above(op: Operation) -> list[Region]:

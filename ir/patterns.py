@@ -87,7 +87,7 @@ def is_trivially_dead(op: Operation) -> bool:
 
 
 def _only_reads(op: Operation) -> bool:
-    effects = op.trait(MemoryEffects) if isinstance(op, Op) else None
+    effects = op.trait(MemoryEffects)
     return effects is not None and not effects.write
 
 

@@ -88,14 +88,14 @@ class _Verifier:
             self.error(last, "block must end with a terminator operation (e.g. 'func.return')")
 
     # -- dominance -----------------------------------------------------------------------------
-    def region(self, region: Region, visible: list[set[int]]) -> None:
+    def region(self, region: Region, visible: list[set[Value]]) -> None:
         blocks = region.blocks
         if len(blocks) <= 1:
             for block in blocks:
                 self.block(block, visible)
             return
         tree = self.dominance.region(region)
-        defined_in: dict[Block, set[int]] = {}
+        defined_in: dict[Block, set[Value]] = {}
         for block in tree.order:
             # values of every dominating block are visible: chain through the dominator tree
             chain = []
@@ -105,17 +105,16 @@ class _Verifier:
                 cursor = tree.idom.get(cursor)
             defined_in[block] = self.block(block, visible + chain)
 
-    def block(self, block: Block, visible: list[set[int]]) -> set[int]:
-        local: set[int] = {id(arg) for arg in block.args}
+    def block(self, block: Block, visible: list[set[Value]]) -> set[Value]:
+        local: set[Value] = set(block.args)
         scopes = visible + [local]
         for op in block.ops:
             if op.parent is not block:
                 self.error(op, "is linked into a block it does not belong to")
             for index, value in enumerate(op.operands):
-                key = id(value)
-                if key in local:
+                if value in local:
                     continue
-                if any(key in scope for scope in visible):
+                if any(value in scope for scope in visible):
                     continue
                 self.bad_operand(op, index, value)
             self.op(op)
@@ -125,7 +124,7 @@ class _Verifier:
                 for region in op.regions:
                     self.region(region, list(inner))
             for result in op.results:
-                local.add(id(result))
+                local.add(result)
         return local
 
     def bad_operand(self, op: Operation, index: int, value: Value) -> None:

@@ -33,10 +33,10 @@ class TestDataflow(Pass):
     """Count the nodes and edges of every function's dataflow graph (testing only)."""
 
     def run(self, module: Operation, ctx: PassContext) -> None:
-        from npu_opt.ir.dataflow import function_graph
+        from npu_opt.ir.dataflow import DataflowGraph
         for op in module.walk():
             if op.name == "func.func" and op.regions and op.regions[0].blocks:
-                graph = function_graph(op)
+                graph = ctx.analyses.get(DataflowGraph, op).graph
                 ctx.stat("nodes", graph.number_of_nodes())
                 ctx.stat("edges", graph.number_of_edges())
                 ctx.remark(f"dataflow of @{op.attr('sym_name').value}: {graph.number_of_nodes()} ops, "

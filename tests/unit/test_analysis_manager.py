@@ -146,3 +146,17 @@ def test_analyses_kept_by_the_rewriter_survive_changes():
     kept = manager.get(_Kept, module)
     run(module, [_Touch()], manager)
     assert manager.cached(_Kept, module) is kept
+
+
+def test_dataflow_graph_analysis_follows_the_rewriter():
+    from npu_opt.ir.dataflow import DataflowGraph
+
+    module = parse()
+    manager = AnalysisManager()
+    func = next(op for op in module.walk() if op.name == "func.func")
+    flow = manager.get(DataflowGraph, func)
+    before = flow.graph.number_of_nodes()
+    run(module, parse_pipeline("dce"), manager)  # erases %dead through the rewriter
+    assert manager.cached(DataflowGraph, func) is flow
+    assert flow.graph.number_of_nodes() == before - 1
+    assert manager.computed["DataflowGraph"] == 1
