@@ -4,13 +4,15 @@
   picks (dialects/npu/perf/block_config.py), recorded as ``npu.block = #npu.block<...>``.
 * ``npu-estimate``: per NPU op (compute ops and DMAs), the cost model's estimate
   (dialects/npu/perf/estimate.py), recorded as ``npu.cost = #npu.cost<...>``, and the module's
-  sums as ``npu.cost_totals``. Ops are costed in IR order: each op's weight DMA may hide under the
-  previous op's compute. Weights in slow permanent storage are streamed into fast storage with
-  Vela's weight-buffering policy, their size predicted by the weight-codec model.
+  sums as ``npu.cost_totals``. Ops are costed in schedule order (``npu.time``, from npu-order;
+  IR order without it): each op's weight DMA may hide under the previous NPU op's compute, and
+  the chain restarts after a CPU op and in each function. Weights in slow permanent storage are
+  streamed into fast storage with Vela's weight-buffering policy, their size predicted by the
+  weight-codec model.
   With a separate fast storage (Dedicated_Sram), the buffering decisions and the slack chain see
   the feature maps npu-place-tensors moved to SRAM still in the arena (Vela decides before it
   moves them; ``decide-in-arena``), the final estimate sees them in SRAM.
-* ``estimate`` = ``npu-legalize,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,
+* ``estimate`` = ``npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,
   npu-estimate`` (formats and placement: passes/npu_place.py); ``npu-opt --perf-report=FILE``
   then writes the per-op table (tools/perf_report.py).
 
@@ -29,8 +31,9 @@ from npu_opt.dialects.npu.perf.ir_adapter import (
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_buffering import propose_weight_buffering
-from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, encode_weights, weights_digest
+from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder
 from npu_opt.dialects.npu.target import target_of
+from npu_opt.passes.npu_order import graph_blocks, npu_runs
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
@@ -100,13 +103,25 @@ class Estimate(Pass):
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
         perf = perf_target(target)
-        prev_slack = 0.0
         totals: list[CostAttr] = []
-        costed = _costed_ops(module)
-        arena = self._arena_placement(costed, target) if self.decide_in_arena else None
+        arena = self._arena_placement(_costed_ops(module), target) if self.decide_in_arena else None
         if arena:
             ctx.stat("decided-in-arena")
-        for op in costed:
+        for block in list(graph_blocks(module)):
+            try:
+                runs = npu_runs(block)
+            except ValueError as err:
+                ctx.error(str(err), block.parent.parent if block.parent is not None else None)
+                continue
+            for run in runs:  # each NPU stretch starts with nothing to hide its DMA under
+                self._estimate_run([op for op in run if is_costed(op)], target, perf, arena, totals, ctx)
+        ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.total(totals))
+
+    def _estimate_run(self, ops: list[Operation], target, perf, arena: dict[Value, str] | None,
+                      totals: list[CostAttr], ctx: PassContext) -> None:
+        """Cost one stretch of NPU ops in schedule order, chaining the DMA slack from op to op."""
+        prev_slack = 0.0
+        for op in ops:
             desc = ctx.analyses.get(OpDescription, op).desc
             if desc is None:
                 continue
@@ -137,7 +152,6 @@ class Estimate(Pass):
             totals.append(cost)
             prev_slack = slack
             ctx.stat("ops")
-        ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.total(totals))
 
     @staticmethod
     def _arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
@@ -178,12 +192,8 @@ class Estimate(Pass):
             def raw_size(slices: tuple[int, ...]) -> EncodedWeights:
                 return _raw_encoding(raw, desc.ofm.shape.depth, slices, perf.accel.cores)
             return raw_size
-        digest = weights_digest(hwio)
-
-        def encode(slices: tuple[int, ...]) -> EncodedWeights:
-            return encode_weights(hwio, perf.accel, desc.block_type, desc.ifm.bits, block.ofm_block.depth, slices,
-                                  digest=digest)
-        return encode
+        dilation = (desc.kernel.dilation_x, desc.kernel.dilation_y)
+        return WeightEncoder(hwio, perf.accel, desc.block_type, desc.ifm.bits, block.ofm_block.depth, dilation)
 
 
 def _raw_encoding(raw: int, depth: int, slices: tuple[int, ...], cores: int) -> EncodedWeights:
@@ -207,8 +217,9 @@ def _raw_encoding(raw: int, depth: int, slices: tuple[int, ...], cores: int) -> 
     return EncodedWeights(tuple(slices), tuple(ranges), total, (buffers[0], buffers[1]))
 
 
-register_pipeline("estimate", "npu-legalize,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-estimate",
-                  "legalise TFL ops to npu ops, choose formats and memory areas, choose block configs and "
-                  "estimate cycles, MACs and traffic")
+register_pipeline("estimate",
+                  "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-estimate",
+                  "legalise TFL ops to npu ops, order them as Vela runs them, choose formats and memory areas, "
+                  "choose block configs and estimate cycles, MACs and traffic")
 
 __all__ = ["Estimate", "SelectBlockConfig"]

@@ -13,15 +13,21 @@ into fast storage is npu-estimate's weight-buffering decision. Both passes read 
 from __future__ import annotations
 
 from npu_opt.dialects.npu.attrs import FmAttr
+from npu_opt.dialects.npu.interfaces import costed
+from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, NpuOp, element_bits, encoding_of, is_constant, shape_of, with_encoding
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.ir.traits import MemoryOnly, ReturnLike
 from npu_opt.ir.types import RankedTensorType
 
-_ELEMENTWISE = frozenset({"npu.add", "npu.sub", "npu.mul", "npu.minimum", "npu.maximum", "npu.shl", "npu.shr",
-                          "npu.abs", "npu.clz", "npu.leaky_relu", "npu.lut"})
+def _kind(op: Operation | None) -> OpKind | None:
+    """The hardware operation an NPU op declares (its CostedOp interface); None for views and
+    non-NPU ops."""
+    interface = costed(op) if op is not None else None
+    return interface.kind if interface is not None else None
 
 
 def _producer(value: Value) -> Operation | None:
@@ -55,8 +61,15 @@ def _shape4(value: Value) -> tuple[int, ...]:
 
 
 def _function_results(module: Operation) -> set[int]:
-    """ids of values a function returns (graph outputs)."""
-    return {id(v) for op in module.walk() if op.name in ("func.return", "return") for v in op.operands}
+    """ids of values a function returns (graph outputs) and of values an NPU op hands to an NPU op
+    after a CPU op (outputs of one NPU command stream, inputs of the next)."""
+    from npu_opt.passes.npu_order import stream_outputs
+
+    returned = {id(v) for op in module.walk() if op.has_trait(ReturnLike) for v in op.operands}
+    try:
+        return returned | stream_outputs(module)
+    except ValueError:  # an incomplete npu.time numbering: npu-estimate reports it
+        return returned
 
 
 @register_pass("npu-format-nhcwb16", statistics={
@@ -67,7 +80,8 @@ class FormatNhcwb16(Pass):
     """Give NHCWB16 format to the feature maps Vela stores as 16-channel bricks.
 
     A value produced by an NPU compute op may be NHCWB16 unless (Vela's
-    ``check_format_restrictions``): it is a graph output, a non-NPU op reads it, a memory-only
+    ``check_format_restrictions``): it is a graph output or an NPU op after a CPU op reads it (it
+    leaves one NPU command stream: needs npu.time from npu-order), a non-NPU op reads it, a memory-only
     view (reshape, slice, concat: Vela sees the tensor with another shape) or a DMA produces or
     reads it, or a ReduceSum reads it as int32. Then, in IR order, an elementwise op whose OFM
     depth is not a multiple of 16 keeps its OFM NHWC when an input of the same shape and element
@@ -81,7 +95,7 @@ class FormatNhcwb16(Pass):
             return
         outputs = _function_results(module)
         for op in list(module.walk()):
-            if not isinstance(op, NpuComputeOp) or op.MEMORY_ONLY or op.name == "npu.dma":
+            if not isinstance(op, NpuComputeOp) or op.has_trait(MemoryOnly) or _kind(op) is OpKind.DMA:
                 continue
             value = op.results[0]
             if not self._may_use_nhcwb16(value, outputs):
@@ -98,9 +112,9 @@ class FormatNhcwb16(Pass):
         if id(value) in outputs or not isinstance(value.type, RankedTensorType) or is_constant(value):
             return False
         for user in value.users():
-            if not _is_npu(user) or user.MEMORY_ONLY or user.name == "npu.dma":  # type: ignore[attr-defined]
+            if not _is_npu(user) or user.has_trait(MemoryOnly) or _kind(user) is OpKind.DMA:
                 return False
-            if user.name == "npu.reduce_sum" and element_bits(value) == 32:
+            if _kind(user) is OpKind.REDUCE_SUM and element_bits(value) == 32:
                 return False
         return True
 
@@ -108,7 +122,8 @@ class FormatNhcwb16(Pass):
     def _avoid_for_ofm(op: Operation) -> bool:
         ofm = op.results[0]
         shape = _shape4(ofm)
-        if op.name not in _ELEMENTWISE or shape[-1] % 16 == 0:
+        kind = _kind(op)
+        if kind is None or not kind.is_elementwise or shape[-1] % 16 == 0:
             return False
         for value in op.operands[:2]:
             if _shape4(value) != shape or element_bits(value) != element_bits(ofm):
@@ -128,7 +143,7 @@ class PlaceTensors(Pass):
 
     When the fast storage is separate from the arena (``Dedicated_Sram``: arena in DRAM, an
     unlimited SRAM cache), every feature map an NPU op produces moves to the fast storage,
-    except graph inputs and outputs: a value in the same alias class (connected by memory-only
+    except graph inputs and outputs (values crossing a CPU op included): a value in the same alias class (connected by memory-only
     views, which must stay in their source's area) as a function argument, a returned value or a
     value a non-NPU op reads stays in the arena; so does a class where some value already has an
     explicit area (e.g. a DMA's destination). With a shared arena (Shared_Sram, Sram_Only)
@@ -173,7 +188,7 @@ class PlaceTensors(Pass):
                 values[id(value)] = value
                 if _producer(value) is None or not _is_npu(_producer(value)):
                     pinned.add(id(value))  # a graph input (or a CPU op's output)
-                if op.MEMORY_ONLY:
+                if op.has_trait(MemoryOnly):
                     union(value, op.results[0])
         pinned_roots = {find(key) for key in pinned}
         for key, value in values.items():

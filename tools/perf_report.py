@@ -1,7 +1,7 @@
 """``npu-opt --perf-report=FILE``: the per-op performance table of the estimated IR.
 
-One row per op carrying an ``npu.cost`` attribute (put there by ``npu-estimate``), in IR order,
-then a totals row. Columns: ``name`` (the op's Vela name: the TFLite output tensor name),
+One row per op carrying an ``npu.cost`` attribute (put there by ``npu-estimate``), in schedule
+order (``npu.time``; IR order without it), then a totals row. Columns: ``name`` (the op's Vela name: the TFLite output tensor name),
 ``op``, ``block`` (the OFM block HxWxD), ``npu_cycles``, the access cycles of each memory,
 ``total_cycles``, ``nn_macs``, ``hw_macs``. CSV, or JSON (a list of row objects) when FILE ends
 in ``.json``.
@@ -26,13 +26,38 @@ def _cycles(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(float(value), 3)
 
 
+def _report_order(module: Operation) -> list[Operation]:
+    """The module's ops, each function's executed ops in schedule order (``npu.time``) at the
+    place of the first of them, everything else in IR order."""
+    from npu_opt.passes.npu_order import execution_order, graph_blocks
+
+    scheduled: dict[int, list[Operation]] = {}
+    for block in graph_blocks(module):
+        try:
+            order = execution_order(block)
+        except ValueError:  # only some ops timed: npu-estimate already reported it
+            continue
+        if order:
+            scheduled[id(order[0].parent)] = order
+    ops: list[Operation] = []
+    emitted: set[int] = set()
+    for op in module.walk():
+        order = scheduled.get(id(op.parent))
+        if order is None:
+            ops.append(op)
+        elif id(op.parent) not in emitted:
+            emitted.add(id(op.parent))
+            ops.extend(order)
+    return ops
+
+
 def collect_rows(module: Operation) -> list[dict[str, Any]]:
     """The rows of ``module``'s estimated ops (no totals row)."""
     from npu_opt.dialects.npu.perf.ir_adapter import report_name
     from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, BlockAttr, CostAttr
 
     rows: list[dict[str, Any]] = []
-    for op in module.walk():
+    for op in _report_order(module):
         cost = op.attr(COST_ATTR)
         if not isinstance(cost, CostAttr):
             continue

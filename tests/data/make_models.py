@@ -418,6 +418,53 @@ def weight_stream_model(rng: np.random.Generator) -> str:
     return module(f.text([out]))
 
 
+# Models whose execution order differs from file order: parallel branches, several outputs and a
+# CPU op between NPU ops (npu-order follows Vela's order; the DMA slack chain restarts after a CPU op).
+
+def branches_model(rng: np.random.Generator) -> str:
+    """Two parallel branches joined by an add, a residual add around them, and a conv after the join."""
+    f = Func("main", [("input", t((1, 12, 12, 16), q8(A, 0)))], rng)
+    x = ("%arg0", t((1, 12, 12, 16), q8(A, 0)))
+    stem = _conv(f, x, t((1, 12, 12, 32), q8(0.125, 0)), (1, 1), (16, 32), A, "stem", act="RELU")
+    left = _conv(f, stem, t((1, 12, 12, 32), q8(0.25, 0)), (3, 3), (32, 32), 0.125, "left_depthwise", depthwise=True)
+    right = _conv(f, stem, t((1, 12, 12, 32), q8(0.25, 0)), (3, 3), (32, 32), 0.125, "right_conv", act="RELU")
+    right = _conv(f, right, t((1, 12, 12, 32), q8(0.25, 0)), (1, 1), (32, 32), 0.25, "right_project")
+    join = f.op("tfl.add", [left, right], [t((1, 12, 12, 32), q8(0.5, 0))], 'fused_activation_function = "NONE"',
+                "join")[0]
+    res = f.op("tfl.add", [join, stem], [t((1, 12, 12, 32), q8(0.5, 0))], 'fused_activation_function = "RELU"',
+               "residual")[0]
+    out = _conv(f, res, t((1, 6, 6, 48), q8(0.5, 0)), (3, 3), (32, 48), 0.5, "head", stride=(2, 2))
+    return module(f.text([out]))
+
+
+def two_outputs_model(rng: np.random.Generator) -> str:
+    """One trunk, two heads returned as two outputs (the second output's head runs first in Vela)."""
+    f = Func("main", [("input", t((1, 10, 10, 8), q8(A, 0)))], rng)
+    x = ("%arg0", t((1, 10, 10, 8), q8(A, 0)))
+    trunk = _conv(f, x, t((1, 10, 10, 24), q8(0.125, 0)), (3, 3), (8, 24), A, "trunk", act="RELU")
+    a = _conv(f, trunk, t((1, 5, 5, 32), q8(0.25, 0)), (3, 3), (24, 32), 0.125, "head_a_conv", stride=(2, 2))
+    a = _pool(f, "average", a, t((1, 5, 5, 32), q8(0.25, 0)), 3, 1, "SAME", "head_a_pool")
+    b = _pool(f, "max", trunk, t((1, 5, 5, 24), q8(0.125, 0)), 2, 2, "VALID", "head_b_pool")
+    b = _conv(f, b, t((1, 5, 5, 40), q8(0.25, 0)), (1, 1), (24, 40), 0.125, "head_b_conv")
+    return module(f.text([a, b]))
+
+
+def cpu_middle_model(rng: np.random.Generator) -> str:
+    """A CPU op (PADV2, which Vela leaves to the CPU) between NPU convolutions, and an NPU branch
+    that does not depend on it."""
+    f = Func("main", [("input", t((1, 10, 10, 16), q8(A, 0)))], rng)
+    x = ("%arg0", t((1, 10, 10, 16), q8(A, 0)))
+    c1 = _conv(f, x, t((1, 10, 10, 32), q8(0.125, 0)), (3, 3), (16, 32), A, "pre_conv", act="RELU")
+    pads = f.i32([[0, 0], [1, 1], [1, 1], [0, 0]], (4, 2))
+    value = f.const(np.array([0], dtype=np.int8).reshape(()), q8(0.125, 0), "i8")
+    padded = f.op("tfl.padv2", [c1, pads, value], [t((1, 12, 12, 32), q8(0.125, 0))], "", "cpu_pad")[0]
+    c2 = _conv(f, padded, t((1, 10, 10, 32), q8(0.25, 0)), (3, 3), (32, 32), 0.125, "post_conv", padding="VALID")
+    side = _conv(f, c1, t((1, 10, 10, 32), q8(0.25, 0)), (1, 1), (32, 32), 0.125, "side_conv")
+    out = f.op("tfl.add", [c2, side], [t((1, 10, 10, 32), q8(0.5, 0))], 'fused_activation_function = "NONE"',
+               "merge")[0]
+    return module(f.text([out]))
+
+
 MODELS = {
     "conv.tflite": conv_model,
     "conv_float.tflite": conv_float_model,
@@ -431,6 +478,9 @@ MODELS = {
     "stride3.tflite": stride3_model,
     "odd_channels.tflite": odd_channels_model,
     "weight_stream.tflite": weight_stream_model,
+    "branches.tflite": branches_model,
+    "two_outputs.tflite": two_outputs_model,
+    "cpu_middle.tflite": cpu_middle_model,
 }
 """File name -> generator. Each gets its own seeded random generator."""
 

@@ -1,0 +1,277 @@
+"""``npu-order``: the execution order of each function's ops, recorded as ``npu.time``.
+
+Vela's legacy core does not run a network in file order. It packs passes by walking the graph
+backwards from the subgraph outputs: an op is placed once every consumer of each of its results
+has been placed (the graph itself counts as one consumer of each output), and after placing an op
+the walk descends into its inputs in operand order (a value used twice is descended into twice in
+a row). Execution order is that placement order reversed, so of two parallel branches the one
+feeding the later operand of the join runs first. Two adjustments follow: CPU ops that read only
+graph inputs move to the front (in file order), and a CPU op moves down past NPU ops that do not
+read it when that brings it next to the following CPU op or to the end, so the NPU runs in fewer,
+longer stretches. The
+writers of one concatenation that a CPU op separates are pulled together.
+
+Every op that executes (NPU compute ops and DMAs, and ops left on the CPU) gets ``npu.time``, its
+position in that order, counted from 0 in each function; memory-only views, constants and
+terminators get none. Later passes read the order with ``execution_order`` and ``npu_runs``: the
+DMA slack chain of npu-estimate follows it and restarts after each CPU op (Vela compiles each
+stretch of NPU ops as its own command stream).
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from npu_opt.dialects.npu.ops_common import NpuOp
+from npu_opt.ir.attributes import IntegerAttr
+from npu_opt.ir.core import Block, OpResult, Operation, Value
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, register_pass
+from npu_opt.ir.traits import ConstantLike, IsTerminator, MemoryOnly, ReturnLike
+
+TIME_ATTR = "npu.time"
+"""Discardable attribute: an executed op's position in its function's schedule (i64, from 0)."""
+
+
+def graph_blocks(module: Operation) -> Iterator[Block]:
+    """Blocks that hold a dataflow graph: those ending in a return-like terminator (function bodies)."""
+    for op in module.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                if block.last is not None and block.last.has_trait(ReturnLike):
+                    yield block
+
+
+def is_view(op: Operation) -> bool:
+    """A memory-only view (reshape, slice, concat): part of the graph, but nothing executes."""
+    return op.has_trait(MemoryOnly)
+
+
+def is_executed(op: Operation) -> bool:
+    """An op that runs on the NPU or the CPU (not a constant, view or terminator)."""
+    return not (op.has_trait(ConstantLike) or op.has_trait(IsTerminator) or is_view(op))
+
+
+def on_cpu(op: Operation) -> bool:
+    """An executed op the NPU does not run."""
+    return is_executed(op) and not isinstance(op, NpuOp)
+
+
+def _producer(value: Value) -> Operation | None:
+    return value.op if isinstance(value, OpResult) else None
+
+
+def _descent_order(op: Operation) -> list[Value]:
+    """The operands the backward walk descends into after placing ``op``, one entry per use:
+    distinct operands in first-use order, repeats adjacent. A concatenation's inputs are visited
+    last to first (in Vela each input has its own writer, and the writers are visited in reverse)."""
+    operands = list(op.operands)
+    if is_view(op) and len(operands) > 1:
+        operands.reverse()
+    counts: dict[int, int] = {}
+    first: dict[int, Value] = {}
+    for value in operands:
+        counts[id(value)] = counts.get(id(value), 0) + 1
+        first.setdefault(id(value), value)
+    return [first[key] for key in counts for _ in range(counts[key])]
+
+
+def _backward_placement(block: Block) -> list[Operation]:
+    """Ops of ``block`` in Vela's placement order (outputs first), as an explicit-stack walk."""
+    terminator = block.last
+    assert terminator is not None
+    pending_uses: dict[int, int] = {}
+    pending_results: dict[int, int] = {}
+    placed: list[Operation] = []
+
+    def release(value: Value) -> Operation | None:
+        """One consumer of ``value`` is placed; the producer, if that made it ready."""
+        producer = _producer(value)
+        if producer is None or producer.parent is not block or producer.has_trait(ConstantLike):
+            return None
+        key = id(value)
+        left = pending_uses.get(key, len(value.uses)) - 1
+        pending_uses[key] = left
+        if left > 0:
+            return None
+        op_key = id(producer)
+        waiting = pending_results.get(op_key)
+        if waiting is None:
+            waiting = sum(1 for r in producer.results if r.uses)
+        waiting -= 1
+        pending_results[op_key] = waiting
+        return producer if waiting == 0 else None
+
+    stack: list[Iterator[Value]] = [iter(_descent_order(terminator))]
+    while stack:
+        value = next(stack[-1], None)
+        if value is None:
+            stack.pop()
+            continue
+        ready = release(value)
+        if ready is not None:
+            placed.append(ready)
+            stack.append(iter(_descent_order(ready)))
+    return placed
+
+
+def _reads(op: Operation, source: Operation) -> bool:
+    """True if ``op`` reads a result of ``source``, directly or through memory-only views."""
+    work = list(op.operands)
+    while work:
+        producer = _producer(work.pop())
+        if producer is source:
+            return True
+        if producer is not None and is_view(producer):
+            work.extend(producer.operands)
+    return False
+
+
+def _hoist_input_only_cpu_ops(order: list[Operation],
+                              position: dict[int, int]) -> tuple[list[Operation], list[Operation]]:
+    """(CPU ops whose every operand is a graph input, in file order; the other ops): the first
+    run before everything else."""
+    def reads_only_inputs(op: Operation) -> bool:
+        return on_cpu(op) and all(_producer(v) is None for v in op.operands)
+    top = sorted((op for op in order if reads_only_inputs(op)), key=lambda op: position[id(op)])
+    return top, [op for op in order if not reads_only_inputs(op)]
+
+
+def _concat_of(op: Operation) -> Operation | None:
+    """The concatenation ``op``'s result is written into, if ``op`` is an NPU concat writer."""
+    if not isinstance(op, NpuOp) or is_view(op) or len(op.results) != 1:
+        return None
+    for user in op.results[0].users():
+        if is_view(user) and len(user.operands) > 1:
+            return user
+    return None
+
+
+def _regroup_concat_writers(order: list[Operation]) -> None:
+    """A concat writer followed, after a CPU op, by another writer of the same concat moves to
+    just before that writer (so a concat is written within one command stream)."""
+    for writer in [op for op in reversed(order) if _concat_of(op) is not None]:
+        concat = _concat_of(writer)
+        index = order.index(writer)
+        crossed_cpu = False
+        for later in order[index + 1:]:
+            crossed_cpu = crossed_cpu or on_cpu(later)
+            if crossed_cpu and _concat_of(later) is concat:
+                order.remove(writer)
+                order.insert(order.index(later), writer)
+                break
+
+
+def _sink_cpu_ops(order: list[Operation]) -> None:
+    """Each CPU op (bottom-up) moves down past NPU ops that do not read it if it reaches the next
+    CPU op (it goes just before it) or the end; an op reading its results leaves it in place."""
+    for cpu in [op for op in reversed(order) if on_cpu(op)]:
+        index = order.index(cpu)
+        for later in order[index + 1:]:
+            if on_cpu(later):
+                order.remove(cpu)
+                order.insert(order.index(later), cpu)
+                break
+            if _reads(later, cpu):
+                break
+            if later is order[-1]:
+                order.remove(cpu)
+                order.append(cpu)
+                break
+
+
+def execution_order_of(block: Block) -> list[Operation]:
+    """The executed ops of ``block`` in the order Vela runs them (computed, not read from IR).
+    Ops no output depends on run last, in file order."""
+    position = {id(op): index for index, op in enumerate(block.ops)}
+    order = [op for op in reversed(_backward_placement(block)) if is_executed(op)]
+    seen = {id(op) for op in order}
+    order += [op for op in block.ops if is_executed(op) and id(op) not in seen]
+    top, rest = _hoist_input_only_cpu_ops(order, position)
+    _regroup_concat_writers(rest)
+    _sink_cpu_ops(rest)
+    return top + rest
+
+
+def execution_order(block: Block) -> list[Operation]:
+    """The executed ops of ``block`` in schedule order: by ``npu.time`` when npu-order has run,
+    else in IR order. Raises ValueError if only some executed ops carry a time."""
+    ops = [op for op in block.ops if is_executed(op)]
+    times = [op.attr(TIME_ATTR) for op in ops]
+    if all(t is None for t in times):
+        return ops
+    for op, time in zip(ops, times):
+        if not isinstance(time, IntegerAttr):
+            raise ValueError(f"'{op.name}' has no integer {TIME_ATTR} while other ops of its function do; "
+                             "run npu-order after the last pass that adds ops")
+    return [op for _, op in sorted(zip([t.value for t in times], ops), key=lambda pair: pair[0])]  # type: ignore[union-attr]
+
+
+def npu_runs(block: Block) -> list[list[Operation]]:
+    """The stretches of NPU ops between CPU ops, in schedule order (Vela's NPU subgraphs)."""
+    runs: list[list[Operation]] = [[]]
+    for op in execution_order(block):
+        if on_cpu(op):
+            if runs[-1]:
+                runs.append([])
+        else:
+            runs[-1].append(op)
+    return [run for run in runs if run]
+
+
+def stream_outputs(module: Operation) -> set[int]:
+    """ids of values an NPU op produces and an NPU op of a later stretch reads: outputs of an NPU
+    command stream, which Vela keeps linear (NHWC) in the arena like graph outputs."""
+    crossing: set[int] = set()
+    for block in graph_blocks(module):
+        stretch: dict[int, int] = {}
+        for index, run in enumerate(npu_runs(block)):
+            for op in run:
+                stretch[id(op)] = index
+        for op in block.ops:
+            if id(op) not in stretch:
+                continue
+            for value in op.results:
+                for user in _executed_users(value):
+                    if id(user) in stretch and stretch[id(user)] != stretch[id(op)]:
+                        crossing.add(id(value))
+    return crossing
+
+
+def _executed_users(value: Value) -> list[Operation]:
+    """The executed ops reading ``value``, directly or through memory-only views."""
+    found: list[Operation] = []
+    work = [value]
+    while work:
+        for user in work.pop().users():
+            if is_view(user):
+                work.extend(user.results)
+            else:
+                found.append(user)
+    return found
+
+
+@register_pass("npu-order", statistics={
+    "ops": "executed ops given a schedule position",
+    "moved": "ops whose position differs from their place in the IR",
+})
+class Order(Pass):
+    """Number each function's executed ops in Vela's execution order (``npu.time``).
+
+    The order is a reversed depth-first walk from the function's results over operands (an op is
+    placed once all users of its results are), then CPU ops reading only graph inputs move to
+    the front and other CPU ops move down towards the next CPU op (see the module docstring)."""
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        for block in list(graph_blocks(module)):
+            file_order = [op for op in block.ops if is_executed(op)]
+            for time, op in enumerate(execution_order_of(block)):
+                attr = IntegerAttr(time)
+                if op.attr(TIME_ATTR) != attr:
+                    ctx.rewriter.set_attr(op, TIME_ATTR, attr)
+                ctx.stat("ops")
+                if file_order[time] is not op:
+                    ctx.stat("moved")
+
+
+__all__ = ["Order", "TIME_ATTR", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
+           "npu_runs", "on_cpu", "stream_outputs"]
