@@ -139,57 +139,72 @@ def conv_to_fc(plan: ConvPlan) -> None:
         plan.name += "_fc"
 
 
-def _filter_padding(mode: str, current: int, final_stride: int, factor: int, width: int,
-                    ifm_width: int) -> tuple[int, int]:
-    """(left, right) zero columns that make the filter foldable (Vela's ``calc_filter_padding``)."""
-    size, left, right = 0, 0, 0
-    if mode != "VALID":
-        pre_stride = final_stride * factor
-        if ifm_width % pre_stride == 0:
-            expected = current + final_stride
-        else:
-            expected = current + (ifm_width // factor) % final_stride
-        size = expected * factor - width
-        left = size // 2 if current == 0 else size // current * (current // 2)
-        right = size - left
-    if width % factor and (size == 0 or current == 0):
-        size = factor - width % factor
-        left, right = 0, size
-    return left, right
+def folded_filter_padding(padding: str, ifm_pad: int, stride_after: int, factor: int, kernel_w: int,
+                          ifm_width: int) -> tuple[int, int]:
+    """Zero columns (left, right) added to a filter before its width is folded ``factor`` columns
+    at a time into depth.
+
+    The folded filter must be a whole number of column groups wide. With VALID padding zeros are
+    added on the right up to the next multiple of ``factor``. With SAME padding the filter is
+    widened so that the folded convolution pads its IFM by as much as the original (``ifm_pad``
+    columns) did: it spans ``ifm_pad`` plus the columns the last stride step reaches past the IFM,
+    in groups; the added zeros are split like the IFM padding (half and half when there is none).
+    A filter that still is not a whole number of groups, with no IFM padding or nothing added,
+    is only rounded up on the right.
+    """
+    round_right = (0, -kernel_w % factor)
+    if padding == "VALID":
+        return round_right
+    stride_before = stride_after * factor
+    overhang = stride_after if ifm_width % stride_before == 0 else (ifm_width // factor) % stride_after
+    added = (ifm_pad + overhang) * factor - kernel_w
+    if kernel_w % factor and (added == 0 or ifm_pad == 0):
+        return round_right
+    left = added // 2 if ifm_pad == 0 else added // ifm_pad * (ifm_pad // 2)
+    return left, added - left
+
+
+def _fold_width_stride(plan: ConvPlan) -> bool:
+    """View the IFM [N, H, W, C] as [N, H, W/f, C*f] and group the filter's columns f at a time,
+    turning width stride s into s/f. Worth it when the NPU cannot run s (above 3) or the folded
+    depth stays within 8 channels (an RGB input, say). Returns False when a fold was due but is
+    impossible (explicit padding, or SAME padding the fold would change): the op keeps its
+    strides as they are."""
+    sy, sx = plan.stride
+    ifm = plan.ifm_shape
+    factor, stride_after = resize_factor(ifm[2], sx)
+    if factor == 1 or not (sx > 3 or ifm[3] * factor <= 8):
+        return True
+    if plan.padding == "EXPLICIT":
+        return False
+    kw = plan.kernel_hw[1]
+    ifm_pad = needed_total_padding(ifm[2], sx, kw)
+    left, right = folded_filter_padding(plan.padding, ifm_pad, stride_after, factor, kw, ifm[2])
+    if plan.padding == "SAME" and ifm_pad != needed_total_padding(ifm[2] // factor, stride_after,
+                                                                  (kw + 1 + left + right) // factor):
+        return False
+    padded = np.pad(plan.hwio, ((0, 0), (left, right), (0, 0), (0, 0)), constant_values=_weights_zero_point(plan))
+    h, w, i, o = padded.shape
+    plan.hwio = padded.reshape(h, w // factor, i * factor, o)
+    plan.ifm_shape = (ifm[0], ifm[1], ifm[2] // factor, ifm[3] * factor)
+    plan.stride = (sy, stride_after)
+    plan.modified = True
+    return True
 
 
 def fixup_strided(plan: ConvPlan, first: bool) -> None:
-    """Vela's ``fixup_strided_conv`` (for ``Conv2DBias``)."""
-    if plan.kind != "conv":
+    """Strides of a convolution that is the network's first op or has a width stride of 4 or
+    more: fold the width stride into depth where possible (``_fold_width_stride``); then an OFM
+    axis of size 1 gets stride 1, its padding computed with the stride it had."""
+    if plan.kind != "conv" or not (first or plan.stride[1] >= 4):
+        return
+    if not _fold_width_stride(plan):
         return
     sy, sx = plan.stride
-    if not first and sx < 4:
-        return
-    ifm = plan.ifm_shape
-    factor, final = resize_factor(ifm[2], sx)
-    if sx > 1 and (ifm[3] * factor <= 8 or sx > 3) and factor != 1:
-        if plan.padding == "EXPLICIT":
-            return
-        kw = plan.kernel_hw[1]
-        current = needed_total_padding(ifm[2], sx, kw)
-        left, right = _filter_padding(plan.padding, current, final, factor, kw, ifm[2])
-        if plan.padding == "SAME":
-            optimised = needed_total_padding(ifm[2] // factor, final, (kw + 1 + left + right) // factor)
-            if current != optimised:
-                return
-        plan.ifm_shape = (ifm[0], ifm[1], ifm[2] // factor, ifm[3] * factor)
-        zp = _weights_zero_point(plan)
-        padded = np.pad(plan.hwio, ((0, 0), (left, right), (0, 0), (0, 0)), constant_values=zp)
-        h, w, i, o = padded.shape
-        plan.hwio = padded.reshape(h, w // factor, i * factor, o)
-        plan.modified = True
-        sx = final
-        plan.stride = (sy, sx)
     if plan.ofm_shape[1] == 1 or plan.ofm_shape[2] == 1:
-        # the padding is computed with the strides before they are forced to 1. Deviation: Vela
-        # computes it on the IFM shape from before the fold, which after a fold gives a window that
-        # is shifted or runs off the folded IFM; the folded shape gives the padding Vela uses when
-        # no OFM axis is 1 (and is the same when nothing was folded).
+        # Deviation: Vela computes this padding on the IFM shape from before the fold, which after a
+        # fold gives a window that is shifted or runs off the folded IFM; the folded shape gives
+        # the padding Vela uses when no OFM axis is 1 (and is the same when nothing was folded).
         folded = plan.ifm_shape
         plan.explicit = kernel_padding(plan.padding, (folded[1], folded[2]), plan.dilated_hw, plan.stride,
                                        plan.explicit)

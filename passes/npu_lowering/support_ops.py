@@ -16,15 +16,16 @@ def _stride(view: View) -> tuple[int, int]:
 
 
 def resize_factor(ifm_width: int, stride: int) -> tuple[int, int]:
-    """Vela's ``calc_resize_factor``: the factor a strided convolution's IFM width can be folded
-    into its depth by, and the stride that remains."""
-    factor = stride
-    if ifm_width % factor:
-        divisible = [s for s in (2, 3) if factor % s == 0]
-        divisors = [s for s in divisible if ifm_width % (stride // s) == 0]
-        new_factor = factor // (divisors[0] if divisors else 1)
-        factor = new_factor if factor != new_factor else 1
-    return factor, stride // factor
+    """(f, s / f): the factor a convolution's width stride ``s`` can be folded into its depth by
+    (the IFM width must split into groups of f columns), and the stride left. The whole stride
+    folds when the width allows; else the fold leaves a stride of 2 or 3 if one of those works;
+    else nothing folds."""
+    if ifm_width % stride == 0:
+        return stride, 1
+    for kept in (2, 3):
+        if stride % kept == 0 and ifm_width % (stride // kept) == 0:
+            return stride // kept, kept
+    return 1, stride
 
 
 def _stride_no_upper_limit(view: View) -> Iterator[Reason]:
