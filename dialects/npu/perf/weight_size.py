@@ -1,25 +1,25 @@
 """Encoded weight streams: sizes per depth slice and core, as the weight DMAs and reads see them.
 
-A weighted op's weights are stored as one stream per OFM depth slice and core (Vela 5.2.0
-``weight_compressor.encode_weight_and_scale_tensor``): for each slice ``[d0, d1)`` and each core
-``c`` (channels ``d0 + c, d0 + c + cores, ...``), 10 bytes of scale/bias record per channel padded
-to 16 bytes, then the compressed weights of those channels (weight_reorder.py,
-weight_encoding.py). The sizes decide the weight DMA cycles (the first slice is what can be
-prefetched under the previous op) and the double-buffer sizes (the largest even and odd slices).
+An op's weights are stored as one stream per OFM depth slice ``[d0, d1)`` and core: the core's
+channels (every ``cores``-th from ``d0 + core``) with a 10-byte scale/bias record each, padded to
+16 bytes, then their compressed weights (weight_reorder.py puts them in NPU order,
+weight_encoding.py counts the codec's bytes). The sizes decide the weight DMA cycles (the first
+slice is what can be prefetched under the previous op) and the double-buffer sizes (the largest
+even and odd slices).
 
-Encoding is costly and the scheduler asks for the same slicings repeatedly, so each (weights,
-slice, core, traversal) stream size is memoised on a digest of the weight values.
+``WeightEncoder`` holds one op's weights for the length of a compile: asked for several depth
+slicings, it encodes each distinct (slice, core) stream once, all new streams of a request in one
+batch, and keeps the sizes (no module-level cache, so nothing outlives the compile).
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from npu_opt.dialects.npu.accelerators import SUB_KERNEL_MAX, AcceleratorConfig, BlockType
 from npu_opt.dialects.npu.perf.shape import round_up
-from npu_opt.dialects.npu.perf.weight_encoding import encoded_stream_bytes
+from npu_opt.dialects.npu.perf.weight_encoding import encoded_sizes
 from npu_opt.dialects.npu.perf.weight_reorder import reorder_weights
 
 SCALE_RECORD_BYTES = 10
@@ -59,91 +59,105 @@ class EncodedWeights:
 
     @property
     def max_range_bytes(self) -> int:
+        """The larger of the even and odd double-buffer halves."""
         return max(self.double_buffer_sizes)
 
     @property
     def double_buffer_size(self) -> int:
+        """Both double-buffer halves together."""
         return sum(self.double_buffer_sizes)
 
 
 def encoder_part_kernel(block_type: BlockType, hwio_shape: tuple[int, ...], ifm_bits: int) -> bool:
-    """The weight encoder's traversal choice: part-kernel-first for convolutions with at most 8
-    input channels or at least the depth-first utilisation (note ``>=``, where the block-config
-    search uses ``>``)."""
+    """Whether the weight encoder walks the kernel before the IFM depth: for convolutions with at
+    most 8 input channels, or whose kernel-first MAC utilisation is at least the depth-first one
+    (``>=`` here, where the block-config search asks for strictly better)."""
     if block_type is not BlockType.CONVOLUTION:
         return False
-    kh, kw, ifm_depth = hwio_shape[0], hwio_shape[1], hwio_shape[2]
-    kernel = kh * kw
-    depth_utilisation = ifm_depth / round_up(ifm_depth, 32 if ifm_bits == 8 else 16)
-    part_utilisation = (ifm_depth / round_up(ifm_depth, 8)) * (kernel / round_up(kernel, 4 if ifm_bits == 8 else 2))
-    return part_utilisation >= depth_utilisation or ifm_depth <= 8
+    elements = hwio_shape[0] * hwio_shape[1]
+    channels = hwio_shape[2]
+    if channels <= 8:
+        return True
+    depth_block, element_group = (32, 4) if ifm_bits == 8 else (16, 2)
+    by_depth = channels / round_up(channels, depth_block)
+    by_kernel = (channels / round_up(channels, 8)) * (elements / round_up(elements, element_group))
+    return by_kernel >= by_depth
 
 
-_STREAM_CACHE: dict[tuple, int] = {}
+class WeightEncoder:
+    """One op's weights, encoded on demand for any depth slicing; stream sizes are kept.
 
+    ``hwio``: H x W x I x O (2-D I x O for a vector product) with the zero point already
+    subtracted, or pass ``zero_point`` (per output channel or scalar); ``dilation`` is (x, y)."""
 
-def weights_digest(hwio: np.ndarray) -> str:
-    """A key for memoising encodings of these weight values."""
-    data = np.ascontiguousarray(hwio)
-    return hashlib.blake2b(data.tobytes() + str((data.shape, data.dtype.str)).encode(), digest_size=16).hexdigest()
+    def __init__(self, hwio: np.ndarray, accel: AcceleratorConfig, block_type: BlockType, ifm_bits: int,
+                 ofm_block_depth: int, dilation: tuple[int, int] = (1, 1),
+                 zero_point: np.ndarray | int = 0) -> None:
+        weights = np.asarray(hwio).astype(np.int16) - np.asarray(zero_point).astype(np.int16)
+        if weights.ndim == 2:
+            weights = weights[None, None, :, :]
+        self.ohwi = np.transpose(weights, (3, 0, 1, 2))
+        self.depth = int(weights.shape[3])
+        self.accel = accel
+        self.ifm_bits = ifm_bits
+        self.ofm_block_depth = ofm_block_depth
+        self.depthwise = block_type is BlockType.DEPTHWISE
+        self.part_kernel = encoder_part_kernel(block_type, weights.shape, ifm_bits)
+        self.sub_kernel = (SUB_KERNEL_MAX.height // dilation[1], SUB_KERNEL_MAX.width // dilation[0])
+        self._sizes: dict[tuple[int, int, int], int] = {}
 
+    def _stream(self, d0: int, d1: int, core: int) -> np.ndarray:
+        """Core ``core``'s channels of slice ``[d0, d1)`` in NPU order."""
+        cores = self.accel.cores
+        core_block_depth = (self.ofm_block_depth + cores - 1 - core) // cores
+        return reorder_weights(self.ohwi[d0 + core:d1:cores], self.accel.ifm_ublock.depth,
+                               self.accel.ofm_ublock.depth, core_block_depth, self.depthwise, self.part_kernel,
+                               self.ifm_bits, *self.sub_kernel)
 
-def _stream_bytes(digest: str, ohwi: np.ndarray, accel: AcceleratorConfig, block_depth: int, depthwise: bool,
-                  partkernel: bool, ifm_bits: int, dilation: tuple[int, int]) -> int:
-    key = (digest, ohwi.shape, accel.ifm_ublock.depth, accel.ofm_ublock.depth, block_depth, depthwise, partkernel,
-           ifm_bits, dilation)
-    size = _STREAM_CACHE.get(key)
-    if size is None:
-        stream = reorder_weights(ohwi, accel.ifm_ublock.depth, accel.ofm_ublock.depth, block_depth, depthwise,
-                                 partkernel, ifm_bits, SUB_KERNEL_MAX.height // dilation[1],
-                                 SUB_KERNEL_MAX.width // dilation[0])
-        size = encoded_stream_bytes(stream)
-        if len(_STREAM_CACHE) > 100_000:
-            _STREAM_CACHE.clear()
-        _STREAM_CACHE[key] = size
-    return size
+    def _parts(self, slices: tuple[int, ...]) -> list[tuple[int, int, int]]:
+        """(d0, d1, core) of every stream of the slicing, in stream order."""
+        cores = self.accel.cores
+        parts = []
+        for d0, d1 in zip(slices, slices[1:]):
+            for core in range(min(cores, d1 - d0)):
+                if (self.ofm_block_depth + cores - 1 - core) // cores > 0:
+                    parts.append((d0, d1, core))
+        return parts
+
+    def __call__(self, depth_slices: tuple[int, ...] | None = None) -> EncodedWeights:
+        """The encoded stream sliced at ``depth_slices`` (default: one slice of the whole depth)."""
+        slices = tuple(depth_slices) if depth_slices is not None else (0, self.depth)
+        if len(slices) < 2 or slices[0] != 0 or slices[-1] != self.depth or list(slices) != sorted(set(slices)):
+            raise ValueError(f"depth slices {slices} must rise from 0 to the OFM depth {self.depth}")
+        parts = self._parts(slices)
+        missing = [part for part in dict.fromkeys(parts) if part not in self._sizes]
+        if missing:
+            sizes = encoded_sizes([self._stream(*part) for part in missing])
+            self._sizes.update(zip(missing, sizes))
+        cores = self.accel.cores
+        ranges: list[WeightRange] = []
+        total = 0
+        halves = [0, 0]
+        slice_of = {d0: index for index, d0 in enumerate(slices[:-1])}
+        slice_bytes = [0] * (len(slices) - 1)
+        for d0, d1, core in parts:
+            channels = len(range(d0 + core, d1, cores))
+            scale_bytes = SCALE_RECORD_BYTES * channels
+            weight_bytes = self._sizes[(d0, d1, core)]
+            ranges.append(WeightRange(core, d0, scale_bytes, weight_bytes))
+            slice_bytes[slice_of[d0]] += round_up(scale_bytes, 16) + weight_bytes
+        for index, size in enumerate(slice_bytes):
+            total += size
+            halves[index % 2] = max(halves[index % 2], size)
+        return EncodedWeights(slices, tuple(ranges), total, (halves[0], halves[1]))
 
 
 def encode_weights(hwio: np.ndarray, accel: AcceleratorConfig, block_type: BlockType, ifm_bits: int,
                    ofm_block_depth: int, depth_slices: tuple[int, ...] | None = None,
-                   dilation: tuple[int, int] = (1, 1), zero_point: np.ndarray | int = 0,
-                   digest: str | None = None) -> EncodedWeights:
-    """The encoded stream of weights ``hwio`` (H x W x I x O; 2-D I x O for a vector product)
-    sliced at ``depth_slices`` (default: one slice), for OFM blocks ``ofm_block_depth`` deep.
-
-    ``dilation`` is (x, y); ``zero_point`` is subtracted first (per output channel or scalar);
-    ``digest`` (weights_digest) saves rehashing the values on repeated calls.
-    """
-    weights = np.asarray(hwio).astype(np.int16) - np.asarray(zero_point).astype(np.int16)
-    if weights.ndim == 2:
-        weights = weights[None, None, :, :]
-    ofm_depth = weights.shape[3]
-    slices = tuple(depth_slices) if depth_slices is not None else (0, ofm_depth)
-    if len(slices) < 2 or slices[0] != 0 or slices[-1] != ofm_depth or list(slices) != sorted(set(slices)):
-        raise ValueError(f"depth slices {slices} must rise from 0 to the OFM depth {ofm_depth}")
-    digest = digest or weights_digest(weights)
-    depthwise = block_type is BlockType.DEPTHWISE
-    partkernel = encoder_part_kernel(block_type, weights.shape, ifm_bits)
-    ohwi = np.transpose(weights, (3, 0, 1, 2))
-    cores = accel.cores
-    ranges: list[WeightRange] = []
-    total = 0
-    buffers = [0, 0]
-    for index, (d0, d1) in enumerate(zip(slices, slices[1:])):
-        start = total
-        for core in range(min(cores, d1 - d0)):
-            core_block_depth = (ofm_block_depth + cores - 1 - core) // cores
-            if core_block_depth == 0:
-                continue
-            channels = ohwi[d0 + core:d1:cores]
-            scale_bytes = SCALE_RECORD_BYTES * channels.shape[0]
-            weight_bytes = _stream_bytes(f"{digest}:{d0}:{d1}:{core}", channels, accel, core_block_depth, depthwise,
-                                         partkernel, ifm_bits, dilation)
-            ranges.append(WeightRange(core, d0, scale_bytes, weight_bytes))
-            total += round_up(scale_bytes, 16) + weight_bytes
-        buffers[index % 2] = max(buffers[index % 2], total - start)
-    return EncodedWeights(slices, tuple(ranges), total, (buffers[0], buffers[1]))
+                   dilation: tuple[int, int] = (1, 1), zero_point: np.ndarray | int = 0) -> EncodedWeights:
+    """One-off encoding of ``hwio`` (see ``WeightEncoder``) sliced at ``depth_slices``."""
+    return WeightEncoder(hwio, accel, block_type, ifm_bits, ofm_block_depth, dilation, zero_point)(depth_slices)
 
 
-__all__ = ["EncodedWeights", "SCALE_RECORD_BYTES", "WeightRange", "encode_weights", "encoder_part_kernel",
-           "weights_digest"]
+__all__ = ["EncodedWeights", "SCALE_RECORD_BYTES", "WeightEncoder", "WeightRange", "encode_weights",
+           "encoder_part_kernel"]

@@ -1,0 +1,207 @@
+"""The weight codec's Golomb-Rice parameter search, run for many symbol streams at once.
+
+The codec codes each symbol with one of a few Golomb-Rice parameter sets. It chooses them with a
+dynamic programme: after each symbol, every set's running cost is the cheaper of staying (its own
+cost so far) or switching in from the cheapest set (its cost plus a switch price, 40 bits, or
+nothing where the other stream of the section already starts a slice); the chosen runs are read
+back from the cheapest set after the last symbol.
+
+The programme is sequential, so numpy runs it in *lanes*: each stream is cut into pieces of
+``lane`` symbols and all pieces advance one symbol per numpy step. A piece that starts inside a
+stream first *warms up* on the symbols before it, from an arbitrary state: the clamp to "cheapest
+plus price" erases the start state within a few hundred symbols on real weights. Each piece's
+warmed-up state is then compared with the exact end state of the piece before it; a piece that
+differs is run again from that exact state, so the chosen runs are the codec's, always.
+
+Costs are kept as ``16 * bits + set index`` in one integer, so that a single minimum over the
+sets gives both the cheapest cost and the first cheapest set (the codec's tie rule).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+SWITCH_PRICE = 40
+"""Bits the search charges for changing parameters where no slice starts anyway."""
+_SHIFT = 4
+"""Costs are stored shifted left by this, the set index in the low bits (at most 16 sets)."""
+WARM_UP = 256
+"""Symbols a piece replays before its own start to forget the unknown start state."""
+
+
+@dataclass(frozen=True)
+class SearchJob:
+    """One stream to search: its symbols, the bits of each symbol value under each parameter set
+    (``table[value, set]``) and the steps at which switching costs nothing."""
+
+    symbols: np.ndarray
+    table: np.ndarray
+    free_steps: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Runs:
+    """The chosen parameter runs of one stream: set index and end (exclusive) of each run."""
+
+    sets: np.ndarray
+    ends: np.ndarray
+
+
+def _lane_length(total: int) -> int:
+    """Symbols per lane: short lanes for few symbols (fewer numpy steps), about 2048 lanes for
+    many (enough work per step to amortise numpy's call overhead)."""
+    return int(min(4096, max(64, -(-total // 2048))))
+
+
+class _LaneBatch:
+    """The pieces of all streams laid out as columns: step t of lane k reads one symbol."""
+
+    def __init__(self, jobs: list[SearchJob], lane: int, warm_up: int) -> None:
+        self.lane, self.warm_up = lane, warm_up
+        sizes = [job.symbols.shape[0] for job in jobs]
+        self.first_lane = np.cumsum([0] + [-(-n // lane) for n in sizes])
+        lanes = int(self.first_lane[-1])
+        job_of_lane = np.repeat(np.arange(len(jobs)), np.diff(self.first_lane))
+        start_in_job = (np.arange(lanes) - self.first_lane[job_of_lane]) * lane
+        offsets = np.cumsum([0] + sizes)
+        self.sizes = np.asarray(sizes)
+        self.starts_at_zero = start_in_job == 0
+        # One cost table for all jobs (row 0: a no-op symbol costing nothing), symbols renumbered.
+        tables = [np.zeros((1, jobs[0].table.shape[1]), np.int64)] + [job.table for job in jobs]
+        table_offsets = np.cumsum([0] + [t.shape[0] for t in tables])
+        symbols = np.concatenate([np.asarray(job.symbols, np.int64) + table_offsets[i + 1]
+                                  for i, job in enumerate(jobs)])
+        self.max_cost = int(max(int(t.max()) for t in tables)) << _SHIFT
+        price = np.full(int(offsets[-1]), SWITCH_PRICE << _SHIFT, np.int64)
+        for job, offset in zip(jobs, offsets):
+            if job.free_steps is not None and len(job.free_steps):
+                price[offset + np.asarray(job.free_steps)] = 0
+        # Position in the stream read by each step (warm-up first); outside the stream: a no-op
+        # step, which costs nothing and has a price no state exceeds, so it changes nothing.
+        steps = np.arange(-warm_up, lane)[:, None]
+        position = start_in_job[None, :] + steps
+        valid = (position >= 0) & (position < self.sizes[job_of_lane][None, :])
+        flat = np.where(valid, offsets[job_of_lane][None, :] + position, 0)
+        self.idle_price = (SWITCH_PRICE << _SHIFT) + self.max_cost + (1 << _SHIFT)
+        wide = self.max_cost * (lane + warm_up + 2) + self.idle_price
+        self.dtype = np.int32 if wide < (1 << 30) else np.int64
+        self.symbols = np.where(valid, symbols[flat], 0)
+        self.price = np.where(valid, price[flat], self.idle_price).astype(self.dtype)
+        self.table = (np.concatenate(tables).astype(np.int64) << _SHIFT).astype(self.dtype).T.copy()
+        self.sets = self.table.shape[0]
+        self.lanes = lanes
+
+    def step_costs(self, t0: int, t1: int, lanes: np.ndarray) -> np.ndarray:
+        """Costs of steps t0..t1 for the given lanes, as (sets, steps, lanes)."""
+        return np.take(self.table, self.symbols[t0:t1][:, lanes], axis=1)
+
+
+def _advance(batch: _LaneBatch, lanes: np.ndarray, state: np.ndarray, t0: int, t1: int,
+             switched: np.ndarray | None, best: np.ndarray | None) -> np.ndarray:
+    """Run steps t0..t1 of ``lanes`` from ``state`` (sets x lanes keys); record, when given,
+    per step which sets switched and which set was cheapest (indexed from step ``batch.warm_up``)."""
+    dtype = batch.dtype
+    index = np.arange(batch.sets, dtype=dtype)[:, None]
+    threshold = np.empty_like(state)
+    prices = batch.price[:, lanes]
+    chunk = 32
+    for c0 in range(t0, t1, chunk):
+        c1 = min(t1, c0 + chunk)
+        costs = batch.step_costs(c0, c1, lanes)
+        for t in range(c0, c1):
+            low = state.min(axis=0)
+            record = t - batch.warm_up
+            if best is not None and record >= 0:
+                best[record] = low & ((1 << _SHIFT) - 1)
+            low &= ~((1 << _SHIFT) - 1)
+            low += prices[t]
+            np.add(low, index, out=threshold)
+            if switched is not None and record >= 0:
+                np.greater(state, threshold, out=switched[record])
+            np.minimum(state, threshold, out=state)
+            state += costs[:, t - c0, :]
+    return state
+
+
+def _relative(state: np.ndarray) -> np.ndarray:
+    """What the search's next decisions depend on, per lane: each set's cost above the cheapest,
+    where every excess over the switch price counts the same (such a set switches next anyway)."""
+    bits = state >> _SHIFT
+    return np.minimum(bits - bits.min(axis=0), SWITCH_PRICE + 1).T
+
+
+def search_runs(jobs: list[SearchJob], warm_up: int = WARM_UP) -> list[Runs]:
+    """The codec's parameter runs for every job (all jobs must have the same number of sets)."""
+    if not jobs:
+        return []
+    nonempty = [i for i, job in enumerate(jobs) if job.symbols.shape[0]]
+    results: list[Runs] = [Runs(np.zeros(0, np.int64), np.zeros(0, np.int64))] * len(jobs)
+    if not nonempty:
+        return results
+    work = [jobs[i] for i in nonempty]
+    lane = _lane_length(sum(job.symbols.shape[0] for job in work))
+    batch = _LaneBatch(work, lane, warm_up)
+    sets, lanes = batch.sets, batch.lanes
+    everything = np.arange(lanes)
+    initial = np.broadcast_to(np.arange(sets, dtype=batch.dtype)[:, None], (sets, lanes)).copy()
+    switched = np.empty((lane, sets, lanes), bool)
+    best = np.empty((lane, lanes), np.uint8)
+    state = _advance(batch, everything, initial.copy(), 0, warm_up, None, None)
+    entry = _relative(state)
+    state = _advance(batch, everything, state, warm_up, warm_up + lane, switched, best)
+    exit_ = _relative(state)
+    final_keys = state
+    # Every lane that did not start where the lane before it ended is run again from there;
+    # when none is left, each lane continues its predecessor exactly, back to a stream start.
+    while True:
+        differs = np.zeros(lanes, bool)
+        differs[1:] = (entry[1:] != exit_[:-1]).any(axis=1)
+        redo = np.flatnonzero(differs & ~batch.starts_at_zero)
+        if redo.size == 0:
+            break
+        start = final_keys[:, redo - 1].copy()
+        sub_switched = np.empty((lane, sets, redo.size), bool)
+        sub_best = np.empty((lane, redo.size), np.uint8)
+        state = _advance(batch, redo, start.copy(), warm_up, warm_up + lane, sub_switched, sub_best)
+        switched[:, :, redo] = sub_switched
+        best[:, redo] = sub_best
+        entry[redo] = _relative(start)
+        exit_[redo] = _relative(state)
+        final_keys[:, redo] = state
+    for slot, job_index in enumerate(nonempty):
+        results[job_index] = _trace_back(batch, slot, switched, best, final_keys)
+    return results
+
+
+def _trace_back(batch: _LaneBatch, job: int, switched: np.ndarray, best: np.ndarray,
+                final_keys: np.ndarray) -> Runs:
+    """Read the chosen runs of one job back from its last symbol."""
+    lane = batch.lane
+    k0, k1 = int(batch.first_lane[job]), int(batch.first_lane[job + 1])
+    n = int(batch.sizes[job])
+    switch_steps: dict[int, np.ndarray] = {}
+
+    def steps_of(index: int) -> np.ndarray:
+        if index not in switch_steps:
+            column = switched[:, index, k0:k1].T.reshape(-1)[:n]
+            switch_steps[index] = np.flatnonzero(column)
+        return switch_steps[index]
+
+    current = int(final_keys[:, k1 - 1].min()) & ((1 << _SHIFT) - 1)
+    sets, ends = [current], [n]
+    end = n
+    while True:
+        steps = steps_of(current)
+        at = int(np.searchsorted(steps, end)) - 1
+        if at < 0:
+            break
+        step = int(steps[at])
+        current = int(best[step % lane, k0 + step // lane])
+        sets.append(current)
+        ends.append(step)
+        end = step
+    return Runs(np.asarray(sets[::-1], np.int64), np.asarray(ends[::-1], np.int64))
+
+
+__all__ = ["Runs", "SWITCH_PRICE", "SearchJob", "search_runs"]
