@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ from npu_opt.ir.location import FileLineColLoc, Location
 from npu_opt.ir.opdef import lookup_dialect, lookup_op
 from npu_opt.ir.parse_attributes import AttributeRules
 from npu_opt.ir.parse_errors import ParseError, _diagnose_operands, _error, _pos, line_col, translate_lark_error
+from npu_opt.ir.regex_cache import cache_file, use_pattern_cache
 from npu_opt.ir.resources import Resources, ResourceSyntaxError, find_trailer, parse_trailer
 from npu_opt.ir.strings import unquote_string
 from npu_opt.ir.traits import IsolatedFromAbove
@@ -581,10 +583,12 @@ def _lark_with_builder() -> tuple[Lark, "_Builder"]:
     builder = _Builder()
     callbacks = {name: builder.open_bracket for name in _OPEN_TOKENS}
     callbacks.update({name: builder.close_bracket for name in _CLOSE_TOKENS})
-    parser = Lark(_grammar_text(), parser="lalr", lexer="contextual",
+    grammar, cache = _grammar_text(), _cache_path()
+    parser = Lark(grammar, parser="lalr", lexer="contextual",
                   start=["start", "attribute_only", "attr_dict_only"],
-                  maybe_placeholders=True, transformer=builder, cache=_cache_path(),
+                  maybe_placeholders=True, transformer=builder, cache=cache,
                   lexer_callbacks=callbacks)
+    use_pattern_cache(parser, cache_file(os.path.dirname(cache) if isinstance(cache, str) else None, grammar))
     return parser, builder
 
 

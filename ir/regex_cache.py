@@ -1,0 +1,157 @@
+"""Compiled token patterns kept between runs, so a short npu-opt run does not recompile them.
+
+The LALR parser's contextual lexer combines the grammar's terminals into one regular expression
+per parser state (about 80 distinct ones, the bracket-balancing ones several kilobytes long).
+Python compiles each in every process: 0.1-0.25 s of CPU, more than the rest of start-up. The
+compiled form (the ``_sre`` code list) is plain data, so the first run writes it to a file beside
+lark's grammar cache and later runs rebuild the patterns from it in about 3 ms.
+
+Entries are checked against ``re.compile`` when the file is written, and the file name carries
+the grammar text and the interpreter version, so a stale or foreign file is never used; anything
+unexpected (another Python's sre internals, an unreadable file) just means compiling as usual.
+"""
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import re
+import sys
+import tempfile
+from typing import Any, Iterable
+
+try:  # Python 3.11+
+    from re import _compiler as _sre_compile, _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_compile as _sre_compile  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+import _sre
+
+Entry = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
+"""What ``_sre.compile`` takes after the pattern: flags, code, groups - 1, groupindex, indexgroup."""
+
+
+def _compiled_parts(pattern: str, flags: int) -> Entry:
+    """Compile ``pattern`` as re.compile does, keeping the pieces ``_sre.compile`` is given."""
+    parsed = _sre_parse.parse(pattern, flags)
+    code = [int(word) for word in _sre_compile._code(parsed, flags)]
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup: list[Any] = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return int(flags | parsed.state.flags), code, parsed.state.groups - 1, groupindex, tuple(indexgroup)
+
+
+class PatternCache:
+    """A stand-in for the ``re`` module in lark's lexers (``compile``, ``match``, ``error``):
+    patterns are rebuilt from compiled code loaded from ``path`` when it holds them."""
+
+    error = re.error
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.entries: dict[tuple[str, int], Entry] = {}
+        self.loaded = False
+        self.recording: dict[tuple[str, int], None] | None = None
+        self._compiled: dict[tuple[str, int], re.Pattern[str]] = {}
+        if path is not None:
+            try:
+                with open(path, "rb") as stream:
+                    self.entries = marshal.loads(stream.read())  # (load() reads in tiny pieces)
+                self.loaded = isinstance(self.entries, dict)
+            except (OSError, EOFError, ValueError, TypeError):
+                self.entries = {}
+            if not self.loaded:
+                self.entries = {}
+
+    def compile(self, pattern: str, flags: int = 0) -> re.Pattern[str]:
+        """The compiled ``pattern``: from this process's table, the file's code, or re.compile."""
+        key = (pattern, int(flags))
+        compiled = self._compiled.get(key)
+        if compiled is not None:
+            return compiled
+        entry = self.entries.get(key)
+        if entry is not None:
+            try:
+                compiled = _sre.compile(pattern, *entry)
+            except (TypeError, ValueError, RuntimeError):  # other sre internals: compile instead
+                compiled = None
+        if compiled is None:
+            compiled = re.compile(pattern, flags)
+            if self.recording is not None:
+                self.recording[key] = None
+        self._compiled[key] = compiled
+        return compiled
+
+    def match(self, pattern: str, string: str, flags: int = 0) -> re.Match[str] | None:
+        return self.compile(pattern, flags).match(string)
+
+    def save(self, keys: Iterable[tuple[str, int]]) -> bool:
+        """Write the compiled code of ``keys`` to the file (atomically), each checked against
+        re.compile; False when the file could not be written or an entry does not check out."""
+        if self.path is None:
+            return False
+        entries: dict[tuple[str, int], Entry] = {}
+        for pattern, flags in keys:
+            try:
+                entry = _compiled_parts(pattern, flags)
+                if _sre.compile(pattern, *entry) != re.compile(pattern, flags):
+                    return False
+            except Exception:  # noqa: BLE001 - unfamiliar sre internals: keep compiling instead
+                return False
+            entries[(pattern, int(flags))] = entry
+        directory = os.path.dirname(self.path)
+        try:
+            fd, temporary = tempfile.mkstemp(dir=directory, prefix=".regex-", suffix=".tmp")
+            with os.fdopen(fd, "wb") as stream:
+                marshal.dump(entries, stream)
+            os.replace(temporary, self.path)
+        except (OSError, ValueError):  # (ValueError: marshal met something it cannot write)
+            return False
+        self.entries = entries
+        return True
+
+
+def cache_file(directory: str | None, grammar: str) -> str | None:
+    """The cache file for ``grammar`` under this interpreter, in ``directory`` (None: no cache)."""
+    if directory is None:
+        return None
+    stamp = hashlib.sha256(f"{sys.version}\0{_sre.MAGIC}\0{sys.implementation.name}\0{grammar}".encode())
+    return os.path.join(directory, f"mlir-patterns-{stamp.hexdigest()[:20]}.marshal")
+
+
+def lexers_of(parser: Any) -> list[Any]:
+    """The basic lexers of a lark LALR parser with a contextual lexer ([] for any other shape)."""
+    lexer = getattr(getattr(parser, "parser", None), "lexer", None)
+    table = getattr(lexer, "lexers", None)
+    if not isinstance(table, dict):
+        return []
+    unique = {id(basic): basic for basic in table.values()}
+    root = getattr(lexer, "root_lexer", None)
+    if root is not None:
+        unique[id(root)] = root
+    # (``scanner`` is a property that builds the scanner: test the class, not the lexer)
+    return [basic for basic in unique.values()
+            if hasattr(basic, "re") and isinstance(getattr(type(basic), "scanner", None), property)]
+
+
+def use_pattern_cache(parser: Any, path: str | None) -> None:
+    """Let ``parser``'s lexers compile through a PatternCache on ``path``; when the file is not
+    there yet, build every lexer's scanner now (once, ~0.25 s) and write the file."""
+    lexers = lexers_of(parser)
+    if not lexers:
+        return
+    cache = PatternCache(path)
+    for basic in lexers:
+        basic.re = cache
+    if cache.loaded or path is None:
+        return
+    cache.recording = {}
+    for basic in lexers:
+        basic.scanner  # noqa: B018 - builds (and caches) the lexer's scanner
+    keys = list(cache.recording)
+    cache.recording = None
+    cache.save(keys)
+
+
+__all__ = ["PatternCache", "cache_file", "lexers_of", "use_pattern_cache"]

@@ -1,0 +1,57 @@
+"""The lexer's compiled-pattern cache: what it writes rebuilds patterns identical to re.compile's,
+and a missing, corrupt or foreign file only means compiling as usual."""
+from __future__ import annotations
+
+import re
+
+from lark import Lark
+
+from npu_opt.ir.regex_cache import PatternCache, cache_file, lexers_of, use_pattern_cache
+
+PATTERNS = [(r"(?P<A>[a-z]++)|(?P<B>\d+(?:\.\d*)?)", 0), (r"\s*+->\s*+", re.MULTILINE), ("x|y", re.IGNORECASE)]
+
+
+def test_saved_patterns_load_identical_to_re_compile(tmp_path):
+    path = str(tmp_path / "patterns.marshal")
+    assert PatternCache(path).save(PATTERNS)
+    cache = PatternCache(path)
+    assert cache.loaded and set(cache.entries) == set(PATTERNS)
+    for pattern, flags in PATTERNS:
+        rebuilt = cache.compile(pattern, flags)
+        assert rebuilt == re.compile(pattern, flags)  # Pattern equality compares the compiled code
+        assert rebuilt.groupindex == re.compile(pattern, flags).groupindex
+    assert cache.match(PATTERNS[0][0], "abc1").lastgroup == "A"
+
+
+def test_corrupt_or_missing_files_fall_back_to_compiling(tmp_path):
+    for content in (b"", b"\x00garbage", b"not marshal at all"):
+        path = tmp_path / "bad.marshal"
+        path.write_bytes(content)
+        cache = PatternCache(str(path))
+        assert not cache.loaded
+        assert cache.compile("a+b", 0) == re.compile("a+b")
+    missing = PatternCache(str(tmp_path / "absent.marshal"))
+    assert not missing.loaded and missing.compile("q", 0).match("q")
+    assert PatternCache(None).compile("z", 0).match("z")
+
+
+def test_a_wrong_entry_is_not_trusted(tmp_path):
+    path = str(tmp_path / "patterns.marshal")
+    assert PatternCache(path).save([("ab", 0)])
+    cache = PatternCache(path)
+    cache.entries[("ab", 0)] = (0, [1, 2, 3], 0, {}, (None,))  # code that _sre rejects
+    assert cache.compile("ab", 0).match("ab")
+
+
+def test_a_parser_writes_the_file_once_and_later_parsers_use_it(tmp_path):
+    grammar = 'start: WORD ("," WORD)*\nWORD: /[a-z]+/\n%ignore " "\n'
+    path = cache_file(str(tmp_path), grammar)
+    assert path is not None and cache_file(str(tmp_path), grammar + " ") != path  # keyed by grammar
+    first = Lark(grammar, parser="lalr", lexer="contextual")
+    use_pattern_cache(first, path)
+    assert (tmp_path / path.rsplit("/", 1)[-1]).exists()
+    second = Lark(grammar, parser="lalr", lexer="contextual")
+    use_pattern_cache(second, path)
+    lexers = lexers_of(second)
+    assert lexers and all(isinstance(lexer.re, PatternCache) and lexer.re.loaded for lexer in lexers)
+    assert second.parse("a, bc, d") == first.parse("a, bc, d")
