@@ -29,6 +29,7 @@ from npu_opt.ir.attributes import StringAttr
 from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.ir.traits import ConstantLike
 from npu_opt.passes.npu_lowering import conv, elementwise, mean, pool, shape, softmax, split
 from npu_opt.passes.npu_lowering.context import Lowering
 from npu_opt.passes.npu_lowering.fuse import erase_dead, fold_reshapes, fuse_activations
@@ -37,8 +38,6 @@ from npu_opt.passes.npu_lowering.view import builtin_name
 
 PLACEMENT_ATTR = "npu.placement"
 """Discardable attribute of a tfl op left for the CPU (value "cpu")."""
-
-CONSTANTS = ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.no_value")
 
 Lower = Callable[[Operation, Lowering], None]
 LOWERINGS: dict[str, Lower] = {
@@ -104,7 +103,7 @@ class NpuLegalize(Pass):
     # ---------------------------------------------------------------------------------------
     def _legalize(self, block_ops: list[Operation], ctx: PassContext, target: object) -> None:
         lowering = Lowering(ctx, target, force_symmetric_weights=self.force_symmetric_int_weights)
-        ops = [op for op in block_ops if op.dialect == "tfl" and op.name not in CONSTANTS]
+        ops = [op for op in block_ops if op.dialect == "tfl" and not op.has_trait(ConstantLike)]
         for index, op in enumerate(ops):
             lowering.ordinals[id(op)] = index
         # ops already marked for the CPU (by an earlier run, or by hand) stay there, silently
