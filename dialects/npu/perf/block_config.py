@@ -101,8 +101,9 @@ def accumulator_bits(block_type: BlockType, ifm_bits: int, scaled: bool) -> int:
 
 def ifm_block_depth(accel: AcceleratorConfig, ifm: Shape4, ifm_bits: int, is_partkernel: bool) -> int:
     """IFM block depth of a convolution or vector product (equal-depth ops use the OFM's): at most
-    16 channels (32 for a depth-first 8-bit op), in IFM micro-block steps (4 at 16 bit)."""
-    cap = 32 if ifm_bits == 8 and not is_partkernel else 16
+    16 channels (32 for a depth-first op on 8- or 32-bit data: softmax's ReduceSum reads int32),
+    in IFM micro-block steps (4 at 16 bit)."""
+    cap = 16 if ifm_bits == 16 or is_partkernel else 32
     step = 4 if ifm_bits == 16 else accel.ifm_ublock.depth
     return round_up(min(ifm.depth, cap), step)
 
