@@ -33,7 +33,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(prog: str = "npu-opt") -> argparse.ArgumentParser:
     p = _Parser(prog=prog, description="Parse, verify, transform and print npu-opt IR (MLIR syntax).",
                 formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
-    p.add_argument("input", nargs="?", default="-", help="input file (.mlir, or '-' for stdin)")
+    p.add_argument("input", nargs="?", default="-", help="input file: MLIR text (.mlir) or a TFLite model (.tflite, also recognised by its "
+                        "'TFL3' identifier), or '-' for stdin (the default)")
     p.add_argument("-o", dest="output", default="-", metavar="FILE",
                    help="output file, written atomically (default: stdout)")
     p.add_argument("-p", "--pass", "--pass-pipeline", dest="pipeline", action="append", default=[],
@@ -73,7 +74,8 @@ def build_parser(prog: str = "npu-opt") -> argparse.ArgumentParser:
     o.add_argument("--show-dialects", action="store_true", help="list the registered dialects and ops")
     o.add_argument("--perf-report", default=None, metavar="FILE",
                    help="after the passes, write the per-op performance table of the ops npu-estimate costed "
-                        "(CSV, or JSON if FILE ends in .json)")
+                        "(CSV, or JSON if FILE ends in .json); needs --pass=estimate (or npu-estimate) and "
+                        "a target")
     o.add_argument("--dialect-docs", action="store_true",
                    help="print Markdown documentation of every registered op")
     add_target_arguments(p)

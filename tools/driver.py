@@ -16,7 +16,7 @@ from npu_opt.ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassMana
 from npu_opt.ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_text
 from npu_opt.ir.printer import PrintOptions, print_op
 from npu_opt.ir.verifier import verify
-from npu_opt.tools.output import decode_utf8, read_input, write_output
+from npu_opt.tools.output import check_output_path, decode_utf8, read_input, write_output
 from npu_opt.tools.target_options import TargetRequest, apply_target, prepare_target
 
 SPLIT_MARKER = "// -----"
@@ -108,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         passes_ = _pipeline(args)
         target = prepare_target(args)
+        check_output_path(args.output)  # before any work: a bad path fails fast, nothing printed
+        if getattr(args, "perf_report", None):
+            check_output_path(args.perf_report)
         if args.dump_pass_pipeline:
             sys.stderr.write(f"Pass Manager with {len(passes_)} passes:\n{pipeline_text(passes_)}\n")
         name, data = read_input(args.input)
@@ -219,7 +222,11 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
             raise InternalError(crash.error, _reproducer_source(chunk, name),
                                 f"pass '{crash.pass_.NAME}'") from crash.error
         if perf_rows is not None:
-            from npu_opt.tools.perf_report import collect_rows
+            from npu_opt.tools.perf_report import collect_rows, missing_estimate
+            missing = missing_estimate(module)
+            if missing is not None:
+                engine.emit(Diagnostic("error", missing, None))
+                return None
             perf_rows.extend(collect_rows(module))
         stage = "printing"
         began = time.perf_counter()

@@ -1,6 +1,7 @@
 """Writing results: atomically to a file (never a partial file), or to stdout."""
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import tempfile
@@ -48,6 +49,24 @@ def write_output(path: str, content: str | bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def check_output_path(path: str) -> None:
+    """Fail early (UserError, worded as a failed write) if ``path`` cannot be written: its
+    directory is missing or not writable, or it is a directory. ``-`` (stdout) is always fine."""
+    if path == "-":
+        return
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real) or "."
+    problem = None
+    if os.path.isdir(real):
+        problem = errno.EISDIR
+    elif not os.path.isdir(folder):
+        problem = errno.ENOENT
+    elif not os.path.exists(real) and not os.access(folder, os.W_OK | os.X_OK):
+        problem = errno.EACCES
+    if problem is not None:
+        raise UserError(f"cannot write '{path}': {os.strerror(problem)}")
 
 
 write_output_bytes = write_output

@@ -78,6 +78,16 @@ def collect_rows(module: Operation) -> list[dict[str, Any]]:
     return rows
 
 
+def missing_estimate(module: Operation) -> str | None:
+    """Why ``module`` has nothing to report (no ``npu.cost_totals``: npu-estimate did not run), or None."""
+    from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
+
+    if module.attr(TOTALS_ATTR) is not None:
+        return None
+    return (f"--perf-report needs the ops costed, but the module has no '{TOTALS_ATTR}' attribute: "
+            "run the estimate pipeline (--pass=estimate --target=ACCELERATOR) or end the pipeline with npu-estimate")
+
+
 def with_totals(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``rows`` followed by their column sums (name ``TOTAL``)."""
     total: dict[str, Any] = {"name": TOTAL_NAME, "op": "", "block": ""}
@@ -98,4 +108,4 @@ def render(rows: list[dict[str, Any]], path: str) -> str:
     return out.getvalue()
 
 
-__all__ = ["COLUMNS", "TOTAL_NAME", "collect_rows", "render", "with_totals"]
+__all__ = ["COLUMNS", "TOTAL_NAME", "collect_rows", "missing_estimate", "render", "with_totals"]
