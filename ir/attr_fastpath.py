@@ -28,8 +28,8 @@ def _scalar(text: str) -> Attribute | None:
     literal, type_text = m.groups()
     if literal in ("true", "false"):
         return None if type_text else (TRUE if literal == "true" else FALSE)
-    type_ = I64 if type_text is None else builtin_scalar(type_text)
     try:
+        type_ = I64 if type_text is None else builtin_scalar(type_text)  # may refuse a huge width
         if "." in literal:
             if type_text is None:
                 return None  # f64 default: leave to the grammar for exact error handling

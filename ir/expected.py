@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine
 from npu_opt.ir.location import FileLineColLoc
+from npu_opt.ir.strings import brief_number
 
 _ANNOTATION = re.compile(
     r"expected-(error|warning|note|remark)(-re)?(?:@(above|below|[+-][0-9]+))?\s*\{\{(.*)\}\}")
@@ -25,6 +26,8 @@ class Expectation:
     annotation_line: int
     annotation_col: int
     matched: bool = False
+    problem: str | None = None
+    """Why the annotation itself is unusable (reported as a failure; it matches nothing)."""
 
 
 def _compile(text: str, is_regex: bool) -> re.Pattern[str]:
@@ -32,6 +35,20 @@ def _compile(text: str, is_regex: bool) -> re.Pattern[str]:
         return re.compile(re.escape(text))
     parts = re.split(r"\{\{(.*?)\}\}", text)
     return re.compile("".join(p if i % 2 else re.escape(p) for i, p in enumerate(parts)))
+
+
+_NEVER = re.compile(r"(?!)")
+MAX_LINE_OFFSET = 1 << 31
+"""The largest ``@+N``/``@-N`` accepted; a larger one cannot name a line of any real file."""
+
+
+def _offset_target(line: int, where: str) -> tuple[int, str | None]:
+    """The line ``@+N``/``@-N`` on ``line`` names, or (-1, why) when N is out of range."""
+    digits = where[1:].lstrip("0") or "0"
+    if len(digits) > len(str(MAX_LINE_OFFSET)) or int(digits) > MAX_LINE_OFFSET:
+        return -1, (f"line offset @{where[0]}{brief_number(where[1:])} in an expected-diagnostic "
+                    f"annotation is larger than {MAX_LINE_OFFSET}")
+    return line + int(where), None
 
 
 def parse_expectations(text: str, first_line: int = 1) -> list[Expectation]:
@@ -44,6 +61,7 @@ def parse_expectations(text: str, first_line: int = 1) -> list[Expectation]:
             severity, is_regex, where, message = m.groups()
             # a line may hold one annotation; '}}' inside the message ends at the last '}}'
             number = first_line + offset
+            problem = None
             if where in (None, ""):
                 target = number
             elif where == "above":
@@ -51,9 +69,13 @@ def parse_expectations(text: str, first_line: int = 1) -> list[Expectation]:
             elif where == "below":
                 target = number + 1
             else:
-                target = number + int(where)
-            found.append(Expectation(severity, target, _compile(message, bool(is_regex)), message,
-                                     number, m.start() + 1))
+                target, problem = _offset_target(number, where)
+            try:
+                pattern = _compile(message, bool(is_regex))
+            except re.error as err:
+                pattern, problem = _NEVER, f"invalid regex in expected-{severity}-re: {err}"
+            found.append(Expectation(severity, target, pattern, message, number, m.start() + 1,
+                                     problem=problem))
     return found
 
 
@@ -74,7 +96,7 @@ class DiagnosticVerifier:
     def _match(self, diag: Diagnostic) -> bool:
         loc = diag.location.file_line_col() if diag.location is not None else None
         for exp in self.expectations:
-            if exp.matched or exp.severity != diag.severity:
+            if exp.matched or exp.problem is not None or exp.severity != diag.severity:
                 continue
             if loc is None or loc.line != exp.line or loc.file != self.filename:
                 continue
@@ -89,7 +111,10 @@ class DiagnosticVerifier:
         for diag in self.unexpected:
             out.append(Diagnostic("error", f"unexpected {diag.severity}: {diag.message}", diag.location))
         for exp in self.expectations:
-            if not exp.matched:
+            if exp.problem is not None:
+                out.append(Diagnostic("error", exp.problem,
+                                      FileLineColLoc(self.filename, exp.annotation_line, exp.annotation_col)))
+            elif not exp.matched:
                 out.append(Diagnostic("error", f'expected {exp.severity} "{exp.text}" was not produced',
                                       FileLineColLoc(self.filename, exp.annotation_line, exp.annotation_col)))
         return out

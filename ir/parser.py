@@ -29,12 +29,18 @@ from npu_opt.ir.parse_attributes import AttributeRules
 from npu_opt.ir.parse_errors import ParseError, _diagnose_operands, _error, _pos, line_col, translate_lark_error
 from npu_opt.ir.regex_cache import cache_file, use_pattern_cache
 from npu_opt.ir.resources import Resources, ResourceSyntaxError, find_trailer, parse_trailer
-from npu_opt.ir.strings import unquote_string
+from npu_opt.ir.strings import UINT32_MAX, bounded_int, unquote_string
 from npu_opt.ir.traits import IsolatedFromAbove
 from npu_opt.ir.type_parser import TypeParser, TypeSyntaxError
 from npu_opt.ir.types import FunctionType, OpaqueType, RankedTensorType, TensorType, Type
 
 _ISOLATED_PRETTY = {"builtin.module", "func.func"}
+
+
+class AttributeParserCrash(Exception):
+    """A dialect's attribute parser raised something other than its syntax error: a bug.
+
+    Deliberately not a ValueError, so no syntax-error handler on the way out catches it."""
 
 
 class _Forward(Value):
@@ -139,9 +145,10 @@ class _Builder(AttributeRules, Transformer):
             try:
                 return registered.attribute_parsers[name](body)
             except (UserError, TypeSyntaxError):
-                raise
-            except Exception as err:  # a dialect's parser must not crash the whole parse
-                raise TypeSyntaxError(f"invalid '#{dialect}.{name}' attribute: {err}") from None
+                raise  # the parser's deliberate verdict on the input (AttributeSyntaxError is one)
+            except Exception as err:  # anything else is a bug in that parser: the crash guard's business
+                raise AttributeParserCrash(f"the parser of '#{dialect}.{name}' failed: "
+                                           f"{type(err).__name__}: {err}") from err
         if registered is None and self.state is not None and not self.state.options.allow_unregistered:
             raise TypeSyntaxError(f"attribute '#{dialect}.{name}' of unregistered dialect '{dialect}'; "
                                   "use --allow-unregistered-dialect to accept it")
@@ -182,7 +189,7 @@ class _Builder(AttributeRules, Transformer):
         if anchor is None:
             anchor = token  # type: ignore[assignment]
         name, _, number = token.partition("#")
-        index = int(number) if number else 0
+        index = self._count(number, "result number", anchor, offset) if number else 0
         for scope in reversed(state.scopes):
             group = scope.values.get(name)
             if group is not None:
@@ -250,7 +257,14 @@ class _Builder(AttributeRules, Transformer):
     def _loc_number(self, token: Token) -> int:
         if not token.isdigit():
             raise _error(self.state, f"expected a decimal line or column number, found '{token}'", token)
-        return int(token)
+        return self._count(token, "line or column number", token)
+
+    def _count(self, text: str, what: str, token: Token, offset: int = 0) -> int:
+        """A non-negative numeral of the syntax (result numbers, counts, line numbers), bounded."""
+        try:
+            return bounded_int(text, UINT32_MAX, what)
+        except ValueError as err:
+            raise _error(self.state, str(err), token, offset) from None
 
     def _make_op(self, name_token: Token, name: str, operands: list[Value], result_types: tuple[Type, ...],
                  attributes: dict[str, Attribute] | None, properties: dict[str, Attribute] | None,
@@ -290,7 +304,8 @@ class _Builder(AttributeRules, Transformer):
             if _RESULTS_OK.match(results) is None:
                 raise _error(self.state, "malformed result list: expected '%name' or '%name:count', "
                              "separated by ',' and followed by '='", results)
-            defs = [(m.group(1), int(m.group(2) or 1), m.start()) for m in _RESULT_NAME.finditer(results)]
+            defs = [(m.group(1), self._count(m.group(2) or "1", "result count", results, m.start()), m.start())
+                    for m in _RESULT_NAME.finditer(results)]
             expected = sum(count for _, count, _ in defs)
             if expected != len(op.results):
                 raise _error(self.state, f"operation defines {len(op.results)} results but was "

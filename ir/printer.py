@@ -6,6 +6,7 @@ types and attributes cache their own text, so printing stays well above 100k ops
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -19,6 +20,9 @@ from npu_opt.ir.resources import trailer_parts
 from npu_opt.ir.strings import key_text, quote_string, symbol_text
 from npu_opt.ir.traits import IsolatedFromAbove
 from npu_opt.ir.types import FunctionType, Type
+
+_op_name_text = functools.lru_cache(maxsize=4096)(quote_string)
+"""An op name as the generic form prints it: quoted, with quotes and backslashes escaped."""
 
 _FUNC_PRETTY_KEYS = ("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs")
 _VISIBILITIES = ("public", "private", "nested")
@@ -207,7 +211,7 @@ class _Printer:
         head = self.name_results(op)
         names = self.names
         operands = ", ".join([names.get(v) or self.value(v) for v in op.operands])
-        text = f'{indent}{head}"{op.name}"({operands})'
+        text = f'{indent}{head}{_op_name_text(op.name)}({operands})'
         if op.successors:
             text += "[" + ", ".join(self.block_name(b) for b in op.successors) + "]"
         if op.properties:

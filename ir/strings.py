@@ -70,3 +70,25 @@ def symbol_text(name: str) -> str:
 def key_text(name: str) -> str:
     """An attribute-dictionary key: bare when it can be, quoted otherwise."""
     return name if BARE_ID.match(name) else quote_string(name)
+
+
+INT64_MAX = (1 << 63) - 1
+UINT32_MAX = (1 << 32) - 1
+
+
+def brief_number(text: str) -> str:
+    """A numeral for a message: itself when short, else its head and its digit count."""
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} digits)"
+
+
+def bounded_int(text: str, limit: int, what: str) -> int:
+    """The value of the decimal numeral ``text`` (optionally signed), which must not exceed ``limit``.
+
+    Raises ValueError naming the value and the limit. Length is checked before conversion, so a
+    numeral of thousands of digits is refused at once (Python refuses over 4,300 digits anyway).
+    """
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > len(str(limit)) or int(digits) > limit:
+        raise ValueError(f"{what} {brief_number(text)} is larger than {limit}")
+    value = int(digits)
+    return -value if text.startswith("-") else value

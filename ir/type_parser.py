@@ -9,6 +9,7 @@ import re
 from typing import Callable
 
 from npu_opt.ir.attributes import Attribute, OpaqueAttr
+from npu_opt.ir.strings import INT64_MAX, bounded_int
 from npu_opt.ir.types import (
     DYNAMIC, FLOAT_KINDS, FloatType, IndexType, IntegerType, NoneType, OpaqueType,
     QuantUniformType, RankedTensorType, Type, UnrankedTensorType,
@@ -23,13 +24,34 @@ class TypeSyntaxError(ValueError):
         self.offset = offset
 
 
+class AttributeSyntaxError(TypeSyntaxError):
+    """A dialect attribute parser rejecting the body it was given: reported as a syntax error.
+
+    Any other exception from such a parser is a bug, and reaches the crash reproducer."""
+
+
 _INT_TYPE = re.compile(r"(si|ui|i)([1-9][0-9]*)\Z")
 _DIMS = re.compile(r"(?:(?:[0-9]+|\?)x)*")
 _QUANT = re.compile(
     r"\s*([iu])([1-9][0-9]*)(?:<\s*([-+]?[0-9]+)\s*:\s*([-+]?[0-9]+)\s*>)?\s*:\s*(f16|bf16|f32|f64)"
-    r"(?:\s*:\s*([0-9]+))?\s*,\s*(.*?)\s*\Z", re.S)
-_PARAM = re.compile(r"\s*([-+]?(?:[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?|inf|nan))\s*(?::\s*([-+]?[0-9]+))?\s*\Z")
+    r"(?:\s*:\s*([0-9]+))?\s*,(.*)\Z", re.S)
+# Every repetition below is decided by the next character, so no input makes these backtrack
+# (an ambiguous ``[0-9]*\.?[0-9]+`` took seconds on a few thousand digits).
+_PARAM = re.compile(r"([-+]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?|inf|nan))"
+                    r"(?:\s*:\s*([-+]?[0-9]+))?\Z")
 _DIALECT_HEAD = re.compile(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?:\.([A-Za-z0-9_$.]*))?")
+
+
+MAX_INT_WIDTH = 1 << 24
+"""The widest integer type (as MLIR's limit, 2^24 - 1 bits, give or take one)."""
+
+
+def _bounded(text: str, limit: int, what: str, offset: int = 0) -> int:
+    """A numeral of a type, refused with a TypeSyntaxError naming it and ``limit`` when too large."""
+    try:
+        return bounded_int(text, limit, what)
+    except ValueError as err:
+        raise TypeSyntaxError(str(err), offset) from None
 
 
 def split_top_level(text: str, sep: str = ",") -> list[str]:
@@ -66,7 +88,7 @@ def builtin_scalar(text: str) -> Type | None:
     m = _INT_TYPE.match(text)
     if m:
         sign = {"i": "signless", "si": "signed", "ui": "unsigned"}[m.group(1)]
-        return IntegerType(int(m.group(2)), sign)
+        return IntegerType(_bounded(m.group(2), MAX_INT_WIDTH, "integer width"), sign)
     if text in FLOAT_KINDS:
         return FloatType(text)
     if text == "index":
@@ -130,7 +152,8 @@ class TypeParser:
                 raise TypeSyntaxError("expected 'x' after '*' in unranked tensor type", 8)
             return UnrankedTensorType(self._element(body[2:].strip(), 9))
         dims_text = _DIMS.match(body).group(0)  # type: ignore[union-attr]
-        shape = [DYNAMIC if d == "?" else int(d) for d in dims_text.split("x")[:-1]]
+        shape = [DYNAMIC if d == "?" else _bounded(d, INT64_MAX, "tensor dimension", 7)
+                 for d in dims_text.split("x")[:-1]]
         rest = body[len(dims_text):]
         parts = split_top_level(rest)
         if len(parts) > 2:
@@ -172,7 +195,9 @@ class TypeParser:
             raise TypeSyntaxError(
                 "expected !quant.uniform<storage[<min:max>]:expressed[:axis], scale[:zero_point]>", 15)
         kind, width, lo, hi, expressed, axis, params = m.groups()
-        storage = IntegerType(int(width), "unsigned" if kind == "u" else "signless")
+        params = params.strip()
+        storage = IntegerType(_bounded(width, MAX_INT_WIDTH, "integer width", 15),
+                              "unsigned" if kind == "u" else "signless")
         if axis is None:
             pairs = [params]
         else:
@@ -182,15 +207,16 @@ class TypeParser:
         scales: list[float] = []
         zero_points: list[int] = []
         for pair in pairs:
-            pm = _PARAM.match(pair)
+            pm = _PARAM.match(pair.strip())
             if not pm:
                 raise TypeSyntaxError(f"expected a scale[:zero_point], found '{pair.strip()[:40]}'", 15)
             scales.append(float(pm.group(1)))
-            zero_points.append(int(pm.group(2) or 0))
+            zero_points.append(_bounded(pm.group(2) or "0", INT64_MAX, "zero point", 15))
         try:
             return QuantUniformType(storage, FloatType(expressed), scales, zero_points,
-                                    None if axis is None else int(axis),
-                                    None if lo is None else int(lo), None if hi is None else int(hi))
+                                    None if axis is None else _bounded(axis, INT64_MAX, "quantisation axis", 15),
+                                    None if lo is None else _bounded(lo, INT64_MAX, "storage minimum", 15),
+                                    None if hi is None else _bounded(hi, INT64_MAX, "storage maximum", 15))
         except ValueError as err:
             raise TypeSyntaxError(str(err), 15) from None
 

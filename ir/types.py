@@ -181,6 +181,11 @@ class FunctionType(Type):
         return f"({ins}) -> {outs}"
 
 
+MAX_QUANT_STORAGE_WIDTH = 64
+"""The widest storage type of a quantised type (TFLite's 16x8 networks have int64 biases;
+MLIR's quant dialect stops at 32 bits)."""
+
+
 class QuantUniformType(Type):
     """``!quant.uniform``: affine int quantisation, per tensor or per axis.
 
@@ -207,6 +212,9 @@ class QuantUniformType(Type):
         storage_min: int | None = None,
         storage_max: int | None = None,
     ) -> None:
+        if storage_type.width > MAX_QUANT_STORAGE_WIDTH:
+            raise ValueError(f"quantised storage type {storage_type} is wider than "
+                             f"{MAX_QUANT_STORAGE_WIDTH} bits")
         full_min, full_max = storage_type.value_range()
         lo = full_min if storage_min is None else storage_min
         hi = full_max if storage_max is None else storage_max

@@ -49,7 +49,11 @@ def _perf_attribute(class_name: str) -> Callable[[str | None], Attribute]:
     perf/ir_attrs.py): registered with the dialect, importing the model only when one is parsed."""
     def parse(body: str | None) -> Attribute:
         from npu_opt.dialects.npu.perf import ir_attrs
-        return getattr(ir_attrs, class_name).parse(body)
+        from npu_opt.ir.type_parser import AttributeSyntaxError
+        try:
+            return getattr(ir_attrs, class_name).parse(body)
+        except ValueError as err:  # ir_attrs reports a malformed body as a ValueError naming it
+            raise AttributeSyntaxError(str(err)) from None
     parse.__doc__ = f"Parse the body of a {class_name} (``perf/ir_attrs.py``)."
     return parse
 

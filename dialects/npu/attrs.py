@@ -26,7 +26,8 @@ from typing import Iterator
 
 from npu_opt.dialects.npu.accelerators import ActivationCycleCase
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
-from npu_opt.ir.type_parser import split_top_level
+from npu_opt.ir.strings import INT64_MAX, brief_number
+from npu_opt.ir.type_parser import AttributeSyntaxError, split_top_level
 from npu_opt.ir.attributes import Attribute
 
 FORMATS: tuple[str, ...] = ("NHWC", "NHCWB16")
@@ -53,10 +54,10 @@ def _split_top(body: str) -> list[str]:
 def _items(body: str | None, what: str) -> Iterator[tuple[str | None, str]]:
     """(key, value) pairs of a body: ``key = value`` entries, or bare values (key None)."""
     if body is None:
-        raise ValueError(f"#npu.{what} needs a body")
+        raise AttributeSyntaxError(f"#npu.{what} needs a body")
     for part in _split_top(body):
         if not part:
-            raise ValueError(f"#npu.{what}: empty entry in '{body}'")
+            raise AttributeSyntaxError(f"#npu.{what}: empty entry in '{body}'")
         key, eq, value = part.partition("=")
         if eq:
             yield key.strip(), value.strip()
@@ -65,18 +66,22 @@ def _items(body: str | None, what: str) -> Iterator[tuple[str | None, str]]:
 
 
 def _int(text: str, what: str) -> int:
+    """An integer of a body (decimal or 0x hex), at most 64 bits wide."""
     try:
-        return int(text, 0)
+        value = int(text, 0) if len(text) <= 24 else None
     except ValueError:
-        raise ValueError(f"#npu.{what}: expected an integer, found '{text}'") from None
+        raise AttributeSyntaxError(f"#npu.{what}: expected an integer, found '{text[:40]}'") from None
+    if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
+        raise AttributeSyntaxError(f"#npu.{what}: integer {brief_number(text)} does not fit in 64 bits")
+    return value
 
 
 def _pair(text: str, what: str) -> tuple[int, int]:
     """``HxW`` as (h, w)."""
     match = re.fullmatch(r"\s*(\d+)\s*x\s*(\d+)\s*", text)
     if match is None:
-        raise ValueError(f"#npu.{what}: expected HxW, found '{text}'")
-    return int(match.group(1)), int(match.group(2))
+        raise AttributeSyntaxError(f"#npu.{what}: expected HxW, found '{text[:40]}'")
+    return _int(match.group(1), what), _int(match.group(2), what)
 
 
 def _int_list(text: str, what: str) -> tuple[int, ...]:
@@ -85,6 +90,14 @@ def _int_list(text: str, what: str) -> tuple[int, ...]:
     if inner.startswith("[") and inner.endswith("]"):
         inner = inner[1:-1]
     return tuple(_int(part.strip(), what) for part in inner.split(",") if part.strip())
+
+
+def _build(cls: type[Attribute], *args: object) -> Attribute:
+    """``cls(*args)`` for a parser: the constructor's own checks become syntax errors."""
+    try:
+        return cls(*args)
+    except ValueError as err:
+        raise AttributeSyntaxError(str(err)) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,8 +129,8 @@ class FmAttr(Attribute):
     def parse(body: str | None) -> "FmAttr":
         values = [value for _, value in _items(body, "fm")]
         if not 1 <= len(values) <= 2:
-            raise ValueError("#npu.fm takes a format and an optional memory area")
-        return FmAttr(values[0], values[1] if len(values) > 1 else None)
+            raise AttributeSyntaxError("#npu.fm takes a format and an optional memory area")
+        return _build(FmAttr, values[0], values[1] if len(values) > 1 else None)  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,21 +234,24 @@ class KernelAttr(Attribute):
         for key, value in _items(body, "kernel"):
             if key is None:
                 if size is not None:
-                    raise ValueError("#npu.kernel: the size is given twice")
+                    raise AttributeSyntaxError("#npu.kernel: the size is given twice")
                 size = _pair(value, "kernel")
             elif key in ("stride", "dilation"):
                 fields[key] = _pair(value, "kernel")
             elif key == "padding":
                 pads = _int_list(value, "kernel")
                 if len(pads) != 4:
-                    raise ValueError("#npu.kernel: padding takes four values [top, left, bottom, right]")
+                    raise AttributeSyntaxError("#npu.kernel: padding takes four values [top, left, bottom, right]")
                 fields[key] = pads
             else:
-                raise ValueError(f"#npu.kernel: unknown key '{key}' (expected stride, dilation or padding)")
+                raise AttributeSyntaxError(f"#npu.kernel: unknown key '{key}' (expected stride, dilation or padding)")
         if size is None:
-            raise ValueError("#npu.kernel: expected the kernel size HxW first")
+            raise AttributeSyntaxError("#npu.kernel: expected the kernel size HxW first")
         stride, dilation = fields.get("stride", (1, 1)), fields.get("dilation", (1, 1))
-        return KernelAttr.get(size, stride, dilation, fields.get("padding", (0, 0, 0, 0)))  # type: ignore[arg-type]
+        try:
+            return KernelAttr.get(size, stride, dilation, fields.get("padding", (0, 0, 0, 0)))  # type: ignore[arg-type]
+        except ValueError as err:
+            raise AttributeSyntaxError(str(err)) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,15 +300,15 @@ class ActivationAttr(Attribute):
         for key, value in _items(body, "act"):
             if key is None:
                 if kind is not None:
-                    raise ValueError("#npu.act: the activation kind is given twice")
+                    raise AttributeSyntaxError("#npu.act: the activation kind is given twice")
                 kind = value
             elif key in ("min", "max"):
                 bounds[key] = _int(value, "act")
             else:
-                raise ValueError(f"#npu.act: unknown key '{key}' (expected min or max)")
+                raise AttributeSyntaxError(f"#npu.act: unknown key '{key}' (expected min or max)")
         if kind is None or set(bounds) != {"min", "max"}:
-            raise ValueError("#npu.act takes a kind, min = ... and max = ...")
-        return ActivationAttr(kind, bounds["min"], bounds["max"])
+            raise AttributeSyntaxError("#npu.act takes a kind, min = ... and max = ...")
+        return _build(ActivationAttr, kind, bounds["min"], bounds["max"])  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -320,11 +336,11 @@ class RescaleAttr(Attribute):
         values: dict[str, int] = {}
         for key, value in _items(body, "rescale"):
             if key not in ("multiplier", "shift"):
-                raise ValueError("#npu.rescale takes multiplier = ... and shift = ...")
+                raise AttributeSyntaxError("#npu.rescale takes multiplier = ... and shift = ...")
             values[key] = _int(value, "rescale")
         if set(values) != {"multiplier", "shift"}:
-            raise ValueError("#npu.rescale takes multiplier = ... and shift = ...")
-        return RescaleAttr(values["multiplier"], values["shift"])
+            raise AttributeSyntaxError("#npu.rescale takes multiplier = ... and shift = ...")
+        return _build(RescaleAttr, values["multiplier"], values["shift"])  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -358,8 +374,8 @@ class OffsetAttr(Attribute):
     @staticmethod
     def parse(body: str | None) -> "OffsetAttr":
         if body is None:
-            raise ValueError("#npu.offset needs a body")
-        return OffsetAttr(_int_list(body, "offset"))
+            raise AttributeSyntaxError("#npu.offset needs a body")
+        return _build(OffsetAttr, _int_list(body, "offset"))  # type: ignore[return-value]
 
 
 PARSERS = {"fm": FmAttr.parse, "kernel": KernelAttr.parse, "act": ActivationAttr.parse,
