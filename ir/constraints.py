@@ -5,6 +5,7 @@ attributes how to convert to and from plain Python values.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -120,13 +121,16 @@ class IntAttrC(AttrConstraint):
 @dataclass(frozen=True)
 class FloatAttrC(AttrConstraint):
     type: FloatType = F32
+    finite: bool = False
+    """Refuse NaN and infinities (for values that feed integer arithmetic, like scales)."""
 
     @property
     def description(self) -> str:  # type: ignore[override]
-        return f"{self.type.width}-bit float attribute"
+        return f"{'finite ' if self.finite else ''}{self.type.width}-bit float attribute"
 
     def check(self, attr: Attribute) -> bool:
-        return isinstance(attr, FloatAttr) and attr.type is self.type
+        return (isinstance(attr, FloatAttr) and attr.type is self.type
+                and (not self.finite or math.isfinite(attr.value)))
 
     def to_python(self, attr: Attribute) -> float:
         return attr.value  # type: ignore[attr-defined]

@@ -80,7 +80,10 @@ class ReturnOp(Op):
         parent = self.parent_op()
         if parent is None or not isinstance(parent, FuncOp):
             return
-        results = parent.signature.results
+        signature = parent.function_type
+        if not isinstance(signature, FunctionType):
+            return  # the function's own verifier reports the missing or malformed signature
+        results = signature.results
         if len(self.operands) != len(results):
             raise VerifyError(f"has {len(self.operands)} operands, but enclosing function (@"
                               f"{parent.sym_name}) returns {len(results)}")

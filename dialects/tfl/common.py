@@ -32,6 +32,8 @@ WEIGHTS_FORMATS = ("DEFAULT", "SHUFFLED4x16INT8")
 I32Attr = IntAttrC(32)
 PositiveI32Attr = IntAttrC(32, min_value=1)
 F32Attr = FloatAttrC(F32)
+FiniteF32Attr = FloatAttrC(F32, finite=True)
+"""An f32 option the NPU lowering turns into integer scales (LEAKY_RELU alpha, SOFTMAX beta)."""
 BoolAttr = BoolAttrC()
 ActivationAttr = StrAttrC(ACTIVATIONS)
 PaddingAttr = StrAttrC(PADDINGS)

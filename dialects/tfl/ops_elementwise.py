@@ -10,7 +10,7 @@ from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
 from npu_opt.ir.traits import Pure
 from npu_opt.ir.types import FloatType, QuantUniformType, TensorType, element_type_of
 
-from npu_opt.dialects.tfl.common import TFL, ActivationAttr, Activations, BoolAttr, F32Attr, Numeric, TflOp
+from npu_opt.dialects.tfl.common import TFL, ActivationAttr, Activations, BoolAttr, FiniteF32Attr, Numeric, TflOp
 from npu_opt.dialects.tfl.shapes import broadcast, expect_shape, same_storage, shape_of
 
 Float = TensorOf("f32", "f16")
@@ -145,7 +145,7 @@ class LeakyReluOp(_Unary):
     BUILTIN = "LEAKY_RELU"
     traits = (Pure(),)
     input = OperandDef(Activations)
-    alpha = AttrDef(F32Attr)
+    alpha = AttrDef(FiniteF32Attr)
     output = ResultDef(Activations)
 
 
@@ -157,7 +157,7 @@ class SoftmaxOp(_Unary):
     BUILTIN = "SOFTMAX"
     traits = (Pure(),)
     input = OperandDef(Activations)
-    beta = AttrDef(F32Attr)
+    beta = AttrDef(FiniteF32Attr)
     output = ResultDef(Activations)
 
 
