@@ -128,7 +128,11 @@ def run(args: argparse.Namespace) -> int:
     for chunk in chunks:
         verifier = None
         if args.verify_diagnostics:
-            verifier = DiagnosticVerifier(engine, name, parse_expectations(chunk.text))
+            try:
+                expectations = parse_expectations(chunk.text)
+            except Exception as err:  # a bug in reading the annotations: a reproducer, not a traceback
+                raise InternalError(err, chunk.raw, "reading expected diagnostics") from err
+            verifier = DiagnosticVerifier(engine, name, expectations)
             engine.handler = verifier.handle
         try:
             result = _process_chunk(args, chunk, name, passes_, engine, timer, stats, target, perf_rows)

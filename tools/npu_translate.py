@@ -11,6 +11,11 @@ from npu_opt.tools.target_options import add_target_arguments
 Translation = Callable[[argparse.Namespace], int]
 
 
+def _dot_string(text: str) -> str:
+    """``text`` as a Graphviz quoted string (backslash and quote escaped, no raw newlines)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
 def _mlir_to_dot(args: argparse.Namespace) -> int:
     """Print each function's dataflow graph in Graphviz DOT."""
     import npu_opt.dialects  # noqa: F401
@@ -29,6 +34,9 @@ def _mlir_to_dot(args: argparse.Namespace) -> int:
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1
+    from npu_opt.ir.verifier import verify
+    if not verify(module, engine):  # the graph is only defined for valid IR
+        return 1
     lines = ["digraph dataflow {", "  node [shape=box];"]
     for func in module.walk():
         if func.name != "func.func" or not func.regions[0].blocks:
@@ -36,9 +44,9 @@ def _mlir_to_dot(args: argparse.Namespace) -> int:
         fname = func.attr("sym_name").value
         graph = function_graph(func)
         ids = {op: f"n{i}" for i, op in enumerate(graph.nodes)}
-        lines.append(f'  subgraph "cluster_{fname}" {{ label="@{fname}";')
+        lines.append(f'  subgraph {_dot_string("cluster_" + fname)} {{ label={_dot_string("@" + fname)};')
         for op, ident in ids.items():
-            lines.append(f'    {ident} [label="{op.name}"];')
+            lines.append(f'    {ident} [label={_dot_string(op.name)}];')
         for src, dst, data in graph.edges(data=True):
             label = ",".join(str(o) for _, o in data["uses"])
             lines.append(f'    {ids[src]} -> {ids[dst]} [label="{label}"];')
@@ -69,9 +77,8 @@ TRANSLATIONS: dict[str, tuple[Translation, str]] = {
 }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from npu_opt.ir.diagnostics import PROGRAM
-    PROGRAM[0] = "npu-translate"
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace | int:
+    """The parsed command line, or the exit code when argparse already answered (--help, errors)."""
     parser = argparse.ArgumentParser(prog="npu-translate", description="Translate to and from npu-opt IR.")
     group = parser.add_mutually_exclusive_group(required=True)
     for name, (_, doc) in TRANSLATIONS.items():
@@ -80,13 +87,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-o", dest="output", default="-")
     parser.add_argument("--allow-unregistered-dialect", action="store_true")
     parser.add_argument("--print-debuginfo", action="store_true", help="print op locations (tensor names)")
+    parser.add_argument("--crash-reproducer", default=None, metavar="FILE",
+                        help="where to save the input when npu-translate crashes (default: a temporary file)")
     parser.add_argument("--version", action="version", version=f"npu-translate {VERSION}")
     add_target_arguments(parser)
     try:
-        args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
+        return parser.parse_args(list(argv))
     except SystemExit as done:
         return 1 if done.code else 0
+
+
+def run_translation(args: argparse.Namespace) -> int:
+    """Run the chosen translation; a bug raises (main turns that into a reproducer and exit 2)."""
     return TRANSLATIONS[args.translation][0](args)
+
+
+def _crashed(args: argparse.Namespace, error: Exception) -> int:
+    """Report an internal error in one line, keeping a copy of the input to replay it with."""
+    from npu_opt.tools.reproducer import save_input_copy
+    try:
+        path = save_input_copy(args.input, args.crash_reproducer)
+        where = f"input saved to {path}; replay with: npu-translate --{args.translation} {path}"
+    except OSError as err:
+        where = f"could not save the input: {err.strerror}"
+    sys.stderr.write(f"npu-translate: internal error during {args.translation} "
+                     f"({type(error).__name__}: {str(error)[:200]}); {where}\n")
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from npu_opt.ir.diagnostics import PROGRAM
+    PROGRAM[0] = "npu-translate"
+    args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    if isinstance(args, int):
+        return args
+    try:
+        return run_translation(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("npu-translate: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 1
+    except RecursionError:
+        sys.stderr.write("npu-translate: error: input is nested too deeply to process\n")
+        return 1
+    except Exception as error:  # noqa: BLE001 - a bug: one line and a reproducer, never a traceback
+        return _crashed(args, error)
 
 
 if __name__ == "__main__":

@@ -57,3 +57,21 @@ def read_configuration(text: str) -> list[str] | None:
         if line.startswith(CONFIG_PREFIX):
             return shlex.split(line[len(CONFIG_PREFIX):])
     return None
+
+
+def save_input_copy(input_path: str, path: str | None) -> str:
+    """Copy the input file of a crashed npu-translate run to ``path`` (default: a temporary file
+    with the same suffix) and return where it went; stdin cannot be re-read, so it is refused."""
+    if input_path == "-":
+        raise OSError(0, "the input was stdin")
+    with open(input_path, "rb") as stream:
+        data = stream.read()
+    if path is None:
+        suffix = os.path.splitext(input_path)[1] or ".mlir"
+        fd, path = tempfile.mkstemp(prefix="npu-translate-reproducer-", suffix=suffix)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+    else:
+        with open(path, "wb") as out:
+            out.write(data)
+    return path
