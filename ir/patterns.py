@@ -46,16 +46,16 @@ class _Worklist:
 
     def __init__(self) -> None:
         self.queue: deque[Operation] = deque()
-        self.members: set[int] = set()
+        self.members: set[Operation] = set()
 
     def push(self, op: Operation) -> None:
-        if id(op) not in self.members:
-            self.members.add(id(op))
+        if op not in self.members:
+            self.members.add(op)
             self.queue.append(op)
 
     def pop(self) -> Operation:
         op = self.queue.popleft()
-        self.members.discard(id(op))
+        self.members.discard(op)
         return op
 
     def __bool__(self) -> bool:
@@ -66,7 +66,7 @@ class _Worklist:
         self.push(op)
 
     def op_erased(self, op: Operation) -> None:
-        self.members.discard(id(op))
+        self.members.discard(op)
 
     def op_modified(self, op: Operation) -> None:
         self.push(op)
