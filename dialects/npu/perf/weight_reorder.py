@@ -23,67 +23,103 @@ encoded size (weight_encoding.py).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from npu_opt.dialects.npu.perf.shape import div_up, round_up
+
+
+@dataclass(frozen=True)
+class _Brick:
+    """The walk inside one (OFM block, IFM block, sub-kernel): offsets from the blocks' first
+    channels, in stream order, and whether each element lies inside the sub-kernel."""
+
+    ofm: np.ndarray
+    row: np.ndarray
+    column: np.ndarray
+    ifm: np.ndarray
+    inside: np.ndarray
+
+
+def _brick(ofm_depth: int, ifm_depth: int, sub: tuple[int, int, int, int], ifm_ublock: int, ofm_ublock: int,
+           depthwise: bool, partkernel: bool, ifm_bits: int) -> _Brick:
+    """The walk for blocks of ``ofm_depth`` x ``ifm_depth`` channels over sub-kernel ``sub``
+    = (first row, first column, rows, columns): axes IFM micro-block (part-kernel-first), OFM
+    micro-block, kernel element, IFM micro-block (depth-first), OFM channel, IFM channel."""
+    top, left, rows, columns = sub
+    elements = rows * columns
+    if partkernel:
+        elements = round_up(elements, 2 if ifm_bits == 16 else 4)
+    elif depthwise:
+        elements = round_up(elements, 4)
+    ifm_steps = np.arange(0, ifm_depth, ifm_ublock)
+    walk_ifm_first = ifm_steps if partkernel else np.zeros(1, np.int64)
+    walk_ifm_inner = np.zeros(1, np.int64) if partkernel else ifm_steps
+    element = np.arange(elements)
+    ofm = (np.arange(0, ofm_depth, ofm_ublock)[None, :, None, None, None, None]
+           + np.arange(ofm_ublock)[None, None, None, None, :, None])
+    ifm = (walk_ifm_first[:, None, None, None, None, None] + walk_ifm_inner[None, None, None, :, None, None]
+           + np.arange(1 if depthwise else ifm_ublock)[None, None, None, None, None, :])
+    e = element[None, None, :, None, None, None]
+    shape = np.broadcast_shapes(ofm.shape, ifm.shape, e.shape)
+    spread = lambda a: np.broadcast_to(a, shape).reshape(-1)  # noqa: E731
+    return _Brick(spread(ofm), spread(top + e // columns), spread(left + e % columns), spread(ifm),
+                  spread((e // columns) < rows))
 
 
 def reorder_weights(ohwi: np.ndarray, ifm_ublock_depth: int, ofm_ublock_depth: int, ofm_block_depth: int,
                     depthwise: bool, partkernel: bool, ifm_bits: int, decomp_h: int = 8,
                     decomp_w: int = 8) -> np.ndarray:
     """The weights ``ohwi`` (O x H x W x I, zero point already subtracted) in NPU stream order,
-    zero padded, as int16."""
+    zero padded, as int16.
+
+    Blocks of the same extent share one walk (``_brick``): the stream is gathered for all of
+    them at once, from a copy of the weights with a zero cell that padding points to."""
     ofm_depth, kernel_h, kernel_w, ifm_depth = ohwi.shape
-    ifm_block_depth = 16 if partkernel or ifm_bits == 16 else 32
-    src = np.asarray(ohwi, dtype=np.int16)
-    pieces: list[np.ndarray] = []
-    ifm_block_starts = [0] if depthwise else list(range(0, ifm_depth, ifm_block_depth))
-    for ofm_block_z in range(0, ofm_depth, ofm_block_depth):
-        clipped_ofm = min(ofm_block_depth, ofm_depth - ofm_block_z)
-        ofm_ublocks = np.arange(0, clipped_ofm, ofm_ublock_depth)
-        for ifm_block_z in ifm_block_starts:
-            if depthwise:
-                clipped_ifm = ifm_ublock_depth
-            elif partkernel:
-                clipped_ifm = min(ifm_block_depth, ifm_depth - ifm_block_z)
-            else:
-                clipped_ifm = ifm_block_depth
-            for sub_y in range(0, kernel_h, decomp_h):
-                sub_h = min(kernel_h - sub_y, decomp_h)
-                for sub_x in range(0, kernel_w, decomp_w):
-                    sub_w = min(kernel_w - sub_x, decomp_w)
-                    elements = sub_w * sub_h
-                    if partkernel:
-                        elements = round_up(elements, 2 if ifm_bits == 16 else 4)
-                    elif depthwise:
-                        elements = round_up(elements, 4)
-                    outer = np.arange(0, clipped_ifm, ifm_ublock_depth) if partkernel else np.zeros(1, int)
-                    inner = np.arange(0, clipped_ifm, ifm_ublock_depth) if not partkernel else np.zeros(1, int)
-                    ifm_z_in_ublock = np.arange(1 if depthwise else ifm_ublock_depth)
-                    element = np.arange(elements)
-                    # Axes: outer, ofm ublock, element, inner, ofm channel, ifm channel.
-                    o_ax = outer[:, None, None, None, None, None]
-                    u_ax = ofm_ublocks[None, :, None, None, None, None]
-                    e_ax = element[None, None, :, None, None, None]
-                    i_ax = inner[None, None, None, :, None, None]
-                    oz_ax = np.arange(ofm_ublock_depth)[None, None, None, None, :, None]
-                    iz_ax = ifm_z_in_ublock[None, None, None, None, None, :]
-                    kx = e_ax % sub_w
-                    ky = e_ax // sub_w
-                    ifm_z = ifm_block_z + i_ax + o_ax + iz_ax
-                    ofm_z = ofm_block_z + u_ax + oz_ax
-                    valid = (ifm_z < ifm_depth) & (ofm_z < ofm_depth) & (ky < sub_h)
-                    shape = np.broadcast_shapes(valid.shape)
-                    valid = np.broadcast_to(valid, shape)
-                    oz = np.broadcast_to(np.minimum(ofm_z, ofm_depth - 1), shape)
-                    wy = np.broadcast_to(np.minimum(sub_y + ky, kernel_h - 1), shape)
-                    wx = np.broadcast_to(sub_x + kx, shape)
-                    iz = np.broadcast_to(np.minimum(ifm_z, ifm_depth - 1), shape)
-                    values = np.where(valid, src[oz, wy, np.minimum(wx, kernel_w - 1), iz], 0)
-                    pieces.append(values.reshape(-1).astype(np.int16))
-    if not pieces:
+    if ofm_depth == 0:
         return np.zeros(0, np.int16)
-    return np.concatenate(pieces)
+    ifm_block_depth = 16 if partkernel or ifm_bits == 16 else 32
+    source = np.zeros((ofm_depth + 1, kernel_h, kernel_w, ifm_depth), np.int16)
+    source[:ofm_depth] = ohwi
+    flat = source.reshape(-1)
+    zero_cell = ofm_depth * kernel_h * kernel_w * ifm_depth  # the first cell of the extra channel
+    subs = [(y, x, min(decomp_h, kernel_h - y), min(decomp_w, kernel_w - x))
+            for y in range(0, kernel_h, decomp_h) for x in range(0, kernel_w, decomp_w)]
+    ofm_groups = _block_groups(ofm_depth, ofm_block_depth)
+    if depthwise:
+        ifm_groups = [(np.zeros(1, np.int64), ifm_ublock_depth)]
+    elif partkernel:
+        ifm_groups = _block_groups(ifm_depth, ifm_block_depth)
+    else:
+        ifm_groups = [(np.arange(0, ifm_depth, ifm_block_depth), ifm_block_depth)]
+    pieces = []
+    for ofm_starts, ofm_extent in ofm_groups:
+        per_ifm_group = []
+        for ifm_starts, ifm_extent in ifm_groups:
+            per_sub = []
+            for sub in subs:
+                walk = _brick(ofm_extent, ifm_extent, sub, ifm_ublock_depth, ofm_ublock_depth, depthwise,
+                              partkernel, ifm_bits)
+                o = ofm_starts[:, None, None] + walk.ofm[None, None, :]
+                i = ifm_starts[None, :, None] + walk.ifm[None, None, :]
+                cell = ((o * kernel_h + walk.row) * kernel_w + walk.column) * ifm_depth + i
+                keep = (o < ofm_depth) & (i < ifm_depth) & walk.inside
+                per_sub.append(np.where(keep, cell, zero_cell))
+            cells = np.concatenate(per_sub, axis=2)
+            per_ifm_group.append(cells.reshape(cells.shape[0], -1))
+        pieces.append(np.concatenate(per_ifm_group, axis=1).reshape(-1))
+    return flat[np.concatenate(pieces)]
+
+
+def _block_groups(depth: int, block: int) -> list[tuple[np.ndarray, int]]:
+    """Blocks of ``block`` channels over ``depth``: (first channels, extent) of the full blocks,
+    then of the clipped last block if there is one."""
+    full = depth // block
+    groups = [(np.arange(full) * block, block)] if full else []
+    if depth % block:
+        groups.append((np.array([full * block]), depth % block))
+    return groups
 
 
 def padded_weight_count(ofm_depth: int, kernel_h: int, kernel_w: int, ifm_depth: int, ifm_ublock_depth: int,
