@@ -465,6 +465,17 @@ def cpu_middle_model(rng: np.random.Generator) -> str:
     return module(f.text([out]))
 
 
+def classifier_model(rng: np.random.Generator) -> str:
+    """A classifier head: mean over 4x4, a dense layer to 100 classes and a softmax over them (its
+    ReduceSum reads 100 int32 channels, more than one IFM block deep)."""
+    f = Func("main", [("features", t((1, 4, 4, 40), q8(A, 2)))], rng)
+    x = ("%arg0", t((1, 4, 4, 40), q8(A, 2)))
+    pooled = f.op("tfl.mean", [x, f.i32([1, 2])], [t((1, 40), q8(A, 2))], "keep_dims = false", "head_mean")[0]
+    logits = _dense(f, pooled, t((1, 100), q8(0.125, -3)), 40, 100, A, "head_logits")
+    out = f.op("tfl.softmax", [logits], [t((1, 100), q8(0.00390625, -128))], "beta = 1.0 : f32", "head_softmax")[0]
+    return module(f.text([out]))
+
+
 MODELS = {
     "conv.tflite": conv_model,
     "conv_float.tflite": conv_float_model,
@@ -481,6 +492,7 @@ MODELS = {
     "branches.tflite": branches_model,
     "two_outputs.tflite": two_outputs_model,
     "cpu_middle.tflite": cpu_middle_model,
+    "classifier.tflite": classifier_model,
 }
 """File name -> generator. Each gets its own seeded random generator."""
 

@@ -1,0 +1,126 @@
+"""Check that tests/unit/test_vela_reference.py notices a drift in the cost model's constants.
+
+    python tests/data/vela/mutants.py            # every mutant
+    python tests/data/vela/mutants.py bias-fetch # one
+
+Each mutant changes one constant of the cost model *in memory* (an import hook compiles the
+module from its source with one text replaced; no file is written), then runs the reference test
+in a child process and counts the model x config cases that fail. A mutant no case notices is a
+gap in the reports. A mutant whose text is no longer in the source is reported as stale (the
+code moved on: update the mutant).
+"""
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import CodeType
+
+ROOT = Path(__file__).resolve().parents[3]
+TEST = ROOT / "tests" / "unit" / "test_vela_reference.py"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One constant changed: ``old`` (which must occur exactly once) becomes ``new`` in ``module``."""
+
+    label: str
+    module: str
+    old: str
+    new: str
+
+
+PERF = "npu_opt.dialects.npu.perf."
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant("bias-fetch", PERF + "compute", "10 * ofm_block.depth * perf.read_latency",
+           "12 * ofm_block.depth * perf.read_latency"),
+    # Equal costs: the first candidate wins, never a later small block with a better IFM coverage.
+    Mutant("block-config tie-break", PERF + "block_config", "later_small = ties[1:][small.ravel()[ties[1:]]]",
+           "later_small = ties[1:][:0]"),
+    Mutant("u55-32 accumulator bubble", PERF + "compute", "delay = 7 if acc40 else 3", "delay = 6 if acc40 else 3"),
+    Mutant("u55-32 extra bubble per depth step", PERF + "compute", "bubbles += delay * nz", "bubbles += 0 * nz"),
+    Mutant("16-bit depthwise factor", PERF + "compute", "(2 if desc.ifm.bits == 16 else 1)", "1"),
+    # The IFM block-depth cap of depth-first ops on 32-bit data (softmax's ReduceSum) taken as 16.
+    Mutant("32-bit IFM block depth", PERF + "block_config", "cap = 16 if ifm_bits == 16 or is_partkernel else 32",
+           "cap = 32 if ifm_bits == 8 and not is_partkernel else 16"),
+    Mutant("NHCWB16 write burst core count", PERF + "memory", "16 * bits * block.width * perf.ncores",
+           "16 * bits * block.width"),
+)
+
+
+class _MutatingLoader(importlib.machinery.SourceFileLoader):
+    """Loads a module from its source with one replacement, ignoring any cached bytecode."""
+
+    def __init__(self, fullname: str, path: str, mutant: Mutant) -> None:
+        super().__init__(fullname, path)
+        self.mutant = mutant
+
+    def get_code(self, fullname: str) -> CodeType:
+        source = Path(self.path).read_text(encoding="utf-8")
+        return compile(source.replace(self.mutant.old, self.mutant.new, 1), self.path, "exec")
+
+
+class _MutatingFinder(importlib.abc.MetaPathFinder):
+    """Hands the mutated module's import to ``_MutatingLoader``."""
+
+    def __init__(self, mutant: Mutant) -> None:
+        self.mutant = mutant
+
+    def find_spec(self, fullname, path, target=None):  # type: ignore[no-untyped-def]
+        if fullname != self.mutant.module:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.origin is None:
+            return None
+        spec.loader = _MutatingLoader(fullname, spec.origin, self.mutant)
+        return spec
+
+
+def source_count(mutant: Mutant) -> int:
+    """How often the mutant's text occurs in its module's source."""
+    relative = mutant.module.removeprefix("npu_opt.").replace(".", "/") + ".py"
+    return (ROOT / relative).read_text(encoding="utf-8").count(mutant.old)
+
+
+def run_child(label: str) -> int:
+    """In the child: install the mutant and run the test; pytest's exit status."""
+    import pytest
+
+    mutant = next(m for m in MUTANTS if m.label == label)
+    sys.meta_path.insert(0, _MutatingFinder(mutant))
+    return int(pytest.main([str(TEST), "-q", "-p", "no:cacheprovider", "-k", "every_layer"]))
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--child"]:
+        return run_child(argv[1])
+    wanted = [m for m in MUTANTS if not argv or m.label in argv]
+    unknown = set(argv) - {m.label for m in MUTANTS}
+    if unknown:
+        print(f"error: unknown mutant(s) {', '.join(sorted(unknown))}; known: {', '.join(m.label for m in MUTANTS)}",
+              file=sys.stderr)
+        return 1
+    unnoticed = 0
+    for mutant in wanted:
+        if source_count(mutant) != 1:
+            print(f"{mutant.label}: stale, '{mutant.old}' occurs {source_count(mutant)} times in {mutant.module}")
+            unnoticed += 1
+            continue
+        done = subprocess.run([sys.executable, __file__, "--child", mutant.label], capture_output=True, text=True,
+                              cwd=ROOT, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        summary = re.search(r"(\d+) failed", done.stdout)
+        failed = int(summary.group(1)) if summary else 0
+        passed = re.search(r"(\d+) passed", done.stdout)
+        total = failed + (int(passed.group(1)) if passed else 0)
+        print(f"{mutant.label}: {failed} of {total} cases fail" + ("" if failed else "  <-- NOT NOTICED"))
+        unnoticed += failed == 0
+    return 1 if unnoticed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
