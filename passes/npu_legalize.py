@@ -105,15 +105,15 @@ class NpuLegalize(Pass):
         lowering = Lowering(ctx, target, force_symmetric_weights=self.force_symmetric_int_weights)
         ops = [op for op in block_ops if op.dialect == "tfl" and not op.has_trait(ConstantLike)]
         for index, op in enumerate(ops):
-            lowering.ordinals[id(op)] = index
+            lowering.ordinals[op] = index
         # ops already marked for the CPU (by an earlier run, or by hand) stay there, silently
         ops = [op for op in ops if op.attr(PLACEMENT_ATTR) is None]
         reasons = self._place(ops, lowering)
         for op in ops:
-            reason = reasons.get(id(op))
+            reason = reasons.get(op)
             if reason is not None:
                 self._mark_cpu(op, reason, lowering)
-        copies = {id(op): shape.needs_copy(op, lowering) for op in ops
+        copies = {op: shape.needs_copy(op, lowering) for op in ops
                   if op.name in MEMORY_ONLY and lowering.on_npu(op)}
         absorbed_pads = []
         for op in ops:
@@ -128,7 +128,7 @@ class NpuLegalize(Pass):
                 continue
             leftovers.extend(v.op for v in op.operands if hasattr(v, "op"))  # type: ignore[attr-defined]
             if op.name in MEMORY_ONLY:
-                shape.lower_reshape(op, lowering, copies[id(op)])
+                shape.lower_reshape(op, lowering, copies[op])
             else:
                 LOWERINGS[op.name](op, lowering)
             ctx.stat("tfl-ops-lowered")
@@ -151,20 +151,20 @@ class NpuLegalize(Pass):
         return [op for op in block.ops if isinstance(op, NpuOp)]  # type: ignore[attr-defined]
 
     # ---------------------------------------------------------------------------------------
-    def _place(self, ops: list[Operation], lowering: Lowering) -> dict[int, Reason]:
+    def _place(self, ops: list[Operation], lowering: Lowering) -> dict[Operation, Reason]:
         """Decide each op's placement; the reasons of those left on the CPU."""
-        reasons: dict[int, Reason] = {}
+        reasons: dict[Operation, Reason] = {}
         for op in ops:
             reason = check(op)
             if reason is not None and reason.key == "asymmetric-weights" and self.force_symmetric_int_weights:
                 reason = None
             if reason is None:
-                lowering.placement[id(op)] = True
+                lowering.placement[op] = True
             else:
-                reasons[id(op)] = reason
+                reasons[op] = reason
         memory_ops = [op for op in ops if op.name in MEMORY_ONLY and lowering.on_npu(op)]
         for op in memory_ops:
-            lowering.placement[id(op)] = False
+            lowering.placement[op] = False
         changed = True
         while changed:
             changed = False
@@ -173,11 +173,11 @@ class NpuLegalize(Pass):
                     continue
                 producer = getattr(op.operands[0], "op", None)
                 if lowering.on_npu(producer) or any(lowering.on_npu(user) for user in op.results[0].users()):
-                    lowering.placement[id(op)] = True
+                    lowering.placement[op] = True
                     changed = True
         for op in memory_ops:
             if not lowering.on_npu(op):
-                reasons[id(op)] = Reason("neighbours", "A memory-only op stays on the CPU unless its producer or a "
+                reasons[op] = Reason("neighbours", "A memory-only op stays on the CPU unless its producer or a "
                                          "consumer runs on the NPU")
         return reasons
 

@@ -22,27 +22,27 @@ class Lowering:
 
     ctx: PassContext
     target: Any
-    placement: dict[int, bool] = field(default_factory=dict)
-    """id(tfl op) -> True if it goes to the NPU."""
-    ordinals: dict[int, int] = field(default_factory=dict)
-    """id(tfl op) -> its position among the function's tfl operators (Vela's op index)."""
-    absorbed_pads: dict[int, tuple[Value, Padding4]] = field(default_factory=dict)
-    """id(consumer) -> (the PAD's input, its padding) for PADs turned into hardware padding."""
+    placement: dict[Operation, bool] = field(default_factory=dict)
+    """tfl op -> True if it goes to the NPU."""
+    ordinals: dict[Operation, int] = field(default_factory=dict)
+    """tfl op -> its position among the function's tfl operators (Vela's op index)."""
+    absorbed_pads: dict[Operation, tuple[Value, Padding4]] = field(default_factory=dict)
+    """consumer -> (the PAD's input, its padding) for PADs turned into hardware padding."""
     force_symmetric_weights: bool = False
 
     def on_npu(self, op: Operation | None) -> bool:
-        return op is not None and self.placement.get(id(op), False)
+        return op is not None and self.placement.get(op, False)
 
     def name(self, op: Operation) -> str:
         """Vela's name of ``op``: the location's tensor name, else the op kind and its position."""
-        return op_name(op, f"{op.name.split('.', 1)[1]}_{self.ordinals.get(id(op), 0)}")
+        return op_name(op, f"{op.name.split('.', 1)[1]}_{self.ordinals.get(op, 0)}")
 
     def builder(self, op: Operation) -> Builder:
         return Builder(self.ctx, op, self.name(op), self.target)
 
     def is_first(self, op: Operation) -> bool:
         """True for the first operator of the function (Vela's op index 0)."""
-        return self.ordinals.get(id(op)) == 0
+        return self.ordinals.get(op) == 0
 
     @property
     def lut_fusion_allowed(self) -> bool:

@@ -227,7 +227,7 @@ def batched_fc(plan: ConvPlan) -> None:
 
 def absorb_pad(plan: ConvPlan, op: Operation, lowering: Lowering) -> None:
     """Use the padding of a PAD that ``lower_pad`` decided this op absorbs."""
-    absorbed = lowering.absorbed_pads.get(id(op))
+    absorbed = lowering.absorbed_pads.get(op)
     if absorbed is None:
         return
     source, pads = absorbed
@@ -339,7 +339,7 @@ def rewrite(plan: ConvPlan, op: Operation, lowering: Lowering, from_conv_op: boo
     if from_conv_op:
         depthwise_to_conv(plan)
         conv_to_fc(plan)
-    absorbed = id(op) in lowering.absorbed_pads
+    absorbed = op in lowering.absorbed_pads
     if not absorbed:
         fixup_strided(plan, lowering.is_first(op))
     batched_fc(plan)
