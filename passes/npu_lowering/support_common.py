@@ -1,11 +1,12 @@
-"""What the support checks share: ``Reason``, the op lists Vela's checks refer to, the constraint
-texts, and message helpers."""
+"""What the support checks share: ``Reason``, the op lists the checks refer to, and the helpers
+that word a reason (each names the offending value and the limit it breaks)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from npu_opt.ir.core import Value
+from npu_opt.ir.types import QuantUniformType, element_type_of
 from npu_opt.passes.npu_lowering.view import BINARY, View
 
 
@@ -47,7 +48,7 @@ BATCH_EXEMPT = ("tfl.fully_connected", "tfl.softmax", "tfl.reshape", "tfl.shape"
 PER_AXIS_OPS = CONV_OPS + ("tfl.fully_connected",)
 FAF_ALLOWED = ("RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "TANH")
 
-# constraint texts shared by several checks (Vela's docstrings, values filled in)
+# operator lists quoted in reasons (TFLite operator names)
 OP_DTYPES = "int16, int32, int8, uint8"
 INT32_OP_NAMES = "ADD, ARG_MAX, MIRROR_PAD, MUL, SHAPE, SUB, TRANSPOSE"
 PER_AXIS_NAMES = "CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV"
@@ -57,9 +58,19 @@ SHAPELESS_NAMES = "ADD, ARG_MAX, EXPAND_DIMS, MAXIMUM, MEAN, MINIMUM, MUL, QUANT
 Check = Callable[[View], Iterator[Reason]]
 
 
-def reason(key: str, text: str, detail: str = "") -> Reason:
-    """A Reason whose message is the constraint text with the violating values in brackets."""
-    return Reason(key, f"{text}{' (' + detail + ')' if detail else ''}")
+def reason(key: str, message: str) -> Reason:
+    """A Reason for statistics key ``key``; ``message`` names the offending value and the limit."""
+    return Reason(key, message)
+
+
+def fmt_quant(value: Value | None) -> str:
+    """A tensor's quantisation as a reason quotes it: ``scale 0.5, zero point 3``."""
+    elem = element_type_of(value.type) if value is not None else None
+    if not isinstance(elem, QuantUniformType):
+        return "no quantisation"
+    if elem.is_per_axis:
+        return f"per-axis scales {list(elem.scales)}, zero points {list(elem.zero_points)}"
+    return f"scale {elem.scales[0]:g}, zero point {elem.zero_points[0]}"
 
 
 def role_name(view: View, value: Value) -> str:
@@ -74,11 +85,12 @@ def role_name(view: View, value: Value) -> str:
 
 
 def fmt_shape(shape: list[int] | None) -> str:
+    """A shape as a reason quotes it: ``[1, ?, 4, 8]`` (``?`` for a dynamic dimension)."""
     if shape is None:
         return "unranked"
     return "[" + ", ".join("?" if d < 0 else str(d) for d in shape) + "]"
 
 
 __all__ = ["BATCH_EXEMPT", "BINARY", "CONV_OPS", "FAF_ALLOWED", "INT32_OPS", "LOWERED", "MEMORY_ONLY",
-           "PER_AXIS_OPS", "POOL_OPS", "Reason", "SHAPELESS_INPUT_OPS", "UNARY_ELEMENTWISE", "VELA_ONLY", "fmt_shape",
-           "reason", "role_name"]
+           "PER_AXIS_OPS", "POOL_OPS", "Reason", "SHAPELESS_INPUT_OPS", "UNARY_ELEMENTWISE", "VELA_ONLY", "fmt_quant",
+           "fmt_shape", "reason", "role_name"]

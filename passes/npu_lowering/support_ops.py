@@ -1,17 +1,18 @@
-"""Vela 5.2's operator-specific supported-operator checks (``tflite_supported_operators.py``):
-strides, kernels, weights and biases of the MAC operators, pooling windows, resize factors, pad
-shapes, mean sizes, softmax sizes and strided-slice strides. support.py runs them after the generic
-checks; each yields ``Reason``s (see support_common.py)."""
+"""Operator-specific hardware limits (the same as Vela 5.2's): strides, kernels, weights and biases
+of the MAC operators, pooling windows, resize factors, pad shapes, mean sizes, softmax sizes and
+strided-slice strides. support.py runs them after the generic checks; each yields ``Reason``s
+naming the offending value and the limit (see support_common.py)."""
 from __future__ import annotations
 
 from typing import Iterator
 
 import numpy as np
 
-from npu_opt.passes.npu_lowering.support_common import CONV_OPS, POOL_OPS, Reason, fmt_shape, reason
+from npu_opt.passes.npu_lowering.support_common import CONV_OPS, POOL_OPS, Reason, fmt_quant, fmt_shape, reason
 from npu_opt.passes.npu_lowering.view import View, constant, dtype_name, quant, scaling_equal, shape4, shape_list
 
 def _stride(view: View) -> tuple[int, int]:
+    """(stride_w, stride_h) of the op, 1 where absent."""
     return view.int("stride_w", 1), view.int("stride_h", 1)
 
 
@@ -29,20 +30,23 @@ def resize_factor(ifm_width: int, stride: int) -> tuple[int, int]:
 
 
 def _stride_no_upper_limit(view: View) -> Iterator[Reason]:
+    """Strides above 3 only where they do not matter (an OFM axis of size 1) or, for the width,
+    where folding the IFM width into depth brings the stride down to 3 or less."""
     stride_w, stride_h = _stride(view)
     ifm_w = shape4(shape_list(view.ifm))[2]
     ofm = shape4(shape_list(view.ofm))
-    h_ok = ofm[1] == 1 or 1 <= stride_h <= 3
-    optimized = resize_factor(ifm_w, stride_w)[1] if stride_w > 1 else stride_w
-    w_ok = ofm[2] == 1 or (1 <= stride_w and optimized <= 3)
-    if not (h_ok and w_ok):
-        yield reason("stride", "Stride h must be between 1 and 3 when ofm height is greater than 1, and stride w "
-                     "must be between 1 and 3 when ofm width is greater than 1 or divisible by 2 or 3 with the ifm "
-                     "width divisible by stride_w/2 or stride_w/3", f"stride WxH {stride_w}x{stride_h}, IFM "
-                     f"{fmt_shape(shape_list(view.ifm))}, OFM {fmt_shape(shape_list(view.ofm))}")
+    if not (ofm[1] == 1 or 1 <= stride_h <= 3):
+        yield reason("stride", f"stride_h = {stride_h} exceeds the NPU limit of 3 (the OFM is {ofm[1]} rows high; "
+                     "only a 1-row OFM may use any stride)")
+        return
+    folded = resize_factor(ifm_w, stride_w)[1] if stride_w > 1 else stride_w
+    if not (ofm[2] == 1 or (1 <= stride_w and folded <= 3)):
+        yield reason("stride", f"stride_w = {stride_w} exceeds the NPU limit of 3, and folding the IFM width "
+                     f"{ifm_w} into depth leaves a stride of {folded} (the OFM is {ofm[2]} columns wide)")
 
 
 def _conv_like(view: View) -> Iterator[Reason]:
+    """Kernel extent, weights and bias of a convolution."""
     op = view.op
     w = shape_list(view.weights) or [1, 1, 1, 1]
     if op.name == "tfl.transpose_conv":
@@ -52,27 +56,33 @@ def _conv_like(view: View) -> Iterator[Reason]:
         dh, dw = view.int("dilation_h_factor", 1), view.int("dilation_w_factor", 1)
     area_h, area_w = (kh - 1) * dh + 1, (kw - 1) * dw + 1
     if not 1 <= area_h <= 64:
-        yield reason("kernel", "Dilated kernel height must be in the range [1, 64]", f"dilated kernel height {area_h}")
+        yield reason("kernel", f"kernel height {kh} with dilation {dh} spans {area_h} rows, over the NPU limit "
+                     "of 64")
     if not 1 <= area_h * area_w <= 4096:
-        yield reason("kernel", "Product of dilated kernel width and height must be in the range [1, 4096]",
-                     f"product {area_h * area_w}")
+        yield reason("kernel", f"the dilated kernel spans {area_h}x{area_w} = {area_h * area_w} positions, over "
+                     "the NPU limit of 4096")
     yield from _weights_and_bias(view)
     if op.name == "tfl.conv_2d" or op.name == "tfl.depthwise_conv_2d":
         weights = constant(view.weights)
         q = quant(view.weights)
         if weights is not None and q is not None and dtype_name(view.ifm) in ("int8", "int16") \
                 and any(z != 0 for z in q.zero_points):
-            yield reason("asymmetric-weights", "Weights must be symmetric (zero point 0) for int8 and int16 IFMs "
-                         "(Vela: --force-symmetric-int-weights)")
+            offset = next(z for z in q.zero_points if z != 0)
+            yield reason("asymmetric-weights", f"weights have zero point {offset} and the IFM is "
+                         f"{dtype_name(view.ifm)}; the NPU needs zero point 0 here (--force-symmetric-int-weights "
+                         "makes it so, at some accuracy cost)")
 
 
 def _weights_and_bias(view: View, limit: bool = True) -> Iterator[Reason]:
+    """Weights: constant, 8-bit, not too large a sum per output channel (``limit``); bias: 1D
+    int32 or int64 within 40 bits."""
     weights = view.weights
     if weights is not None and dtype_name(weights) not in ("int8", "uint8"):
-        yield reason("weights", "Weight tensor must be 8-bit", f"weights are {dtype_name(weights)}")
+        yield reason("weights", f"weights are {dtype_name(weights)}; the NPU's weight decoder takes 8-bit weights")
     values = constant(weights)
     if weights is not None and values is None:
-        yield reason("weights", "Weight tensor must be constant")
+        yield reason("weights", "the weights are computed at run time; the NPU needs them as a constant to "
+                     "encode at compile time")
     if limit and values is not None and view.op.name != "tfl.fully_connected":
         q = quant(weights)
         zp = np.asarray(q.zero_points if q is not None else (0,), dtype=np.int64)
@@ -83,38 +93,42 @@ def _weights_and_bias(view: View, limit: bool = True) -> Iterator[Reason]:
             else zp.reshape((1, 1, -1, 1))
         total = int(np.amax(np.sum(np.absolute(hwio - zp_b), axis=(0, 1, 2))))
         if total > 127 * 65536:
-            yield reason("weights", "The sum of the weights cannot exceed 8323072", f"sum of weights {total}")
+            yield reason("weights", f"one output channel's weights add up to {total} (absolute, less the zero "
+                         "point), over the NPU's accumulator-safe limit of 8323072 = 127 x 65536")
     bias = view.bias
     if bias is not None:
         if len(shape_list(bias) or []) != 1:
-            yield reason("bias", "Optional Bias tensor must be of shape: 1D",
-                         f"bias shape {fmt_shape(shape_list(bias))}")
+            yield reason("bias", f"bias has shape {fmt_shape(shape_list(bias))}; the NPU takes one bias per output "
+                         "channel, a 1D tensor")
         if dtype_name(bias) not in ("int32", "int64"):
-            yield reason("bias", "Optional Bias tensor must be of type: int32, int64", f"bias is {dtype_name(bias)}")
+            yield reason("bias", f"bias is {dtype_name(bias)}; the NPU takes int32 or int64 biases")
         values = constant(bias)
-        wide = values is not None and any(len(bin(int(v))[2:]) > 40 for v in values.reshape(-1))
+        wide = [] if values is None else [int(v) for v in values.reshape(-1) if len(bin(int(v))[2:]) > 40]
         if dtype_name(bias) == "int64" and wide:
-            yield reason("bias", "Optional Bias tensor values must fit within 40-bits")
+            yield reason("bias", f"bias value {wide[0]} needs {len(bin(wide[0])[2:])} bits; the NPU's bias is at "
+                         "most 40 bits")
 
 
 def _tconv(view: View) -> Iterator[Reason]:
+    """Strides and output size of a transpose convolution."""
     stride_w, stride_h = _stride(view)
     w = shape_list(view.weights)
     ifm, ofm = shape4(shape_list(view.ifm)), shape4(shape_list(view.ofm))
     kh, kw = w[1], w[2]
     ok = (stride_w, stride_h) in ((1, 1), (2, 2)) or (stride_w == 2 and stride_h == 1 and ifm[1] == 1 and kh == 1)
     if not ok:
-        yield reason("stride", "Stride values WxH must be 1x1 or 2x2, or 2x1 if ifm height and kernel height are 1",
-                     f"stride WxH {stride_w}x{stride_h}, IFM height {ifm[1]}, kernel height {kh}")
+        yield reason("stride", f"stride {stride_w}x{stride_h} (WxH): the NPU upsamples by 1x1 or 2x2, or by 2x1 "
+                     f"when the IFM and kernel are 1 row high (here {ifm[1]} and {kh})")
     padding = view.attr("padding")
     if padding == "SAME" and (ofm[1] != ifm[1] * stride_h or ofm[2] != ifm[2] * stride_w):
-        yield reason("shape", "SAME padding: OFM dimensions must equal IFM dimensions multiplied by stride",
-                     f"IFM {fmt_shape(list(ifm))}, OFM {fmt_shape(list(ofm))}")
+        yield reason("shape", f"with SAME padding the OFM must be the IFM {ifm[1]}x{ifm[2]} times the stride, "
+                     f"{ifm[1] * stride_h}x{ifm[2] * stride_w}; it is {ofm[1]}x{ofm[2]}")
     if padding == "VALID" and (ofm[1] != ifm[1] * stride_h + max(kh - stride_h, 0)
                                or ofm[2] != ifm[2] * stride_w + max(kw - stride_w, 0)):
-        yield reason("shape", "VALID padding: OFM dimensions must equal IFM dimensions multiplied by stride, minus "
-                     "difference between kernel size and stride",
-                     f"IFM {fmt_shape(list(ifm))}, OFM {fmt_shape(list(ofm))}")
+        want_h = ifm[1] * stride_h + max(kh - stride_h, 0)
+        want_w = ifm[2] * stride_w + max(kw - stride_w, 0)
+        yield reason("shape", f"with VALID padding the OFM must be {want_h}x{want_w} (the IFM {ifm[1]}x{ifm[2]} "
+                     f"upsampled, plus the kernel's overhang); it is {ofm[1]}x{ofm[2]}")
 
 
 def pool_strides(view: View) -> tuple[int, int, str]:
@@ -130,31 +144,29 @@ def pool_strides(view: View) -> tuple[int, int, str]:
 
 
 def _pool(view: View) -> Iterator[Reason]:
+    """Strides and window sizes of a max or average pool."""
     stride_w, stride_h, padding = pool_strides(view)
     kh, kw = view.int("filter_height", 1), view.int("filter_width", 1)
     if view.op.name == "tfl.max_pool_2d":
         if not (1 <= stride_w <= 3 and 1 <= stride_h <= 3):
-            yield reason("stride", "Stride values for both width and height must be in the range [1, 3]",
-                         f"stride WxH {stride_w}x{stride_h}")
+            yield reason("stride", f"stride {stride_w}x{stride_h} (WxH) exceeds the NPU limit of 3 for max "
+                         "pooling")
         if not 1 <= kh <= 256:
-            yield reason("kernel", "Kernel filter height must be in the range [1, 256]", f"filter height {kh}")
+            yield reason("kernel", f"pool height {kh} exceeds the NPU limit of 256")
         if not 1 <= kh * kw <= 65536:
-            yield reason("kernel", "Product of kernel filter width and height must be in the range [1, 65536]",
-                         f"product {kh * kw}")
+            yield reason("kernel", f"pool {kw}x{kh} (WxH) covers {kh * kw} positions, over the NPU limit of 65536")
         return
     yield from _stride_no_upper_limit(_FixedStrides(view, stride_w, stride_h))
     if padding != "VALID" and stride_w > 3:
-        yield reason("stride", "For stride width greater than 3, valid padding needs to be used",
-                     f"stride width {stride_w}, padding {padding}")
+        yield reason("stride", f"stride_w = {stride_w} with {padding} padding: a width stride over 3 runs "
+                     "on the NPU with VALID padding only")
     if padding == "SAME" and not ((1 <= kw <= 8 or stride_w == kw) and 1 <= kh <= 8):
-        yield reason("kernel", "Kernel filter values for both width and height must be in the range [1, 8]",
-                     f"filter WxH {kw}x{kh}")
+        yield reason("kernel", f"pool {kw}x{kh} (WxH) with SAME padding: the NPU pads pools of at most 8x8 (or "
+                     "as wide as the stride)")
     if padding == "VALID" and not 1 <= kh <= 256:
-        yield reason("kernel", "VALID padding: Kernel filter height must be in the range [1, 256]",
-                     f"filter height {kh}")
+        yield reason("kernel", f"pool height {kh} exceeds the NPU limit of 256")
     if padding == "VALID" and not 1 <= kh * kw <= 65536:
-        yield reason("kernel", "VALID padding: Product of kernel filter width and height must be in the range "
-                     "[1, 65536]", f"product {kh * kw}")
+        yield reason("kernel", f"pool {kw}x{kh} (WxH) covers {kh * kw} positions, over the NPU limit of 65536")
 
 
 class _FixedStrides(View):
@@ -169,18 +181,20 @@ class _FixedStrides(View):
 
 
 def _broadcast(view: View) -> Iterator[Reason]:
+    """Elementwise inputs broadcast only along axes where one of them is 1."""
     a, b, o = shape_list(view.ifm), shape_list(view.ifm2), shape_list(view.ofm)
     if a is None or b is None or o is None:
         return
     size = min(len(a), len(b))
-    for i, i2, out in zip(a[len(a) - size:], b[len(b) - size:], o[len(o) - size:]):
+    for axis, (i, i2, out) in enumerate(zip(a[len(a) - size:], b[len(b) - size:], o[len(o) - size:])):
         if not (i == i2 or i == 1 or i2 == 1) or out != max(i, i2):
-            yield reason("broadcast", "Broadcasting is only allowed for rank indices with dimension 1, from either "
-                         "IFM1 or IFM2", f"IFM {fmt_shape(a)}, IFM2 {fmt_shape(b)}")
+            yield reason("broadcast", f"IFM {fmt_shape(a)} and IFM2 {fmt_shape(b)} differ in trailing axis {axis} "
+                         f"({i} and {i2}, OFM {out}); the NPU broadcasts only an axis of size 1")
             return
 
 
 def _resize(view: View) -> Iterator[Reason]:
+    """Nearest-neighbour resize by one factor of 1, 2, 4 or 8 on both axes."""
     ifm, ofm = shape_list(view.ifm), shape_list(view.ofm)
     align = bool(view.attr("align_corners", False))
     valid = False
@@ -199,74 +213,87 @@ def _resize(view: View) -> Iterator[Reason]:
                 else:
                     valid = (hf == ifm[1] == 1) or (wf == ifm[2] == 1)
     if not valid:
-        yield reason("resize", "The width and height of the IFM and OFM must be equal, or the IFM 1x1, or the OFM "
-                     "1x, 2x, 4x or 8x the IFM (minus one with align_corners) with equal factors",
-                     f"IFM {fmt_shape(ifm)}, OFM {fmt_shape(ofm)}, align_corners {align}")
+        corners = " (less one with align_corners)" if align else ""
+        yield reason("resize", f"resizing {fmt_shape(ifm)} to {fmt_shape(ofm)} is not an upscale by one factor of "
+                     f"1, 2, 4 or 8 on both axes{corners}, nor from a 1x1 IFM")
     size = constant(view.op.operands[1])
     if size is None or size.size != 2 or list(size.reshape(-1)) != ofm[1:3]:
-        yield reason("resize", "The size tensor must match the output tensor shape")
+        given = "computed at run time" if size is None else str([int(v) for v in size.reshape(-1)])
+        yield reason("resize", f"the size operand ({given}) is not the OFM's height and width {ofm[1:3]}")
     if align and view.attr("half_pixel_centers", False):
-        yield reason("resize", "Both align_corners and half_pixel_centers can't be True")
+        yield reason("resize", "align_corners and half_pixel_centers are both set; the NPU resizes with one of "
+                     "them at most")
 
 
 def _pad(view: View) -> Iterator[Reason]:
+    """A paddings operand of [3, 2] or [4, 2] integers that leaves the batch alone."""
     pads = view.op.operands[1]
     shape = shape_list(pads)
     if shape not in ([3, 2], [4, 2]):
-        yield reason("pad", "The padding tensor must have the shape [3,2] or [4,2]", f"shape {fmt_shape(shape)}")
+        yield reason("pad", f"the paddings operand has shape {fmt_shape(shape)}; the NPU pads 3D or 4D tensors "
+                     "([3, 2] or [4, 2] paddings)")
         return
     if dtype_name(pads) not in ("int32", "int64"):
-        yield reason("pad", "Pad tensor must be of type: int32, int64", f"it is {dtype_name(pads)}")
+        yield reason("pad", f"the paddings are {dtype_name(pads)}; expected int32 or int64")
     values = constant(pads)
     if values is not None and len(values) > 3 and int(values[0].sum()) != 0:
-        yield reason("pad", "The pad tensor can only pad height, width and depth", f"batch padding {list(values[0])}")
+        yield reason("pad", f"batch padding {[int(v) for v in values[0]]}: the NPU pads height, width and "
+                     "channels only")
 
 
 def _mean(view: View) -> Iterator[Reason]:
+    """Sizes a MEAN's depthwise sums can handle."""
     shape = shape_list(view.ifm)
     axes = [int(a) for a in np.reshape(constant(view.op.operands[1]), -1)]
     prod = int(np.prod([shape[a] for a in axes]))
     dtype = dtype_name(view.ifm)
     limit = {"int16": 1 << 16, "uint8": 1 << 23}.get(dtype, 1 << 24)
     if prod > limit:
-        yield reason("mean-size", f"Product of reduced axes must be no greater than {limit} for {dtype} inputs",
-                     f"product {prod}")
+        yield reason("mean-size", f"the reduced axes hold {prod} elements, over the NPU limit of {limit} for "
+                     f"{dtype} inputs (the 32-bit sum could overflow)")
     hi = 0 if len(shape) < 4 else 1
     if shape[hi + 1] > 4096:
-        yield reason("mean-size", "If Width axis is reduced its shape must be no greater than 4096",
-                     f"width {shape[hi + 1]}")
+        yield reason("mean-size", f"width {shape[hi + 1]} exceeds 4096, the widest kernel the NPU's MEAN "
+                     "sums with")
     if len(shape) - 1 in axes and shape[-1] > 4096:
-        yield reason("mean-size", "If Depth axis is reduced its shape must be no greater than 4096",
-                     f"depth {shape[-1]}")
+        yield reason("mean-size", f"averaging {shape[-1]} channels exceeds the NPU limit of 4096")
 
 
 def _reshape(view: View) -> Iterator[Reason]:
+    """A reshape's new shape must be known at compile time."""
     if len(view.op.operands) > 1 and constant(view.op.operands[1]) is None:
-        yield reason("non-constant", "Shape must be constant")
+        yield reason("non-constant", "the new shape is computed at run time; the NPU needs it at compile time")
 
 
 def _softmax(view: View) -> Iterator[Reason]:
+    """Softmax rows and matching 8- or 16-bit types."""
     s = shape4(shape_list(view.ifm))
     if s[1] * s[2] > 65535:
-        yield reason("softmax-size", "The product of IFM width and height must be in the range [1, 65535]",
-                     f"product {s[1] * s[2]}")
+        yield reason("softmax-size", f"IFM {s[1]}x{s[2]} has {s[1] * s[2]} positions to normalise, over the NPU "
+                     "limit of 65535")
     a, o = dtype_name(view.ifm), dtype_name(view.ofm)
     if not (a == o and a in ("int8", "uint8", "int16")):
-        yield reason("dtype", "Softmax needs IFM and OFM of the same type, 8-bit or int16", f"IFM {a}, OFM {o}")
+        yield reason("dtype", f"IFM {a} and OFM {o}: the NPU's softmax needs both int8, both uint8 or both "
+                     "int16")
 
 
 def _strided_slice(view: View) -> Iterator[Reason]:
+    """Unit strides along the batch and channels; no offset mode."""
     strides = [int(s) for s in np.reshape(constant(view.op.operands[3]), -1)]  # type: ignore[arg-type]
     if strides[-1] != 1 or (len(strides) > 3 and strides[0] != 1):
-        yield reason("slice", "Batch and channel stride values must be 1", f"strides {strides}")
+        axis, value = ("channel", strides[-1]) if strides[-1] != 1 else ("batch", strides[0])
+        yield reason("slice", f"{axis} stride {value} (strides {strides}): the NPU steps through the batch and "
+                     "the channels one at a time")
     if view.attr("offset", False):
-        yield reason("slice", "Offset attribute must be False")
+        yield reason("slice", "offset = true (begin and end relative to each other) is not supported on the NPU")
 
 
 def supported_specific(view: View) -> Iterator[Reason]:
+    """The operator-specific limits, in the order Vela tests them."""
     name = view.op.name
     if name == "tfl.rsqrt" and dtype_name(view.ifm) != "int8":
-        yield reason("dtype", "IFM must be int8", f"IFM {dtype_name(view.ifm)}")
+        yield reason("dtype", f"IFM is {dtype_name(view.ifm)}; the NPU evaluates RSQRT as a table for int8 inputs "
+                     "only")
     if name == "tfl.strided_slice":
         yield from _strided_slice(view)
     if name == "tfl.conv_2d":
@@ -278,15 +305,14 @@ def supported_specific(view: View) -> Iterator[Reason]:
     if name == "tfl.depthwise_conv_2d":
         stride_w, stride_h = _stride(view)
         if not (1 <= stride_w <= 3 and 1 <= stride_h <= 3):
-            yield reason("stride", "Stride values for both width and height must be between 1 and 3",
-                         f"stride WxH {stride_w}x{stride_h}")
+            yield reason("stride", f"stride {stride_w}x{stride_h} (WxH) exceeds the NPU limit of 3 for depthwise "
+                         "convolutions")
         multiplier = view.int("depth_multiplier", 1)
         if multiplier > 1:
             ifm_c, ofm_c = shape_list(view.ifm)[-1], shape_list(view.ofm)[-1]
             if ifm_c != 1 or ofm_c != multiplier:
-                yield reason("depth-multiplier", "For depth multipliers > 1, IFM channels must be 1 and OFM channels "
-                             "must be equal to the depth multiplier", f"IFM channels {ifm_c}, OFM channels {ofm_c}, "
-                             f"depth multiplier {multiplier}")
+                yield reason("depth-multiplier", f"depth_multiplier = {multiplier} needs a 1-channel IFM and a "
+                             f"{multiplier}-channel OFM; they have {ifm_c} and {ofm_c} channels")
     if name in POOL_OPS:
         yield from _pool(view)
     if name == "tfl.resize_nearest_neighbor":
@@ -295,7 +321,9 @@ def supported_specific(view: View) -> Iterator[Reason]:
         yield from _weights_and_bias(view, limit=False)
     if name in ("tfl.minimum", "tfl.maximum"):
         if not scaling_equal(view.ofm, view.ifm) or not scaling_equal(view.ofm, view.ifm2):
-            yield reason("quant-mismatch", "Both Input quantization parameters must match OFM quantization parameters")
+            yield reason("quant-mismatch", f"IFM ({fmt_quant(view.ifm)}), IFM2 ({fmt_quant(view.ifm2)}) and OFM "
+                         f"({fmt_quant(view.ofm)}) are not all quantised alike; the NPU's MINIMUM and MAXIMUM do "
+                         "not rescale")
         yield from _broadcast(view)
     if name in ("tfl.add", "tfl.sub", "tfl.mul"):
         yield from _broadcast(view)
