@@ -1,5 +1,5 @@
-"""Hardware padding of the NPU's kernels, as Vela computes it (``calc_padding_and_skirt``,
-``calc_explicit_padding``, ``calc_upscaled_padding_and_skirt``).
+"""Hardware padding of the NPU's kernels: TFLite's SAME and VALID, a PAD folded into the kernel,
+and transpose convolutions (the values Vela 5.2 programs).
 
 All results are (top, left, bottom, right), the order of ``#npu.kernel``'s ``padding``.
 """
@@ -9,20 +9,19 @@ Padding4 = tuple[int, int, int, int]
 
 
 def needed_total_padding(size: int, stride: int, kernel: int) -> int:
-    """Total padding along one axis that TFLite's SAME needs (Vela's ``needed_total_padding``)."""
-    if size % stride == 0:
-        return max(kernel - stride, 0)
-    return max(kernel - size % stride, 0)
+    """Total padding along one axis that TFLite's SAME needs: what the kernel overhangs the
+    last stride step (a whole stride when ``size`` divides evenly)."""
+    last_step = size % stride or stride
+    return max(kernel - last_step, 0)
 
 
 def explicit_axis(size: int, stride: int, kernel: int, before: int, after: int) -> tuple[int, int]:
     """The hardware padding equivalent to an explicit (PAD-given) padding along one axis: the
-    trailing padding is reduced until it agrees with the stride (``calc_explicit_padding``)."""
-    total = needed_total_padding(size, stride, kernel)
-    rest = total - before
-    while after > 0 and after % stride != rest % stride:
-        after -= 1
-    return before, after
+    trailing padding becomes the largest amount up to ``after`` that is congruent, modulo the
+    stride, to what SAME would leave after ``before`` (0 if there is none)."""
+    wanted = needed_total_padding(size, stride, kernel) - before
+    trailing = after - (after - wanted) % stride
+    return before, max(trailing, 0)
 
 
 def kernel_padding(mode: str, ifm_hw: tuple[int, int], kernel_hw: tuple[int, int], stride_hw: tuple[int, int],
@@ -50,10 +49,9 @@ def upscaled_padding(mode: str, ifm_hw: tuple[int, int], kernel_hw: tuple[int, i
     """Padding of a transpose convolution (stride 1 over the IFM upscaled by ``upscale_hw``)."""
     (h, w), (kh, kw), (uh, uw) = ifm_hw, kernel_hw, upscale_hw
     if mode == "SAME":
-        ypad = needed_total_padding(h * uh, 1, kh)
-        xpad = needed_total_padding(w * uw, 1, kw)
-        right = max((xpad + 1) // uw - 1, 0)
-        bottom = max((ypad + 1) // uh - 1, 0)
+        # stride 1 over the upscaled IFM pads k - 1 in all; the trailing part is what the kernel
+        # spans in IFM steps, less one; the rest leads
+        bottom, right = max(kh // uh - 1, 0), max(kw // uw - 1, 0)
         return max(kh - 1 - bottom, 0), max(kw - 1 - right, 0), bottom, right
     if mode == "VALID":
         return kh - 1, kw - 1, max(kh - 2, 0), max(kw - 2, 0)
