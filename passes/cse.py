@@ -20,7 +20,7 @@ def _key(op: Operation) -> tuple:
         for name in declared:
             if name not in properties:
                 properties[name] = attributes.pop(name)
-    return (op.name, tuple(id(v) for v in op.operands), tuple(r.type for r in op.results),
+    return (op.name, tuple(op.operands), tuple(r.type for r in op.results),
             frozenset(properties.items()), frozenset(attributes.items()))
 
 
