@@ -1,0 +1,186 @@
+"""CPU time and peak memory of ``npu-opt --pass=estimate`` beside Vela's full compile; writes
+bench/COMPILE_TIME.md.
+
+    python bench/compile_time.py [--corpus DIR] [--configs A,B] [--models m1,m2] [--repeat N]
+                                 [--out FILE]
+
+For every ../shared/corpus model and config (A: ethos-u55-128, Ethos_U55_High_End_Embedded,
+Shared_Sram; B: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram) two child processes run back
+to back: the user's command line ``npu-opt --pass=estimate --target ... model.tflite`` (verifier
+on, output discarded) and ``vela`` with its default C++ core on the same model and config. Each
+child's CPU time (user + system) and peak resident memory come from ``os.wait4``, the child's
+own rusage (what ``getrusage(RUSAGE_CHILDREN)`` accumulates). CPU time, not wall time, because
+the machine is shared; with ``--repeat N`` each pair runs N times, in alternating order, and the
+table shows medians. Goal (issue "fast enough to search"): estimate CPU at most 0.5x Vela's, and
+under 500 MB, on every model.
+
+The corpus (models/*.tflite, built with TensorFlow, and Vela 5.2.0's results) lives outside the
+repository in ../shared/corpus; point --corpus at another copy if needed.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+CONFIGS = {
+    "A": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
+    "B": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
+}
+MODELS = ("kws_dscnn", "vww_mobilenet_v1_025", "ic_resnet8", "ad_autoencoder", "mobilenet_v2_035_96",
+          "mobilenet_v1_100_224", "deep_chain_conv")
+GOAL_RATIO = 0.5
+GOAL_PEAK_MB = 500
+
+
+@dataclass(frozen=True)
+class Usage:
+    """One child process: CPU seconds (user + system), peak resident memory and exit status."""
+
+    cpu: float
+    peak_mb: float
+    status: int
+
+
+def run_child(command: list[str]) -> Usage:
+    """Run ``command`` with its output discarded; its own rusage."""
+    with open(os.devnull, "wb") as sink:
+        child = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE)
+        assert child.stderr is not None
+        child.stderr.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+    return Usage(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, child.returncode)
+
+
+def npu_opt_command(model: Path, config: str) -> list[str]:
+    """The estimate as a user runs it (the console script when installed)."""
+    accel, system, memory = CONFIGS[config]
+    tool = shutil.which("npu-opt")
+    head = [tool] if tool else [sys.executable, "-m", "npu_opt.tools.npu_opt"]
+    return head + ["--pass=estimate", f"--target={accel}", f"--system-config={system}",
+                   f"--memory-mode={memory}", str(model), "-o", os.devnull]
+
+
+def vela_command(vela: str, model: Path, config: str, out_dir: str) -> list[str]:
+    """Vela's full compile (default C++ core, --optimise Performance) as the corpus was built."""
+    accel, system, memory = CONFIGS[config]
+    return [vela, str(model), "--output-dir", out_dir, "--config", "Arm/vela.ini", "--accelerator-config", accel,
+            "--system-config", system, "--memory-mode", memory]
+
+
+@dataclass
+class Row:
+    """Medians over the repeats of one model and config."""
+
+    model: str
+    config: str
+    ours: list[Usage]
+    vela: list[Usage]
+
+    @property
+    def ratio(self) -> float:
+        return statistics.median(o.cpu / v.cpu for o, v in zip(self.ours, self.vela))
+
+    def median(self, which: str, field: str) -> float:
+        return statistics.median(getattr(u, field) for u in getattr(self, which))
+
+
+def measure(corpus: Path, models: list[str], configs: list[str], repeat: int, vela: str) -> list[Row]:
+    """Paired runs, alternating which of the two goes first."""
+    rows = []
+    with tempfile.TemporaryDirectory() as out_dir:
+        for model in models:
+            path = corpus / "models" / f"{model}.tflite"
+            for config in configs:
+                row = Row(model, config, [], [])
+                for attempt in range(repeat):
+                    pair = [("ours", npu_opt_command(path, config)), ("vela", vela_command(vela, path, config, out_dir))]
+                    for which, command in pair if attempt % 2 == 0 else pair[::-1]:
+                        getattr(row, which).append(run_child(command))
+                failed = [u.status for u in row.ours + row.vela if u.status]
+                print(f"{model} {config}: npu-opt {row.median('ours', 'cpu'):.2f} s, vela "
+                      f"{row.median('vela', 'cpu'):.2f} s, ratio {row.ratio:.2f}"
+                      + (f" (exit status {failed})" if failed else ""), flush=True)
+                rows.append(row)
+    return rows
+
+
+def render(rows: list[Row], repeat: int) -> str:
+    """The COMPILE_TIME.md report."""
+    lines = [
+        "# Compile time: `npu-opt --pass=estimate` beside Vela 5.2.0",
+        "",
+        "Generated by `python bench/compile_time.py`. Per model and config, the CPU time (user + system) and peak "
+        "resident memory of one `npu-opt --pass=estimate` child process (the command line, verifier on) and of one "
+        "`vela` child process (its default C++ core, full compile) on the same model and config, run back to back; "
+        f"medians of {repeat} paired run(s). Ratio: npu-opt CPU / Vela CPU (median of the paired ratios). Goal: "
+        f"ratio <= {GOAL_RATIO} and npu-opt peak < {GOAL_PEAK_MB} MB on every model.",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with other jobs, Python "
+        f"{platform.python_version()}. Config A = ethos-u55-128, Ethos_U55_High_End_Embedded, Shared_Sram; "
+        "B = ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram.",
+        "",
+        "| model | config | npu-opt CPU s | npu-opt peak MB | Vela CPU s | Vela peak MB | ratio | goal met |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        met = row.ratio <= GOAL_RATIO and row.median("ours", "peak_mb") < GOAL_PEAK_MB
+        failed = any(u.status for u in row.ours + row.vela)
+        lines.append(f"| {row.model} | {row.config} | {row.median('ours', 'cpu'):.2f} | "
+                     f"{row.median('ours', 'peak_mb'):.0f} | {row.median('vela', 'cpu'):.2f} | "
+                     f"{row.median('vela', 'peak_mb'):.0f} | {row.ratio:.2f} | "
+                     f"{'failed' if failed else 'yes' if met else 'no'} |")
+    total_ours = sum(r.median("ours", "cpu") for r in rows)
+    total_vela = sum(r.median("vela", "cpu") for r in rows)
+    peak = max(r.median("ours", "peak_mb") for r in rows)
+    lines += ["", f"Sum over the table: npu-opt {total_ours:.2f} s, Vela {total_vela:.2f} s "
+                  f"({total_ours / total_vela:.2f}x); largest npu-opt peak {peak:.0f} MB.", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--configs", default="A,B")
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=HERE / "COMPILE_TIME.md")
+    args = parser.parse_args(argv)
+    configs = [c for c in args.configs.split(",") if c]
+    models = [m for m in args.models.split(",") if m]
+    unknown = [c for c in configs if c not in CONFIGS]
+    if unknown:
+        print(f"compile_time.py: unknown config {unknown[0]!r} (known: {', '.join(CONFIGS)})", file=sys.stderr)
+        return 1
+    missing = [m for m in models if not (args.corpus / "models" / f"{m}.tflite").is_file()]
+    if missing:
+        print(f"compile_time.py: model {missing[0]!r} not found in {args.corpus / 'models'}: the corpus is "
+              "../shared/corpus beside the repository (TFLite models and Vela 5.2.0's results); pass "
+              "--corpus DIR to use another copy", file=sys.stderr)
+        return 1
+    if args.repeat < 1:
+        print(f"compile_time.py: --repeat {args.repeat} must be at least 1", file=sys.stderr)
+        return 1
+    vela = shutil.which("vela")
+    if vela is None:
+        print("compile_time.py: 'vela' is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
+        return 1
+    rows = measure(args.corpus, models, configs, args.repeat, vela)
+    args.out.write_text(render(rows, args.repeat))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
