@@ -3,8 +3,8 @@
     nice -n 10 python -m tests.fuzz.campaign --cases 100000 --workers 2 --results tests/fuzz/RESULTS.md
 
 Cases are numbered; case N of seed S is the same input on every run (``--only N`` replays it).
-Workers are forked processes watched by the parent: a case that runs longer than ``--timeout``
-seconds (wall) is killed and re-run alone with a longer limit; still unfinished, it is a hang.
+Workers are forked processes watched by the parent: a case that uses more than ``--timeout``
+seconds of CPU is killed and re-run alone with a longer limit; still unfinished, it is a hang.
 Internal errors are grouped by signature (exception type and innermost project frame) and the
 first input of each is minimised and saved under ``--out``.
 """
@@ -55,6 +55,23 @@ class _Slot:
     conn: Connection
     index: int | None = None
     started: float = 0.0
+    cpu_started: float = 0.0
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _process_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) process ``pid`` has used; 0 where /proc is not available.
+
+    The watchdog limits CPU time, not wall time: on a machine shared with other jobs a case may
+    wait for a core far longer than it runs."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stream:
+            fields = stream.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 @dataclass
@@ -90,8 +107,13 @@ def _record(summary: Summary, index: int, outcome: Outcome, kind: str) -> None:
         summary.slow.append((index, outcome.cpu))
 
 
+WALL_FACTOR = 30
+"""A case is also killed after this many times its CPU limit in wall time (a worker starved or stuck)."""
+
+
 def run_pool(indices: list[int], seed: int, workers: int, timeout: float, progress: bool) -> tuple[Summary, list[int]]:
-    """Run ``indices`` on forked workers; returns the summary and the cases that timed out."""
+    """Run ``indices`` on forked workers; returns the summary and the cases that timed out
+    (used more than ``timeout`` seconds of CPU)."""
     context = multiprocessing.get_context("fork")
     slots = [_spawn(context, seed) for _ in range(workers)]
     pending = list(reversed(indices))
@@ -105,6 +127,7 @@ def run_pool(indices: list[int], seed: int, workers: int, timeout: float, progre
             if slot.index is None and pending:
                 slot.index = pending.pop()
                 slot.started = time.monotonic()
+                slot.cpu_started = _process_cpu(slot.process.pid)
                 slot.conn.send(slot.index)
         ready = wait([slot.conn for slot in slots if slot.index is not None], timeout=0.5)
         now = time.monotonic()
@@ -119,7 +142,8 @@ def run_pool(indices: list[int], seed: int, workers: int, timeout: float, progre
                     slots[number] = _spawn(context, seed)
                 _record(summary, slot.index, outcome, make_case(slot.index, seed, SEEDS).kind)
                 slots[number].index = None
-            elif now - slot.started > timeout:
+            elif (_process_cpu(slot.process.pid) - slot.cpu_started > timeout
+                  or now - slot.started > timeout * WALL_FACTOR):
                 timed_out.append(slot.index)
                 slot.process.kill()
                 slot.process.join()
@@ -143,8 +167,8 @@ def _confirm_hangs(summary: Summary, timed_out: list[int], seed: int, timeout: f
     for index in timed_out:
         result, _ = run_pool([index], seed, 1, timeout, False)
         if result.cases:
-            outcome_cpu = result.cpu
-            summary.slow.append((index, outcome_cpu))
+            if result.cpu > 1.0:
+                summary.slow.append((index, result.cpu))
             for verdict, count in result.verdicts.items():
                 summary.verdicts[verdict] += count
             summary.cases += 1
@@ -213,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0, help="the first case number")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds (wall) before a case is killed")
+    parser.add_argument("--timeout", type=float, default=5.0, help="CPU seconds before a case is killed")
     parser.add_argument("--only", type=int, default=None, help="run this one case in-process and describe it")
     parser.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "npu-fuzz-findings"))
     parser.add_argument("--results", default=None, help="write the summary (Markdown) here")
