@@ -75,7 +75,7 @@ class Conv2DOp(TflOp):
     traits = (Pure(),)
     input = OperandDef(Activations, doc="NHWC activations")
     filter = OperandDef(Filter, doc="OHWI weights")
-    bias = OperandDef(Bias, doc="O biases, or none")
+    bias = OperandDef(Bias, optional=True, doc="O biases, none, or absent (TFLite allows two inputs)")
     dilation_h_factor = AttrDef(I32Attr)
     dilation_w_factor = AttrDef(I32Attr)
     fused_activation_function = AttrDef(ActivationAttr)
@@ -100,7 +100,7 @@ class DepthwiseConv2DOp(TflOp):
     traits = (Pure(),)
     input = OperandDef(Activations)
     filter = OperandDef(Filter)
-    bias = OperandDef(Bias)
+    bias = OperandDef(Bias, optional=True)
     depth_multiplier = AttrDef(I32Attr)
     dilation_h_factor = AttrDef(I32Attr)
     dilation_w_factor = AttrDef(I32Attr)
@@ -127,7 +127,7 @@ class TransposeConvOp(TflOp):
     output_shape = OperandDef(I32Tensor)
     weights = OperandDef(Filter)
     input = OperandDef(Activations)
-    bias = OperandDef(Bias)
+    bias = OperandDef(Bias, optional=True)
     fused_activation_function = AttrDef(ActivationAttr)
     padding = AttrDef(PaddingAttr)
     stride_h = AttrDef(PositiveI32Attr)
@@ -146,7 +146,7 @@ class TransposeConvOp(TflOp):
             raise VerifyError(f"input channels ({inp[3]}) must equal the weights' input channels "
                               f"({weights[3]})")
         if weights is not None:
-            bias = shape_of(self.operands[3])
+            bias = shape_of(self.bias)
             if bias is not None:
                 expect_rank(bias, 1, "bias")
                 if DYNAMIC not in (bias[0], weights[0]) and bias[0] != weights[0]:
@@ -175,7 +175,7 @@ class FullyConnectedOp(TflOp):
     traits = (Pure(),)
     input = OperandDef(Activations)
     filter = OperandDef(Filter)
-    bias = OperandDef(Bias)
+    bias = OperandDef(Bias, optional=True)
     asymmetric_quantize_inputs = AttrDef(BoolAttr, optional=True)
     fused_activation_function = AttrDef(ActivationAttr)
     keep_num_dims = AttrDef(BoolAttr)
@@ -192,7 +192,7 @@ class FullyConnectedOp(TflOp):
         if not inp:
             raise VerifyError("input must have rank 1 or more")
         units, depth = flt
-        bias = shape_of(self.operands[2])
+        bias = shape_of(self.bias)
         if bias is not None and DYNAMIC not in (units,) and num_elements(bias) not in (None, units):
             raise VerifyError(f"bias has {num_elements(bias)} elements but the filter has {units} outputs")
         if self.keep_num_dims:

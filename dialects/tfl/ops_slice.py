@@ -59,12 +59,12 @@ class PadV2Op(TflOp):
     traits = (Pure(),)
     input = OperandDef(AnyTflTensor)
     padding = OperandDef(IndexTensor)
-    constant_values = OperandDef(AnyTflTensor)
+    constant_values = OperandDef(AnyTflTensor, optional=True, doc="the pad value; absent: zero (TFLite allows two inputs)")
     output = ResultDef(AnyTflTensor)
 
     def verify_shapes(self) -> None:
         _verify_pad(self)
-        values = shape_of(self.operands[2])
+        values = shape_of(self.constant_values)
         if values is not None and (len(values) > 1 or (values and values[0] not in (1, DYNAMIC))):
             raise VerifyError(f"constant_values must be a scalar, but has shape {fmt(values)}")
 

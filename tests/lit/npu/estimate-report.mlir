@@ -8,8 +8,10 @@
 // RUN: cat %t.json | %filecheck %s --check-prefix=JSON
 // RUN: %npu_opt %s -p npu-estimate --perf-report=%t-noblock.csv -o /dev/null
 // RUN: cat %t-noblock.csv | %filecheck %s --check-prefix=NOBLOCK
-// RUN: %npu_opt %s --perf-report=%t-none.csv -o /dev/null
-// RUN: cat %t-none.csv | %filecheck %s --check-prefix=NONE
+// Without npu-estimate there is nothing to report: an error names the missing pass, no file.
+// RUN: rm -f %t-none.csv
+// RUN: not %npu_opt %s --perf-report=%t-none.csv -o /dev/null 2>&1 | %filecheck %s --check-prefix=NONE
+// RUN: not %exists %t-none.csv
 
 // CSV: name,op,block,npu_cycles,sram_access_cycles,dram_access_cycles,on_chip_flash_access_cycles,off_chip_flash_access_cycles,total_cycles,nn_macs,hw_macs
 // CSV-NEXT: pool,npu.avg_pool,4x4x16,288,320,0,0,0,320,1024,1024
@@ -29,8 +31,7 @@
 // NOBLOCK: pool,npu.avg_pool,,288,320,0,0,0,320,1024,1024
 
 // Without npu-estimate nothing is costed: the header and a zero total.
-// NONE: name,op,block,npu_cycles
-// NONE-NEXT: TOTAL,,,0,0,0,0,0,0,0,0
+// NONE: error: --perf-report needs the ops costed, but the module has no 'npu.cost_totals' attribute
 module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Sram_Only">} {
   func.func @main(%ifm: tensor<1x8x8x16xi8>, %other: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
     %0 = "npu.avg_pool"(%ifm) <{kernel = #npu.kernel<2x2, stride = 2x2>, name = "pool"}> : (tensor<1x8x8x16xi8>) -> tensor<1x4x4x16xi8>
