@@ -21,30 +21,30 @@ def round_away_zero(x: float) -> int:
 
 
 def quantise_scale(scale: float) -> tuple[int, int]:
-    """(multiplier, shift) with scale = multiplier / 2^shift, the multiplier a Q31 significand in
-    [2^30, 2^31]; (0, 16) when the shift would leave 0..63 (the scale is then unusable)."""
-    significand, exponent = math.frexp(scale)
-    multiplier = round_away_zero(significand * (1 << 31))
+    """(multiplier, shift) with scale = multiplier / 2^shift: the binary mantissa of ``scale``
+    (in [1/2, 1)) rounded to 31 fractional bits, so the multiplier lies in [2^30, 2^31]. The
+    NPU's shift field holds 0..63; a scale needing another shift gets (0, 16), i.e. zero."""
+    mantissa, exponent = math.frexp(scale)
     shift = 31 - exponent
-    if not 0 <= shift < 64:
+    if shift < 0 or shift > 63:
         return 0, 16
-    return multiplier, shift
+    return round_away_zero(math.ldexp(mantissa, 31)), shift
 
 
 def reduced_quantise_scale(scale: float) -> tuple[int, int]:
-    """The 16-bit multiplier variant Vela uses for int16 operations with int64 biases."""
+    """``quantise_scale`` with the multiplier rounded to 15 bits (at most 32767), for int16
+    operations with int64 biases (Vela's choice there)."""
     multiplier, shift = quantise_scale(scale)
-    if not 0 <= shift < 64:
-        return 0, 16
-    reduced = (multiplier + (1 << 15)) >> 16 if multiplier < (32767 << 16) else 32767
-    return reduced, shift - 16
+    return min((multiplier + (1 << 15)) >> 16, 32767), shift - 16
 
 
 def pooling_scale(kernel_elements: int, rescale_bits: int = 0) -> tuple[int, int]:
-    """Global OFM scale of an average pool over ``kernel_elements`` (1/N as multiplier and shift)."""
-    _, k = math.frexp(kernel_elements - 1)
-    n = 31 - rescale_bits
-    return ((1 << (n + k)) + (1 << k)) // kernel_elements, n + k
+    """1/N for an average pool over N = ``kernel_elements``, as (multiplier, shift): with
+    2^k the smallest power of two >= N (k = bit length of N - 1), the multiplier is
+    2^k (2^n + 1) / N rounded down, n = 31 - ``rescale_bits``, and the shift n + k."""
+    k = (kernel_elements - 1).bit_length()
+    fraction_bits = 31 - rescale_bits
+    return ((1 << k) * ((1 << fraction_bits) + 1)) // kernel_elements, fraction_bits + k
 
 
 def elementwise_mul_scale(in1: float, in2: float, out: float, double: bool = False) -> tuple[int, int]:
