@@ -117,3 +117,16 @@ def test_op_descriptions_are_computed_once_per_pipeline():
     assert all(op.attr("npu.cost") is not None for op in costed_ops)
     # npu-estimate changed IR (npu.cost) without preserving them: they are gone now
     assert all(manager.cached(OpDescription, op) is None for op in costed_ops)
+
+
+def test_effects_decide_what_is_trivially_dead():
+    from npu_opt.ir.types import I32
+
+    def op_with(traits):
+        cls = type(Op)("_Probe", (Op,), {"OP_NAME": "x.probe", "traits": traits})
+        return cls.build([], [I32])
+
+    assert is_trivially_dead(op_with((Pure(),)))
+    assert is_trivially_dead(op_with((MemoryEffects(read=True),)))  # an unused read can go
+    assert not is_trivially_dead(op_with((MemoryEffects(read=True, write=True),)))
+    assert not is_trivially_dead(op_with(()))  # unknown effects: kept
