@@ -22,12 +22,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from npu_opt.dialects.npu.perf.shape import round_up
+
 SWITCH_PRICE = 40
 """Bits the search charges for changing parameters where no slice starts anyway."""
 _SHIFT = 4
 """Costs are stored shifted left by this, the set index in the low bits (at most 16 sets)."""
-WARM_UP = 256
-"""Symbols a piece replays before its own start to forget the unknown start state."""
+WARM_UP = 128
+"""Symbols a piece replays before its own start to forget the unknown start state (most pieces
+of real weights forget it within 50-400 symbols; the rest are run again)."""
 
 
 @dataclass(frozen=True)
@@ -49,9 +52,9 @@ class Runs:
 
 
 def _lane_length(total: int) -> int:
-    """Symbols per lane: short lanes for few symbols (fewer numpy steps), about 2048 lanes for
-    many (enough work per step to amortise numpy's call overhead)."""
-    return int(min(4096, max(64, -(-total // 2048))))
+    """Symbols per lane: about the square root of the batch, which balances numpy's per-step
+    call overhead (lane + warm-up steps) against the warm-up's extra work (lanes x warm-up)."""
+    return int(min(4096, max(64, round(total ** 0.5))))
 
 
 class _LaneBatch:
@@ -60,34 +63,36 @@ class _LaneBatch:
     def __init__(self, jobs: list[SearchJob], lane: int, warm_up: int) -> None:
         self.lane, self.warm_up = lane, warm_up
         sizes = [job.symbols.shape[0] for job in jobs]
-        self.first_lane = np.cumsum([0] + [-(-n // lane) for n in sizes])
-        lanes = int(self.first_lane[-1])
-        job_of_lane = np.repeat(np.arange(len(jobs)), np.diff(self.first_lane))
-        start_in_job = (np.arange(lanes) - self.first_lane[job_of_lane]) * lane
-        offsets = np.cumsum([0] + sizes)
+        per_job = [-(-n // lane) for n in sizes]
+        self.first_lane = np.cumsum([0] + per_job)
         self.sizes = np.asarray(sizes)
-        self.starts_at_zero = start_in_job == 0
+        lanes = int(self.first_lane[-1])
         # One cost table for all jobs (row 0: a no-op symbol costing nothing), symbols renumbered.
         tables = [np.zeros((1, jobs[0].table.shape[1]), np.int64)] + [job.table for job in jobs]
         table_offsets = np.cumsum([0] + [t.shape[0] for t in tables])
-        symbols = np.concatenate([np.asarray(job.symbols, np.int64) + table_offsets[i + 1]
-                                  for i, job in enumerate(jobs)])
         self.max_cost = int(max(int(t.max()) for t in tables)) << _SHIFT
-        price = np.full(int(offsets[-1]), SWITCH_PRICE << _SHIFT, np.int64)
-        for job, offset in zip(jobs, offsets):
-            if job.free_steps is not None and len(job.free_steps):
-                price[offset + np.asarray(job.free_steps)] = 0
-        # Position in the stream read by each step (warm-up first); outside the stream: a no-op
-        # step, which costs nothing and has a price no state exceeds, so it changes nothing.
-        steps = np.arange(-warm_up, lane)[:, None]
-        position = start_in_job[None, :] + steps
-        valid = (position >= 0) & (position < self.sizes[job_of_lane][None, :])
-        flat = np.where(valid, offsets[job_of_lane][None, :] + position, 0)
         self.idle_price = (SWITCH_PRICE << _SHIFT) + self.max_cost + (1 << _SHIFT)
         wide = self.max_cost * (lane + warm_up + 2) + self.idle_price
         self.dtype = np.int32 if wide < (1 << 30) else np.int64
-        self.symbols = np.where(valid, symbols[flat], 0)
-        self.price = np.where(valid, price[flat], self.idle_price).astype(self.dtype)
+        # Each job becomes a segment: warm_up no-op steps, its symbols, no-op steps up to a whole
+        # number of lanes. A no-op step costs nothing and has a price no state exceeds, so it
+        # changes nothing. Lane k of a job reads warm_up + lane steps from k * lane in its segment.
+        segment = [round_up(warm_up + count * lane, lane) for count in per_job]
+        seg_start = np.cumsum([0] + segment)
+        symbols = np.zeros(int(seg_start[-1]), self.dtype)
+        price = np.full(int(seg_start[-1]), self.idle_price, self.dtype)
+        for index, job in enumerate(jobs):
+            first = int(seg_start[index]) + warm_up
+            symbols[first:first + sizes[index]] = np.asarray(job.symbols) + table_offsets[index + 1]
+            price[first:first + sizes[index]] = SWITCH_PRICE << _SHIFT
+            if job.free_steps is not None and len(job.free_steps):
+                price[first + np.asarray(job.free_steps)] = 0
+        rows = np.concatenate([seg_start[i] // lane + np.arange(count) for i, count in enumerate(per_job)])
+        window = warm_up + lane
+        self.symbols = np.lib.stride_tricks.sliding_window_view(symbols, window)[::lane][rows].T.copy()
+        self.price = np.lib.stride_tricks.sliding_window_view(price, window)[::lane][rows].T.copy()
+        self.starts_at_zero = np.zeros(lanes, bool)
+        self.starts_at_zero[self.first_lane[:-1]] = True
         self.table = (np.concatenate(tables).astype(np.int64) << _SHIFT).astype(self.dtype).T.copy()
         self.sets = self.table.shape[0]
         self.lanes = lanes

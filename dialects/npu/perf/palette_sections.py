@@ -39,20 +39,44 @@ def _first_palette_pays(window: int, entries: int, index_entries: int) -> bool:
     return _toward_zero(window * (90 - _index_bits(index_entries) * 15), 16) - entries * 8 - 20 > 0
 
 
+def _most_distinct(window: int) -> int:
+    """The most distinct values a window can hold and still pay for a first palette (counting
+    one fewer, in case zeros are left out of the index)."""
+    return max((d for d in range(1, 513) if _first_palette_pays(window, d - 1, d - 1)), default=0)
+
+
+_LIMITS = {window: _most_distinct(window) for window in WINDOWS}
+
+
+def _distinct_per_block(values: np.ndarray, window: int) -> np.ndarray:
+    """Distinct values in each aligned block of ``window`` values (a partial block ignored)."""
+    blocks = values.size // window
+    ordered = np.sort(values[:blocks * window].reshape(blocks, window), axis=1)
+    return 1 + np.count_nonzero(np.diff(ordered, axis=1), axis=1)
+
+
 def could_split(values: np.ndarray) -> bool:
     """False when no window of the stream can pay for a first palette (then there is one section).
 
     Before the first palette, checks fall on windows holding a whole aligned block of ``window``
-    non-zero values, so their palettes have at least that block's distinct values (one fewer
-    indexed if zeros are left out)."""
+    non-zero values, so their palettes have at least that block's distinct values. A block has
+    at least as many as any of its aligned 32-value parts, so one sort of 32-value blocks rules
+    most streams out; a window size it cannot rule out is counted exactly."""
     nonzero = values[values != 0]
+    base = WINDOWS[0]
+    if nonzero.size < base:
+        return False
+    small = _distinct_per_block(nonzero, base)
     for window in WINDOWS:
+        parts = window // base
         blocks = nonzero.size // window
         if blocks == 0:
             break
-        ordered = np.sort(nonzero[:blocks * window].reshape(blocks, window), axis=1)
-        distinct = int((1 + np.count_nonzero(np.diff(ordered, axis=1), axis=1)).min())
-        if _first_palette_pays(window, distinct - 1, distinct - 1):
+        bound = small[:blocks * parts].reshape(blocks, parts).max(axis=1)
+        if int(bound.min()) > _LIMITS[window]:
+            continue
+        exact = small if window == base else _distinct_per_block(nonzero, window)
+        if int(exact.min()) <= _LIMITS[window]:
             return True
     return False
 
