@@ -114,44 +114,56 @@ def exp_on_negative_values(a: int) -> int:
 
 # ---------------------------------------------------------------------------------------------
 def _range(unsigned: bool) -> range:
+    """The 256 values of an 8-bit tensor."""
     return range(256) if unsigned else range(-128, 128)
+
+
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    """Elementwise rounding half away from zero, on floats (``round_away_zero`` for arrays)."""
+    return np.trunc(x + np.where(x >= 0, 0.5, -0.5))
+
+
+def _apply(fn: Callable[[float], float], points: np.ndarray) -> np.ndarray:
+    """``fn`` at every point, evaluated on Python floats (the functions are scalar)."""
+    return np.array([fn(float(p)) for p in points], dtype=np.float64)
 
 
 def lut8(fn: Callable[[float], float], ifm: tuple[float, int], ofm: tuple[float, int], unsigned: bool,
          round_then_offset: bool = False) -> list[int]:
-    """256 OFM values of ``fn`` for every IFM value; (scale, zero point) pairs. Vela rounds
-    ``zp + y / scale`` for tanh and sigmoid (``convert_to_lut8``) but ``y / scale`` before adding
-    the zero point for exp (``create_lut_8bit_op``, ``round_then_offset``)."""
+    """The 256-entry table of ``fn`` for an 8-bit IFM and OFM given as (scale, zero point): each
+    IFM value dequantised, mapped, requantised and saturated. Tanh and sigmoid round
+    ``zp + y / scale`` as a whole; exp rounds ``y / scale`` and then adds the zero point
+    (``round_then_offset``), which differs at halves."""
     (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
-    values = _range(unsigned)
-    lo, hi = min(values), max(values)
-    table = []
-    for x in values:
-        y = fn(in_scale * (x - in_zp))
-        q = round_away_zero(y / out_scale) + out_zp if round_then_offset else round_away_zero(out_zp + y / out_scale)
-        table.append(min(hi, max(lo, q)))
-    return table
+    inputs = np.arange(256) if unsigned else np.arange(-128, 128)
+    outputs = _apply(fn, in_scale * (inputs - in_zp)) / out_scale
+    quantised = _round_half_away(outputs) + out_zp if round_then_offset else _round_half_away(out_zp + outputs)
+    return [int(v) for v in np.clip(quantised, inputs[0], inputs[-1])]
 
 
 def lut16(fn: Callable[[float], float], ifm: tuple[float, int], ofm: tuple[float, int]) -> list[int]:
-    """The NPU's 16-bit table of ``fn`` (``create_lut_int16_op``): 512 steps over the IFM range,
-    each entry its base value (sampled, corrected by half the error at the step's midpoint) in the
-    low 16 bits and the slope to the next in the high 16 bits."""
+    """The NPU's 16-bit interpolation table of ``fn``: the int16 IFM range cut into 512 equal
+    steps; entry i holds the OFM value at the step's start in its low 16 bits and the rise to the
+    next entry in its high 16 bits. Each start value is lowered by half the error linear
+    interpolation would make at the step's midpoint, so the error is spread over the step (the
+    TFLite reference's table)."""
     (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
-    in_min, in_max = in_scale * (INT16_MIN - in_zp), in_scale * (INT16_MAX - in_zp)
-    out_min, out_max = out_scale * (INT16_MIN - out_zp), out_scale * (INT16_MAX - out_zp)
-    steps = 512
-    step = (in_max - in_min) / steps
-    inverse = (INT16_MAX - INT16_MIN + 1) / (out_max - out_min)
-    samples = []
-    for i in range(steps):
-        value, midpoint, following = fn(in_min + i * step), fn(in_min + i * step + step / 2), fn(in_min + (i + 1) * step)
-        sample = round_away_zero(value * inverse)
-        interpolated = round_away_zero((following * inverse + round_away_zero(value * inverse)) / 2)
-        bias = round_away_zero((interpolated - round_away_zero(midpoint * inverse)) / 2)
-        samples.append(min(max(sample - bias, INT16_MIN), INT16_MAX))
-    samples.append(min(max(round_away_zero(fn(in_max) * inverse), INT16_MIN), INT16_MAX))
-    return [((samples[i + 1] - samples[i]) << 16) + samples[i] for i in range(steps)]
+    in_lo, in_hi = in_scale * (INT16_MIN - in_zp), in_scale * (INT16_MAX - in_zp)
+    out_lo, out_hi = out_scale * (INT16_MIN - out_zp), out_scale * (INT16_MAX - out_zp)
+    step = (in_hi - in_lo) / 512
+    to_ofm = (INT16_MAX - INT16_MIN + 1) / (out_hi - out_lo)
+    starts = in_lo + np.arange(512) * step
+    at_start = _apply(fn, starts) * to_ofm
+    at_mid = _apply(fn, starts + step / 2) * to_ofm
+    at_end = _apply(fn, in_lo + np.arange(1, 513) * step) * to_ofm
+    start_q = _round_half_away(at_start)
+    line_mid = [int(v) for v in _round_half_away((at_end + start_q) / 2)]
+    curve_mid = [int(v) for v in _round_half_away(at_mid)]
+    values = []
+    for start, line, curve in zip((int(v) for v in start_q), line_mid, curve_mid):
+        values.append(min(max(start - round_away_zero((line - curve) / 2), INT16_MIN), INT16_MAX))
+    values.append(min(max(round_away_zero(fn(in_hi) * to_ofm), INT16_MIN), INT16_MAX))
+    return [((nxt - cur) << 16) + cur for cur, nxt in zip(values, values[1:])]
 
 
 def rsqrt_lut(ifm: tuple[float, int], ofm: tuple[float, int]) -> list[int]:
@@ -237,23 +249,21 @@ def hardswish_lut(ifm: tuple[float, int], ofm: tuple[float, int], unsigned: bool
 
 def lrelu_lut(ifm: tuple[float, int], ofm: tuple[float, int], alpha: float, unsigned: bool,
               alpha_scaling: tuple[int, int, int] | None = None) -> list[int]:
-    """Leaky ReLU for every 8-bit IFM value (``convert_lrelu_to_lut``)."""
+    """Leaky ReLU for every 8-bit IFM value, in TFLite's integer arithmetic: values below the
+    zero point take the alpha rescale (scale in_scale * alpha / out_scale, computed in float32;
+    or the given (integer factor, multiplier, shift) of a rewritten PReLU), the others the
+    identity rescale in_scale / out_scale; then the OFM zero point and saturation."""
     (in_scale, in_zp), (out_scale, out_zp) = ifm, ofm
-    id_mult, id_shift = quantise_scale(float(_f32(in_scale) * _f32(1.0) / _f32(out_scale)))
-    scalar = 1
-    a_mult, a_shift = quantise_scale(float(_f32(in_scale) * _f32(alpha) / _f32(out_scale)))
-    if alpha_scaling is not None:
-        scalar, a_mult, a_shift = alpha_scaling
+    identity = (1,) + quantise_scale(float(_f32(in_scale) * _f32(1.0) / _f32(out_scale)))
+    negative = alpha_scaling if alpha_scaling is not None else (
+        (1,) + quantise_scale(float(_f32(in_scale) * _f32(alpha) / _f32(out_scale))))
     values = _range(unsigned)
-    lo, hi = min(values), max(values)
-    table = []
-    for x in values:
-        if x < in_zp:
-            y = out_zp + multiply_by_quantized_multiplier(scalar * (x - in_zp), a_mult, a_shift)
-        else:
-            y = out_zp + multiply_by_quantized_multiplier(x - in_zp, id_mult, id_shift)
-        table.append(min(hi, max(lo, y)))
-    return table
+
+    def leaky(x: int) -> int:
+        factor, multiplier, shift = negative if x < in_zp else identity
+        return out_zp + multiply_by_quantized_multiplier(factor * (x - in_zp), multiplier, shift)
+
+    return [min(values[-1], max(values[0], leaky(x))) for x in values]
 
 
 def _f32(x: float) -> float:
