@@ -10,7 +10,7 @@ from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError
 
 
 def import_tflite_main(args: argparse.Namespace) -> int:
-    """Read a .tflite model, verify the imported IR and print it."""
+    """Read a .tflite model, verify the imported IR and print it with its locations (tensor names)."""
     import npu_opt.dialects  # noqa: F401 - registers dialects
     from npu_opt.ir.printer import PrintOptions, print_op
     from npu_opt.ir.verifier import verify
@@ -30,7 +30,9 @@ def import_tflite_main(args: argparse.Namespace) -> int:
         return 1
     if not verify(module, engine):
         return 1
-    text = print_op(module, PrintOptions(debuginfo=args.print_debuginfo))
+    # Locations are always printed: they hold the TFLite tensor names, which reports, exports and
+    # users find layers by (a re-exported model keeps them; npu-opt names its report rows by them).
+    text = print_op(module, PrintOptions(debuginfo=True))
     try:
         write_output(args.output, text)
     except UserError as err:
