@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.passes.npu_lowering.builder import Builder
 from npu_opt.passes.npu_lowering.padding import Padding4
@@ -26,8 +26,9 @@ class Lowering:
     """tfl op -> True if it goes to the NPU."""
     ordinals: dict[Operation, int] = field(default_factory=dict)
     """tfl op -> its position among the function's tfl operators (Vela's op index)."""
-    absorbed_pads: dict[Operation, tuple[Value, Padding4]] = field(default_factory=dict)
-    """consumer -> (the PAD's input, its padding) for PADs turned into hardware padding."""
+    absorbed_pads: dict[Operation, tuple[Operation, Padding4]] = field(default_factory=dict)
+    """consumer -> (the PAD, its padding) for PADs turned into hardware padding; the consumer reads
+    the PAD's input when it is lowered (its producer may have been lowered, and replaced, since)."""
     force_symmetric_weights: bool = False
 
     def on_npu(self, op: Operation | None) -> bool:

@@ -230,7 +230,8 @@ def absorb_pad(plan: ConvPlan, op: Operation, lowering: Lowering) -> None:
     absorbed = lowering.absorbed_pads.get(op)
     if absorbed is None:
         return
-    source, pads = absorbed
+    pad, pads = absorbed
+    source = pad.operands[0]
     plan.ifm = source
     plan.ifm_shape = shape4(shape_list(source))
     plan.padding = "EXPLICIT"

@@ -68,7 +68,7 @@ def lower_pool(op: Operation, lowering: Lowering) -> None:
     if op.name == "tfl.average_pool_2d" and op in lowering.absorbed_pads:
         plan = _ones_plan("depthwise", b.name, view.ifm, ifm4, ofm4, ofm_elem, (kh, kw), (stride_h, stride_w),
                           padding, act)
-        source = lowering.absorbed_pads[op][0]
+        source = lowering.absorbed_pads[op][0].operands[0]
         if storage(source.type).is_unsigned:
             plan.rounding = "half_up"
             plan.extra["bias32"] = True

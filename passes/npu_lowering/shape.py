@@ -127,7 +127,7 @@ def plan_pad(op: Operation, lowering: Lowering) -> tuple[int, bool]:
     users = op.results[0].users()
     absorbing = [u for u in users if _absorbs(op, u, lowering)]
     for user in absorbing:
-        lowering.absorbed_pads[user] = (op.operands[0], (top, left, bottom, right))
+        lowering.absorbed_pads[user] = (op, (top, left, bottom, right))
     return len(absorbing), bool(users) and len(absorbing) == len(users)
 
 
