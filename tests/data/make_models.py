@@ -476,6 +476,32 @@ def classifier_model(rng: np.random.Generator) -> str:
     return module(f.text([out]))
 
 
+def data_movement_model(rng: np.random.Generator) -> str:
+    """Ops Vela runs as copies or reshapes around convolutions: concatenation (at 16-channel
+    offsets), pad, 2x nearest-neighbour resize, split and a strided slice with unit strides."""
+    f = Func("main", [("input", t((1, 8, 8, 8), q8(A, 0)))], rng)
+    x = ("%arg0", t((1, 8, 8, 8), q8(A, 0)))
+    a = _conv(f, x, t((1, 8, 8, 16), q8(0.125, 0)), (3, 3), (8, 16), A, "mv_conv_a", act="RELU")
+    b = _conv(f, x, t((1, 8, 8, 16), q8(0.125, 0)), (1, 1), (8, 16), A, "mv_conv_b")
+    c = _conv(f, x, t((1, 8, 8, 5), q8(0.125, 0)), (1, 1), (8, 5), A, "mv_conv_c")
+    cat = f.op("tfl.concatenation", [a, b, c], [t((1, 8, 8, 37), q8(0.125, 0))],
+               'axis = 3 : i32, fused_activation_function = "NONE"', "mv_concat")[0]
+    pads = f.i32([[0, 0], [1, 1], [1, 1], [0, 0]], (4, 2))
+    padded = f.op("tfl.pad", [cat, pads], [t((1, 10, 10, 37), q8(0.125, 0))], "", "mv_pad")[0]
+    y = _conv(f, padded, t((1, 8, 8, 24), q8(0.25, 0)), (3, 3), (37, 24), 0.125, "mv_conv_d", padding="VALID")
+    up = f.op("tfl.resize_nearest_neighbor", [y, f.i32([16, 16])], [t((1, 16, 16, 24), q8(0.25, 0))],
+              "align_corners = false, half_pixel_centers = false", "mv_upsample")[0]
+    halves = f.op("tfl.split", [f.i32([3], ()), up], [t((1, 16, 16, 12), q8(0.25, 0))] * 2, "num_splits = 2 : i32",
+                  ["mv_split_0", "mv_split_1"])
+    left = _conv(f, halves[0], t((1, 16, 16, 8), q8(0.5, 0)), (1, 1), (12, 8), 0.25, "mv_conv_e")
+    sliced = f.op("tfl.strided_slice", [halves[1], f.i32([0, 4, 2, 0]), f.i32([1, 12, 10, 12]), f.i32([1, 1, 1, 1])],
+                  [t((1, 8, 8, 12), q8(0.25, 0))],
+                  "begin_mask = 0 : i32, ellipsis_mask = 0 : i32, end_mask = 0 : i32, new_axis_mask = 0 : i32, "
+                  "offset = false, shrink_axis_mask = 0 : i32", "mv_slice")[0]
+    right = _conv(f, sliced, t((1, 8, 8, 8), q8(0.5, 0)), (3, 3), (12, 8), 0.25, "mv_conv_f")
+    return module(f.text([left, right]))
+
+
 MODELS = {
     "conv.tflite": conv_model,
     "conv_float.tflite": conv_float_model,
@@ -493,6 +519,7 @@ MODELS = {
     "two_outputs.tflite": two_outputs_model,
     "cpu_middle.tflite": cpu_middle_model,
     "classifier.tflite": classifier_model,
+    "data_movement.tflite": data_movement_model,
 }
 """File name -> generator. Each gets its own seeded random generator."""
 

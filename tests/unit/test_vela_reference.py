@@ -42,8 +42,16 @@ REPORTS = DATA / "vela"
 MANIFEST = json.loads((REPORTS / "manifest.json").read_text(encoding="utf-8"))
 REGENERATE = "python tests/data/vela/make_reports.py (needs ethos-u-vela==5.2.0)"
 
-KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {}
-"""(model, config) -> why our figures differ from Vela's there (the case is a strict xfail)."""
+_VIEW_FORMATS = ("Vela keeps a view's tensor NHCWB16 when the view's depth offsets are multiples of 16 (here the "
+                 "concatenation's OFM, offsets 0/16/32, and the split copy that the strided slice reads at depth "
+                 "0); npu-format-nhcwb16 keeps every tensor a view (npu.concat, npu.slice) touches NHWC, so the "
+                 "concat copies, the convolutions reading through views and the split copy move more bytes "
+                 "(passes/npu_place.py)")
+KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
+    ("data_movement", config): _VIEW_FORMATS for config in MANIFEST["configs"]
+}
+"""(model, config) -> why our figures differ from Vela's there (the case is a strict xfail: once
+it matches, the entry must go)."""
 
 
 def _load_reports() -> dict[tuple[str, str], list[dict[str, str]]]:
@@ -71,7 +79,9 @@ def _cases() -> list:
     for model, config in REPORT_ROWS:
         marks = []
         if (model, config) in KNOWN_DIFFERENCES:
-            marks.append(pytest.mark.xfail(reason=KNOWN_DIFFERENCES[(model, config)], strict=True))
+            # only a figure mismatch is expected: a crash or a pipeline error still fails
+            marks.append(pytest.mark.xfail(reason=KNOWN_DIFFERENCES[(model, config)], strict=True,
+                                           raises=AssertionError))
         cases.append(pytest.param(model, config, id=f"{model}-{config}", marks=marks))
     return cases
 
