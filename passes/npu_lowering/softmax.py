@@ -78,76 +78,109 @@ def lower_softmax(op: Operation, lowering: Lowering) -> None:
     b.finish(op, [result])
 
 
+class _Int32Steps:
+    """The 32-bit elementwise steps of the 8-bit softmax: their element types (no scale, keeping
+    the IFM zero point; scale 1; scale 2 for products) and clamps (the IFM's 8-bit range, doubled
+    for products), per pixel (``column``) or per element (``full``)."""
+
+    def __init__(self, seq: _Seq, source: Value, shape: tuple[int, ...]) -> None:
+        self.seq, self.b = seq, seq.b
+        _, zp = scale_and_zero_point(quant(source))
+        self.qmin, self.qmax = storage(source.type).value_range()
+        self.raw, self.one, self.two = quant_type(I32, 1.0, zp), quant_type(I32, 1.0, 0), quant_type(I32, 2.0, 0)
+        _, rows, w, c = shape
+        self.full_shape, self.column_shape = shape, (1, rows, w, 1)
+
+    def column(self, elem: Type) -> Type:
+        return tensor(self.column_shape, elem)
+
+    def full(self, elem: Type) -> Type:
+        return tensor(self.full_shape, elem)
+
+    def step(self, cls: type[NpuOp], kind: str, operands: list[Value], result: Type, factor: int = 1,
+             **attrs: Any) -> Value:
+        """One op clamped to ``factor`` times the IFM range."""
+        return self.seq.op(cls, kind, operands, result, activation=self.b.clip(factor * self.qmin,
+                                                                               factor * self.qmax, result), **attrs)
+
+    def raw_step(self, cls: type[NpuOp], kind: str, operands: list[Value], result: Type | None = None) -> Value:
+        """A step on unscaled 32-bit values per pixel, with an identity rescale."""
+        return self.step(cls, kind, operands, result or self.column(self.raw), rescale=self.b.rescale(1, 0))
+
+    def const(self, value: int, elem: Type | None = None) -> Value:
+        return self.seq.const(value, elem or self.raw)
+
+
 def _softmax8(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[int, ...], beta: float) -> Value:
+    """TFLite's 8-bit softmax as NPU ops: exp(x - max) from a table, summed per pixel; the sum
+    normalised by its leading zeros and inverted by Newton-Raphson (gemmlowp's 1 / (1 + x) on
+    [0, 1)); the exponentials times the inverse, shifted into the OFM."""
     from npu_opt.passes.npu_lowering.tables import softmax_exp_lut
-    s = _Seq(b)
+    seq = _Seq(b)
+    steps = _Int32Steps(seq, source, shape)
     in_scale, zp = scale_and_zero_point(quant(source))
-    qmin, qmax = storage(source.type).value_range()
-    no_scale = quant_type(I32, 1.0, zp)
-    one = quant_type(I32, 1.0, 0)
-    two = quant_type(I32, 2.0, 0)
-    ident = b.rescale(1, 0)
-    _, hw_, w, c = shape
-    full, col = tensor(shape, I32), tensor((1, hw_, w, 1), I32)
-
-    def t(elem: Type, shaped: Any = col) -> Type:
-        return tensor(shaped.shape, elem)
-
-    def clip(elem_type: Type, factor: int = 1) -> Any:
-        return b.clip(factor * qmin, factor * qmax, elem_type)
-
-    # PASS 0: the maximum of each pixel's channels, a max pool over the channels viewed as width
-    lanes = b.reshape(ifm, (1, hw_ * w, c, 1))
-    max_type = tensor((1, hw_ * w, 1, 1), quant_type(storage(source.type), 1.0, zp))
-    ifm_max = s.op(MaxPoolOp, "maxpool", [lanes], max_type, kernel=b.kernel((1, c)),
-                   activation=b.activation("none", max_type), rescale=ident)
-    # PASS 1: x - max, through the exp table (32-bit)
-    exp_type = t(quant_type(I32, 1.0, 127), full)
+    _, rows, w, c = shape
+    # the maximum of each pixel's channels: a max pool over the channels viewed as a row
+    lanes = b.reshape(ifm, (1, rows * w, c, 1))
+    max_type = tensor((1, rows * w, 1, 1), quant_type(storage(source.type), 1.0, zp))
+    ifm_max = seq.op(MaxPoolOp, "maxpool", [lanes], max_type, kernel=b.kernel((1, c)),
+                     activation=b.activation("none", max_type), rescale=b.rescale(1, 0))
+    # exp(x - max) in Q0.31 through the table
+    exp_type = steps.full(quant_type(I32, 1.0, 127))
     table = b.const(np.asarray(softmax_exp_lut(beta, in_scale), dtype=np.int64), tensor((256,), I32))
-    ifm_exp = s.op(SubOp, "sub", [ifm, b.reshape(ifm_max, (1, hw_, w, 1))], exp_type, lut=table,
-                   activation=b.activation("lut", exp_type))
-    # PASS 2-4: rescale, sum over the channels, count leading zeros
-    shr_type = t(no_scale, full)
-    rescaled_exp = s.op(ShrOp, "shr", [ifm_exp, s.const(12, no_scale)], shr_type, activation=clip(shr_type),
-                        rescale=ident, rounding="half_up")
-    sum_type = t(no_scale)
-    sum_of_exp = s.op(ReduceSumOp, "reduce_sum", [rescaled_exp], sum_type, activation=clip(sum_type), rescale=ident)
-    headroom_plus_one = s.op(ClzOp, "clz", [sum_of_exp], sum_type, activation=clip(sum_type), rescale=ident)
-    # PASS 5-9: shifts that normalise the sum
-    right_shift = s.op(SubOp, "sub", [s.const(12 + 31 - 8, no_scale), headroom_plus_one], sum_type,
-                       activation=clip(sum_type), rescale=ident)
-    one_const = s.const(1, no_scale)
-    headroom = s.op(SubOp, "sub", [headroom_plus_one, one_const], sum_type, activation=clip(sum_type), rescale=ident)
-    shifted_sum = s.op(ShlOp, "shl", [sum_of_exp, headroom], sum_type, activation=clip(sum_type), rescale=ident)
-    shifted_minus_one = s.op(SubOp, "sub", [shifted_sum, s.const(1 << 30, no_scale)], sum_type,
-                             activation=clip(sum_type), rescale=ident)
-    shifted_minus_one = s.op(ShlOp, "shl", [shifted_minus_one, one_const], sum_type, activation=clip(sum_type),
-                             rescale=ident)
-    # PASS 10-12: the initial estimate of 1 / sum
-    one_type, two_type = t(one), t(two)
-    half_denominator = s.op(AddOp, "add", [shifted_minus_one, s.const((1 << 31) - 1, no_scale)], one_type,
-                            activation=clip(one_type), rescale=b.rescale(1, 1))
-    rescaled = s.op(MulOp, "mul", [half_denominator, s.const(-1010580540, one)], two_type,
-                    activation=clip(two_type, 2))
-    nr_x = s.op(AddOp, "add", [rescaled, s.const(1515870810, no_scale)], one_type, activation=clip(one_type))
-    # PASS 13-27: three Newton-Raphson steps
-    f2_one, four = s.const(1 << 29, no_scale), s.const(4, no_scale)
-    for _ in range(3):
-        product = s.op(MulOp, "mul", [nr_x, half_denominator], two_type, activation=clip(two_type, 2))
-        error = s.op(SubOp, "sub", [f2_one, product], one_type, activation=clip(one_type))
-        scaled = s.op(MulOp, "mul", [nr_x, error], two_type, activation=clip(two_type, 2))
-        to_add = s.op(MulOp, "mul", [scaled, four], sum_type, activation=clip(sum_type), rescale=ident)
-        nr_x = s.op(AddOp, "add", [nr_x, to_add], one_type, activation=clip(one_type))
-    # PASS 28-30: scale the exps by the reciprocal and shift into the OFM
-    scale_factor = s.op(MulOp, "mul", [nr_x, s.const(2, no_scale)], one_type, activation=clip(one_type))
-    scaled_exp = s.op(MulOp, "mul", [ifm_exp, scale_factor], t(two, full), activation=clip(t(two, full), 2))
+    exps = seq.op(SubOp, "sub", [ifm, b.reshape(ifm_max, steps.column_shape)], exp_type, lut=table,
+                  activation=b.activation("lut", exp_type))
+    right_shift, half_denominator = _normalised_sum(steps, exps)
+    inverse = _newton_raphson_inverse(steps, half_denominator)
+    # the exponentials times the inverse, shifted into the OFM
+    scale = steps.step(MulOp, "mul", [inverse, steps.const(2)], steps.column(steps.one))
+    scaled = steps.step(MulOp, "mul", [exps, scale], steps.full(steps.two), factor=2)
     ofm_type = tensor(shape, element_type_of(ofm.type))
-    return s.op(ShrOp, "shr", [scaled_exp, right_shift], ofm_type, activation=b.activation("none", ofm_type),
-                rounding="half_up")
+    return seq.op(ShrOp, "shr", [scaled, right_shift], ofm_type, activation=b.activation("none", ofm_type),
+                  rounding="half_up")
+
+
+def _normalised_sum(steps: _Int32Steps, exps: Value) -> tuple[Value, Value]:
+    """The per-pixel sum of the exponentials (each scaled down by 2^12) shifted left to put its
+    leading one at bit 30: returns the right shift the result will need and (sum - 1) / 2 in
+    Q0.31, the argument of the reciprocal."""
+    b = steps.b
+    rescaled = steps.seq.op(ShrOp, "shr", [exps, steps.const(12)], steps.full(steps.raw),
+                            activation=b.clip(steps.qmin, steps.qmax, steps.full(steps.raw)),
+                            rescale=b.rescale(1, 0), rounding="half_up")
+    total = steps.raw_step(ReduceSumOp, "reduce_sum", [rescaled])
+    leading_zeros = steps.raw_step(ClzOp, "clz", [total])
+    right_shift = steps.raw_step(SubOp, "sub", [steps.const(12 + 31 - 8), leading_zeros])
+    one = steps.const(1)
+    headroom = steps.raw_step(SubOp, "sub", [leading_zeros, one])
+    normalised = steps.raw_step(ShlOp, "shl", [total, headroom])
+    fraction = steps.raw_step(SubOp, "sub", [normalised, steps.const(1 << 30)])
+    fraction = steps.raw_step(ShlOp, "shl", [fraction, one])
+    half_denominator = steps.step(AddOp, "add", [fraction, steps.const((1 << 31) - 1)], steps.column(steps.one),
+                                  rescale=b.rescale(1, 1))
+    return right_shift, half_denominator
+
+
+def _newton_raphson_inverse(steps: _Int32Steps, half_denominator: Value) -> Value:
+    """1 / (1 + x) from d = (1 + x) / 2: the estimate 48/17 - 32/17 d refined three times by
+    x <- x + x (1 - d x) (constants in Q2.29 and Q0.31)."""
+    one_type, two_type = steps.column(steps.one), steps.column(steps.two)
+    scaled = steps.step(MulOp, "mul", [half_denominator, steps.const(-1010580540, steps.one)], two_type, factor=2)
+    estimate = steps.step(AddOp, "add", [scaled, steps.const(1515870810)], one_type)
+    one_q29, four = steps.const(1 << 29), steps.const(4)
+    for _ in range(3):
+        product = steps.step(MulOp, "mul", [estimate, half_denominator], two_type, factor=2)
+        error = steps.step(SubOp, "sub", [one_q29, product], one_type)
+        correction = steps.step(MulOp, "mul", [estimate, error], two_type, factor=2)
+        correction = steps.raw_step(MulOp, "mul", [correction, four])
+        estimate = steps.step(AddOp, "add", [estimate, correction], one_type)
+    return estimate
 
 
 def _softmax16(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[int, ...], beta: float) -> Value:
-    """Vela's ``get_graph_int16``."""
+    """TFLite's int16 softmax as NPU ops: x - max scaled by beta onto [-10, 0], exp from a 16-bit
+    interpolation table, the per-pixel sum normalised by its leading zeros, 1 / (1 + x) from a
+    second table, the product shifted into the OFM."""
     import math
     s = _Seq(b)
     in_scale, zp = scale_and_zero_point(quant(source))
