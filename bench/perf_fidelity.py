@@ -36,7 +36,8 @@ import npu_opt.dialects  # noqa: E402,F401
 import npu_opt.passes  # noqa: E402,F401  (registers the passes and the estimate pipeline)
 from npu_opt.dialects.tfl.tflite import import_tflite  # noqa: E402
 from npu_opt.ir.diagnostics import DiagnosticEngine  # noqa: E402
-from npu_opt.ir.pass_manager import PassManager  # noqa: E402
+from npu_opt.ir.pass_manager import PassFailure, PassManager  # noqa: E402
+from npu_opt.ir.verifier import verify  # noqa: E402
 from npu_opt.ir.pass_registry import parse_pipeline  # noqa: E402
 from npu_opt.tools.perf_report import collect_rows, render as render_report  # noqa: E402
 from npu_opt.tools.target_options import apply_target, prepare_target  # noqa: E402
@@ -108,10 +109,20 @@ def estimate_rows(model_bytes: bytes, model: str, config: str) -> list[dict]:
     module = import_tflite(model_bytes, model)
     assert request is not None
     apply_target(module, request)
-    engine = DiagnosticEngine(stream=io.StringIO())
+    stream = io.StringIO()
+    engine = DiagnosticEngine(stream=stream)
     engine.show_remarks = False
-    PassManager(parse_pipeline(PIPELINE), engine).run(module)
+    try:  # the imported model is verified first, as npu-opt does, and after every pass
+        if not verify(module, engine):
+            raise PassFailure()
+        PassManager(parse_pipeline(PIPELINE), engine, verify_each=True).run(module)
+    except PassFailure:
+        raise ModelError(f"{model} ({config}) does not go through the pipeline:\n{stream.getvalue().rstrip()}") from None
     return collect_rows(module)
+
+
+class ModelError(Exception):
+    """A corpus model the verifier or a pass rejects; the message holds its diagnostics."""
 
 
 def compare_model(corpus: Path, model: str, config: str, csv_dir: Path | None) -> tuple[list[Row], int, list[str]]:
@@ -310,7 +321,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     models = [m.strip() for m in args.models.split(",") if m.strip()]
-    results = run(args.corpus, configs, models, args.csv_dir)
+    missing = [path for path in (args.corpus / "models", args.corpus / "vela_reports") if not path.is_dir()]
+    if missing:
+        print(f"error: no corpus at '{args.corpus}' (missing {', '.join(str(p) for p in missing)}): this benchmark "
+              "needs the shared benchmark corpus (int8 .tflite models in models/ and Vela 5.2.0's per-layer reports "
+              "in vela_reports/, see ../shared/corpus/README.md); give its place with --corpus DIR", file=sys.stderr)
+        return 1
+    bad_configs = [c for c in configs if c not in CONFIGS]
+    if bad_configs:
+        print(f"error: unknown config {', '.join(bad_configs)} (known: {', '.join(CONFIGS)})", file=sys.stderr)
+        return 1
+    unknown = [m for m in models if not (args.corpus / "models" / f"{m}.tflite").is_file()]
+    if unknown:
+        print(f"error: no model {', '.join(unknown)} in {args.corpus / 'models'}", file=sys.stderr)
+        return 1
+    try:
+        results = run(args.corpus, configs, models, args.csv_dir)
+    except ModelError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     text = render(results, models)
     args.out.write_text(text, encoding="utf-8")
     for r in results:
