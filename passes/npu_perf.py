@@ -79,6 +79,7 @@ class SelectBlockConfig(Pass):
     "ops": "NPU ops estimated",
     "streamed": "ops whose weights are DMA'd into fast storage",
     "decided-in-arena": "modules whose buffering decisions saw fast-storage feature maps in the arena",
+    "raw-weights": "ops whose weight values are missing (elided), sized uncompressed",
 })
 class Estimate(Pass):
     """Estimate every NPU op's cycles, MACs and memory traffic (npu.cost), and the module totals.
@@ -133,7 +134,7 @@ class Estimate(Pass):
             streaming = None
             slack: float
             if desc.weights is not None and block is not None:
-                encode = self._encoder(op, desc, perf, block)
+                encode = self._encoder(op, desc, perf, block, ctx)
                 full = encode((0, desc.ofm.shape.depth))
                 desc = with_weights(desc, full.total_bytes)
                 planned = with_weights(planned, full.total_bytes)
@@ -182,12 +183,19 @@ class Estimate(Pass):
             ctx.error(f"no block configuration of {perf.accel.name} fits this op ({report_name(op)})", op)
         return block
 
-    def _encoder(self, op: Operation, desc: NpuOpDesc, perf, block: BlockConfig):
+    def _encoder(self, op: Operation, desc: NpuOpDesc, perf, block: BlockConfig, ctx: PassContext):
+        """The weight-stream sizer of ``op``: the codec model on the weight values, or raw sizes
+        when encoding is off or the values are not in the IR (a remark says so)."""
         hwio = op_weights_hwio(op) if self.encode_weights else None
         weights = desc.weights
         assert weights is not None and desc.block_type is not None
         if hwio is None:
             raw = weights.raw_elements
+            if self.encode_weights:
+                ctx.remark(f"the weight values of '{report_name(op)}' are not in the IR (an elided constant, "
+                           f"e.g. printed with --elide-large-constants); its weight stream is sized raw "
+                           f"({raw} weights, uncompressed) instead of by the codec model", op)
+                ctx.stat("raw-weights")
 
             def raw_size(slices: tuple[int, ...]) -> EncodedWeights:
                 return _raw_encoding(raw, desc.ofm.shape.depth, slices, perf.accel.cores)
