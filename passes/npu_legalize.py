@@ -29,11 +29,11 @@ from npu_opt.ir.attributes import StringAttr
 from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.ir.traits import ConstantLike
+from npu_opt.ir.traits import ConstantLike, MemoryOnly
 from npu_opt.passes.npu_lowering import conv, elementwise, mean, pool, shape, softmax, split
 from npu_opt.passes.npu_lowering.context import Lowering
 from npu_opt.passes.npu_lowering.fuse import erase_dead, fold_reshapes, fuse_activations
-from npu_opt.passes.npu_lowering.support import MEMORY_ONLY, Reason, check
+from npu_opt.passes.npu_lowering.support import Reason, check
 from npu_opt.passes.npu_lowering.view import builtin_name
 
 PLACEMENT_ATTR = "npu.placement"
@@ -114,7 +114,7 @@ class NpuLegalize(Pass):
             if reason is not None:
                 self._mark_cpu(op, reason, lowering)
         copies = {op: shape.needs_copy(op, lowering) for op in ops
-                  if op.name in MEMORY_ONLY and lowering.on_npu(op)}
+                  if op.has_trait(MemoryOnly) and lowering.on_npu(op)}
         absorbed_pads = []
         for op in ops:
             if op.name == "tfl.pad" and lowering.on_npu(op):
@@ -127,7 +127,7 @@ class NpuLegalize(Pass):
             if not lowering.on_npu(op) or any(op is pad for pad in absorbed_pads):
                 continue
             leftovers.extend(v.op for v in op.operands if hasattr(v, "op"))  # type: ignore[attr-defined]
-            if op.name in MEMORY_ONLY:
+            if op.has_trait(MemoryOnly):
                 shape.lower_reshape(op, lowering, copies[op])
             else:
                 LOWERINGS[op.name](op, lowering)
@@ -162,7 +162,7 @@ class NpuLegalize(Pass):
                 lowering.placement[op] = True
             else:
                 reasons[op] = reason
-        memory_ops = [op for op in ops if op.name in MEMORY_ONLY and lowering.on_npu(op)]
+        memory_ops = [op for op in ops if op.has_trait(MemoryOnly) and lowering.on_npu(op)]
         for op in memory_ops:
             lowering.placement[op] = False
         changed = True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from npu_opt.ir.constraints import ArrayAttrC, IntAttrC
 from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
-from npu_opt.ir.traits import Pure
+from npu_opt.ir.traits import MemoryOnly, Pure
 from npu_opt.ir.types import DYNAMIC
 
 from npu_opt.dialects.tfl.common import (
@@ -23,7 +23,7 @@ class ReshapeOp(TflOp):
 
     OP_NAME = "tfl.reshape"
     BUILTIN = "RESHAPE"
-    traits = (Pure(),)
+    traits = (Pure(), MemoryOnly())
     input = OperandDef(AnyTflTensor)
     shape = OperandDef(IndexTensor)
     output = ResultDef(AnyTflTensor)
@@ -50,7 +50,7 @@ class SqueezeOp(TflOp):
 
     OP_NAME = "tfl.squeeze"
     BUILTIN = "SQUEEZE"
-    traits = (Pure(),)
+    traits = (Pure(), MemoryOnly())
     input = OperandDef(AnyTflTensor)
     squeeze_dims = AttrDef(ArrayAttrC(IntAttrC(64)), default=[])
     output = ResultDef(AnyTflTensor)
@@ -75,7 +75,7 @@ class ExpandDimsOp(TflOp):
 
     OP_NAME = "tfl.expand_dims"
     BUILTIN = "EXPAND_DIMS"
-    traits = (Pure(),)
+    traits = (Pure(), MemoryOnly())
     input = OperandDef(AnyTflTensor)
     dim = OperandDef(IndexTensor)
     output = ResultDef(AnyTflTensor)
