@@ -1,21 +1,26 @@
 """A fast path for the attribute dictionaries of generic ops.
 
 Most dictionaries in real graphs hold only scalars, strings and small integer arrays
-(``stride_h = 2 : i32``, ``padding = "SAME"``, ``tile = "op17"``). Decoding those with regexes
-is several times faster than running them through the lark grammar, which matters when no two
-dictionaries in a file are spelled alike. Anything else returns None and takes the grammar path.
+(``stride_h = 2 : i32``, ``padding = "SAME"``, ``tile = "op17"``), and imported constants add a
+type and a dense value (``qtype = tensor<...>, value = dense_resource<k> : tensor<...>``).
+Decoding those with regexes is several times faster than running them through the lark grammar,
+which matters when no two dictionaries in a file are spelled alike. Anything else returns None
+and takes the grammar path, which also reports every error.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
+from typing import Callable
 
 from npu_opt.ir.attributes import FALSE, TRUE, UNIT, ArrayAttr, Attribute, FloatAttr, IntegerAttr, StringAttr
 from npu_opt.ir.type_parser import builtin_scalar
 from npu_opt.ir.types import FloatType, I64, IndexType, IntegerType
 
 _ENTRY = re.compile(
-    r'\s*([A-Za-z_][A-Za-z0-9_$.]*)\s*(?:=\s*("[^"\\\n]*"|\[[^\[\]"{}<>()]*\]|[^,"\[\]{}<>()]+?))?\s*(,|\Z)')
+    r'\s*([A-Za-z_][A-Za-z0-9_$.]*)\s*(?:=\s*("[^"\\\n]*"|\[[^\[\]"{}<>()]*\]|[^,"\[\]{}<>()]*[^,"\[\]{}<>()\s]))?\s*(,|\Z)')
+# (a plain value ends at a non-space: a lazy ``+?`` before ``\s*`` was quadratic in a run of spaces)
 _SCALAR = re.compile(r"\s*(true|false|[-+]?[0-9]+|[-+]?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?)"
                      r"(?:\s*:\s*([a-z0-9]+))?\s*\Z")
 _VALUES: dict[str, Attribute | None] = {}
@@ -61,28 +66,83 @@ def _value(text: str) -> Attribute | None:
     return attr
 
 
-def simple_dictionary(body: str) -> dict[str, Attribute] | None:
-    """Decode the inside of ``{...}`` when every entry is simple; None otherwise (or on duplicates)."""
+TypedValue = Callable[[str, str, str], "Attribute | None"]
+"""Decodes a value that needs its type: (kind, literal, type text) -> the attribute, or None to
+leave the dictionary to the grammar. ``kind`` is "type" (literal ''), "dense" or "dense_resource"
+(literal: the ``dense<...>`` / ``dense_resource<...>`` text)."""
+
+
+@functools.lru_cache(maxsize=1)
+def _typed_entry() -> re.Pattern[str]:
+    """``_ENTRY`` plus types and dense values (built on first use: the pattern is ~10 kB)."""
+    from npu_opt.ir.lexing import angle_brackets
+    head = r"[A-Za-z_!][A-Za-z0-9_$.]*+"
+    type_ = rf"{head}(?:{angle_brackets()})?"
+    return re.compile(
+        r'\s*+([A-Za-z_][A-Za-z0-9_$.]*+)\s*+(?:=\s*+(?:'
+        r'(?P<string>"[^"\\\n]*+")'
+        r'|(?P<array>\[[^\[\]"{}<>()]*+\])'
+        rf'|(?P<resource>dense_resource<[^<>]*+>)\s*+:\s*+(?P<resource_type>{type_})'
+        rf'|(?P<dense>dense<[^<>]*+>)\s*+:\s*+(?P<dense_type>{type_})'
+        rf'|(?P<type>{head}{angle_brackets()})'
+        r'|(?P<plain>[^,"\[\]{}<>()]+?)'
+        r'))?\s*+(,|\Z)')
+
+
+def _typed_value(m: re.Match[str], typed: TypedValue) -> Attribute | None:
+    """The value of one ``_typed_entry`` match (UNIT when it has none)."""
+    text = m.group("string")
+    if text is not None:
+        return StringAttr(text[1:-1])
+    for kind in ("plain", "array"):
+        text = m.group(kind)
+        if text is not None:
+            text = text.strip()
+            found = _value(text)
+            if found is None and kind == "plain" and _BARE_TYPE.fullmatch(text):
+                return typed("type", "", text)  # i32, index, f32, none, !d.t
+            return found
+    text = m.group("type")
+    if text is not None:
+        return typed("type", "", text)
+    text = m.group("resource")
+    if text is not None:
+        return typed("dense_resource", text, m.group("resource_type"))
+    text = m.group("dense")
+    if text is not None:
+        return typed("dense", text, m.group("dense_type"))
+    return UNIT
+
+
+_BARE_TYPE = re.compile(r"[A-Za-z_!][A-Za-z0-9_$.]*")
+
+
+def simple_dictionary(body: str, typed: TypedValue | None = None) -> dict[str, Attribute] | None:
+    """Decode the inside of ``{...}`` when every entry is simple (or, given ``typed``, a type or a
+    dense value); None otherwise (or on duplicates)."""
     result: dict[str, Attribute] = {}
     pos = 0
     end = len(body)
     if not body.strip():
         return result
+    entry = _ENTRY if typed is None else _typed_entry()
     while pos < end:
-        m = _ENTRY.match(body, pos)
+        m = entry.match(body, pos)
         if m is None:
             return None
-        key, value, sep = m.groups()
+        key = m.group(1)
         if key in result:
             return None
-        if value is None:
-            attr: Attribute | None = UNIT
+        if typed is not None:
+            attr = _typed_value(m, typed)
+        elif m.group(2) is None:
+            attr = UNIT
         else:
-            attr = _value(value.strip())
-            if attr is None:
-                return None
+            attr = _value(m.group(2).strip())
+        if attr is None:
+            return None
         result[key] = attr
         pos = m.end()
-        if not sep:
+        if not m.group(m.re.groups):
             break
     return result if pos >= end else None

@@ -42,8 +42,13 @@ _ARROW = r"->|-(?!>)"
 _COMMENT = r"\/\/[^\n]*+|\/(?!\/)"  # (``/`` is escaped inside lark's /regex/ literals)
 
 
+def angle_brackets() -> str:
+    """The regex of a balanced ``<...>`` (as in ``tensor<...>`` and ``!d.t<...>`` type tokens)."""
+    return _nested("<", ">", r'[^<>"\-]', rf"{_ARROW}|{_STRING_RE}", ANGLE_DEPTH)
+
+
 def _grammar_text() -> str:
-    angle = _nested("<", ">", r'[^<>"\-]', rf"{_ARROW}|{_STRING_RE}", ANGLE_DEPTH)
+    angle = angle_brackets()
     braced = _nested(r"\{", r"\}", r'[^{}"\/]', rf"{_STRING_RE}|{_COMMENT}", BRACE_DEPTH)
     parens = _nested(r"\(", r"\)", r'[^()<>"\-\/]', rf"{_ARROW}|{_STRING_RE}|{_COMMENT}|{angle}",
                      PAREN_DEPTH)

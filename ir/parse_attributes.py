@@ -145,38 +145,44 @@ class AttributeRules:
 
     def dense_attr(self, children: list[Any]) -> Attribute:
         token, type = children
-        if not isinstance(type, RankedTensorType):
-            raise _error(self.state, f"dense attribute needs a ranked tensor type, not '{type}'", token)
-        from npu_opt.ir.dense_literal import DenseLiteralError, parse_dense_literal  # imports numpy
         try:
-            array = parse_dense_literal(token[len("dense<"):-1], type)
-            return DenseElementsAttr(type, array)
-        except (DenseLiteralError, ValueError) as err:
+            return self._dense_value(str(token), type)
+        except ValueError as err:
             raise _error(self.state, str(err), token) from None
+
+    def _dense_value(self, text: str, type: Type) -> Attribute:
+        """``dense<...> : type`` from the text of its ``dense<...>``; ValueError saying what is wrong."""
+        if not isinstance(type, RankedTensorType):
+            raise ValueError(f"dense attribute needs a ranked tensor type, not '{type}'")
+        from npu_opt.ir.dense_literal import parse_dense_literal  # imports numpy
+        return DenseElementsAttr(type, parse_dense_literal(text[len("dense<"):-1], type))
 
     def dense_resource_attr(self, children: list[Any]) -> Attribute:
         token, type = children
+        try:
+            return self._dense_resource_value(str(token), type)
+        except ValueError as err:
+            raise _error(self.state, str(err), token) from None
+
+    def _dense_resource_value(self, text: str, type: Type) -> Attribute:
+        """``dense_resource<key> : type`` from the text of its ``dense_resource<...>``, checked
+        against the blob of that key; ValueError saying what is wrong."""
         if not isinstance(type, RankedTensorType):
-            raise _error(self.state, f"dense_resource needs a ranked tensor type, not '{type}'", token)
+            raise ValueError(f"dense_resource needs a ranked tensor type, not '{type}'")
         if not type.has_static_shape:
-            raise _error(self.state, f"dense_resource needs a statically shaped tensor type, not '{type}'",
-                         token)
-        key = token[len("dense_resource<"):-1].strip()
+            raise ValueError(f"dense_resource needs a statically shaped tensor type, not '{type}'")
+        key = text[len("dense_resource<"):-1].strip()
         if _STRING_AT.fullmatch(key):
-            try:
-                key = unquote_string(key)
-            except ValueError as err:
-                raise _error(self.state, str(err), token) from None
+            key = unquote_string(key)  # a bad escape is a ValueError naming it
         elif not _RESOURCE_KEY.fullmatch(key):
-            raise _error(self.state, "expected a resource key (an identifier or a string) in "
-                         f"dense_resource<...>, found '{key[:40]}'", token)
+            raise ValueError("expected a resource key (an identifier or a string) in "
+                             f"dense_resource<...>, found '{key[:40]}'")
         blob = self.state.resources.blobs.get("builtin", {}).get(key)
         size = _element_bytes(type.element_type)
         if blob is not None and size is not None:
             expected = type.num_elements() * size
             if len(blob.data) != expected:
-                raise _error(self.state, f"resource '{key}' holds {len(blob.data)} bytes but "
-                             f"'{type}' needs {expected}", token)
+                raise ValueError(f"resource '{key}' holds {len(blob.data)} bytes but '{type}' needs {expected}")
         return DenseResourceAttr(type, key, blob)
 
     def dialect_attr(self, children: list[Token]) -> Attribute:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import gc
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +32,7 @@ from npu_opt.ir.regex_cache import cache_file, use_pattern_cache
 from npu_opt.ir.resources import Resources, ResourceSyntaxError, find_trailer, parse_trailer
 from npu_opt.ir.strings import UINT32_MAX, bounded_int, unquote_string
 from npu_opt.ir.traits import IsolatedFromAbove
-from npu_opt.ir.type_parser import TypeParser, TypeSyntaxError
+from npu_opt.ir.type_parser import TypeParser, TypeSyntaxError, split_top_level
 from npu_opt.ir.types import FunctionType, OpaqueType, RankedTensorType, TensorType, Type
 
 _ISOLATED_PRETTY = {"builtin.module", "func.func"}
@@ -392,11 +393,67 @@ class _Builder(AttributeRules, Transformer):
         cache = self.state.dict_cache
         found = cache.get(text)
         if found is None:
-            found = simple_dictionary(text[1:-1]) if "//" not in text else None
+            found = simple_dictionary(text[1:-1], self._fast_value) if "//" not in text else None
             if found is None:
                 found = self._sub_parse(text, "attr_dict_only", token, skip)
             cache[text] = found
         return dict(found)
+
+    def _fast_value(self, kind: str, literal: str, type_text: str) -> Attribute | None:
+        """A dictionary value that needs its type (for attr_fastpath), or None when anything is
+        off: the grammar path then decodes the dictionary and reports the error where it is."""
+        try:
+            type_ = self._known_type(type_text)
+            if type_ is None:
+                return None
+            if kind == "type":
+                return TypeAttr(type_)
+            if kind == "dense":
+                return self._dense_value(literal, type_)
+            return self._dense_resource_value(literal, type_)
+        except ValueError:
+            return None
+
+    def _known_type(self, text: str) -> Type | None:
+        """The type spelled ``text`` (cached by text), or None if it is malformed or names a
+        dialect that is not registered when that is an error; raises nothing."""
+        try:
+            type_ = self.type_parser.parse(text)
+            if not self.state.options.allow_unregistered:
+                self._check_type_dialects(type_, None)  # type: ignore[arg-type]
+            return type_
+        except (UserError, ValueError):
+            return None
+
+    def _fast_signature(self, body: str) -> FunctionType | None:
+        """``(T, ...) -> T`` or ``(T, ...) -> (T, ...)`` without the grammar: split at top-level
+        commas, each type decoded once per spelling. None for anything else (function types as
+        results, types with attribute dictionaries, comments, errors): the grammar path takes those."""
+        close = _matching_paren(body)
+        if close < 0 or "//" in body:
+            return None
+        rest = body[close + 1:].lstrip()
+        if not rest.startswith("->"):
+            return None
+        rest = rest[2:].strip()
+        if rest.startswith("("):
+            if _matching_paren(rest) != len(rest) - 1:
+                return None
+            result_texts = _type_list(rest[1:-1])
+        else:
+            result_texts = [rest]
+        input_texts = _type_list(body[1:close])
+        if input_texts is None or result_texts is None:
+            return None
+        types: list[Type] = []
+        for text in (*input_texts, *result_texts):
+            if not text or text[0] == "(":
+                return None
+            type_ = self._known_type(text)
+            if type_ is None:
+                return None
+            types.append(type_)
+        return FunctionType(types[:len(input_texts)], types[len(input_texts):])
 
     def _signature(self, token: Token) -> FunctionType:
         cache = self.state.signature_cache
@@ -404,10 +461,12 @@ class _Builder(AttributeRules, Transformer):
         if found is None:
             colon = token.index("(")
             body = token[colon:]
-            found = self._sub_parse(body, "attribute_only", token, colon)
-            if not isinstance(found, TypeAttr) or not isinstance(found.type, FunctionType):
-                raise _error(self.state, "expected a function type for the operation", token)
-            found = found.type
+            found = self._fast_signature(body)
+            if found is None:
+                parsed = self._sub_parse(body, "attribute_only", token, colon)
+                if not isinstance(parsed, TypeAttr) or not isinstance(parsed.type, FunctionType):
+                    raise _error(self.state, "expected a function type for the operation", token)
+                found = parsed.type
             cache[str(token)] = found
         return found
 
@@ -591,6 +650,32 @@ class _Builder(AttributeRules, Transformer):
             block.append(op)
         return block
 
+
+
+def _matching_paren(text: str) -> int:
+    """The index of the ``)`` closing the ``(`` that ``text`` starts with; -1 if none does."""
+    if not text.startswith("("):
+        return -1
+    depth = 0
+    for m in _PARENS.finditer(text):
+        token = m.group()
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+            if depth == 0:
+                return m.start()
+    return -1
+
+
+def _type_list(text: str) -> list[str] | None:
+    """The comma-separated type spellings in ``text`` ([] when blank)."""
+    if not text.strip():
+        return []
+    return [part.strip() for part in split_top_level(text)]
+
+
+_PARENS = re.compile(r'"(?:[^"\\]|\\.)*+"|[()]', re.S)
 
 
 @functools.lru_cache(maxsize=1)

@@ -5,6 +5,7 @@ interned Type once and caches it by text, so each distinct type is parsed only o
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable
 
@@ -39,6 +40,9 @@ _QUANT = re.compile(
 # (an ambiguous ``[0-9]*\.?[0-9]+`` took seconds on a few thousand digits).
 _PARAM = re.compile(r"([-+]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?|inf|nan))"
                     r"(?:\s*:\s*([-+]?[0-9]+))?\Z")
+_SCALE = r"[-+]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?|inf|nan)"
+_SCALES_ONLY = re.compile(rf"\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+\Z")
+"""Per-axis parameters without zero points (what TFLite importers print): checked in one match."""
 _DIALECT_HEAD = re.compile(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?:\.([A-Za-z0-9_$.]*))?")
 
 
@@ -54,31 +58,32 @@ def _bounded(text: str, limit: int, what: str, offset: int = 0) -> int:
         raise TypeSyntaxError(str(err), offset) from None
 
 
+@functools.lru_cache(maxsize=None)
+def _specials(sep: str) -> re.Pattern[str]:
+    """The characters split_top_level looks at (a whole string literal, ``->`` and an unterminated
+    ``"`` count as one), so the scan skips everything else in C rather than a Python loop."""
+    return re.compile(r'"(?:[^"\\]|\\.)*+"|"|->|[<(\[{>)\]}]|' + re.escape(sep), re.S)
+
+
 def split_top_level(text: str, sep: str = ",") -> list[str]:
-    """Split on ``sep`` outside brackets and strings."""
+    """Split on ``sep`` outside brackets and strings (the ``>`` of ``->`` closes nothing)."""
+    if sep not in text:
+        return [text]
     parts: list[str] = []
     depth = 0
     start = 0
-    in_string = False
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if in_string:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "<([{":
+    for m in _specials(sep).finditer(text):
+        token = m.group()
+        if token == sep:
+            if depth == 0:
+                parts.append(text[start:m.start()])
+                start = m.end()
+        elif token in "<([{":
             depth += 1
-        elif ch in ">)]}":
-            if not (ch == ">" and i > 0 and text[i - 1] == "-"):
-                depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-        i += 1
+        elif token in ">)]}":
+            depth -= 1
+        elif token == '"':
+            break  # an unterminated string runs to the end
     parts.append(text[start:])
     return parts
 
@@ -206,6 +211,10 @@ class TypeParser:
             pairs = params[1:-1].split(",")
         scales: list[float] = []
         zero_points: list[int] = []
+        if axis is not None and _SCALES_ONLY.match(params, 1, len(params) - 1):
+            scales = [float(pair) for pair in pairs]
+            zero_points = [0] * len(scales)
+            pairs = []
         for pair in pairs:
             pm = _PARAM.match(pair.strip())
             if not pm:

@@ -1,0 +1,109 @@
+"""The parser's fast paths (attribute dictionaries with types and dense values, op signatures,
+split_top_level, per-axis scales) build exactly what the grammar path builds, and leave every
+error to the grammar path, so messages and positions do not change."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from npu_opt.ir import parser as parser_module
+from npu_opt.ir.parser import ParseError, ParseOptions, parse_module
+from npu_opt.ir.printer import PrintOptions, print_op
+from npu_opt.ir.type_parser import split_top_level
+
+PER_AXIS = "!quant.uniform<i8<-127:127>:f32:0, {0.5,0.25,1e-3,.5}>"
+GOOD = [
+    f'%0 = "foo.c"() <{{qtype = tensor<4x1x1x1x{PER_AXIS}>, value = dense_resource<w> : tensor<4x1x1x1xi8>}}> '
+    f": () -> tensor<4x1x1x1x{PER_AXIS}>",
+    '%0 = "foo.c"() <{value = dense<[1, -2]> : tensor<2xi32>, k = dense<7> : tensor<3xi8>}> : () -> i32',
+    '%0 = "foo.c"() {t = i32, u = index, n = none, f = f32, d = !foo.bar<1, "x>">, z} : () -> tensor<*xf32>',
+    '%0:2 = "foo.c"() : () -> (tensor<2x!quant.uniform<i8:f32, 0.5:-3>>, !foo.q<a<b<c>>>)',
+    '"foo.c"() {e = dense<"0x01020304"> : tensor<4xi8>, s = "a b", a = [1, 2]} : () -> ()',
+    '%0 = "foo.c"() : () -> ((i32) -> i32)',
+    '%a = "foo.c"() : () -> i8\n"foo.d"(%a, %a) : (i8, i8) -> ()',
+    '"foo.c"() {f = () -> (), g = (i32, f32) -> (i1, i8)} : () -> ()',
+]
+TRAILER = '\n{-#\n  dialect_resources: {\n    builtin: {\n      w: "0x0400000001020304"\n    }\n  }\n#-}\n'
+BAD = [
+    '%0 = "foo.c"() <{v = dense_resource<w> : tensor<5xi8>}> : () -> i32',  # 4 bytes, not 5
+    '%0 = "foo.c"() <{v = dense<[1, 2, 3]> : tensor<2xi32>}> : () -> i32',
+    '%0 = "foo.c"() <{v = dense<1> : i32}> : () -> i32',
+    '%0 = "foo.c"() <{t = tensor<4xi99999999>}> : () -> i32',
+    '%0 = "foo.c"() : (i32) -> tensor<2x!quant.uniform<i8:f32:0, {0.5,-1.0}>>',
+    '%0 = "foo.c"() : () -> tensor<2x!quant.uniform<i8:f32:0, {0.5,}>>',
+    '%0 = "foo.c"() {t = !bar.baz} : () -> i32',  # (errors only without --allow-unregistered-dialect)
+    '%0 = "foo.c"() : () -> !bar.baz',
+]
+STRICT_ONLY = 2
+
+
+def _disable_fast_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parser_module, "simple_dictionary", lambda body, typed=None: None)
+    monkeypatch.setattr(parser_module._Builder, "_fast_signature", lambda self, body: None)
+
+
+def _parse(text: str, allow: bool = True) -> str:
+    module = parse_module(text + TRAILER, "f.mlir", ParseOptions(allow_unregistered=allow))
+    return print_op(module, PrintOptions(generic=True))
+
+
+def _error(text: str, allow: bool) -> tuple[str, object]:
+    with pytest.raises(ParseError) as info:
+        parse_module(text + TRAILER, "f.mlir", ParseOptions(allow_unregistered=allow))
+    return info.value.diagnostic.message, info.value.diagnostic.location
+
+
+@pytest.mark.parametrize("text", GOOD)
+def test_fast_paths_build_what_the_grammar_builds(text, monkeypatch):
+    fast = _parse(text)
+    _disable_fast_paths(monkeypatch)
+    assert _parse(text) == fast
+
+
+@pytest.mark.parametrize("text, allow", [(text, True) for text in BAD[:-STRICT_ONLY]]
+                         + [(text.replace("foo.c", "test.c"), False) for text in BAD])
+def test_errors_are_the_grammar_paths_own(text, allow, monkeypatch):
+    fast = _error(text, allow)
+    _disable_fast_paths(monkeypatch)
+    assert _error(text, allow) == fast
+
+
+def _split_by_characters(text: str, sep: str = ",") -> list[str]:
+    """split_top_level's meaning, one character at a time (the reference it is tested against)."""
+    parts, depth, start, in_string, i = [], 0, 0, False, 0
+    while i < len(text):
+        ch = text[i]
+        if in_string:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "<([{":
+            depth += 1
+        elif ch in ">)]}" and not (ch == ">" and i > 0 and text[i - 1] == "-"):
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    return parts + [text[start:]]
+
+
+def test_split_top_level_matches_a_character_scan():
+    rng = random.Random(7)
+    alphabet = 'ab,<>()[]{}"\\- x\n'
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(16)))
+        for sep in (",", "x"):
+            assert split_top_level(text, sep) == _split_by_characters(text, sep), (text, sep)
+
+
+@pytest.mark.parametrize("text", GOOD[:5])
+def test_imported_shapes_of_ops_never_need_the_grammar_for_their_pieces(text, monkeypatch):
+    def refuse(self, *args):
+        raise AssertionError("the grammar path was used")
+    monkeypatch.setattr(parser_module._Builder, "_sub_parse", refuse)
+    assert _parse(text)
