@@ -31,7 +31,8 @@ from npu_opt.dialects.npu.perf.ir_adapter import (
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_buffering import propose_weight_buffering
-from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder
+from npu_opt.dialects.npu.perf.weight_size import EncodedWeights
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.passes.npu_order import graph_blocks, npu_runs
 from npu_opt.ir.core import Operation, Value
@@ -200,8 +201,7 @@ class Estimate(Pass):
             def raw_size(slices: tuple[int, ...]) -> EncodedWeights:
                 return _raw_encoding(raw, desc.ofm.shape.depth, slices, perf.accel.cores)
             return raw_size
-        dilation = (desc.kernel.dilation_x, desc.kernel.dilation_y)
-        return WeightEncoder(hwio, perf.accel, desc.block_type, desc.ifm.bits, block.ofm_block.depth, dilation)
+        return WeightStreams.of(op, ctx.analyses).encoder(op, hwio, perf, desc, block)
 
 
 def _raw_encoding(raw: int, depth: int, slices: tuple[int, ...], cores: int) -> EncodedWeights:

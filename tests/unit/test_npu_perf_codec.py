@@ -163,9 +163,10 @@ def test_encoder_encodes_each_stream_once(monkeypatch: pytest.MonkeyPatch) -> No
     batches: list[int] = []
     real = weight_size.encoded_sizes
 
-    def counting(streams_: list[np.ndarray]) -> list[int]:
-        batches.append(len(streams_))
-        return real(streams_)
+    def counting(streams_) -> list[int]:
+        listed = list(streams_)
+        batches.append(len(listed))
+        return real(listed)
     monkeypatch.setattr(weight_size, "encoded_sizes", counting)
     hwio = np.transpose(structured_7x7(48, 8), (1, 2, 3, 0))
     encoder = WeightEncoder(hwio, accelerator("ethos-u65-512"), BlockType.CONVOLUTION, 8, 16)

@@ -22,6 +22,7 @@ tests/unit/test_npu_perf_codec.py compares it with ``mlw_codec`` on many streams
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 import numpy as np
 
@@ -204,8 +205,28 @@ def _section_bits(code: SectionCode, weight_runs: Runs, zero_runs: Runs | None) 
     return bits
 
 
-def encoded_sizes(streams: list[np.ndarray]) -> list[int]:
-    """Bytes the codec produces for each reordered weight stream (a multiple of 16)."""
+BATCH_SYMBOLS = 1 << 21
+"""Most weights searched in one batch (bounds the batch's working memory, about 40 B each)."""
+
+
+def encoded_sizes(streams: Iterable[np.ndarray]) -> list[int]:
+    """Bytes the codec produces for each reordered weight stream (a multiple of 16); the streams
+    are searched together, in batches of about BATCH_SYMBOLS weights (a generator of streams is
+    consumed batch by batch)."""
+    sizes: list[int] = []
+    group: list[np.ndarray] = []
+    held = 0
+    for stream in streams:
+        if group and held + len(stream) > BATCH_SYMBOLS:
+            sizes += _encoded_batch(group)
+            group, held = [], 0
+        group.append(stream)
+        held += len(stream)
+    return sizes + (_encoded_batch(group) if group else [])
+
+
+def _encoded_batch(streams: list[np.ndarray]) -> list[int]:
+    """``encoded_sizes`` of one batch: all its sections searched together."""
     sections: list[tuple[int, SectionCode]] = []
     for index, stream in enumerate(streams):
         values = np.asarray(stream, dtype=np.int64)

@@ -106,6 +106,12 @@ class WeightEncoder:
         self.sub_kernel = (SUB_KERNEL_MAX.height // dilation[1], SUB_KERNEL_MAX.width // dilation[0])
         self._sizes: dict[tuple[int, int, int], int] = {}
 
+    @property
+    def signature(self) -> tuple:
+        """Everything besides the weight values that shapes the streams."""
+        return (self.accel.name, self.ohwi.shape, self.ifm_bits, self.ofm_block_depth, self.depthwise,
+                self.part_kernel, self.sub_kernel)
+
     def _stream(self, d0: int, d1: int, core: int) -> np.ndarray:
         """Core ``core``'s channels of slice ``[d0, d1)`` in NPU order."""
         cores = self.accel.cores
@@ -124,16 +130,22 @@ class WeightEncoder:
                     parts.append((d0, d1, core))
         return parts
 
-    def __call__(self, depth_slices: tuple[int, ...] | None = None) -> EncodedWeights:
-        """The encoded stream sliced at ``depth_slices`` (default: one slice of the whole depth)."""
+    def missing(self, depth_slices: tuple[int, ...] | None) -> list[tuple[int, int, int]]:
+        """The streams of a slicing not encoded yet."""
+        return [part for part in dict.fromkeys(self._parts(self.checked(depth_slices))) if part not in self._sizes]
+
+    def checked(self, depth_slices: tuple[int, ...] | None) -> tuple[int, ...]:
+        """``depth_slices`` (default: the whole depth), checked to rise from 0 to the OFM depth."""
         slices = tuple(depth_slices) if depth_slices is not None else (0, self.depth)
         if len(slices) < 2 or slices[0] != 0 or slices[-1] != self.depth or list(slices) != sorted(set(slices)):
             raise ValueError(f"depth slices {slices} must rise from 0 to the OFM depth {self.depth}")
+        return slices
+
+    def __call__(self, depth_slices: tuple[int, ...] | None = None) -> EncodedWeights:
+        """The encoded stream sliced at ``depth_slices`` (default: one slice of the whole depth)."""
+        slices = self.checked(depth_slices)
         parts = self._parts(slices)
-        missing = [part for part in dict.fromkeys(parts) if part not in self._sizes]
-        if missing:
-            sizes = encoded_sizes([self._stream(*part) for part in missing])
-            self._sizes.update(zip(missing, sizes))
+        encode_together([(self, slices)])
         cores = self.accel.cores
         ranges: list[WeightRange] = []
         total = 0
@@ -152,6 +164,20 @@ class WeightEncoder:
         return EncodedWeights(slices, tuple(ranges), total, (halves[0], halves[1]))
 
 
+def encode_together(requests: list[tuple[WeightEncoder, tuple[int, ...] | None]]) -> None:
+    """Encode the streams the requested (encoder, slicing) pairs still miss, all in one search
+    (much cheaper per weight than one search per op: see grc_search.py)."""
+    unique: list[tuple[WeightEncoder, tuple[int, int, int]]] = []
+    for encoder, slices in requests:
+        queued = {part for other, part in unique if other is encoder}
+        unique += [(encoder, part) for part in encoder.missing(slices) if part not in queued]
+    if not unique:
+        return
+    sizes = encoded_sizes(encoder._stream(*part) for encoder, part in unique)
+    for (encoder, part), size in zip(unique, sizes):
+        encoder._sizes[part] = size
+
+
 def encode_weights(hwio: np.ndarray, accel: AcceleratorConfig, block_type: BlockType, ifm_bits: int,
                    ofm_block_depth: int, depth_slices: tuple[int, ...] | None = None,
                    dilation: tuple[int, int] = (1, 1), zero_point: np.ndarray | int = 0) -> EncodedWeights:
@@ -159,5 +185,5 @@ def encode_weights(hwio: np.ndarray, accel: AcceleratorConfig, block_type: Block
     return WeightEncoder(hwio, accel, block_type, ifm_bits, ofm_block_depth, dilation, zero_point)(depth_slices)
 
 
-__all__ = ["EncodedWeights", "SCALE_RECORD_BYTES", "WeightEncoder", "WeightRange", "encode_weights",
+__all__ = ["EncodedWeights", "SCALE_RECORD_BYTES", "WeightEncoder", "WeightRange", "encode_together", "encode_weights",
            "encoder_part_kernel"]

@@ -1,0 +1,80 @@
+"""The weight encoders of a module's weighted ops for one compile, as an analysis of the module.
+
+The estimate asks each op for its full-depth weight stream, then perhaps for one slicing. The
+codec's parameter search costs far less per weight on many streams at once (grc_search.py), so
+the first request encodes the full-depth streams of every weighted op of the module in one batch;
+slicings are encoded when asked. The encoders keep their stream sizes, so nothing is encoded
+twice while the analysis lives (until a pass changes the IR).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from npu_opt.dialects.npu.perf.arch import PerfTarget
+from npu_opt.dialects.npu.perf.block_config import BlockConfig, check_block_config, select_block_config
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, op_weights_hwio
+from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
+from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
+from npu_opt.dialects.npu.perf.weight_size import WeightEncoder, encode_together
+from npu_opt.ir.analysis import Analysis, AnalysisManager
+from npu_opt.ir.core import Operation
+
+
+def _encoder_for(hwio: np.ndarray, perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig) -> WeightEncoder:
+    """An encoder of ``hwio`` as the op ``desc`` run with ``block`` reads it."""
+    assert desc.block_type is not None
+    dilation = (desc.kernel.dilation_x, desc.kernel.dilation_y)
+    return WeightEncoder(hwio, perf.accel, desc.block_type, desc.ifm.bits, block.ofm_block.depth, dilation)
+
+
+class WeightStreams(Analysis):
+    """Weight encoders of the weighted ops of the anchor module, created and batch-encoded at
+    full depth on the first request."""
+
+    def __init__(self, module: Operation, manager: AnalysisManager) -> None:
+        super().__init__(module, manager)
+        self._manager = manager
+        self._encoders: dict[Operation, WeightEncoder] | None = None
+
+    @staticmethod
+    def of(op: Operation, manager: AnalysisManager) -> "WeightStreams":
+        """The analysis of the module enclosing ``op``."""
+        root = op
+        for ancestor in op.ancestors():
+            root = ancestor
+        return manager.get(WeightStreams, root)
+
+    def encoder(self, op: Operation, hwio: np.ndarray, perf: PerfTarget, desc: NpuOpDesc,
+                block: BlockConfig) -> WeightEncoder:
+        """The encoder of ``op``'s weights ``hwio`` for ``desc`` and ``block``."""
+        if self._encoders is None:
+            self._encoders = self._encode_all(perf)
+        wanted = _encoder_for(hwio, perf, desc, block)
+        found = self._encoders.get(op)
+        if found is None or found.signature != wanted.signature:
+            self._encoders[op] = found = wanted
+        return found
+
+    def _encode_all(self, perf: PerfTarget) -> dict[Operation, WeightEncoder]:
+        """An encoder per weighted op (block as npu.block says, else as the search picks), their
+        full-depth streams encoded together."""
+        encoders: dict[Operation, WeightEncoder] = {}
+        for op in self.anchor.walk():
+            if not is_costed(op):
+                continue
+            desc = self._manager.get(OpDescription, op).desc
+            if desc is None or desc.weights is None or desc.block_type is None:
+                continue
+            given = op.attr(BLOCK_ATTR)
+            if isinstance(given, BlockAttr):
+                block = check_block_config(desc, perf.accel, given.ofm_block, given.is_partkernel)
+            else:
+                block = select_block_config(desc, perf.accel)
+            hwio = op_weights_hwio(op) if block is not None else None
+            if hwio is not None and block is not None:
+                encoders[op] = _encoder_for(hwio, perf, desc, block)
+        encode_together([(encoder, None) for encoder in encoders.values()])
+        return encoders
+
+
+__all__ = ["WeightStreams"]
