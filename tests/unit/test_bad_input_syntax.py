@@ -398,18 +398,32 @@ def _crashy_dialect():
         @dialect.attribute("boom")
         def _boom(body: str | None) -> StringAttr:
             return {"a": StringAttr("a")}[body or ""]  # KeyError unless the body is 'a'
+
+        @dialect.attribute("strict")
+        def _strict(body: str | None) -> StringAttr:
+            from npu_opt.ir.type_parser import AttributeSyntaxError
+            if body != "a":
+                raise AttributeSyntaxError(f"#unittest_crashy.strict takes 'a', not '{body}'")
+            return StringAttr("a")
     return dialect
 
 
-def test_failing_dialect_attribute_parsers_are_parse_errors() -> None:
+def test_dialect_attribute_parser_rejections_are_parse_errors_and_bugs_are_not() -> None:
+    """A parser's AttributeSyntaxError is a parse error at the attribute; any other exception is a
+    bug in that parser and escapes as AttributeParserCrash (the driver's crash guard reports it)."""
+    from npu_opt.ir.parser import AttributeParserCrash
     _crashy_dialect()
     module = parse_module('"foo.op"() {a = #unittest_crashy.ok<x>, b = #unittest_crashy.boom<a>} : () -> ()',
                           "ok.mlir", ParseOptions(allow_unregistered=True))
     op = next(iter(module.regions[0].blocks[0].ops))
     assert op.attributes["a"].value == "ok:x" and op.attributes["b"].value == "a"
-    err = _error('"foo.op"() {a = 1 : i32,\n  b = #unittest_crashy.boom<zz>} : () -> ()')
-    assert "invalid '#unittest_crashy.boom' attribute" in err.diagnostic.message
+    err = _error('"foo.op"() {a = 1 : i32,\n  b = #unittest_crashy.strict<zz>} : () -> ()')
+    assert err.diagnostic.message == "#unittest_crashy.strict takes 'a', not 'zz'"
     assert _where(err) == (2, 7)
-    err = _error('%0 = "foo.op"() : () -> tensor<2xi8, #unittest_crashy.boom<zz>>')
-    assert "invalid '#unittest_crashy.boom' attribute" in err.diagnostic.message
+    err = _error('%0 = "foo.op"() : () -> tensor<2xi8, #unittest_crashy.strict<zz>>')
+    assert err.diagnostic.message == "#unittest_crashy.strict takes 'a', not 'zz'"
     assert _where(err) == (1, 38)  # the encoding
+    for text in ('"foo.op"() {a = 1 : i32,\n  b = #unittest_crashy.boom<zz>} : () -> ()',
+                 '%0 = "foo.op"() : () -> tensor<2xi8, #unittest_crashy.boom<zy>>'):
+        with pytest.raises(AttributeParserCrash, match="the parser of '#unittest_crashy.boom' failed: KeyError"):
+            parse_module(text, "bad.mlir", ParseOptions(allow_unregistered=True))
