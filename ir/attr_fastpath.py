@@ -85,7 +85,7 @@ def _typed_entry() -> re.Pattern[str]:
         rf'|(?P<resource>dense_resource<[^<>]*+>)\s*+:\s*+(?P<resource_type>{type_})'
         rf'|(?P<dense>dense<[^<>]*+>)\s*+:\s*+(?P<dense_type>{type_})'
         rf'|(?P<type>{head}{angle_brackets()})'
-        r'|(?P<plain>[^,"\[\]{}<>()]+?)'
+        r'|(?P<plain>[^,"\[\]{}<>()]*[^,"\[\]{}<>()\s])'  # ends at a non-space: linear (a lazy +? was not)
         r'))?\s*+(,|\Z)')
 
 
