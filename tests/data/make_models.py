@@ -502,6 +502,39 @@ def data_movement_model(rng: np.random.Generator) -> str:
     return module(f.text([left, right]))
 
 
+def kernels_model(rng: np.random.Generator) -> str:
+    """Kernel shapes the hardware splits or treats apart: 9x9 (two sub-kernels per axis), 1x7 and
+    7x1, a 5x5/2 depthwise, a 4x4/4 average pool and a 3x3/2 SAME max pool."""
+    f = Func("main", [("input", t((1, 20, 20, 8), q8(A, 0)))], rng)
+    x = ("%arg0", t((1, 20, 20, 8), q8(A, 0)))
+    y = _conv(f, x, t((1, 20, 20, 16), q8(0.125, 0)), (9, 9), (8, 16), A, "k_conv9x9", act="RELU")
+    pooled = _pool(f, "average", y, t((1, 5, 5, 16), q8(0.125, 0)), 4, 4, "VALID", "k_avgpool4")
+    y = _conv(f, y, t((1, 20, 20, 16), q8(0.25, 0)), (1, 7), (16, 16), 0.125, "k_conv1x7")
+    y = _conv(f, y, t((1, 20, 20, 16), q8(0.25, 0)), (7, 1), (16, 16), 0.25, "k_conv7x1")
+    y = _conv(f, y, t((1, 10, 10, 16), q8(0.5, 0)), (5, 5), (16, 16), 0.25, "k_depthwise5x5", stride=(2, 2),
+              depthwise=True)
+    out = _pool(f, "max", y, t((1, 5, 5, 16), q8(0.5, 0)), 3, 2, "SAME", "k_maxpool3")
+    return module(f.text([pooled, out]))
+
+
+def int16_elementwise_model(rng: np.random.Generator) -> str:
+    """16-bit elementwise ops and activations: mul, sub, maximum, leaky ReLU, tanh, logistic, softmax."""
+    s = t((1, 6, 6, 16), q16(0.0078125))
+    f = Func("main", [("a", s), ("b", s)], rng)
+    a, b = ("%arg0", s), ("%arg1", s)
+    outs = [f.op("tfl.mul", [a, b], [t((1, 6, 6, 16), q16(0.03125))], 'fused_activation_function = "NONE"',
+                 "mul16")[0],
+            f.op("tfl.sub", [a, b], [t((1, 6, 6, 16), q16(0.015625))],
+                 'fused_activation_function = "RELU", pot_scale_int16 = false', "sub16")[0],
+            f.op("tfl.maximum", [a, b], [s], "", "maximum16")[0],
+            f.op("tfl.leaky_relu", [a], [s], "alpha = 0.125 : f32", "leaky_relu16")[0],
+            f.op("tfl.tanh", [a], [t((1, 6, 6, 16), q16(3.0517578125e-05))], "", "tanh16")[0],
+            f.op("tfl.logistic", [a], [t((1, 6, 6, 16), q16(3.0517578125e-05))], "", "logistic16")[0],
+            f.op("tfl.softmax", [a], [t((1, 6, 6, 16), q16(3.0517578125e-05))], "beta = 1.0 : f32",
+                 "softmax16")[0]]
+    return module(f.text(outs))
+
+
 MODELS = {
     "conv.tflite": conv_model,
     "conv_float.tflite": conv_float_model,
@@ -520,6 +553,8 @@ MODELS = {
     "cpu_middle.tflite": cpu_middle_model,
     "classifier.tflite": classifier_model,
     "data_movement.tflite": data_movement_model,
+    "kernels.tflite": kernels_model,
+    "int16_elementwise.tflite": int16_elementwise_model,
 }
 """File name -> generator. Each gets its own seeded random generator."""
 
