@@ -91,3 +91,21 @@ def test_a_tight_buffer_shrinks_the_slices_until_two_fit(accelerator: str, syste
     hidden = propose_weight_buffering(perf, desc, block, encode, prev_slack=1e12)
     assert hidden.encoded.depth_slices == (0, 200) and hidden.streaming is not None
     assert not hidden.streaming.double_buffered
+
+
+def test_no_room_for_a_slice_reads_in_place_and_cascades_take_one_buffer() -> None:
+    perf = resolve_perf_target("ethos-u55-32", "Ethos_U55_High_End_Embedded", "Shared_Sram")
+    desc = NpuOpDesc(OpKind.CONV2D, TensorDesc(Shape4(1, 20, 20, 99)), TensorDesc(Shape4(1, 20, 20, 200), 8, "NHCWB16"),
+                     kernel=Kernel(3, 3), weights=WeightsDesc(200 * 891, 200 * 891, "OffChipFlash"))
+    block = select_block_config(desc, perf.accel)
+    assert block is not None
+    encode = _encoder(900)
+    # 1000 bytes hold no 16-channel slice (14400 B): the NPU reads the weights from flash
+    starved = propose_weight_buffering(perf, desc, block, encode, prev_slack=0.0, buffer_limit=1000)
+    assert starved.streaming is None and starved.encoded.depth_slices == (0, 200)
+    assert starved.desc.weights is not None and starved.desc.weights.memory == "OffChipFlash"
+    # inside a cascade: one full-depth buffer, no full-transfer time charged
+    cascaded = propose_weight_buffering(perf, desc, block, encode, prev_slack=0.0, cascaded=True)
+    assert cascaded.encoded.depth_slices == (0, 200) and cascaded.streaming is not None
+    assert cascaded.streaming.full_transfer_bytes == 0 and not cascaded.streaming.double_buffered
+    assert cascaded.desc.weights is not None and cascaded.desc.weights.buffered
