@@ -20,21 +20,19 @@ from npu_opt.dialects.npu.ops_pool import AvgPoolOp
 from npu_opt.ir.attributes import StringAttr, TypeAttr
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.rewriter import Rewriter
+from npu_opt.ir.traits import ConstantLike
 from npu_opt.ir.types import RankedTensorType, element_type_of
 from npu_opt.passes.npu_lowering.builder import Builder
 from npu_opt.passes.npu_lowering.context import Lowering
 from npu_opt.passes.npu_lowering.elementwise import FUSABLE_MARK
 
-CONSTANTS = ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.no_value")
-
-
 def fold_reshapes(ops: Iterable[Operation], rewriter: Rewriter) -> None:
     """reshape(reshape(x)) -> reshape(x); identity reshapes disappear; unused ones are erased."""
     for op in list(ops):
-        if op.parent is None or op.name != "npu.reshape":
+        if op.parent is None or not isinstance(op, ReshapeOp):
             continue
         inner = getattr(op.operands[0], "op", None)
-        while inner is not None and inner.name == "npu.reshape":
+        while isinstance(inner, ReshapeOp):
             rewriter.set_operand(op, 0, inner.operands[0])
             if not inner.results[0].uses:
                 rewriter.erase_op(inner)
@@ -52,7 +50,7 @@ def erase_dead(candidates: Iterable[Operation], rewriter: Rewriter) -> None:
         op = work.pop()
         if op.parent is None or any(r.uses for r in op.results):
             continue
-        if op.name not in CONSTANTS and op.name != "npu.reshape":
+        if not op.has_trait(ConstantLike) and not isinstance(op, ReshapeOp):
             continue
         producers = [getattr(v, "op", None) for v in op.operands]
         rewriter.erase_op(op)

@@ -29,6 +29,7 @@ from npu_opt.dialects.npu.ops_conv import DepthwiseConv2DOp
 from npu_opt.dialects.npu.ops_elementwise import AddOp
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
 from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.traits import ConstantLike
 from npu_opt.ir.types import I8, I32, RankedTensorType, element_type_of
 from npu_opt.passes.npu_lowering.builder import quant_type, storage, tensor
 from npu_opt.passes.npu_lowering.context import Lowering
@@ -58,7 +59,7 @@ def needs_copy(op: Operation, lowering: Lowering) -> bool:
     producer = getattr(source, "op", None)
     if len(source.users()) > 1 or producer is None:
         return True
-    if producer.name in ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.mean"):
+    if producer.has_trait(ConstantLike) or producer.name == "tfl.mean":
         return True
     return producer.dialect == "tfl" and not lowering.on_npu(producer)
 
