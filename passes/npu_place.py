@@ -137,6 +137,7 @@ class FormatNhcwb16(Pass):
 @register_pass("npu-place-tensors", statistics={
     "fast": "feature maps placed in fast storage",
     "arena": "feature maps left in place (graph inputs and outputs, their views, explicit areas)",
+    "over-limit": "NPU ops whose live fast-storage feature maps exceed the arena cache size",
 })
 class PlaceTensors(Pass):
     """Place feature maps in memory areas as Vela's scheduler does for the module's memory mode.
@@ -147,15 +148,42 @@ class PlaceTensors(Pass):
     views, which must stay in their source's area) as a function argument, a returned value or a
     value a non-NPU op reads stays in the arena; so does a class where some value already has an
     explicit area (e.g. a DMA's destination). With a shared arena (Shared_Sram, Sram_Only)
-    nothing changes: the arena is the fast storage. The arena cache size is not checked (Vela's
-    schedule for an unlimited cache: no cascading, every internal feature map fits)."""
+    nothing changes: the arena is the fast storage. Placement ignores the arena cache size
+    (Vela's schedule for an unlimited cache: no cascading), but a warning names the op with the
+    most live fast-storage feature maps when they exceed it (passes/npu_liveness.py)."""
 
     enabled: bool = option(True, "place feature maps (false: leave them all in the arena)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
-        if not self.enabled or not target.is_spilling_enabled:
-            return
+        if self.enabled and target.is_spilling_enabled:
+            self._place(module, target, ctx)
+        self._check_limit(module, target, ctx)
+
+    @staticmethod
+    def _check_limit(module: Operation, target, ctx: PassContext) -> None:
+        """Warn, once per function, when the feature maps live in fast storage during some NPU op
+        exceed the arena cache size (Vela would cascade those ops; the estimate does not)."""
+        from npu_opt.passes.npu_liveness import memory_peak
+        from npu_opt.passes.npu_order import graph_blocks
+
+        area, limit = target.fast_storage_area, target.arena_cache_size
+        for block in list(graph_blocks(module)):
+            try:
+                peak = memory_peak(block, target, area, limit)
+            except ValueError:  # an incomplete npu.time numbering: npu-estimate reports it
+                continue
+            if peak is None or peak.live_bytes <= limit:
+                continue
+            ctx.stat("over-limit", peak.over_limit_ops)
+            name = getattr(peak.op.attr("name"), "value", None) or peak.op.name
+            ctx.warning(f"feature maps live in {area} while '{name}' runs take {peak.live_bytes} bytes, more than "
+                        f"the arena cache size of {limit} bytes ({peak.over_limit_ops} NPU op(s) over it); Vela "
+                        "would cascade these ops or keep feature maps in slower memory, which no pass models yet, "
+                        "so their estimates may be far off", peak.op)
+
+    def _place(self, module: Operation, target, ctx: PassContext) -> None:
+        """Move the NPU-internal feature maps to the fast storage (see the class docstring)."""
         fast = target.fast_storage_area
         outputs = _function_results(module)
         parent: dict[int, int] = {}
