@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from npu_opt.dialects.npu.accelerators import BlockType
-from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.dialects.npu.op_kind import ELEMENTWISE_OPS, OpKind
 from npu_opt.ir.traits import Trait
 
 if TYPE_CHECKING:
@@ -21,8 +21,11 @@ class CostedOp(Trait):
     (and so its ``block_type``), and its ``elementwise`` operator ('add', 'abs', ...) if any."""
 
     def __init__(self, kind: OpKind, elementwise: str = "") -> None:
-        if kind.is_elementwise and not elementwise:
-            raise TypeError(f"a costed {kind.value} op must name its elementwise operator")
+        if kind.is_elementwise and elementwise not in ELEMENTWISE_OPS:
+            raise TypeError(f"a costed {kind.value} op must name its elementwise operator, one of "
+                            f"{', '.join(ELEMENTWISE_OPS)}; not {elementwise!r}")
+        if not kind.is_elementwise and elementwise:
+            raise TypeError(f"a costed {kind.value} op has no elementwise operator, not {elementwise!r}")
         self.kind = kind
         self.elementwise = elementwise
 

@@ -50,4 +50,11 @@ class OpKind(str, enum.Enum):
         return self.block_type is BlockType.ELEMENTWISE
 
 
-__all__ = ["OpKind"]
+ELEMENTWISE_OPS: tuple[str, ...] = (
+    "add", "sub", "mul", "min", "max", "shl", "shr", "squared_difference",  # binary
+    "abs", "clz", "leaky_relu", "rsqrt", "exp", "not",  # unary
+)
+"""Elementwise operators an elementwise kind may name; add/sub and mul have their own
+output-cycle costs."""
+
+__all__ = ["ELEMENTWISE_OPS", "OpKind"]

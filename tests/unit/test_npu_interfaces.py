@@ -62,6 +62,10 @@ def test_kinds_carry_their_block_type_and_look_up_by_name():
     assert OpKind.ELEMENTWISE_UNARY.is_elementwise and not OpKind.MAX_POOL.is_elementwise
     with pytest.raises(TypeError, match="elementwise operator"):
         CostedOp(OpKind.ELEMENTWISE_BINARY)
+    with pytest.raises(TypeError, match="not 'pow'"):
+        CostedOp(OpKind.ELEMENTWISE_BINARY, "pow")
+    with pytest.raises(TypeError, match="has no elementwise operator"):
+        CostedOp(OpKind.CONV2D, "add")
 
 
 def test_the_adapter_reads_the_interface():

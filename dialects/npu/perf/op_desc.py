@@ -17,20 +17,13 @@ import enum
 from dataclasses import dataclass, field, replace
 
 from npu_opt.dialects.npu.accelerators import BlockType
-from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.dialects.npu.op_kind import ELEMENTWISE_OPS, OpKind
 from npu_opt.dialects.npu.perf.shape import Shape4
 
 MEMORY_AREAS: tuple[str, ...] = ("Sram", "Dram", "OnChipFlash", "OffChipFlash")
 """Memories a tensor can live in (as in a Vela system config)."""
 SHRAM = "Shram"
 """The NPU's internal shared buffer: only LUTs are DMA'd into it."""
-
-
-ELEMENTWISE_OPS: tuple[str, ...] = (
-    "add", "sub", "mul", "min", "max", "shl", "shr", "squared_difference",  # binary
-    "abs", "clz", "leaky_relu", "rsqrt", "exp", "not",  # unary
-)
-"""Elementwise operators; add/sub and mul have their own output-cycle costs."""
 
 
 class TensorFormat(str, enum.Enum):
