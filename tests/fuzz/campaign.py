@@ -95,10 +95,10 @@ def _spawn(context: multiprocessing.context.BaseContext, seed: int) -> _Slot:
     return _Slot(process, parent)
 
 
-def _record(summary: Summary, index: int, outcome: Outcome, kind: str) -> None:
+def _record(summary: Summary, index: int, outcome: Outcome) -> None:
     summary.cases += 1
     summary.verdicts[outcome.verdict] += 1
-    summary.kinds[kind] += 1
+    summary.kinds[outcome.kind] += 1
     summary.cpu += outcome.cpu
     if outcome.verdict in ("internal", "roundtrip"):
         summary.bugs.setdefault(outcome.signature, []).append(index)
@@ -140,7 +140,7 @@ def run_pool(indices: list[int], seed: int, workers: int, timeout: float, progre
                 except EOFError:  # the worker died (e.g. a C-level crash): an internal error
                     outcome = Outcome("internal", "worker process died", "")
                     slots[number] = _spawn(context, seed)
-                _record(summary, slot.index, outcome, make_case(slot.index, seed, SEEDS).kind)
+                _record(summary, slot.index, outcome)
                 slots[number].index = None
             elif (_process_cpu(slot.process.pid) - slot.cpu_started > timeout
                   or now - slot.started > timeout * WALL_FACTOR):
@@ -172,7 +172,7 @@ def _confirm_hangs(summary: Summary, timed_out: list[int], seed: int, timeout: f
             for verdict, count in result.verdicts.items():
                 summary.verdicts[verdict] += count
             summary.cases += 1
-            summary.kinds[make_case(index, seed, SEEDS).kind] += 1  # type: ignore[arg-type]
+            summary.kinds.update(result.kinds)
             for sig, cases in result.bugs.items():
                 summary.bugs.setdefault(sig, []).extend(cases)
                 summary.details.setdefault(sig, result.details[sig])

@@ -43,6 +43,7 @@ class Case:
 @dataclass
 class Outcome:
     verdict: str
+    kind: str = ""
     signature: str = ""
     detail: str = ""
     cpu: float = 0.0
@@ -212,4 +213,5 @@ def run_case(case: Case, workdir: str) -> Outcome:
         outcome = Outcome("internal", "RecursionError in the harness", "")
     outcome.cpu = _cpu() - began
     outcome.stages = stages
+    outcome.kind = case.kind
     return outcome

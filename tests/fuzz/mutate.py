@@ -25,6 +25,13 @@ _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _DICT_ENTRY = re.compile(r"[A-Za-z_][\w.$]* = ")
 
 
+def _pick(pattern: re.Pattern[str], rng: random.Random, text: str) -> re.Match[str] | None:
+    """A match of ``pattern``: the first one after a random position (or the first of all).
+
+    Finding all matches of a 70 KB printed model for every case cost more than running it."""
+    return pattern.search(text, rng.randrange(len(text) + 1)) or pattern.search(text)
+
+
 def _span(rng: random.Random, text: str, longest: int = 64) -> tuple[int, int]:
     start = rng.randrange(len(text) + 1)
     return start, min(len(text), start + rng.randint(1, longest))
@@ -66,10 +73,9 @@ def _splice(rng: random.Random, text: str, seeds: Seeds) -> str:
 
 
 def _number(rng: random.Random, text: str, seeds: Seeds) -> str:
-    found = list(_DIGITS.finditer(text))
-    if not found:
+    m = _pick(_DIGITS, rng, text)
+    if m is None:
         return _insert_token(rng, text, seeds)
-    m = rng.choice(found)
     if rng.random() < 0.5:
         value = rng.choice(_NUMBERS)
     else:
@@ -87,12 +93,11 @@ def _nest(rng: random.Random, text: str, seeds: Seeds) -> str:
 
 def _string(rng: random.Random, text: str, seeds: Seeds) -> str:
     """Put escapes, backslash runs, quotes or unicode inside a string literal."""
-    found = list(_STRING.finditer(text))
+    m = _pick(_STRING, rng, text)
     extra = rng.choice(["\\" * rng.choice([1, 2, 3, 64, 65, 5000]), '\\"', "\\22", "\\0A", "\\FF", "\\x",
                         "\\n", "\\t", "\\", rng.choice(_UNICODE)])
-    if not found:
+    if m is None:
         return text + f'"{extra}"'
-    m = rng.choice(found)
     inner = rng.randint(m.start() + 1, m.end() - 1)
     return text[:inner] + extra + text[inner:]
 
@@ -104,10 +109,9 @@ def _unicode(rng: random.Random, text: str, seeds: Seeds) -> str:
 
 def _drop_entry(rng: random.Random, text: str, seeds: Seeds) -> str:
     """Remove one ``key = value`` entry of an attribute dictionary (a required attribute goes)."""
-    found = list(_DICT_ENTRY.finditer(text))
-    if not found:
+    m = _pick(_DICT_ENTRY, rng, text)
+    if m is None:
         return _delete(rng, text, seeds)
-    m = rng.choice(found)
     end = m.end()
     depth = 0
     while end < len(text):
@@ -132,10 +136,9 @@ _SPECIAL_FLOATS = ["0x7FC00000", "0x7F800000", "0xFF800000", "1.0e+39", "-0.0", 
 
 def _shape(rng: random.Random, text: str, seeds: Seeds) -> str:
     """Change the rank or a dimension of one tensor type (rank 0, zero, dynamic, extra dims)."""
-    found = list(_TENSOR_DIMS.finditer(text))
-    if not found:
+    m = _pick(_TENSOR_DIMS, rng, text)
+    if m is None:
         return _number(rng, text, seeds)
-    m = rng.choice(found)
     dims = m.group(1).split("x")[:-1]
     kind = rng.random()
     if kind < 0.3:
@@ -152,10 +155,9 @@ def _shape(rng: random.Random, text: str, seeds: Seeds) -> str:
 
 def _special_float(rng: random.Random, text: str, seeds: Seeds) -> str:
     """Replace a float literal by NaN, an infinity (as MLIR's hex form) or a boundary value."""
-    found = list(_FLOAT.finditer(text))
-    if not found:
+    m = _pick(_FLOAT, rng, text)
+    if m is None:
         return _number(rng, text, seeds)
-    m = rng.choice(found)
     return text[:m.start()] + rng.choice(_SPECIAL_FLOATS) + text[m.end():]
 
 
