@@ -1,4 +1,6 @@
-"""Runs a pipeline of passes over a module, with verification and instrumentation.
+"""Runs a pipeline of passes over a module, with verification, instrumentation and the analyses
+the passes and the verifier share (ir/analysis.py; dropped after a pass that changed IR unless
+it preserved them).
 
 Instrumentation (IR printing before/after passes, timing, statistics) is orthogonal to the
 passes: each is an object with before/after hooks that the PassManager calls.
