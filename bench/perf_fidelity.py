@@ -270,9 +270,9 @@ a pass, and visible in the IR:
   internal feature map is `#npu.fm<..., Sram>`; graph inputs and outputs, and views aliasing
   them, stay in the DRAM arena. Constants stay in permanent storage (no encoding needed).
 * **Weight streams and buffering** (`npu-estimate`, passes/npu_perf.py): the encoded size from
-  the weight-codec model (dialects/npu/perf/weight_size.py, weight_encoding.py; checked once
-  against ethos-u-vela 5.2.0's `mlw_codec` on all 338 distinct weight streams of four corpus
-  models, byte for byte) and Vela's buffering policy (weight_buffering.py). Exact sizes matter:
+  the weight-codec model (dialects/npu/perf/weight_size.py, weight_encoding.py, grc_search.py,
+  palette_sections.py: the codec's own decisions, byte-exact; tests/unit/test_npu_perf_codec.py
+  compares it with ethos-u-vela 5.2.0's `mlw_codec` on random, structured and low-entropy streams) and Vela's buffering policy (weight_buffering.py). Exact sizes matter:
   the policy picks depth slices by thresholds, so a fraction of a percent can change a slicing and
   move an op's NPU cycles by 10-40 %.
 * **Decide in the arena, estimate in SRAM** (`npu-estimate{decide-in-arena=true}`, the default):
@@ -287,13 +287,6 @@ Remaining differences on configs A and B: none (every joined layer's NPU cycles,
 total cycles and access cycles agree with Vela's report; NPU cycles to the cycle). What the
 corpus does not exercise, and where differences would therefore go unnoticed:
 
-* **Long weight streams without zero runs** (> 65536 values, e.g. the 1024 x 1000 classifier) get
-  a parameter search on groups of values rather than per value, for speed; on the corpus this
-  gives the codec's size to the byte, but it could differ by a few bytes on streams whose
-  statistics change along the stream. Zero-run streams always get the exact search.
-* **Palette restarts** of the codec are searched exactly only when a window of the stream could
-  trigger one (low-entropy weights, such as MEAN's and the average pool's unit weights); the
-  pre-check is conservative.
 * **Formats and placement around ops absent from the corpus**: CONCATENATION (Vela may keep a
   concatenation's OFM NHCWB16 when the depth offsets are multiples of 16; npu-format-nhcwb16
   keeps every view's source NHWC), ops left on the CPU (their tensors stay NHWC and in the
