@@ -223,39 +223,49 @@ def lower_leaky_relu(op: Operation, lowering: Lowering) -> None:
 
 
 def _lrelu_mul_max(b: Builder, source: Value, ifm: Value, ofm: Value, ofm_type: Type, alpha: float) -> Value:
-    """Vela's ``convert_lrelu_to_mul_max`` for 16-bit leaky ReLUs."""
-    (si, _), (so, _) = _io(source), _io(ofm)
-    store = storage(source.type)
-    name = b.name
-    use_mul_max = 0 < alpha < 1
-    fm_type = tensor(shape4(shape_list(ofm)), element_type_of(ofm.type))
-    alpha_elem = quant_type(store, alpha if alpha != 0 else 1.0, 0)
-    if use_mul_max:
-        mul_ifm = ifm
-    else:
-        zero = b.const(0, tensor((), store))
-        negative_type = tensor(shape4(shape_list(source)), I32 if alpha < 0 else element_type_of(source.type))
-        mul_ifm = b.npu(MinimumOp, [ifm, zero], negative_type, name + "_min",
-                        activation=b.activation("none", negative_type))
+    """A leaky ReLU built from elementwise ops (16-bit, when no single op fits): max(alpha x, x)
+    for 0 < alpha < 1, else alpha min(x, 0) + relu(x). The op names are Vela's."""
+    if 0 < alpha < 1:
+        return _leaky_as_maximum(b, source, ifm, ofm, ofm_type, alpha)
+    return _leaky_as_sum(b, source, ifm, ofm, ofm_type, alpha)
+
+
+def _times_alpha(b: Builder, x: Value, source: Value, ofm: Value, ofm_type: Type, alpha: float) -> Value:
+    """``x`` times alpha into the OFM's quantisation. A negative alpha is folded into the
+    multiplier (a plain int32 factor: !quant.uniform cannot hold a negative scale); otherwise the
+    factor 1 carries alpha as its scale."""
     if alpha < 0:
-        scalar, _ = elementwise_mul_scale(si, alpha, so)
-        # Vela's alpha tensor has a negative scale here, which !quant.uniform cannot hold: plain int32
-        alpha_value = b.const([scalar], tensor((1, 1, 1, 1), I32))
+        multiplier, _ = elementwise_mul_scale(_io(source)[0], alpha, _io(ofm)[0])
+        factor = b.const([multiplier], tensor((1, 1, 1, 1), I32))
     else:
-        alpha_value = b.const([1], tensor((1, 1, 1, 1), alpha_elem))
-    fm_alpha = b.npu(MulOp, [mul_ifm, alpha_value], fm_type, name + "_mul_alpha",
-                     activation=b.activation("none", fm_type))
-    if not use_mul_max:
-        fm_id = avgpool_nop(b, ifm, fm_type, name + "_relu_avgpool", "relu")
-        return b.npu(AddOp, [fm_alpha, fm_id], ofm_type, name.replace("LeakyRelu", "Add"),
-                     activation=b.activation("none", ofm_type), rescale=b.rescale(1, 0))
-    if scaling_equal(source, ofm):
-        fm_id = ifm
-    else:
-        one = b.const(1, tensor((), quant_type(store, 1.0, 0)))
-        fm_id = b.npu(MulOp, [ifm, one], fm_type, name + "_mul_identity", activation=b.activation("none", fm_type))
-    return b.npu(MaximumOp, [fm_alpha, fm_id], ofm_type, name.replace("LeakyRelu", "Maximum"),
+        factor = b.const([1], tensor((1, 1, 1, 1), quant_type(storage(source.type), alpha or 1.0, 0)))
+    return b.npu(MulOp, [x, factor], ofm_type, b.name + "_mul_alpha", activation=b.activation("none", ofm_type))
+
+
+def _leaky_as_maximum(b: Builder, source: Value, ifm: Value, ofm: Value, ofm_type: Type, alpha: float) -> Value:
+    """max(alpha x, x), x first rescaled to the OFM when their quantisations differ."""
+    scaled = _times_alpha(b, ifm, source, ofm, ofm_type, alpha)
+    identity = ifm
+    if not scaling_equal(source, ofm):
+        one = b.const(1, tensor((), quant_type(storage(source.type), 1.0, 0)))
+        identity = b.npu(MulOp, [ifm, one], ofm_type, b.name + "_mul_identity",
+                         activation=b.activation("none", ofm_type))
+    return b.npu(MaximumOp, [scaled, identity], ofm_type, b.name.replace("LeakyRelu", "Maximum"),
                  activation=b.activation("none", ofm_type))
+
+
+def _leaky_as_sum(b: Builder, source: Value, ifm: Value, ofm: Value, ofm_type: Type, alpha: float) -> Value:
+    """alpha min(x, 0) + relu(x): the negative part scaled (in 32 bits for a negative alpha), the
+    positive part through a ReLU average pool."""
+    store = storage(source.type)
+    zero = b.const(0, tensor((), store))
+    negative_type = tensor(shape4(shape_list(source)), I32 if alpha < 0 else element_type_of(source.type))
+    negatives = b.npu(MinimumOp, [ifm, zero], negative_type, b.name + "_min",
+                      activation=b.activation("none", negative_type))
+    scaled = _times_alpha(b, negatives, source, ofm, ofm_type, alpha)
+    positives = avgpool_nop(b, ifm, ofm_type, b.name + "_relu_avgpool", "relu")
+    return b.npu(AddOp, [scaled, positives], ofm_type, b.name.replace("LeakyRelu", "Add"),
+                 activation=b.activation("none", ofm_type), rescale=b.rescale(1, 0))
 
 
 __all__ = ["BINARY_OPS", "FUSABLE_MARK", "lower_abs", "lower_binary", "lower_leaky_relu", "lower_quantize",

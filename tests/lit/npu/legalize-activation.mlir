@@ -93,3 +93,21 @@ func.func @exp_rsqrt(%x: tensor<1x4x4x8x!quant.uniform<i8:f32, 0.0625>>, %y: ten
   %2 = "tfl.exp"(%y) : (tensor<1x4x4x8x!quant.uniform<i16:f32, 0.0001>>) -> tensor<1x4x4x8x!quant.uniform<i16:f32, 0.0001>> loc("e16")
   return %1, %2 : tensor<1x4x4x8x!quant.uniform<i8:f32, 0.125:-128>>, tensor<1x4x4x8x!quant.uniform<i16:f32, 0.0001>>
 }
+
+// -----
+
+// A 16-bit leaky ReLU with a negative alpha: alpha * min(x, 0) in 32 bits with alpha folded into
+// an int32 multiplier (a quantisation cannot carry a negative scale), plus relu(x) from a 1x1
+// average pool.
+// CHECK-LABEL: func.func @negative_alpha16
+// CHECK: %[[Z:.*]] = "tfl.pseudo_const"() <{value = dense<0> : tensor<i16>}>
+// CHECK: %[[MIN:.*]] = "npu.minimum"(%[[X:.*]], %[[Z]]) <{name = "LeakyRelu_min", {{.*}}}> : ({{.*}}) -> tensor<1x4x4x8xi32>
+// CHECK: %[[A:.*]] = "tfl.pseudo_const"() <{value = dense<-1288490240> : tensor<1x1x1x1xi32>}>
+// CHECK: %[[NEG:.*]] = "npu.mul"(%[[MIN]], %[[A]]) <{name = "LeakyRelu_mul_alpha"
+// CHECK: %[[POS:.*]] = "npu.avg_pool"(%[[X]]) <{name = "LeakyRelu_relu_avgpool", activation = #npu.act<relu, min = 0, max = 32767>
+// CHECK: %[[SUM:.*]] = "npu.add"(%[[NEG]], %[[POS]]) <{name = "Add", {{.*}}rescale = #npu.rescale<multiplier = 1, shift = 0>}>
+// CHECK: return %[[SUM]]
+func.func @negative_alpha16(%x: tensor<1x4x4x8x!quant.uniform<i16:f32, 0.01>>) -> tensor<1x4x4x8x!quant.uniform<i16:f32, 0.01>> {
+  %0 = "tfl.leaky_relu"(%x) <{alpha = -0.3 : f32}> : (tensor<1x4x4x8x!quant.uniform<i16:f32, 0.01>>) -> tensor<1x4x4x8x!quant.uniform<i16:f32, 0.01>> loc("LeakyRelu")
+  return %0 : tensor<1x4x4x8x!quant.uniform<i16:f32, 0.01>>
+}
