@@ -11,8 +11,10 @@ One module per concept:
 * ``access.py``: element accesses and bytes per memory area;
 * ``dma.py``: LUT, memcpy and weight-streaming terms of the NPU cycles;
 * ``estimate.py``: ``estimate_op`` -> ``OpCost``, everything together;
-* ``weight_reorder.py``, ``weight_encoding.py``, ``weight_size.py``: the weights' stream order
-  and compressed size per depth slice; ``weight_buffering.py``: Vela's choice of which weights to
+* ``weight_reorder.py``, ``weight_encoding.py`` (with ``palette_sections.py`` and
+  ``grc_search.py``), ``weight_size.py``: the weights' stream order and compressed size per depth
+  slice, byte-exact with Vela's codec; ``weight_streams.py``: the module's weight encoders as an
+  analysis (all full-depth streams encoded in one batch); ``weight_buffering.py``: Vela's choice of which weights to
   stream into fast storage and how to slice them (what a scheduler feeds ``estimate_op``);
 * ``ir_adapter.py`` (npu op -> ``NpuOpDesc``) and ``ir_attrs.py`` (``#npu.block``, ``#npu.cost``,
   whose parsers the npu dialect registers when it loads) connect it to the IR.
