@@ -1,0 +1,53 @@
+"""bench/perf_fidelity.py says where the corpus comes from when it is missing, rejects unknown
+configs and models with one message (exit 1, no traceback), and verifies each imported model."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "perf_fidelity.py"
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("perf_fidelity", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_missing_corpus_is_one_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load()
+    assert bench.main(["--corpus", str(tmp_path), "--out", str(tmp_path / "out.md")]) == 1
+    err = capsys.readouterr().err
+    assert "no corpus at" in err and "../shared/corpus/README.md" in err and "--corpus DIR" in err
+    assert not (tmp_path / "out.md").exists()
+
+
+def test_unknown_config_and_model_are_one_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load()
+    (tmp_path / "models").mkdir()
+    (tmp_path / "vela_reports").mkdir()
+    assert bench.main(["--corpus", str(tmp_path), "--configs", "Z"]) == 1
+    assert "unknown config Z" in capsys.readouterr().err
+    assert bench.main(["--corpus", str(tmp_path), "--models", "nothing"]) == 1
+    assert "no model nothing" in capsys.readouterr().err
+
+
+def test_a_model_the_verifier_rejects_is_reported_not_costed(monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = load()
+    data = (DATA / "conv.tflite").read_bytes()
+    assert bench.estimate_rows(data, "conv", "A")  # the imported model verifies: rows
+
+    def rejecting(module, engine) -> bool:
+        from npu_opt.ir.diagnostics import Diagnostic
+        engine.emit(Diagnostic("error", "'tfl.transpose_conv' op expected 4 operands, but found 3", None))
+        return False
+    monkeypatch.setattr(bench, "verify", rejecting)
+    with pytest.raises(bench.ModelError, match="does not go through the pipeline:\n.*expected 4 operands"):
+        bench.estimate_rows(data, "conv", "A")
