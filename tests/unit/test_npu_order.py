@@ -110,6 +110,16 @@ def test_cpu_op_stays_when_an_npu_op_before_the_end_reads_it() -> None:
     assert _times(_func(body, ["j"])) == ["a_avgpool", "cpu", "b_avgpool", "join"]
 
 
+def test_concat_writers_split_by_a_cpu_op_are_regrouped() -> None:
+    # Vela order: a, cat0 writer, cpu, cat1 writer; the first writer then moves next to the
+    # second, so the concatenation is written within one command stream.
+    cat = "tensor<1x4x4x16x!quant.uniform<i8:f32, 0.5>>"
+    text = (f"func.func @f(%x: {FM}) -> {cat} {{\n" + _unary("a", "x", "a") + _cpu("cpu", "x", "c")
+            + f'    %j = "tfl.concatenation"(%a, %c) <{{axis = 3 : i32, fused_activation_function = "NONE"}}> : '
+            f'({FM}, {FM}) -> {cat} loc("cat")\n    return %j : {cat}\n}}\n')
+    assert _times(text) == ["a_avgpool", "cpu", "cat0_avgpool", "cat1_avgpool"]
+
+
 def test_npu_runs_split_at_cpu_ops() -> None:
     body = _unary("a", "x", "a") + _cpu("cpu", "a", "c") + _unary("b", "c", "b")
     module = _run(parse_module(_func(body, ["b"]), "t.mlir"), "npu-legalize,npu-order")
