@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 class Analysis:
     """Base of analyses: ``__init__(op, manager)`` computes the analysis of the anchor ``op``;
-    it may ask ``manager`` for the other analyses it builds on."""
+    it may ask ``manager`` for the other analyses it builds on (a pass preserving it must then
+    preserve those too)."""
 
     KEPT_BY_REWRITER: ClassVar[bool] = False
     """True when every rewriter change keeps the analysis current, so no pass invalidates it."""
@@ -31,7 +32,7 @@ A = TypeVar("A", bound=Analysis)
 
 class AnalysisManager:
     """The analyses computed so far, keyed by (kind, anchor op); ``computed`` counts the
-    computations per kind (what the tests and ``--pass-statistics`` observers read)."""
+    computations per kind (tests and benchmarks read it to see what was reused)."""
 
     def __init__(self) -> None:
         self._cache: dict[tuple[type, "Operation"], Analysis] = {}
