@@ -3,8 +3,8 @@
 
 Run from anywhere:
 
-    python bench/ir_throughput.py            # full run (6 to 9 minutes on 2 busy shared cores)
-    python bench/ir_throughput.py --quick    # xDSL on a 5,000-op module, scaled (about 2 minutes)
+    python bench/ir_throughput.py            # full run (10 to 15 minutes on 2 busy shared cores)
+    python bench/ir_throughput.py --quick    # xDSL on a 5,000-op module, scaled (about 5 minutes)
 
 It generates its inputs into a temporary directory (fixed seeds, so every run measures the same
 text), measures, and rewrites the results section of bench/RESULTS.md (``--results`` to write
@@ -12,9 +12,13 @@ elsewhere). In-process figures are medians of CPU time (time.process_time) over 
 workload in its own child process so that its peak RSS is its own; end-to-end figures are medians
 of wall time, with the child's CPU time and peak RSS taken from os.wait4.
 
-End-to-end runs send npu-opt's output to stdout redirected to /dev/null rather than passing
-``-o /dev/null``: npu-opt writes ``-o`` files by renaming a temporary file over them, which
-replaces /dev/null itself with a regular file when run as root.
+Imported IR (bench/throughput_imported.py) is a 30,000-layer conv/depthwise chain written as
+``npu-translate --import-tflite`` prints it, and the ../shared/corpus models imported to text;
+each is parsed once per fresh process (the first parse of its type spellings, as a real run).
+
+End-to-end runs keep compiled bytecode in a directory of their own (PYTHONPYCACHEPREFIX, with
+PYTHONDONTWRITEBYTECODE unset), as an installed package and lit.cfg.py do; start-up is also
+measured without it. Output goes to stdout redirected to /dev/null.
 """
 from __future__ import annotations
 
@@ -41,16 +45,19 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_RESULTS = REPO / "bench" / "RESULTS.md"
 SOURCE_ENV = "NPU_OPT_BENCH_SOURCE"
 """Environment variable naming the source tree the workers import npu-opt from (default: REPO)."""
-LAUNCHER = "import sys\nfrom tools.npu_opt import main\nsys.exit(main())\n"
+LAUNCHER = "import sys\nfrom npu_opt.tools.npu_opt import main\nsys.exit(main())\n"
 """What the npu-opt console script runs; used to run a source tree other than the installed one."""
 
-from throughput_inputs import worker_generate  # noqa: E402  (bench/ is on sys.path)
+from throughput_imported import worker_generate_imported, worker_imported  # noqa: E402  (bench/ is on sys.path)
+from throughput_inputs import worker_generate  # noqa: E402
 from throughput_report import render, write_results  # noqa: E402
 
 NUM_OPS = 50_000
 XDSL_QUICK_OPS = 5_000
 DISTINCT_OPS = 10_000
 BLOB_BYTES = 50 * 1024 * 1024
+CHAIN_LAYERS = 30_000
+CORPUS = REPO.parent / "shared" / "corpus" / "models"
 
 
 
@@ -78,7 +85,8 @@ def _peak_rss() -> int:
 
 
 def _npu_imports() -> dict[str, Any]:
-    sys.path.insert(0, os.environ.get(SOURCE_ENV, str(REPO)))
+    if SOURCE_ENV in os.environ:  # a directory holding the tree under test as ``npu_opt``
+        sys.path.insert(0, os.environ[SOURCE_ENV])
     import npu_opt.dialects  # noqa: F401 - registers the dialects
     import npu_opt.passes  # noqa: F401 - registers the passes
     from npu_opt.ir.attributes import IntegerAttr
@@ -318,17 +326,34 @@ WORKERS: dict[str, Callable[..., dict[str, Any]]] = {
     "generate": worker_generate,
     "npu-ops": worker_npu_ops, "npu-parse": worker_npu_parse, "npu-pure": worker_npu_pure,
     "npu-blob": worker_npu_blob,
+    "generate-imported": worker_generate_imported, "imported": worker_imported,
     "xdsl": worker_xdsl,
 }
 
 
-def _source_env(source: Path) -> dict[str, str]:
-    """The environment that makes a child Python import npu-opt from ``source``."""
+def _source_env(source: Path | None) -> dict[str, str]:
+    """The environment that makes a child Python import ``npu_opt`` from ``source`` (a directory
+    holding the tree as ``npu_opt``; None: the installed package)."""
+    if source is None:
+        return dict(os.environ)
     path = os.pathsep.join(filter(None, [str(source), os.environ.get("PYTHONPATH")]))
     return dict(os.environ, PYTHONPATH=path, **{SOURCE_ENV: str(source)})
 
 
-def run_worker(kind: str, *args: Any, source: Path = REPO) -> dict[str, Any]:
+def _bytecode_env(base: dict[str, str], cache: Path | None) -> dict[str, str]:
+    """``base`` with compiled bytecode kept in ``cache`` (None: no bytecode for npu-opt's own
+    sources, as with PYTHONDONTWRITEBYTECODE and no __pycache__)."""
+    env = dict(base)
+    env.pop("PYTHONPYCACHEPREFIX", None)  # (the interpreter's and site-packages' own bytecode stays)
+    if cache is None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(cache)
+    return env
+
+
+def run_worker(kind: str, *args: Any, source: Path | None = None) -> dict[str, Any]:
     """Run one in-process workload in a fresh interpreter and return what it measured."""
     argv = [sys.executable, str(Path(__file__).resolve()), "--worker", kind, *map(str, args)]
     done = subprocess.run(argv, capture_output=True, text=True, env=_source_env(source), check=False)
@@ -425,7 +450,8 @@ def _machine(rev: str | None) -> dict[str, Any]:
 
 def measure(quick: bool, keep: Path | None, started: float, num_ops: int = NUM_OPS,
             quick_ops: int = XDSL_QUICK_OPS, blob_bytes: int = BLOB_BYTES,
-            distinct_ops: int = DISTINCT_OPS, rev: str | None = None) -> dict[str, Any]:
+            distinct_ops: int = DISTINCT_OPS, rev: str | None = None,
+            chain_layers: int = CHAIN_LAYERS) -> dict[str, Any]:
     full_xdsl = not quick
     xdsl_ops = num_ops if full_xdsl else quick_ops
     r: dict[str, Any] = {"quick": quick, "machine": _machine(rev), "num_ops": num_ops,
@@ -435,20 +461,22 @@ def measure(quick: bool, keep: Path | None, started: float, num_ops: int = NUM_O
     work = Path(tempfile.mkdtemp(prefix="npu-opt-bench-")) if keep is None else keep
     work.mkdir(parents=True, exist_ok=True)
     try:
-        source, env = REPO, None
+        source: Path | None = None
+        base_env = dict(os.environ)
         if rev is None:
             npu_opt = [console_script("npu-opt")]
             r["npu_opt_path"] = npu_opt[0]
             r["npu_opt_on_path"] = shutil.which("npu-opt")
         else:
             source = work / "src"
-            source.mkdir(exist_ok=True)
+            tree = source / "npu_opt"
+            tree.mkdir(parents=True, exist_ok=True)
             archive = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", rev],
                                      capture_output=True, check=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
             (source / "npu-opt").write_text(LAUNCHER, encoding="utf-8")
             npu_opt = [sys.executable, str(source / "npu-opt")]
-            env = _source_env(source)
+            base_env = _source_env(source)
             r["npu_opt_path"] = f"python <{rev}>/npu-opt (the console script's three lines)"
             r["npu_opt_on_path"] = None
         big, pure, blob = work / "big.mlir", work / "pure.mlir", work / "blob.mlir"
@@ -466,24 +494,37 @@ def measure(quick: bool, keep: Path | None, started: float, num_ops: int = NUM_O
         r["npu_blob"] = run_worker("npu-blob", blob, 5 if full_xdsl else 3, source=source)
         _log("npu-opt in-process, blob module", started)
 
+        r.update(run_worker("generate-imported", work, chain_layers, CORPUS, source=source))
+        imported: dict[str, list[dict[str, Any]]] = {}
+        for name in r["imported_sizes"]:
+            imported[name] = [run_worker("imported", work / name, source=source)
+                              for _ in range(3 if name == "chain.mlir" else 5)]
+        r["imported"] = imported
+        _log(f"npu-opt in-process, imported IR ({len(imported) - 1} corpus models)", started)
+
+        pycache = work / "pycache"
+        env = _bytecode_env(base_env, pycache)
+        run_command([*npu_opt, str(empty)], 1, env=env)  # writes npu-opt's bytecode
+        run_command([xdsl_opt, str(empty)], 1, env=env)
         e2e: dict[str, Any] = {}
         e2e["version"] = run_command([*npu_opt, "--version"], 10, expect="npu-opt", env=env)
         if r["npu_opt_on_path"] and Path(r["npu_opt_on_path"]).resolve() != Path(npu_opt[0]).resolve():
             e2e["version_path"] = run_command([r["npu_opt_on_path"], "--version"], 10, expect="npu-opt")
-        e2e["empty"] = run_command([*npu_opt, str(empty)], 5, env=env)
+        e2e["empty"] = run_command([*npu_opt, str(empty)], 10, env=env)
+        e2e["empty_no_bytecode"] = run_command([*npu_opt, str(empty)], 10, env=_bytecode_env(base_env, None))
         e2e["big"] = run_command([*npu_opt, str(big), "--allow-unregistered-dialect"], 3, env=env)
         e2e["blob"] = run_command([*npu_opt, str(blob), "--allow-unregistered-dialect"], 3, env=env)
         r["e2e"] = e2e
         _log("npu-opt end to end", started)
 
         xdsl: dict[str, Any] = {}
-        xdsl["version"] = run_command([xdsl_opt, "--version"], 5, expect="xdsl")
-        xdsl["empty"] = run_command([xdsl_opt, str(empty)], 3)
+        xdsl["version"] = run_command([xdsl_opt, "--version"], 5, expect="xdsl", env=env)
+        xdsl["empty"] = run_command([xdsl_opt, str(empty)], 10, env=env)
         xdsl_input = big if full_xdsl else small
         xdsl["big"] = run_command([xdsl_opt, str(xdsl_input), "--allow-unregistered-dialect"],
-                                  1 if full_xdsl else 2)
+                                  1 if full_xdsl else 2, env=env)
         _log(f"xdsl-opt end to end, {xdsl_ops}-op module", started)
-        xdsl["blob"] = run_command([xdsl_opt, str(blob), "--allow-unregistered-dialect"], 1)
+        xdsl["blob"] = run_command([xdsl_opt, str(blob), "--allow-unregistered-dialect"], 1, env=env)
         _log("xdsl-opt end to end, blob module", started)
         try:
             xdsl["inproc"] = run_worker("xdsl", xdsl_input, 1 if full_xdsl else 3, 2 if full_xdsl else 5)
@@ -521,13 +562,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick-ops", type=int, default=XDSL_QUICK_OPS, help=argparse.SUPPRESS)
     parser.add_argument("--blob-bytes", type=int, default=BLOB_BYTES, help=argparse.SUPPRESS)
     parser.add_argument("--distinct-ops", type=int, default=DISTINCT_OPS, help=argparse.SUPPRESS)
+    parser.add_argument("--chain-layers", type=int, default=CHAIN_LAYERS, help=argparse.SUPPRESS)
     # Re-render the report from a --json dump (to change the report without measuring again).
     parser.add_argument("--from-json", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.worker:
         kind, *rest = args.worker
-        params = [rest[0], *map(int, rest[1:])]
+        params = [rest[0], *(int(arg) if arg.lstrip("-").isdigit() else arg for arg in rest[1:])]
         print(json.dumps(WORKERS[kind](*params)))
         return 0
 
@@ -542,7 +584,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     started = time.perf_counter()
     results = measure(args.quick, args.keep_inputs, started, args.num_ops, args.quick_ops,
-                      args.blob_bytes, args.distinct_ops, args.at)
+                      args.blob_bytes, args.distinct_ops, args.at, args.chain_layers)
     elapsed = results["elapsed"] = time.perf_counter() - started
     section = render(results, elapsed)
     write_results(args.results, section)

@@ -4,7 +4,7 @@ as ``npu-translate --import-tflite`` prints one (fixed seed).
 Each layer is a ``tfl.pseudo_qconst`` for the weights (per-axis ``!quant.uniform`` with one scale
 per output channel, bytes in a ``dense_resource`` blob), one for the int32 bias (per-axis, inline
 ``dense``), and the ``tfl.conv_2d`` or ``tfl.depthwise_conv_2d`` using them, whose signature
-spells both constant types again. Every layer draws its own scales, so a type spelling recurs
+spells both constant types again; each op carries its tensor's name as ``loc("...")``. Every layer draws its own scales, so a type spelling recurs
 only within its layer: what a per-text cache can save on real models, and no more.
 ``check_against_importer`` exports a small instance to .tflite and imports it back, to show the
 text is the importer's own.
@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 SEED = 20261124
 CHANNELS = 8
@@ -70,21 +71,22 @@ def imported_chain_text(layers: int, seed: int = SEED) -> str:
         w, b, y = f"%{number}", f"%{number + 1}", f"%{number + 2}"
         number += 3
         body.append(f'    {w} = "tfl.pseudo_qconst"() <{{qtype = {wtype}, value = dense_resource<{key}> : '
-                    f"tensor<{weight_shape}xi8>}}> : () -> {wtype}")
+                    f'tensor<{weight_shape}xi8>}}> : () -> {wtype} loc("main/tensor_{number - 2}")')
         body.append(f'    {b} = "tfl.pseudo_qconst"() <{{qtype = {btype}, value = dense<[{bias}]> : '
-                    f"tensor<{c}xi32>}}> : () -> {btype}")
+                    f'tensor<{c}xi32>}}> : () -> {btype} loc("main/tensor_{number - 1}")')
         options = ("depth_multiplier = 1 : i32, " if depthwise else "") + (
             "dilation_h_factor = 1 : i32, dilation_w_factor = 1 : i32, fused_activation_function = \"RELU\", "
             'padding = "SAME", stride_h = 1 : i32, stride_w = 1 : i32')
         name = "tfl.depthwise_conv_2d" if depthwise else "tfl.conv_2d"
-        body.append(f'    {y} = "{name}"({value}, {w}, {b}) <{{{options}}}> : ({act}, {wtype}, {btype}) -> {out}')
+        body.append(f'    {y} = "{name}"({value}, {w}, {b}) <{{{options}}}> : ({act}, {wtype}, {btype}) -> {out} '
+                    f'loc("main/tensor_{number}")')
         value, act = y, out
     lines.append(f"  func.func @main(%arg0: {first_act}) -> {act} attributes {{tf.entry_function = "
-                 '{inputs = "serving_default_input_0:0", outputs = "StatefulPartitionedCall_1:0"}} {')
+                 f'{{inputs = "serving_default_input_0:0", outputs = "main/tensor_{number}"}}}} {{')
     lines.extend(body)
-    lines.append(f"    return {value} : {act}")
-    lines.append("  }")
-    lines.append("}")
+    lines.append(f"    return {value} : {act} loc(unknown)")
+    lines.append("  } loc(unknown)")
+    lines.append("} loc(unknown)")
     lines.append("")
     lines.append("{-#")
     lines.append("  dialect_resources: {")
@@ -121,6 +123,48 @@ def corpus_texts(corpus: Path) -> dict[str, str]:
     from npu_opt.dialects.tfl.tflite import import_tflite
     from npu_opt.ir.printer import print_op
     return {path.stem: print_op(import_tflite(path.read_bytes(), path.name)) for path in models}
+
+
+def worker_generate_imported(directory: str, layers: int, corpus: str) -> dict[str, Any]:
+    """Write the imported chain (``chain.mlir``) and every corpus model imported to text
+    (``corpus-<name>.mlir``) into ``directory``; return their sizes and whether the chain is the
+    importer's own text."""
+    work = Path(directory)
+    (work / "chain.mlir").write_text(imported_chain_text(layers), encoding="utf-8")
+    texts = corpus_texts(Path(corpus))
+    for name, text in texts.items():
+        (work / f"corpus-{name}.mlir").write_text(text, encoding="utf-8")
+    return {"imported_sizes": {p.name: p.stat().st_size for p in sorted(work.glob("c*.mlir"))
+                               if p.name == "chain.mlir" or p.name.startswith("corpus-")},
+            "chain_check": check_against_importer(), "chain_layers": layers}
+
+
+def worker_imported(path: str) -> dict[str, Any]:
+    """Parse ``path`` once in this fresh process (the first parse of its type spellings, as a
+    real run does) and verify it; CPU seconds of each, the op count and the peak RSS."""
+    import gc
+    import resource
+    import time
+
+    import npu_opt.dialects  # noqa: F401 - declares the dialects
+    from npu_opt.ir.diagnostics import DiagnosticEngine
+    from npu_opt.ir.parser import parse_module
+    from npu_opt.ir.verifier import verify
+
+    parse_module('"builtin.module"() ({\n}) : () -> ()', "warmup.mlir")  # grammar, lexer patterns
+    for dialect in ("func", "tfl"):  # their import is start-up, not parsing
+        __import__(f"npu_opt.dialects.{dialect}")
+    text = Path(path).read_text(encoding="utf-8")
+    gc.collect()
+    began = time.process_time()
+    module = parse_module(text, path)
+    parsed = time.process_time() - began
+    ops = sum(1 for _ in module.walk())
+    began = time.process_time()
+    ok = verify(module, DiagnosticEngine())
+    verified = time.process_time() - began
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    return {"ops": ops, "bytes": len(text), "parse": parsed, "verify": verified, "valid": ok, "peak_rss": peak}
 
 
 if __name__ == "__main__":
