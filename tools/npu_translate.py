@@ -104,10 +104,16 @@ def run_translation(args: argparse.Namespace) -> int:
 
 def _crashed(args: argparse.Namespace, error: Exception) -> int:
     """Report an internal error in one line, keeping a copy of the input to replay it with."""
+    import shlex
+
     from npu_opt.tools.reproducer import save_input_copy
+    from npu_opt.tools.target_options import target_flags
+    flags = [f"--{args.translation}", *target_flags(args)]
+    flags += [flag for flag, on in (("--allow-unregistered-dialect", args.allow_unregistered_dialect),
+                                    ("--print-debuginfo", args.print_debuginfo)) if on]
     try:
         path = save_input_copy(args.input, args.crash_reproducer)
-        where = f"input saved to {path}; replay with: npu-translate --{args.translation} {path}"
+        where = f"input saved to {path}; replay with: npu-translate {shlex.join([*flags, path])}"
     except OSError as err:
         where = f"could not save the input: {err.strerror}"
     sys.stderr.write(f"npu-translate: internal error during {args.translation} "
