@@ -97,29 +97,33 @@ class _LaneBatch:
         self.sets = self.table.shape[0]
         self.lanes = lanes
 
-    def step_costs(self, t0: int, t1: int, lanes: np.ndarray) -> np.ndarray:
-        """Costs of steps t0..t1 for the given lanes, as (sets, steps, lanes)."""
-        return np.take(self.table, self.symbols[t0:t1][:, lanes], axis=1)
+    def step_costs(self, t0: int, t1: int, lanes: np.ndarray | None) -> np.ndarray:
+        """Costs of steps t0..t1 for the given lanes (None: all), as (sets, steps, lanes)."""
+        symbols = self.symbols[t0:t1] if lanes is None else self.symbols[t0:t1][:, lanes]
+        return np.take(self.table, symbols, axis=1)
 
 
-def _advance(batch: _LaneBatch, lanes: np.ndarray, state: np.ndarray, t0: int, t1: int,
+def _advance(batch: _LaneBatch, lanes: np.ndarray | None, state: np.ndarray, t0: int, t1: int,
              switched: np.ndarray | None, best: np.ndarray | None) -> np.ndarray:
-    """Run steps t0..t1 of ``lanes`` from ``state`` (sets x lanes keys); record, when given,
+    """Run steps t0..t1 of ``lanes`` (None: all) from ``state`` (sets x lanes keys); record, when given,
     per step which sets switched and which set was cheapest (indexed from step ``batch.warm_up``)."""
     dtype = batch.dtype
     index = np.arange(batch.sets, dtype=dtype)[:, None]
     threshold = np.empty_like(state)
-    prices = batch.price[:, lanes]
+    low = np.empty(state.shape[1], dtype)
+    # Prices less the set-index bits: (cheapest | 15) + price - 15 is the cheapest cost, shifted.
+    prices = (batch.price if lanes is None else batch.price[:, lanes]) - ((1 << _SHIFT) - 1)
+    cheapest = np.minimum.reduce
     chunk = 32
     for c0 in range(t0, t1, chunk):
         c1 = min(t1, c0 + chunk)
         costs = batch.step_costs(c0, c1, lanes)
         for t in range(c0, c1):
-            low = state.min(axis=0)
+            cheapest(state, axis=0, out=low)
             record = t - batch.warm_up
             if best is not None and record >= 0:
-                best[record] = low & ((1 << _SHIFT) - 1)
-            low &= ~((1 << _SHIFT) - 1)
+                best[record] = low
+            low |= (1 << _SHIFT) - 1
             low += prices[t]
             np.add(low, index, out=threshold)
             if switched is not None and record >= 0:
@@ -148,13 +152,12 @@ def search_runs(jobs: list[SearchJob], warm_up: int = WARM_UP) -> list[Runs]:
     lane = _lane_length(sum(job.symbols.shape[0] for job in work))
     batch = _LaneBatch(work, lane, warm_up)
     sets, lanes = batch.sets, batch.lanes
-    everything = np.arange(lanes)
     initial = np.broadcast_to(np.arange(sets, dtype=batch.dtype)[:, None], (sets, lanes)).copy()
     switched = np.empty((lane, sets, lanes), bool)
-    best = np.empty((lane, lanes), np.uint8)
-    state = _advance(batch, everything, initial.copy(), 0, warm_up, None, None)
+    best = np.empty((lane, lanes), batch.dtype)
+    state = _advance(batch, None, initial.copy(), 0, warm_up, None, None)
     entry = _relative(state)
-    state = _advance(batch, everything, state, warm_up, warm_up + lane, switched, best)
+    state = _advance(batch, None, state, warm_up, warm_up + lane, switched, best)
     exit_ = _relative(state)
     final_keys = state
     # Every lane that did not start where the lane before it ended is run again from there;
@@ -167,7 +170,7 @@ def search_runs(jobs: list[SearchJob], warm_up: int = WARM_UP) -> list[Runs]:
             break
         start = final_keys[:, redo - 1].copy()
         sub_switched = np.empty((lane, sets, redo.size), bool)
-        sub_best = np.empty((lane, redo.size), np.uint8)
+        sub_best = np.empty((lane, redo.size), batch.dtype)
         state = _advance(batch, redo, start.copy(), warm_up, warm_up + lane, sub_switched, sub_best)
         switched[:, :, redo] = sub_switched
         best[:, redo] = sub_best
@@ -202,7 +205,7 @@ def _trace_back(batch: _LaneBatch, job: int, switched: np.ndarray, best: np.ndar
         if at < 0:
             break
         step = int(steps[at])
-        current = int(best[step % lane, k0 + step // lane])
+        current = int(best[step % lane, k0 + step // lane]) & ((1 << _SHIFT) - 1)
         sets.append(current)
         ends.append(step)
         end = step
