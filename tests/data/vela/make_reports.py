@@ -38,6 +38,9 @@ CONFIGS: dict[str, tuple[str, str, str]] = {
     "u65-512": ("ethos-u65-512", "Ethos_U65_High_End", "Dedicated_Sram"),
     # Weights in off-chip flash on a U65 too (the U55 configs above already keep them there).
     "u65-256-flash": ("ethos-u65-256", "Ethos_U65_Embedded", "Shared_Sram"),
+    # A slow core clock and a slower flash; and everything, weights included, in SRAM.
+    "u55-64-deep": ("ethos-u55-64", "Ethos_U55_Deep_Embedded", "Shared_Sram"),
+    "u65-512-sram-only": ("ethos-u65-512", "Ethos_U65_Mid_End", "Sram_Only"),
 }
 """Report config name -> (accelerator, system config, memory mode)."""
 

@@ -27,29 +27,42 @@ TEST = ROOT / "tests" / "unit" / "test_vela_reference.py"
 
 @dataclass(frozen=True)
 class Mutant:
-    """One constant changed: ``old`` (which must occur exactly once) becomes ``new`` in ``module``."""
+    """One constant changed in ``module``: the first ``(old, new)`` pair whose ``old`` occurs exactly
+    once in the source is applied (alternatives follow the code through rewrites)."""
 
     label: str
     module: str
-    old: str
-    new: str
+    edits: tuple[tuple[str, str], ...]
+
+    def edit(self, source: str) -> tuple[str, str] | None:
+        """The applicable ``(old, new)`` pair for ``source``, or None if the mutant is stale."""
+        return next(((old, new) for old, new in self.edits if source.count(old) == 1), None)
 
 
 PERF = "npu_opt.dialects.npu.perf."
 MUTANTS: tuple[Mutant, ...] = (
-    Mutant("bias-fetch", PERF + "compute", "10 * ofm_block.depth * perf.read_latency",
-           "12 * ofm_block.depth * perf.read_latency"),
+    Mutant("bias-fetch", PERF + "compute", (
+        ("10 * ofm_block.depth * perf.read_latency", "12 * ofm_block.depth * perf.read_latency"),
+        ("10 * ofm_block.depth * latency / 256", "12 * ofm_block.depth * latency / 256"))),
     # Equal costs: the first candidate wins, never a later small block with a better IFM coverage.
-    Mutant("block-config tie-break", PERF + "block_config", "later_small = ties[1:][small.ravel()[ties[1:]]]",
-           "later_small = ties[1:][:0]"),
-    Mutant("u55-32 accumulator bubble", PERF + "compute", "delay = 7 if acc40 else 3", "delay = 6 if acc40 else 3"),
-    Mutant("u55-32 extra bubble per depth step", PERF + "compute", "bubbles += delay * nz", "bubbles += 0 * nz"),
-    Mutant("16-bit depthwise factor", PERF + "compute", "(2 if desc.ifm.bits == 16 else 1)", "1"),
+    Mutant("block-config tie-break", PERF + "block_config", (
+        ("later_small = ties[1:][small.ravel()[ties[1:]]]", "later_small = ties[1:][:0]"),)),
+    Mutant("u55-32 accumulator bubble", PERF + "compute", (
+        ("delay = 7 if acc40 else 3", "delay = 6 if acc40 else 3"),
+        ('("ethos-u55-32", True): 7', '("ethos-u55-32", True): 6'))),
+    Mutant("u55-32 extra bubble per depth step", PERF + "compute", (
+        ("bubbles += delay * nz", "bubbles += 0 * nz"),
+        ("thin_block_stalls = acc40 and accel.name == _THIN_BLOCK_STALLS", "thin_block_stalls = False"))),
+    Mutant("16-bit depthwise factor", PERF + "compute", (
+        ("(2 if desc.ifm.bits == 16 else 1)", "1"),
+        ("if desc.block_type is BlockType.DEPTHWISE and wide:\n        plane *= 2",
+         "if desc.block_type is BlockType.DEPTHWISE and wide:\n        plane *= 1"))),
     # The IFM block-depth cap of depth-first ops on 32-bit data (softmax's ReduceSum) taken as 16.
-    Mutant("32-bit IFM block depth", PERF + "block_config", "cap = 16 if ifm_bits == 16 or is_partkernel else 32",
-           "cap = 32 if ifm_bits == 8 and not is_partkernel else 16"),
-    Mutant("NHCWB16 write burst core count", PERF + "memory", "16 * bits * block.width * perf.ncores",
-           "16 * bits * block.width"),
+    Mutant("32-bit IFM block depth", PERF + "block_config", (
+        ("cap = 16 if ifm_bits == 16 or is_partkernel else 32",
+         "cap = 32 if ifm_bits == 8 and not is_partkernel else 16"),)),
+    Mutant("NHCWB16 write burst core count", PERF + "memory", (
+        ("16 * bits * block.width * perf.ncores", "16 * bits * block.width"),)),
 )
 
 
@@ -62,7 +75,10 @@ class _MutatingLoader(importlib.machinery.SourceFileLoader):
 
     def get_code(self, fullname: str) -> CodeType:
         source = Path(self.path).read_text(encoding="utf-8")
-        return compile(source.replace(self.mutant.old, self.mutant.new, 1), self.path, "exec")
+        edit = self.mutant.edit(source)
+        if edit is None:
+            raise ImportError(f"mutant '{self.mutant.label}' does not apply to {self.path}")
+        return compile(source.replace(*edit), self.path, "exec")
 
 
 class _MutatingFinder(importlib.abc.MetaPathFinder):
@@ -81,10 +97,10 @@ class _MutatingFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
-def source_count(mutant: Mutant) -> int:
-    """How often the mutant's text occurs in its module's source."""
+def applies(mutant: Mutant) -> bool:
+    """Whether one of the mutant's edits applies to its module's current source."""
     relative = mutant.module.removeprefix("npu_opt.").replace(".", "/") + ".py"
-    return (ROOT / relative).read_text(encoding="utf-8").count(mutant.old)
+    return mutant.edit((ROOT / relative).read_text(encoding="utf-8")) is not None
 
 
 def run_child(label: str) -> int:
@@ -107,8 +123,8 @@ def main(argv: list[str]) -> int:
         return 1
     unnoticed = 0
     for mutant in wanted:
-        if source_count(mutant) != 1:
-            print(f"{mutant.label}: stale, '{mutant.old}' occurs {source_count(mutant)} times in {mutant.module}")
+        if not applies(mutant):
+            print(f"{mutant.label}: stale, none of its texts occurs exactly once in {mutant.module}")
             unnoticed += 1
             continue
         done = subprocess.run([sys.executable, __file__, "--child", mutant.label], capture_output=True, text=True,
