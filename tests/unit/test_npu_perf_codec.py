@@ -223,3 +223,46 @@ def test_estimate_encodes_a_dilated_kernel_in_dilated_sub_kernels() -> None:
         assert sizes == [dilated, undilated]
     weight_reads = flash_bytes - 160  # the 16 channels' scale records are read once
     assert weight_reads % dilated == 0 and weight_reads % undilated != 0
+
+
+def test_estimate_encodes_all_full_streams_in_one_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two convolutions: the first weight request of the estimate encodes both ops' full-depth
+    # streams together (WeightStreams); slicings, if any, come later one op at a time.
+    from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
+    from npu_opt.ir.parser import ParseOptions, parse_module
+    from npu_opt.ir.pass_manager import PassManager
+    from npu_opt.ir.pass_registry import parse_pipeline
+
+    act, wq, bq = "!quant.uniform<i8:f32, 0.0625>", "!quant.uniform<i8<-127:127>:f32, 0.01>", \
+        "!quant.uniform<i32:f32, 0.000625>"
+    rng = np.random.default_rng(4)
+    lines = []
+    x, depth = "%arg0", 8
+    for n, out in enumerate((16, 24)):
+        w = rng.integers(-127, 128, (out, 3, 3, depth)).tolist()
+        weights, bias = f"tensor<{out}x3x3x{depth}x{wq}>", f"tensor<{out}x{bq}>"
+        ifm, ofm = f"tensor<1x8x8x{depth}x{act}>", f"tensor<1x8x8x{out}x{act}>"
+        lines += [
+            f'%w{n} = "tfl.pseudo_qconst"() <{{qtype = {weights}, value = dense<{w}> : '
+            f'tensor<{out}x3x3x{depth}xi8>}}> : () -> {weights}',
+            f'%b{n} = "tfl.pseudo_qconst"() <{{qtype = {bias}, value = dense<0> : tensor<{out}xi32>}}> : () -> {bias}',
+            f'%y{n} = "tfl.conv_2d"({x}, %w{n}, %b{n}) <{{dilation_h_factor = 1 : i32, dilation_w_factor = 1 : i32, '
+            f'fused_activation_function = "NONE", padding = "SAME", stride_h = 1 : i32, stride_w = 1 : i32}}> : '
+            f"({ifm}, {weights}, {bias}) -> {ofm}"]
+        x, depth = f"%y{n}", out
+    text = ('module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = '
+            '"Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">} {\n'
+            f"  func.func @main(%arg0: tensor<1x8x8x8x{act}>) -> tensor<1x8x8x24x{act}> {{\n    "
+            + "\n    ".join(lines) + f"\n    return %y1 : tensor<1x8x8x24x{act}>\n  }}\n}}\n")
+    batches: list[int] = []
+    real = weight_size.encoded_sizes
+
+    def counting(streams_) -> list[int]:
+        listed = list(streams_)
+        batches.append(len(listed))
+        return real(listed)
+    monkeypatch.setattr(weight_size, "encoded_sizes", counting)
+    module = parse_module(text, "two_convs.mlir", ParseOptions(False))
+    PassManager(parse_pipeline("estimate"), DiagnosticEngine(SourceManager())).run(module)
+    assert batches[0] == 2
+    assert all(op.attr("npu.cost") is not None for op in module.walk() if op.name == "npu.conv2d")
