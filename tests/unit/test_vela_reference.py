@@ -32,6 +32,7 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
+import importlib.util
 import json
 from pathlib import Path
 
@@ -103,3 +104,35 @@ def test_every_config_has_a_report_for_every_model():
 def test_every_layer_matches_vela(model: str, config: str):
     found = differences(REPORT_ROWS[(model, config)], estimate(model, config))
     assert not found, f"{model} on {config}: {len(found)} difference(s) from Vela 5.2.0:\n  " + "\n  ".join(found)
+
+
+def _make_reports():
+    """tests/data/vela/make_reports.py as a module (it is a script, not a package member)."""
+    spec = importlib.util.spec_from_file_location("make_reports", REPORTS / "make_reports.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_HEADER = ("TFLite_operator,NNG Operator,SRAM Usage,Peak%,Op Cycles,Network%,NPU,SRAM AC,DRAM AC,OnFlash AC,"
+           "OffFlash AC,MAC Count,Network%,Util%,Name\n")
+
+
+def test_report_script_reads_every_subgraph_table_of_velas_csv(tmp_path: Path):
+    path = tmp_path / "m_per-layer.csv"
+    path.write_text(_HEADER + "CONV_2D,Conv2DBias,688,72.8,608.0,22.1,608.0,160.0,0.0,0.0,0.0,4608,30.7,5.9,conv\n"
+                    + _HEADER + "FULLY_CONNECTED,FullyConnected,80,8.4,896.0,32.6,183.0,10.5,0.0,0.0,896.0,640,4.2,"
+                    "0.5,logits\n", encoding="utf-8")
+    rows = _make_reports().parse_per_layer(path)
+    assert [row["name"] for row in rows] == ["conv", "logits"]
+    assert rows[1] == {"tflite_op": "FULLY_CONNECTED", "vela_op": "FullyConnected", "name": "logits",
+                       "op_cycles": "896.0", "npu_cycles": "183.0", "sram_ac": "10.5", "dram_ac": "0.0",
+                       "on_chip_flash_ac": "0.0", "off_chip_flash_ac": "896.0", "macs": "640"}
+
+
+def test_report_script_names_a_column_velas_csv_lacks(tmp_path: Path):
+    path = tmp_path / "m_per-layer.csv"
+    path.write_text("TFLite_operator,NNG Operator,Name\nCONV_2D,Conv2DBias,conv\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no column Op Cycles, NPU"):
+        _make_reports().parse_per_layer(path)

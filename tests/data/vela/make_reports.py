@@ -63,6 +63,7 @@ VELA_FLAGS = ("--debug-force-legacy-core", "--verbose-performance", "--optimise"
 
 
 def sha256(path: Path) -> str:
+    """The file's SHA-256, in hex (the manifest ties each report to the model it was made from)."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -78,6 +79,9 @@ def parse_per_layer(path: Path) -> list[dict[str, str]]:
             continue
         if header is None:
             raise ValueError(f"{path}: a data row comes before any header")
+        missing = [name for name in COLUMNS.values() if name not in header]
+        if missing:
+            raise ValueError(f"{path}: Vela's per-layer CSV has no column {', '.join(missing)}")
         index = {name: header.index(name) for name in COLUMNS.values()}
         rows.append({key: record[index[vela]] for key, vela in COLUMNS.items()})
     return rows
@@ -97,7 +101,10 @@ def run_vela(vela: str, model: Path, config: str, workdir: Path) -> list[dict[st
 
 
 def vela_version(vela: str) -> str:
-    done = subprocess.run([vela, "--version"], capture_output=True, text=True, check=True)
+    """``vela --version``'s answer (RuntimeError if it gives none)."""
+    done = subprocess.run([vela, "--version"], capture_output=True, text=True)
+    if done.returncode != 0 or not done.stdout.strip():
+        raise RuntimeError(f"'{vela} --version' failed (exit {done.returncode}): is it Vela?")
     return done.stdout.strip()
 
 
@@ -134,7 +141,11 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     manifest_path = HERE / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else {}
-    manifest["vela"] = vela_version(vela)
+    try:
+        manifest["vela"] = vela_version(vela)
+    except RuntimeError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     manifest["command"] = ["vela", *VELA_FLAGS, "--accelerator-config", "A", "--system-config", "S",
                            "--memory-mode", "M", "MODEL"]
     manifest["configs"] = {name: list(value) for name, value in CONFIGS.items()}
@@ -142,7 +153,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="vela-reports-") as tmp:
         for name in models:
             model = DATA / f"{name}.tflite"
-            rows = [(config, row) for config in configs for row in run_vela(vela, model, config, Path(tmp))]
+            try:
+                rows = [(config, row) for config in configs for row in run_vela(vela, model, config, Path(tmp))]
+            except (RuntimeError, ValueError, KeyError) as err:
+                print(f"error: {err}", file=sys.stderr)
+                return 1
             if not rows:
                 print(f"{name}: no NPU layers, no report")
                 continue
