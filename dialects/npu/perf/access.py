@@ -1,7 +1,6 @@
 """Memory traffic of one operation: element accesses, bytes per memory area, access cycles.
 
-Vela 5.2.0 ``npu_performance.py``: ``measure_element_access`` and the bandwidth part of
-``estimate_full_op_performance``.
+Model of Vela 5.2.0's element-access counts and the bandwidth part of its per-op estimate.
 
 Conv-like ops re-read the IFM block for every sub-kernel and every OFM block (depthwise and
 pooling have a single depth pass), and re-read the weights for every OFM block; elementwise ops
@@ -19,7 +18,7 @@ from npu_opt.dialects.npu.accelerators import SUB_KERNEL_LIMITS, BlockType
 from npu_opt.dialects.npu.perf.arch import PerfTarget
 from npu_opt.dialects.npu.perf.block_config import BlockConfig
 from npu_opt.dialects.npu.perf.memory import burst_adjusted_bytes
-from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc
+from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc, TensorDesc
 from npu_opt.dialects.npu.perf.shape import div_up
 
 _CONV_LIKE = (BlockType.CONVOLUTION, BlockType.DEPTHWISE, BlockType.POOLING, BlockType.REDUCE_SUM,
@@ -39,51 +38,58 @@ class ElementAccess:
     """Bias/scale entries fetched (one per OFM channel)."""
 
 
-def element_access(desc: NpuOpDesc, block: BlockConfig | None) -> ElementAccess:
-    """How many elements of each operand the op reads and writes."""
+def _conv_like_access(desc: NpuOpDesc, block: BlockConfig, ofm_write: int) -> ElementAccess:
+    """A conv-like op walks the OFM block by block: each block fetches its IFM block (the whole
+    IFM depth) once per sub-kernel and, when the op has weights, the weights of its depth slice.
+    Depthwise and pooling blocks span the whole depth, so they count one block in depth."""
     kind = desc.block_type
-    if kind is None or block is None:
-        return ElementAccess()
     ifm, ofm = desc.ifm.shape, desc.ofm.shape
-    ifm_rounding = desc.ifm.format.rounding
-    ofm_write = ofm.round_up(desc.ofm.format.rounding).elements()
-    if kind in _CONV_LIKE:
-        ifm_block = ifm.min(block.ifm_block)
-        ofm_block = ofm.min(block.ofm_block)
-        blocks = ofm.div_round_up(ofm_block)
-        block_depth = ofm_block.depth
-        if kind in (BlockType.DEPTHWISE, BlockType.POOLING):
-            blocks = blocks.with_depth(1)
-            block_depth = ifm.depth
-        limit_h, limit_w = SUB_KERNEL_LIMITS[kind]
-        # Vela pairs the width with the first (height) limit; both are equal on every block type.
-        sub_kernels = div_up(desc.kernel.width, limit_h) * div_up(desc.kernel.height, limit_w)
-        count = blocks.elements()
-        ifm_fetch = ifm_block.round_up(ifm_rounding).elements_wh() * ifm.round_up(ifm_rounding).depth
-        kernel_read = desc.kernel.elements_wh() * (
-            1 if kind in (BlockType.DEPTHWISE, BlockType.POOLING) else ifm.depth)
-        weights = scales = 0
-        if kind not in (BlockType.POOLING, BlockType.REDUCE_SUM):
-            weights = kernel_read * block_depth * count
-            scales = ofm.depth
-        return ElementAccess(ifm_fetch * sub_kernels * count, 0, ofm_write, weights, scales)
-    # elementwise
-    ifm_read = ifm2_read = 0
-    ofm_elements = ofm.round_up(ifm_rounding).elements()
+    per_channel = kind in (BlockType.DEPTHWISE, BlockType.POOLING)
+    ofm_block = ofm.min(block.ofm_block)
+    grid = ofm.div_round_up(ofm_block)
+    blocks = grid.with_depth(1).elements() if per_channel else grid.elements()
+    slice_depth = ifm.depth if per_channel else ofm_block.depth
+    rounding = desc.ifm.format.rounding
+    ifm_block_plane = ifm.min(block.ifm_block).round_up(rounding).elements_wh()
+    ifm_per_block = ifm_block_plane * ifm.round_up(rounding).depth
+    limit_h, limit_w = SUB_KERNEL_LIMITS[kind]  # type: ignore[index]
+    # Vela pairs the width with the first (height) limit; both are equal on every block type.
+    sub_kernels = div_up(desc.kernel.width, limit_h) * div_up(desc.kernel.height, limit_w)
+    ifm_read = ifm_per_block * sub_kernels * blocks
+    if kind in (BlockType.POOLING, BlockType.REDUCE_SUM):
+        return ElementAccess(ifm_read, 0, ofm_write)
+    taps = desc.kernel.elements_wh() * (1 if per_channel else ifm.depth)
+    return ElementAccess(ifm_read, 0, ofm_write, taps * slice_depth * blocks, ofm.depth)
+
+
+def _elementwise_access(desc: NpuOpDesc, ofm_write: int) -> ElementAccess:
+    """Each operand is read once per OFM element (counted in the IFM's storage rounding), except
+    one broadcast scalar: IFM1 if it is a scalar, otherwise a scalar IFM2. A broadcast scalar of
+    8 bits rides in the command stream (no reads); a wider one is read once."""
+    rounding = desc.ifm.format.rounding
+    per_element = desc.ofm.shape.round_up(rounding).elements()
+
+    def scalar_reads(tensor: TensorDesc) -> int:
+        return tensor.shape.round_up(rounding).elements() if tensor.bits > 8 else 0
+
     ifm2 = desc.ifm2
-    if ifm.elements() == 1:
-        if desc.ifm.bits > 8:
-            ifm_read = ifm.round_up(ifm_rounding).elements()
-        if ifm2 is not None:
-            ifm2_read = ofm_elements
-    else:
-        ifm_read = ofm_elements
-        if ifm2 is not None:
-            if ifm2.shape.elements() > 1:
-                ifm2_read = ofm_elements
-            elif ifm2.bits > 8:
-                ifm2_read = ifm2.shape.round_up(ifm_rounding).elements()
+    ifm_is_scalar = desc.ifm.shape.elements() == 1
+    ifm_read = scalar_reads(desc.ifm) if ifm_is_scalar else per_element
+    ifm2_read = 0
+    if ifm2 is not None:
+        ifm2_is_scalar = not ifm_is_scalar and ifm2.shape.elements() == 1
+        ifm2_read = scalar_reads(ifm2) if ifm2_is_scalar else per_element
     return ElementAccess(ifm_read, ifm2_read, ofm_write)
+
+
+def element_access(desc: NpuOpDesc, block: BlockConfig | None) -> ElementAccess:
+    """How many elements of each operand the op reads and writes (nothing for a DMA)."""
+    if desc.block_type is None or block is None:
+        return ElementAccess()
+    ofm_write = desc.ofm.shape.round_up(desc.ofm.format.rounding).elements()
+    if desc.block_type in _CONV_LIKE:
+        return _conv_like_access(desc, block, ofm_write)
+    return _elementwise_access(desc, ofm_write)
 
 
 @dataclass(frozen=True)

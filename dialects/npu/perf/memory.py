@@ -1,9 +1,9 @@
 """Memory transfer costs: the burst-length model and memory-to-memory (DMA) copies.
 
-Vela 5.2.0 ``npu_performance.py``: ``_estimate_memory_transfer_efficiency`` and
-``measure_mem2mem_cycles``. The NPU fetches a block's data in bursts whose length depends on the
-tensor layout and the block shape; a transfer whose natural burst is shorter than the memory's
-burst length costs as if every burst were full: bytes x burst_length / achieved burst.
+Model of Vela 5.2.0's transfer-efficiency and memory-to-memory estimates. The NPU fetches a
+block's data in bursts whose length depends on the tensor layout and the block shape; a transfer
+whose natural burst is shorter than the memory's burst length costs as if every burst were full:
+bytes x burst_length / achieved burst.
 """
 from __future__ import annotations
 
@@ -15,32 +15,34 @@ MAX_NHWC_WRITE_BURST_BITS = 64 * 8
 """Longest burst an NHWC OFM write can reach (bits)."""
 
 
+def _nhcwb16_burst_bits(perf: PerfTarget, is_read: bool, bits: int, block: Shape4, shape: Shape4) -> int:
+    """Burst of an NHCWB16 block: one brick row (16 channels x block width; a write gathers one
+    from every core), or the whole block row when the block depth equals the tensor's brick-plane
+    stride (a byte stride compared with a depth, as Vela does)."""
+    brick_plane_stride = bits * 16 * shape.width / 8
+    if brick_plane_stride == block.depth:
+        return bits * block.depth * block.width
+    return 16 * bits * block.width * (1 if is_read else perf.ncores)
+
+
+def _nhwc_burst_bits(perf: PerfTarget, is_read: bool, bits: int, block: Shape4) -> int:
+    """Burst of an NHWC block: the whole block row when a pixel's block channels are one element
+    wide (the element stride, in bytes, equals the block depth; writes only up to 16 channels),
+    else one pixel's channels, capped for writes by the port width."""
+    element_stride = bits / 8
+    contiguous_row = element_stride == block.depth and (is_read or block.depth <= 16)
+    if contiguous_row:
+        return bits * block.depth * block.width
+    pixel = bits * block.depth
+    return pixel if is_read else min(MAX_NHWC_WRITE_BURST_BITS, 16 * bits * perf.ncores, pixel)
+
+
 def achieved_burst_bytes(perf: PerfTarget, is_read: bool, fmt: TensorFormat, bits: int, block: Shape4,
                          shape: Shape4) -> int:
-    """The burst (bytes) a block transfer of a tensor of ``shape`` achieves.
-
-    NHCWB16: a 16-channel brick row (``16 x block width`` elements; writes x cores), or the whole
-    block when its depth equals the C-brick stride. NHWC: one pixel's block channels, or the whole
-    block row when its depth equals the element stride (reads), capped for writes. The two
-    "stride equals depth" tests compare a byte stride with a depth, as Vela does.
-    """
+    """The burst (bytes) a block transfer of a tensor of ``shape`` achieves."""
     if fmt is TensorFormat.NHCWB16:
-        c_stride = (bits * 16 * shape.width) / 8
-        if c_stride == block.depth:
-            burst = bits * block.depth * block.width
-        elif is_read:
-            burst = 16 * bits * block.width
-        else:
-            burst = 16 * bits * block.width * perf.ncores
-    else:
-        z_stride = bits / 8
-        if is_read:
-            burst = bits * block.depth * block.width if z_stride == block.depth else bits * block.depth
-        elif block.depth <= 16 and z_stride == block.depth:
-            burst = bits * block.depth * block.width
-        else:
-            burst = min(MAX_NHWC_WRITE_BURST_BITS, 16 * bits * perf.ncores, block.depth * bits)
-    return burst // 8
+        return _nhcwb16_burst_bits(perf, is_read, bits, block, shape) // 8
+    return _nhwc_burst_bits(perf, is_read, bits, block) // 8
 
 
 def burst_adjusted_bytes(perf: PerfTarget, is_read: bool, area: str, fmt: TensorFormat, bits: int,
