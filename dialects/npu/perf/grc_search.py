@@ -28,6 +28,8 @@ SWITCH_PRICE = 40
 """Bits the search charges for changing parameters where no slice starts anyway."""
 _SHIFT = 4
 """Costs are stored shifted left by this, the set index in the low bits (at most 16 sets)."""
+RENORMALISE = 16
+"""Steps between subtracting each lane's cheapest cost (keeps 16-bit keys from overflowing)."""
 WARM_UP = 128
 """Symbols a piece replays before its own start to forget the unknown start state (most pieces
 of real weights forget it within 50-400 symbols; the rest are run again)."""
@@ -72,14 +74,19 @@ class _LaneBatch:
         table_offsets = np.cumsum([0] + [t.shape[0] for t in tables])
         self.max_cost = int(max(int(t.max()) for t in tables)) << _SHIFT
         self.idle_price = (SWITCH_PRICE << _SHIFT) + self.max_cost + (1 << _SHIFT)
+        # The cheapest cost grows by at most the price plus the cheapest set's bits per step; with
+        # the costs renormalised every RENORMALISE steps, 16-bit keys suffice when that growth,
+        # the spread of a state (price + largest cost) and the no-op price fit together.
+        growth = (SWITCH_PRICE + max(int(t.min(axis=1).max()) for t in tables)) << _SHIFT
+        narrow = RENORMALISE * growth + 2 * self.idle_price
         wide = self.max_cost * (lane + warm_up + 2) + self.idle_price
-        self.dtype = np.int32 if wide < (1 << 30) else np.int64
+        self.dtype = np.int16 if narrow < (1 << 15) else np.int32 if wide < (1 << 30) else np.int64
         # Each job becomes a segment: warm_up no-op steps, its symbols, no-op steps up to a whole
         # number of lanes. A no-op step costs nothing and has a price no state exceeds, so it
         # changes nothing. Lane k of a job reads warm_up + lane steps from k * lane in its segment.
         segment = [round_up(warm_up + count * lane, lane) for count in per_job]
         seg_start = np.cumsum([0] + segment)
-        symbols = np.zeros(int(seg_start[-1]), self.dtype)
+        symbols = np.zeros(int(seg_start[-1]), np.int32 if table_offsets[-1] < (1 << 31) else np.int64)
         price = np.full(int(seg_start[-1]), self.idle_price, self.dtype)
         for index, job in enumerate(jobs):
             first = int(seg_start[index]) + warm_up
@@ -114,10 +121,13 @@ def _advance(batch: _LaneBatch, lanes: np.ndarray | None, state: np.ndarray, t0:
     # Prices less the set-index bits: (cheapest | 15) + price - 15 is the cheapest cost, shifted.
     prices = (batch.price if lanes is None else batch.price[:, lanes]) - ((1 << _SHIFT) - 1)
     cheapest = np.minimum.reduce
-    chunk = 32
+    chunk = RENORMALISE
     for c0 in range(t0, t1, chunk):
         c1 = min(t1, c0 + chunk)
         costs = batch.step_costs(c0, c1, lanes)
+        cheapest(state, axis=0, out=low)
+        low &= ~((1 << _SHIFT) - 1)
+        state -= low
         for t in range(c0, c1):
             cheapest(state, axis=0, out=low)
             record = t - batch.warm_up

@@ -38,8 +38,11 @@ PALETTE_HEADER_BITS = 5 + 5 + 3
 END_MARKER_BITS = 3
 NO_UNCOMPRESSED = 100
 """Per-symbol bits that make the uncompressed parameter set useless (mixed palette/direct)."""
-_IMPOSSIBLE = 10000
-"""Bits charged for a symbol a parameter set cannot code."""
+_IMPOSSIBLE = 128
+"""Search cost of a symbol a parameter set cannot code. The codec charges 10000; any cost above
+101 takes the same decisions: the set is at least 61 bits above the cheapest one next step (which
+grows by at most the 40-bit price plus 21 bits, divisor 5 codes every symbol), so it switches
+there and never is the cheapest, as with 10000; a small cost lets the search use 16-bit sums."""
 
 # Weight parameter sets: divisor (remainder bits) and mode 0 = plain, 1 = truncated, 2 = raw.
 W_DIVISOR = np.array([0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0])
