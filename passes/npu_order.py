@@ -189,7 +189,26 @@ def execution_order_of(block: Block) -> list[Operation]:
     top, rest = _hoist_input_only_cpu_ops(order, position)
     _regroup_concat_writers(rest)
     _sink_cpu_ops(rest)
-    return top + rest
+    order = top + rest
+    if not _respects_dataflow(order):  # e.g. values used inside nested regions: keep file order
+        return [op for op in block.ops if is_executed(op)]
+    return order
+
+
+def _respects_dataflow(order: list[Operation]) -> bool:
+    """True if every op comes after the executed ops whose results it reads (through views)."""
+    index = {id(op): i for i, op in enumerate(order)}
+    for i, op in enumerate(order):
+        work = list(op.operands)
+        while work:
+            producer = _producer(work.pop())
+            if producer is None:
+                continue
+            if is_view(producer):
+                work.extend(producer.operands)
+            elif index.get(id(producer), -1) > i:
+                return False
+    return True
 
 
 def execution_order(block: Block) -> list[Operation]:
