@@ -50,7 +50,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("u55-32 accumulator bubble", PERF + "compute", (
         ("delay = 7 if acc40 else 3", "delay = 6 if acc40 else 3"),
         ('("ethos-u55-32", True): 7', '("ethos-u55-32", True): 6'))),
-    Mutant("u55-32 extra bubble per depth step", PERF + "compute", (
+    Mutant("u55-32 thin-block stall", PERF + "compute", (
         ("bubbles += delay * nz", "bubbles += 0 * nz"),
         ("thin_block_stalls = acc40 and accel.name == _THIN_BLOCK_STALLS", "thin_block_stalls = False"))),
     Mutant("16-bit depthwise factor", PERF + "compute", (
@@ -62,7 +62,8 @@ MUTANTS: tuple[Mutant, ...] = (
         ("cap = 16 if ifm_bits == 16 or is_partkernel else 32",
          "cap = 32 if ifm_bits == 8 and not is_partkernel else 16"),)),
     Mutant("NHCWB16 write burst core count", PERF + "memory", (
-        ("16 * bits * block.width * perf.ncores", "16 * bits * block.width"),)),
+        ("16 * bits * block.width * perf.ncores", "16 * bits * block.width"),
+        ("16 * bits * block.width * (1 if is_read else perf.ncores)", "16 * bits * block.width"))),
 )
 
 
