@@ -181,3 +181,21 @@ def test_dma_chain_restarts_after_a_cpu_op() -> None:
     assert exposed > hidden
     alone = _estimate_rows(f"func.func @f(%x: {FM}) -> {out} {{\n" + _lut("t", "x", "t") + f"    return %t : {out}\n}}\n")
     assert exposed == alone["t_lut_tanh"]["npu_cycles"]
+
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+
+
+@pytest.mark.parametrize("model", ["ic_resnet8", "mobilenet_v2_035_96", "kws_dscnn"])
+def test_corpus_models_run_in_vela_layer_order(model: str) -> None:
+    """Residual networks from the shared corpus: our schedule lists the layers as Vela's report does
+    (their file order already is Vela's: this guards against moving what needs no move)."""
+    report = CORPUS / "vela_reports" / f"{model}_A_Performance_legacy_per_layer.csv"
+    if not report.exists():
+        pytest.skip(f"no shared corpus at {CORPUS} (see ../shared/corpus/README.md)")
+    with report.open(encoding="utf-8") as handle:
+        vela = [row["Name"] for row in csv.DictReader(handle)]
+    module = _run(import_tflite((CORPUS / "models" / f"{model}.tflite").read_bytes(), model), "npu-legalize,npu-order")
+    ours = [op.attr("name").value for block in graph_blocks(module) for op in execution_order(block)
+            if op.attr("name") is not None]
+    assert [name for name in ours if name in set(vela)] == vela
