@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
 
 from npu_opt.dialects.npu.accelerators import (
     SUB_KERNEL_LIMITS, ActivationCycleCase, BlockType, OutputCycleCase,
@@ -38,17 +40,17 @@ _DEPTH_ACCUMULATING = (BlockType.CONVOLUTION, BlockType.VECTOR_PRODUCT, BlockTyp
 _ROW_PAIR_TYPES = (BlockType.CONVOLUTION, BlockType.DEPTHWISE, BlockType.VECTOR_PRODUCT)
 """Block types that may run a 1-row OFM as 1x4 micro-blocks on 2-row micro-block machines."""
 
-_PIPELINE_STALL: dict[tuple[str, bool], int] = {
+_PIPELINE_STALL: Mapping[tuple[str, bool], int] = MappingProxyType({
     ("ethos-u55-32", False): 3, ("ethos-u55-32", True): 7,
     ("ethos-u55-64", True): 3, ("ethos-u55-128", True): 3,
-}
+})
 """MAC-pipeline stall per kernel step, keyed by (accelerator, 40-bit accumulator); 2 otherwise."""
 _THIN_BLOCK_STALLS = "ethos-u55-32"
 """The one accelerator that also stalls per micro-block layer on thin 40-bit blocks."""
 
-_ELEMENTWISE_OUTPUT_CASE: dict[str, OutputCycleCase] = {
+_ELEMENTWISE_OUTPUT_CASE: Mapping[str, OutputCycleCase] = MappingProxyType({
     "mul": OutputCycleCase.ACC40_OR_MUL, "add": OutputCycleCase.ADD_SUB, "sub": OutputCycleCase.ADD_SUB,
-}
+})
 """Output rate of 8/16-bit elementwise operators (Vela never uses the "simple" add/sub rate)."""
 
 
