@@ -24,6 +24,7 @@ encoded size (weight_encoding.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -42,11 +43,13 @@ class _Brick:
     inside: np.ndarray
 
 
+@lru_cache(maxsize=256)
 def _brick(ofm_depth: int, ifm_depth: int, sub: tuple[int, int, int, int], ifm_ublock: int, ofm_ublock: int,
            depthwise: bool, partkernel: bool, ifm_bits: int) -> _Brick:
     """The walk for blocks of ``ofm_depth`` x ``ifm_depth`` channels over sub-kernel ``sub``
     = (first row, first column, rows, columns): axes IFM micro-block (part-kernel-first), OFM
-    micro-block, kernel element, IFM micro-block (depth-first), OFM channel, IFM channel."""
+    micro-block, kernel element, IFM micro-block (depth-first), OFM channel, IFM channel.
+    Memoised: layers of one network share a few block shapes."""
     top, left, rows, columns = sub
     elements = rows * columns
     if partkernel:
@@ -63,7 +66,11 @@ def _brick(ofm_depth: int, ifm_depth: int, sub: tuple[int, int, int, int], ifm_u
            + np.arange(1 if depthwise else ifm_ublock)[None, None, None, None, None, :])
     e = element[None, None, :, None, None, None]
     shape = np.broadcast_shapes(ofm.shape, ifm.shape, e.shape)
-    spread = lambda a: np.broadcast_to(a, shape).reshape(-1)  # noqa: E731
+    def spread(axes: np.ndarray) -> np.ndarray:
+        flat = np.broadcast_to(axes, shape).reshape(-1)
+        flat.flags.writeable = False  # shared by every call with these arguments (memoised)
+        return flat
+
     return _Brick(spread(ofm), spread(top + e // columns), spread(left + e % columns), spread(ifm),
                   spread((e // columns) < rows))
 
