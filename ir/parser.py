@@ -86,6 +86,7 @@ class _State:
         self.pending_arg_names: list[tuple[Token, Value]] = []
         self.dict_cache: dict[str, dict[str, Attribute]] = {}
         self.signature_cache: dict[str, FunctionType] = {}
+        self.known_types: dict[str, Type] = {}  # type spellings decoded and checked in this parse
         self.depth = 0
         self.braces: list[Token] = []  # the open '{' tokens (fine-grained ones only)
         self.closed_brace: Token | None = None  # the '{' of the dictionary closed last
@@ -98,6 +99,8 @@ class _Builder(AttributeRules, Transformer):
         super().__init__(visit_tokens=False)
         self.state: _State = None  # type: ignore[assignment]
         self.type_parser = TypeParser(self._parse_attribute_text, self._dialect_attr)
+        self.pieces: dict[str, re.Pattern[str]] = {}
+        """The regexes that cut a GENERIC_OP token into its pieces (set with the grammar)."""
         self._attr_cache: dict[str, Attribute] = {}
 
     # -- lexer callbacks -------------------------------------------------------------------
@@ -321,6 +324,37 @@ class _Builder(AttributeRules, Transformer):
             op.location = loc
         return op
 
+    def whole_generic_op(self, children: list[Any]) -> Operation:
+        """A generic op lexed as one GENERIC_OP token: cut into the tokens the fine-grained rules
+        take (each at its own line and column) and built by those same rules."""
+        results, token, loc = children
+        pieces, space, pos = self.pieces, self.pieces["space"], 0
+
+        def piece(kind: str, optional: bool = False) -> Token | None:
+            nonlocal pos
+            pos = space.match(token, pos).end()  # type: ignore[union-attr]
+            m = pieces[kind].match(token, pos)
+            if m is None:
+                if optional:
+                    return None
+                raise _error(self.state, f"malformed operation ({kind})", token, pos)  # pragma: no cover
+            start, pos = m.start(), m.end()
+            return _sub_token(token, kind.upper(), start, pos)
+
+        name = self.op_name([piece("name")])
+        uses = self.op_operands([piece("operands")])
+        props_token, attrs_token = piece("properties", True), piece("attributes", True)
+        signature = piece("signature")
+        props = None if props_token is None else self._dictionary(props_token, 1)
+        attrs = None if attrs_token is None else self._dictionary(attrs_token, 0)
+        op = self.generic_op([name, uses, None, props, None, attrs, (self._signature(signature), signature)])
+        pos = space.match(token, pos).end()  # type: ignore[union-attr]
+        if pos < len(token):
+            m = pieces["loc"].match(token, pos)
+            if m is not None:
+                loc = self.loc_name([_sub_token(token, "STRING", m.start(1), m.end(1)), None])
+        return self.operation([results, op, loc])
+
     def op_name(self, children: list[Token]) -> Token:
         self.state.op_stack.append(self._unquote(children[0]))
         return children[0]
@@ -417,13 +451,18 @@ class _Builder(AttributeRules, Transformer):
     def _known_type(self, text: str) -> Type | None:
         """The type spelled ``text`` (cached by text), or None if it is malformed or names a
         dialect that is not registered when that is an error; raises nothing."""
+        known = self.state.known_types
+        type_ = known.get(text)
+        if type_ is not None:
+            return type_
         try:
             type_ = self.type_parser.parse(text)
             if not self.state.options.allow_unregistered:
                 self._check_type_dialects(type_, None)  # type: ignore[arg-type]
-            return type_
         except (UserError, ValueError):
             return None
+        known[text] = type_
+        return type_
 
     def _fast_signature(self, body: str) -> FunctionType | None:
         """``(T, ...) -> T`` or ``(T, ...) -> (T, ...)`` without the grammar: split at top-level
@@ -652,6 +691,16 @@ class _Builder(AttributeRules, Transformer):
 
 
 
+def _sub_token(token: Token, kind: str, start: int, end: int) -> Token:
+    """The characters ``start:end`` of ``token`` as a token of their own, at their own line and column."""
+    newlines = token.count("\n", 0, start)
+    if newlines:
+        line, column = token.line + newlines, start - token.rfind("\n", 0, start)  # type: ignore[operator]
+    else:
+        line, column = token.line, token.column + start  # type: ignore[operator]
+    return Token(kind, str.__str__(token)[start:end], token.start_pos + start, line, column)  # type: ignore[operator]
+
+
 def _matching_paren(text: str) -> int:
     """The index of the ``)`` closing the ``(`` that ``text`` starts with; -1 if none does."""
     if not text.startswith("("):
@@ -688,8 +737,20 @@ def _lark_with_builder() -> tuple[Lark, "_Builder"]:
                   start=["start", "attribute_only", "attr_dict_only"],
                   maybe_placeholders=True, transformer=builder, cache=cache,
                   lexer_callbacks=callbacks)
-    use_pattern_cache(parser, cache_file(os.path.dirname(cache) if isinstance(cache, str) else None, grammar))
+    pieces = _piece_patterns(parser)
+    patterns = use_pattern_cache(parser, cache_file(os.path.dirname(cache) if isinstance(cache, str) else None,
+                                                    grammar), pieces.values())
+    builder.pieces = {kind: patterns.compile(pattern) for kind, pattern in pieces.items()}
     return parser, builder
+
+
+def _piece_patterns(parser: Lark) -> dict[str, str]:
+    """The regexes of a GENERIC_OP token's pieces, in order: the grammar's own terminals."""
+    def terminal(name: str) -> str:
+        return parser.get_terminal(name).pattern.to_regexp()
+    return {"name": terminal("STRING"), "operands": terminal("OPERANDS"), "properties": terminal("PROPERTIES"),
+            "attributes": terminal("ATTRIBUTES"), "signature": terminal("SIGNATURE"),
+            "loc": rf"loc\(\s*+({terminal('STRING')})\s*+\)", "space": r"\s*+"}
 
 
 def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None = None) -> tuple[list[Operation], Resources]:
@@ -700,11 +761,16 @@ def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None
     body = text
     if trailer_at is not None:
         body = text[:trailer_at]
+        collecting = gc.isenabled()
+        gc.disable()  # thousands of blobs only allocate, as the parse below does
         try:
             resources = parse_trailer(text, trailer_at)
         except ResourceSyntaxError as err:
             line, col = line_col(text, err.offset)
             raise ParseError(str(err), FileLineColLoc(filename, line, col)) from None
+        finally:
+            if collecting:
+                gc.enable()
     parser, builder = _lark_with_builder()
     builder.state = _State(filename, options, resources)
     collecting = gc.isenabled()

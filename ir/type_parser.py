@@ -157,8 +157,8 @@ class TypeParser:
                 raise TypeSyntaxError("expected 'x' after '*' in unranked tensor type", 8)
             return UnrankedTensorType(self._element(body[2:].strip(), 9))
         dims_text = _DIMS.match(body).group(0)  # type: ignore[union-attr]
-        shape = [DYNAMIC if d == "?" else _bounded(d, INT64_MAX, "tensor dimension", 7)
-                 for d in dims_text.split("x")[:-1]]
+        shape = [DYNAMIC if d == "?" else int(d) if len(d) < 19 else _bounded(d, INT64_MAX, "tensor dimension", 7)
+                 for d in dims_text.split("x")[:-1]]  # (under 19 digits is always within int64)
         rest = body[len(dims_text):]
         parts = split_top_level(rest)
         if len(parts) > 2:

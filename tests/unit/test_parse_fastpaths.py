@@ -107,3 +107,34 @@ def test_imported_shapes_of_ops_never_need_the_grammar_for_their_pieces(text, mo
         raise AssertionError("the grammar path was used")
     monkeypatch.setattr(parser_module._Builder, "_sub_parse", refuse)
     assert _parse(text)
+
+
+# Ops lexed whole (one GENERIC_OP token) report errors where the fine-grained rules did.
+POSITIONS = [
+    ('%0 = "foo.c"() : () -> i32\n%1 = "foo.d"(%0, %9) : (i32, i32) -> i32',
+     "use of undeclared SSA value name '%9'", 2, 18),
+    ('"foo.c"() <{a = 1 : i32}>\n    : (i32) -> ()', "expected 0 operand types but had 1", 2, 5),
+    ('"foo.c"() {a = dense<[1, 2]> : tensor<3xi8>} : () -> ()', "does not match type ([3])", 1, 16),
+    ('  %0 = "foo.c"() <{a = 1 : i32}> : () -> i32 loc("n")\n  "foo.d"(%0) : (i8) -> ()',
+     "expects different type than prior uses: 'i8' vs 'i32'", 2, 11),
+    ('"foo.c"() {a = 1 : i32,\n  b = #foo<x>, c = tensor<2xi99999999>} : () -> ()',
+     "integer width 99999999 is larger than", 2, 29),
+    ('%0:2 = "foo.c"() : () -> i32', "defines 1 results but was provided 2", 1, 1),
+]
+
+
+@pytest.mark.parametrize("text, message, line, col", POSITIONS)
+def test_whole_op_tokens_report_errors_in_place(text, message, line, col):
+    with pytest.raises(ParseError) as info:
+        parse_module(text, "p.mlir", ParseOptions(allow_unregistered=True))
+    where = info.value.diagnostic.location
+    assert message in info.value.diagnostic.message
+    assert (where.line, where.col) == (line, col)
+
+
+def test_whole_op_tokens_keep_their_locations():
+    text = ('%0 = "foo.c"() : () -> i32 loc("a"("b":1:2))\n"foo.d"(%0) : (i32) -> () loc(unknown)\n'
+            '"foo.e"() : () -> () loc("q")\n  "foo.f"() : () -> ()')
+    module = parse_module(text, "p.mlir", ParseOptions(allow_unregistered=True))
+    assert [str(op.location) for op in module.walk()][1:] == [
+        'loc("a"("b":1:2))', "loc(unknown)", 'loc("q")', 'loc("p.mlir":4:3)']
