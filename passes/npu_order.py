@@ -67,20 +67,18 @@ def _descent_order(op: Operation) -> list[Value]:
     operands = list(op.operands)
     if is_view(op) and len(operands) > 1:
         operands.reverse()
-    counts: dict[int, int] = {}
-    first: dict[int, Value] = {}
+    counts: dict[Value, int] = {}
     for value in operands:
-        counts[id(value)] = counts.get(id(value), 0) + 1
-        first.setdefault(id(value), value)
-    return [first[key] for key in counts for _ in range(counts[key])]
+        counts[value] = counts.get(value, 0) + 1
+    return [value for value, count in counts.items() for _ in range(count)]
 
 
 def _backward_placement(block: Block) -> list[Operation]:
     """Ops of ``block`` in Vela's placement order (outputs first), as an explicit-stack walk."""
     terminator = block.last
     assert terminator is not None
-    pending_uses: dict[int, int] = {}
-    pending_results: dict[int, int] = {}
+    pending_uses: dict[Value, int] = {}
+    pending_results: dict[Operation, int] = {}
     placed: list[Operation] = []
 
     def release(value: Value) -> Operation | None:
@@ -88,12 +86,12 @@ def _backward_placement(block: Block) -> list[Operation]:
         producer = _producer(value)
         if producer is None or producer.parent is not block or producer.has_trait(ConstantLike):
             return None
-        key = id(value)
+        key = value
         left = pending_uses.get(key, len(value.uses)) - 1
         pending_uses[key] = left
         if left > 0:
             return None
-        op_key = id(producer)
+        op_key = producer
         waiting = pending_results.get(op_key)
         if waiting is None:
             waiting = sum(1 for r in producer.results if r.uses)
@@ -127,12 +125,12 @@ def _reads(op: Operation, source: Operation) -> bool:
 
 
 def _hoist_input_only_cpu_ops(order: list[Operation],
-                              position: dict[int, int]) -> tuple[list[Operation], list[Operation]]:
+                              position: dict[Operation, int]) -> tuple[list[Operation], list[Operation]]:
     """(CPU ops whose every operand is a graph input, in file order; the other ops): the first
     run before everything else."""
     def reads_only_inputs(op: Operation) -> bool:
         return on_cpu(op) and all(_producer(v) is None for v in op.operands)
-    top = sorted((op for op in order if reads_only_inputs(op)), key=lambda op: position[id(op)])
+    top = sorted((op for op in order if reads_only_inputs(op)), key=lambda op: position[op])
     return top, [op for op in order if not reads_only_inputs(op)]
 
 
@@ -182,10 +180,10 @@ def _sink_cpu_ops(order: list[Operation]) -> None:
 def execution_order_of(block: Block) -> list[Operation]:
     """The executed ops of ``block`` in the order Vela runs them (computed, not read from IR).
     Ops no output depends on run last, in file order."""
-    position = {id(op): index for index, op in enumerate(block.ops)}
+    position = {op: index for index, op in enumerate(block.ops)}
     order = [op for op in reversed(_backward_placement(block)) if is_executed(op)]
-    seen = {id(op) for op in order}
-    order += [op for op in block.ops if is_executed(op) and id(op) not in seen]
+    seen = {op for op in order}
+    order += [op for op in block.ops if is_executed(op) and op not in seen]
     top, rest = _hoist_input_only_cpu_ops(order, position)
     _regroup_concat_writers(rest)
     _sink_cpu_ops(rest)
@@ -197,7 +195,7 @@ def execution_order_of(block: Block) -> list[Operation]:
 
 def _respects_dataflow(order: list[Operation]) -> bool:
     """True if every op comes after the executed ops whose results it reads (through views)."""
-    index = {id(op): i for i, op in enumerate(order)}
+    index = {op: i for i, op in enumerate(order)}
     for i, op in enumerate(order):
         work = list(op.operands)
         while work:
@@ -206,7 +204,7 @@ def _respects_dataflow(order: list[Operation]) -> bool:
                 continue
             if is_view(producer):
                 work.extend(producer.operands)
-            elif index.get(id(producer), -1) > i:
+            elif index.get(producer, -1) > i:
                 return False
     return True
 
@@ -237,22 +235,22 @@ def npu_runs(block: Block) -> list[list[Operation]]:
     return [run for run in runs if run]
 
 
-def stream_outputs(module: Operation) -> set[int]:
-    """ids of values an NPU op produces and an NPU op of a later stretch reads: outputs of an NPU
+def stream_outputs(module: Operation) -> set[Value]:
+    """The values an NPU op produces and an NPU op of a later stretch reads: outputs of an NPU
     command stream, which Vela keeps linear (NHWC) in the arena like graph outputs."""
-    crossing: set[int] = set()
+    crossing: set[Value] = set()
     for block in graph_blocks(module):
-        stretch: dict[int, int] = {}
+        stretch: dict[Operation, int] = {}
         for index, run in enumerate(npu_runs(block)):
             for op in run:
-                stretch[id(op)] = index
+                stretch[op] = index
         for op in block.ops:
-            if id(op) not in stretch:
+            if op not in stretch:
                 continue
             for value in op.results:
                 for user in _executed_users(value):
-                    if id(user) in stretch and stretch[id(user)] != stretch[id(op)]:
-                        crossing.add(id(value))
+                    if user in stretch and stretch[user] != stretch[op]:
+                        crossing.add(value)
     return crossing
 
 

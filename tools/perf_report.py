@@ -13,7 +13,7 @@ import io
 import json
 from typing import Any
 
-from npu_opt.ir.core import Operation
+from npu_opt.ir.core import Block, Operation
 
 COLUMNS: tuple[str, ...] = (
     "name", "op", "block", "npu_cycles", "sram_access_cycles", "dram_access_cycles", "on_chip_flash_access_cycles",
@@ -31,22 +31,22 @@ def _report_order(module: Operation) -> list[Operation]:
     place of the first of them, everything else in IR order."""
     from npu_opt.passes.npu_order import execution_order, graph_blocks
 
-    scheduled: dict[int, list[Operation]] = {}
+    scheduled: dict[Block, list[Operation]] = {}
     for block in graph_blocks(module):
         try:
             order = execution_order(block)
         except ValueError:  # only some ops timed: npu-estimate already reported it
             continue
         if order:
-            scheduled[id(order[0].parent)] = order
+            scheduled[order[0].parent] = order
     ops: list[Operation] = []
-    emitted: set[int] = set()
+    emitted: set[Block] = set()
     for op in module.walk():
-        order = scheduled.get(id(op.parent))
+        order = scheduled.get(op.parent)
         if order is None:
             ops.append(op)
-        elif id(op.parent) not in emitted:
-            emitted.add(id(op.parent))
+        elif op.parent not in emitted:
+            emitted.add(op.parent)
             ops.extend(order)
     return ops
 
