@@ -72,6 +72,10 @@ def _function_results(module: Operation) -> set[int]:
         return returned
 
 
+_NHWC_REDUCE_SUM_IFM = "ethos-u65-512"
+"""The accelerator whose ReduceSum reads an NHWC IFM whatever its element width (8- and 16-bit too)."""
+
+
 @register_pass("npu-format-nhcwb16", statistics={
     "nhcwb16": "feature maps given the NHCWB16 format",
     "kept-linear": "NPU op outputs kept NHWC",
@@ -83,10 +87,10 @@ class FormatNhcwb16(Pass):
     ``check_format_restrictions``): it is a graph output or an NPU op after a CPU op reads it (it
     leaves one NPU command stream: needs npu.time from npu-order), a non-NPU op reads it, a memory-only
     view (reshape, slice, concat: Vela sees the tensor with another shape) or a DMA produces or
-    reads it, or a ReduceSum reads it as int32. Then, in IR order, an elementwise op whose OFM
-    depth is not a multiple of 16 keeps its OFM NHWC when an input of the same shape and element
-    width (constants included) is NHWC (the OFM may overwrite that input: Vela's
-    ``avoid_nhcwb16_for_ofm``)."""
+    reads it, or a ReduceSum reads it as int32 (on the U65-512, at any width). Then, in IR order,
+    an elementwise op whose OFM depth is not a multiple of 16 keeps its OFM NHWC when an input of
+    the same shape and element width (constants included) is NHWC (the OFM may overwrite that
+    input: Vela's ``avoid_nhcwb16_for_ofm``)."""
 
     enabled: bool = option(True, "set formats (false: leave every feature map NHWC)")
 
@@ -94,11 +98,13 @@ class FormatNhcwb16(Pass):
         if not self.enabled:
             return
         outputs = _function_results(module)
+        target = target_of(module, required=False)
+        reduce_reads_nhwc = target is not None and target.accelerator.name == _NHWC_REDUCE_SUM_IFM
         for op in list(module.walk()):
             if not isinstance(op, NpuComputeOp) or op.has_trait(MemoryOnly) or _kind(op) is OpKind.DMA:
                 continue
             value = op.results[0]
-            if not self._may_use_nhcwb16(value, outputs):
+            if not self._may_use_nhcwb16(value, outputs, reduce_reads_nhwc):
                 ctx.stat("kept-linear")
                 continue
             if self._avoid_for_ofm(op):
@@ -108,13 +114,13 @@ class FormatNhcwb16(Pass):
             ctx.stat("nhcwb16")
 
     @staticmethod
-    def _may_use_nhcwb16(value: Value, outputs: set[int]) -> bool:
+    def _may_use_nhcwb16(value: Value, outputs: set[int], reduce_reads_nhwc: bool = False) -> bool:
         if id(value) in outputs or not isinstance(value.type, RankedTensorType) or is_constant(value):
             return False
         for user in value.users():
             if not _is_npu(user) or user.has_trait(MemoryOnly) or _kind(user) is OpKind.DMA:
                 return False
-            if _kind(user) is OpKind.REDUCE_SUM and element_bits(value) == 32:
+            if _kind(user) is OpKind.REDUCE_SUM and (element_bits(value) == 32 or reduce_reads_nhwc):
                 return False
         return True
 

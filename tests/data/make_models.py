@@ -518,10 +518,12 @@ def kernels_model(rng: np.random.Generator) -> str:
 
 
 def int16_elementwise_model(rng: np.random.Generator) -> str:
-    """16-bit elementwise ops and activations: mul, sub, maximum, leaky ReLU, tanh, logistic, softmax."""
+    """16-bit elementwise ops and activations: mul, sub, maximum, leaky ReLU, tanh, logistic, and
+    softmax on 16 and on 40 channels (its ReduceSum reads 16-bit data: NHWC on the U65-512)."""
     s = t((1, 6, 6, 16), q16(0.0078125))
-    f = Func("main", [("a", s), ("b", s)], rng)
-    a, b = ("%arg0", s), ("%arg1", s)
+    wide = t((1, 5, 7, 40), q16(0.0078125))
+    f = Func("main", [("a", s), ("b", s), ("c", wide)], rng)
+    a, b, c = ("%arg0", s), ("%arg1", s), ("%arg2", wide)
     outs = [f.op("tfl.mul", [a, b], [t((1, 6, 6, 16), q16(0.03125))], 'fused_activation_function = "NONE"',
                  "mul16")[0],
             f.op("tfl.sub", [a, b], [t((1, 6, 6, 16), q16(0.015625))],
@@ -531,7 +533,9 @@ def int16_elementwise_model(rng: np.random.Generator) -> str:
             f.op("tfl.tanh", [a], [t((1, 6, 6, 16), q16(3.0517578125e-05))], "", "tanh16")[0],
             f.op("tfl.logistic", [a], [t((1, 6, 6, 16), q16(3.0517578125e-05))], "", "logistic16")[0],
             f.op("tfl.softmax", [a], [t((1, 6, 6, 16), q16(3.0517578125e-05))], "beta = 1.0 : f32",
-                 "softmax16")[0]]
+                 "softmax16")[0],
+            f.op("tfl.softmax", [c], [t((1, 5, 7, 40), q16(3.0517578125e-05))], "beta = 1.0 : f32",
+                 "softmax16_wide")[0]]
     return module(f.text(outs))
 
 

@@ -23,7 +23,9 @@ compared, the 9 of KNOWN_DIFFERENCES aside) it measured:
 - 16-bit depthwise factor (2 x the micro-block cycles), 2 -> 1: 9 cases fail (int16, every config);
 - IFM block depth of a depth-first op on 32-bit data (softmax's ReduceSum), 32 -> 16: 9 cases
   fail (classifier, every config);
-- core count in the NHCWB16 write burst, dropped: 4 cases fail.
+- core count in the NHCWB16 write burst, dropped: 4 cases fail;
+- the U65-512's ReduceSum reading 8/16-bit data as NHWC (npu-format-nhcwb16), dropped: 2 cases
+  fail (int16_elementwise on both U65-512 configs).
 
 SRAM usage is not compared: no pass allocates memory yet.
 """

@@ -61,6 +61,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("32-bit IFM block depth", PERF + "block_config", (
         ("cap = 16 if ifm_bits == 16 or is_partkernel else 32",
          "cap = 32 if ifm_bits == 8 and not is_partkernel else 16"),)),
+    # The U65-512's ReduceSum reading 8/16-bit data as NHCWB16 (only int32 kept NHWC).
+    Mutant("u65-512 ReduceSum NHWC IFM", "npu_opt.passes.npu_place", (
+        ("reduce_reads_nhwc = target is not None and target.accelerator.name == _NHWC_REDUCE_SUM_IFM",
+         "reduce_reads_nhwc = False"),)),
     Mutant("NHCWB16 write burst core count", PERF + "memory", (
         ("16 * bits * block.width * perf.ncores", "16 * bits * block.width"),
         ("16 * bits * block.width * (1 if is_read else perf.ncores)", "16 * bits * block.width"))),
