@@ -111,12 +111,14 @@ def op_compute_cycles(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig | No
 
 
 def clear_caches() -> None:
-    """Forget every memoised block config and estimate (for benchmarks)."""
+    """Forget every memoised block config, estimate and weight-stream walk (for benchmarks)."""
     from npu_opt.dialects.npu.perf.block_config import find_block_config
+    from npu_opt.dialects.npu.perf.weight_reorder import forget_walks
 
     find_block_config.cache_clear()
     estimate_op.cache_clear()
     op_compute_cycles.cache_clear()
+    forget_walks()
 
 
 __all__ = ["ACCESS_COLUMNS", "OpCost", "clear_caches", "estimate_op", "op_compute_cycles"]

@@ -119,6 +119,11 @@ def reorder_weights(ohwi: np.ndarray, ifm_ublock_depth: int, ofm_ublock_depth: i
     return flat[np.concatenate(pieces)]
 
 
+def forget_walks() -> None:
+    """Drop the memoised block walks (estimate.clear_caches calls this)."""
+    _brick.cache_clear()
+
+
 def _block_groups(depth: int, block: int) -> list[tuple[np.ndarray, int]]:
     """Blocks of ``block`` channels over ``depth``: (first channels, extent) of the full blocks,
     then of the clipped last block if there is one."""
@@ -152,4 +157,4 @@ def padded_weight_count(ofm_depth: int, kernel_h: int, kernel_w: int, ifm_depth:
     return ofm * kernel * ifm
 
 
-__all__ = ["padded_weight_count", "reorder_weights"]
+__all__ = ["forget_walks", "padded_weight_count", "reorder_weights"]
