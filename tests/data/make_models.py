@@ -539,6 +539,18 @@ def int16_elementwise_model(rng: np.random.Generator) -> str:
     return module(f.text(outs))
 
 
+def resize_bilinear_model(rng: np.random.Generator) -> str:
+    """2x bilinear upscaling with half-pixel centres and with aligned corners, after a convolution."""
+    f = Func("main", [("x", t((1, 6, 6, 24), q8(A, 0)))], rng)
+    x = ("%arg0", t((1, 6, 6, 24), q8(A, 0)))
+    y = _conv(f, x, t((1, 6, 6, 24), q8(0.125, 0)), (3, 3), (24, 24), A, "rb_conv")
+    half = f.op("tfl.resize_bilinear", [y, f.i32([12, 12])], [t((1, 12, 12, 24), q8(0.125, 0))],
+                "align_corners = false, half_pixel_centers = true", "rb_half_pixel")[0]
+    corners = f.op("tfl.resize_bilinear", [y, f.i32([11, 11])], [t((1, 11, 11, 24), q8(0.125, 0))],
+                   "align_corners = true, half_pixel_centers = false", "rb_corners")[0]
+    return module(f.text([half, corners]))
+
+
 MODELS = {
     "conv.tflite": conv_model,
     "conv_float.tflite": conv_float_model,
@@ -559,6 +571,7 @@ MODELS = {
     "data_movement.tflite": data_movement_model,
     "kernels.tflite": kernels_model,
     "int16_elementwise.tflite": int16_elementwise_model,
+    "resize_bilinear.tflite": resize_bilinear_model,
 }
 """File name -> generator. Each gets its own seeded random generator."""
 

@@ -11,13 +11,13 @@ both flashes (to the 0.001 cycle the report keeps) and the MAC count, exactly. E
 be matched both ways.
 
 What it guards: ``python tests/data/vela/mutants.py`` changes one cost-model constant at a time
-in memory and reruns this test. On the committed reports (14 models x 9 configs; 117 cases
-compared, the 9 of KNOWN_DIFFERENCES aside) it measured:
+in memory and reruns this test. On the committed reports (15 models x 9 configs; 117 cases
+compared, the 18 of KNOWN_DIFFERENCES aside) it measured:
 
 - bias/scale fetch floor of the output stage (10 x block depth x read latency / 256), 10 -> 12:
   39 cases fail;
 - block-config tie-break (equal cost: a later small block with a better IFM coverage wins),
-  first-wins instead: 42 cases fail;
+  first-wins instead: 45 cases fail;
 - U55-32 accumulator bubble (7 cycles with 40-bit accumulators), 7 -> 6: 1 case fails
   (int16 on u55-32); its extra stall per micro-block layer of thin blocks removed: 1 case fails;
 - 16-bit depthwise factor (2 x the micro-block cycles), 2 -> 1: 9 cases fail (int16, every config);
@@ -52,8 +52,13 @@ _VIEW_FORMATS = ("Vela keeps a view's tensor NHCWB16 when the view's depth offse
                  "0); npu-format-nhcwb16 keeps every tensor a view (npu.concat, npu.slice) touches NHWC, so the "
                  "concat copies, the convolutions reading through views and the split copy move more bytes "
                  "(passes/npu_place.py)")
+_BILINEAR = ("npu-legalize leaves RESIZE_BILINEAR on the CPU (its remark: not lowered yet); Vela runs it on the "
+             "NPU (aligned corners: an initialising AvgPool and a ResizeBilinear op; half-pixel centres: four "
+             "depthwise convolutions), so those layers are missing here and the convolution feeding them keeps "
+             "an NHWC OFM in the arena (passes/npu_lowering)")
 KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
-    ("data_movement", config): _VIEW_FORMATS for config in MANIFEST["configs"]
+    **{("data_movement", config): _VIEW_FORMATS for config in MANIFEST["configs"]},
+    **{("resize_bilinear", config): _BILINEAR for config in MANIFEST["configs"]},
 }
 """(model, config) -> why our figures differ from Vela's there (the case is a strict xfail: once
 it matches, the entry must go)."""
