@@ -551,6 +551,25 @@ def resize_bilinear_model(rng: np.random.Generator) -> str:
     return module(f.text([half, corners]))
 
 
+def wide_batch_model(rng: np.random.Generator) -> str:
+    """A dense layer on a batch of 4, 300-channel 1x1 and depthwise convolutions (OFM deeper than a
+    block), an add broadcasting a row over the height and a maximum with a scalar."""
+    x_type, v_type = t((1, 4, 4, 32), q8(A, 0)), t((4, 48), q8(A, 0))
+    f = Func("main", [("x", x_type), ("v", v_type)], rng)
+    x, v = ("%arg0", x_type), ("%arg1", v_type)
+    batch = _dense(f, v, t((4, 20), q8(0.25, 0)), 48, 20, A, "wb_dense_batch4")
+    wide = _conv(f, x, t((1, 4, 4, 300), q8(0.125, 0)), (1, 1), (32, 300), A, "wb_conv300")
+    wide = _conv(f, wide, t((1, 4, 4, 300), q8(0.25, 0)), (3, 3), (300, 300), 0.125, "wb_depthwise300",
+                 depthwise=True)
+    row = f.op("tfl.slice", [x, f.i32([0, 0, 0, 0]), f.i32([1, 1, 4, 32])], [t((1, 1, 4, 32), q8(A, 0))], "",
+               "wb_row")[0]
+    added = f.op("tfl.add", [x, row], [t((1, 4, 4, 32), q8(0.125, 0))], 'fused_activation_function = "NONE"',
+                 "wb_add_row")[0]
+    two = f.const(np.array([2], dtype=np.int8).reshape(()), q8(A, 0), "i8")
+    top = f.op("tfl.maximum", [x, two], [x_type], "", "wb_max_scalar")[0]
+    return module(f.text([batch, wide, added, top]))
+
+
 MODELS = {
     "conv.tflite": conv_model,
     "conv_float.tflite": conv_float_model,
@@ -572,6 +591,7 @@ MODELS = {
     "kernels.tflite": kernels_model,
     "int16_elementwise.tflite": int16_elementwise_model,
     "resize_bilinear.tflite": resize_bilinear_model,
+    "wide_batch.tflite": wide_batch_model,
 }
 """File name -> generator. Each gets its own seeded random generator."""
 

@@ -47,7 +47,7 @@ CONFIGS: dict[str, tuple[str, str, str]] = {
 MODELS: tuple[str, ...] = (
     "conv", "elementwise", "int16", "dilation", "stride3", "odd_channels", "weight_stream", "classifier",
     "branches", "two_outputs", "cpu_middle", "data_movement", "kernels", "int16_elementwise",
-    "resize_bilinear",
+    "resize_bilinear", "wide_batch",
 )
 """tests/data models (without .tflite) that Vela maps at least partly to the NPU. Not shape.tflite:
 Vela 5.2.0's legacy core stops on an assertion while generating its command stream."""
