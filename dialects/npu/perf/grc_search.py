@@ -98,7 +98,12 @@ class _LaneBatch:
         rows = np.concatenate([seg_start[i] // lane + np.arange(count) for i, count in enumerate(per_job)])
         window = warm_up + lane
         self.symbols = np.lib.stride_tricks.sliding_window_view(symbols, window)[::lane][rows].T.copy()
-        self.price = np.lib.stride_tricks.sliding_window_view(price, window)[::lane][rows].T.copy()
+        # Without free steps every step may use the plain price: a no-op step before a stream
+        # meets a state whose sets all cost the same (nothing switches), and one after it only
+        # lowers sets above the switch price (the cheapest set stays; nothing reads those steps).
+        self.uniform = not any(job.free_steps is not None and len(job.free_steps) for job in jobs)
+        self.price = None if self.uniform else \
+            np.lib.stride_tricks.sliding_window_view(price, window)[::lane][rows].T.copy()
         self.starts_at_zero = np.zeros(lanes, bool)
         self.starts_at_zero[self.first_lane[:-1]] = True
         self.table = (np.concatenate(tables).astype(np.int64) << _SHIFT).astype(self.dtype).T.copy()
@@ -120,7 +125,11 @@ def _advance(batch: _LaneBatch, lanes: np.ndarray | None, state: np.ndarray, t0:
     threshold = np.empty_like(state)
     low = np.empty(state.shape[1], dtype)
     # Prices less the set-index bits: (cheapest | 15) + price - 15 is the cheapest cost, shifted.
-    prices = (batch.price if lanes is None else batch.price[:, lanes]) - ((1 << _SHIFT) - 1)
+    if batch.price is None:
+        prices = None
+        plain = (index + ((SWITCH_PRICE << _SHIFT) - ((1 << _SHIFT) - 1))).astype(dtype)
+    else:
+        prices = (batch.price if lanes is None else batch.price[:, lanes]) - ((1 << _SHIFT) - 1)
     cheapest = np.minimum.reduce
     chunk = RENORMALISE
     for c0 in range(t0, t1, chunk):
@@ -135,8 +144,11 @@ def _advance(batch: _LaneBatch, lanes: np.ndarray | None, state: np.ndarray, t0:
             if best is not None and record >= 0:
                 best[record] = low
             low |= (1 << _SHIFT) - 1
-            low += prices[t]
-            np.add(low, index, out=threshold)
+            if prices is None:
+                np.add(low, plain, out=threshold)
+            else:
+                low += prices[t]
+                np.add(low, index, out=threshold)
             if switched is not None and record >= 0:
                 np.greater(state, threshold, out=switched[record])
             np.minimum(state, threshold, out=state)
