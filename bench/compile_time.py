@@ -105,7 +105,8 @@ def measure(corpus: Path, models: list[str], configs: list[str], repeat: int, ve
             for config in configs:
                 row = Row(model, config, [], [])
                 for attempt in range(repeat):
-                    pair = [("ours", npu_opt_command(path, config)), ("vela", vela_command(vela, path, config, out_dir))]
+                    pair = [("ours", npu_opt_command(path, config)),
+                            ("vela", vela_command(vela, path, config, out_dir))]
                     for which, command in pair if attempt % 2 == 0 else pair[::-1]:
                         getattr(row, which).append(run_child(command))
                 failed = [u.status for u in row.ours + row.vela if u.status]
