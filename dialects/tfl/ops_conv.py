@@ -209,7 +209,7 @@ class FullyConnectedOp(TflOp):
                 batches = count // depth
             expected = (batches, units)
             out = shape_of(self.results[0])
-            if out is not None and len(out) != 2:
+            if out and len(out) != 2:  # (a rank-0 result falls through to the shape error below)
                 # TFLite keeps a batched rank when the rows split exactly; accept [..., O]
                 # shapes whose element count matches.
                 rows = num_elements(out[:-1])

@@ -46,7 +46,11 @@ def _worker(conn: Connection, seed: int) -> None:
         index = conn.recv()
         if index is None:
             return
-        conn.send(run_case(make_case(index, seed, SEEDS), workdir))
+        try:
+            outcome = run_case(make_case(index, seed, SEEDS), workdir)
+        except Exception as error:  # noqa: BLE001 - a bug in the harness itself, reported as such
+            outcome = Outcome("internal", f"fuzz harness: {type(error).__name__}: {error}"[:200])
+        conn.send(outcome)
 
 
 @dataclass

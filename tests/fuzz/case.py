@@ -43,11 +43,12 @@ class Case:
 @dataclass
 class Outcome:
     verdict: str
-    kind: str = ""
     signature: str = ""
     detail: str = ""
     cpu: float = 0.0
     stages: list[str] = field(default_factory=list)
+    kind: str = ""
+    """The case's kind (``text`` or ``model``), for the campaign's counts."""
 
 
 def make_case(index: int, seed: int, seeds: Seeds, model_share: float = 0.3) -> Case:

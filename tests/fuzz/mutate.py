@@ -190,7 +190,7 @@ def mutate_model(rng: random.Random, seeds: Seeds) -> bytes:
     """A seed model with one to four byte-level mutations."""
     data = bytearray(rng.choice(seeds.models))
     for _ in range(rng.choice([1, 1, 2, 3, 4])):
-        kind = rng.random()
+        kind = rng.random() if len(data) >= 8 else 0.95  # too short for words: only truncate
         if kind < 0.25:
             at = rng.randrange(len(data))
             data[at] = rng.randrange(256)

@@ -127,15 +127,20 @@ def test_nan_alpha_in_a_model_is_rejected(tmp_path: Path, capsys):
     pytest.fail("no occurrence of 0.125 was the LEAKY_RELU alpha")
 
 
-def test_fully_connected_with_rank_0_input(tmp_path: Path, capsys):
+@pytest.mark.parametrize("input_type,result_type,message", [
+    ("tensor<i8>", "tensor<1x4xi8>", "input must have rank 1 or more"),
+    ("tensor<1x1xi8>", "tensor<i8>", "result shape [] does not match the inferred shape 1x4"),
+])
+def test_fully_connected_with_rank_0_operands(input_type: str, result_type: str, message: str, tmp_path: Path,
+                                              capsys):
     source = tmp_path / "fc.mlir"
     source.write_text(
-        'func.func @f(%a: tensor<i8>, %w: tensor<4x1xi8>, %b: tensor<4xi32>) -> tensor<1x4xi8> {\n'
+        f'func.func @f(%a: {input_type}, %w: tensor<4x1xi8>, %b: tensor<4xi32>) -> {result_type} {{\n'
         '  %0 = "tfl.fully_connected"(%a, %w, %b) <{fused_activation_function = "NONE", keep_num_dims = false, '
-        'weights_format = "DEFAULT"}> : (tensor<i8>, tensor<4x1xi8>, tensor<4xi32>) -> tensor<1x4xi8>\n'
-        '  return %0 : tensor<1x4xi8>\n}\n')
+        f'weights_format = "DEFAULT"}}> : ({input_type}, tensor<4x1xi8>, tensor<4xi32>) -> {result_type}\n'
+        f'  return %0 : {result_type}\n}}\n')
     code, err = _run(npu_opt, [str(source), "--pass=estimate", "--target=ethos-u55-128"], capsys)
-    assert code == 1 and "input must have rank 1 or more" in err
+    assert code == 1 and err.count("error:") == 1 and message in err
 
 
 @pytest.mark.parametrize("name", ['x.a"b', "x.a\\b", "x.a\\\\\\b", "x.\u00e9\n"])
