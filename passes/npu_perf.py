@@ -146,9 +146,9 @@ class Estimate(Pass):
                     if streaming is not None:
                         ctx.stat("streamed")
                 else:
-                    slack = float(op_compute_cycles(perf, planned, block))
+                    slack = float(op_compute_cycles(perf, planned.as_scheduled(), block))
             else:
-                slack = float(op_compute_cycles(perf, planned, block))
+                slack = float(op_compute_cycles(perf, planned.as_scheduled(), block))
             cost = CostAttr.of(estimate_op(perf, desc, block, streaming, prev_slack))
             ctx.rewriter.set_attr(op, COST_ATTR, cost)
             totals.append(cost)

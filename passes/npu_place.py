@@ -16,12 +16,15 @@ from npu_opt.dialects.npu.attrs import FmAttr
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, NpuOp, element_bits, encoding_of, is_constant, shape_of, with_encoding
+from npu_opt.dialects.npu.ops_memory import SliceOp
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.traits import MemoryOnly, ReturnLike
 from npu_opt.ir.types import RankedTensorType
+from npu_opt.passes.npu_shared_tensors import SharedTensor, shared_tensors
+
 
 def _kind(op: Operation | None) -> OpKind | None:
     """The hardware operation an NPU op declares (its CostedOp interface); None for views and
@@ -60,12 +63,12 @@ def _shape4(value: Value) -> tuple[int, ...]:
     return (1,) * (4 - len(shape)) + shape if len(shape) <= 4 else shape
 
 
-def _function_results(module: Operation) -> set[int]:
+def _function_results(module: Operation) -> set[Value]:
     """ids of values a function returns (graph outputs) and of values an NPU op hands to an NPU op
     after a CPU op (outputs of one NPU command stream, inputs of the next)."""
     from npu_opt.passes.npu_order import stream_outputs
 
-    returned = {id(v) for op in module.walk() if op.has_trait(ReturnLike) for v in op.operands}
+    returned = {v for op in module.walk() if op.has_trait(ReturnLike) for v in op.operands}
     try:
         return returned | stream_outputs(module)
     except ValueError:  # an incomplete npu.time numbering: npu-estimate reports it
@@ -83,12 +86,14 @@ _NHWC_REDUCE_SUM_IFM = "ethos-u65-512"
 class FormatNhcwb16(Pass):
     """Give NHCWB16 format to the feature maps Vela stores as 16-channel bricks.
 
-    A value produced by an NPU compute op may be NHCWB16 unless (Vela's
-    ``check_format_restrictions``): it is a graph output or an NPU op after a CPU op reads it (it
-    leaves one NPU command stream: needs npu.time from npu-order), a non-NPU op reads it, a memory-only
-    view (reshape, slice, concat: Vela sees the tensor with another shape) or a DMA produces or
-    reads it, or a ReduceSum reads it as int32 (on the U65-512, at any width). Then, in IR order,
-    an elementwise op whose OFM depth is not a multiple of 16 keeps its OFM NHWC when an input of
+    Vela decides per tensor, and the values of a concatenation or a slice share one tensor
+    (passes/npu_shared_tensors.py): the format of the whole group is decided at once. A tensor
+    written by NPU compute ops may be NHCWB16 unless (Vela's ``check_format_restrictions``): it
+    is a graph output or an NPU op after a CPU op reads it (it leaves one NPU command stream:
+    needs npu.time from npu-order), a window of it starts at a depth that is not a multiple of 16
+    (a brick would be split), a non-NPU op reads it, a reshape view or a DMA produces or reads it,
+    or a ReduceSum reads it as int32 (on the U65-512, at any width). Then, in IR order, an
+    elementwise op whose OFM depth is not a multiple of 16 keeps its OFM NHWC when an input of
     the same shape and element width (constants included) is NHWC (the OFM may overwrite that
     input: Vela's ``avoid_nhcwb16_for_ofm``)."""
 
@@ -100,44 +105,66 @@ class FormatNhcwb16(Pass):
         outputs = _function_results(module)
         target = target_of(module, required=False)
         reduce_reads_nhwc = target is not None and target.accelerator.name == _NHWC_REDUCE_SUM_IFM
+        shared = shared_tensors(module)
+        decided: dict[Value, bool] = {}  # first member of a tensor -> NHCWB16
         for op in list(module.walk()):
             if not isinstance(op, NpuComputeOp) or op.has_trait(MemoryOnly) or _kind(op) is OpKind.DMA:
                 continue
             value = op.results[0]
-            if not self._may_use_nhcwb16(value, outputs, reduce_reads_nhwc):
-                ctx.stat("kept-linear")
-                continue
-            if self._avoid_for_ofm(op):
-                ctx.stat("kept-linear")
-                continue
-            _retype(value, "NHCWB16", None, ctx)
-            ctx.stat("nhcwb16")
+            group = shared.get(value) or SharedTensor(members=[value])
+            key = group.members[0]
+            if key not in decided:
+                decided[key] = self._may_use_nhcwb16(group, outputs, reduce_reads_nhwc) and not self._avoid_for_ofm(op)
+                if decided[key]:
+                    for member in group.members:
+                        _retype(member, "NHCWB16", None, ctx)
+            ctx.stat("nhcwb16" if decided[key] else "kept-linear")
 
     @staticmethod
-    def _may_use_nhcwb16(value: Value, outputs: set[int], reduce_reads_nhwc: bool = False) -> bool:
-        if id(value) in outputs or not isinstance(value.type, RankedTensorType) or is_constant(value):
+    def _may_use_nhcwb16(group: SharedTensor, outputs: set[Value], reduce_reads_nhwc: bool = False) -> bool:
+        """Whether Vela's format checks allow NHCWB16 for the tensor ``group``."""
+        if any(offset % 16 for offset in group.depth_offsets):
             return False
-        for user in value.users():
-            if not _is_npu(user) or user.has_trait(MemoryOnly) or _kind(user) is OpKind.DMA:
+        for value in group.members:
+            if value in outputs or not isinstance(value.type, RankedTensorType) or is_constant(value):
                 return False
-            if _kind(user) is OpKind.REDUCE_SUM and (element_bits(value) == 32 or reduce_reads_nhwc):
+            producer = _producer(value)
+            if producer is None or not _is_npu(producer) or _kind(producer) is OpKind.DMA:
                 return False
+            if producer.has_trait(MemoryOnly) and not group.is_view_of_it(producer):
+                return False
+            for user in value.users():
+                if group.is_view_of_it(user):
+                    continue
+                if not _is_npu(user) or user.has_trait(MemoryOnly) or _kind(user) is OpKind.DMA:
+                    return False
+                if _kind(user) is OpKind.REDUCE_SUM and (element_bits(value) == 32 or reduce_reads_nhwc):
+                    return False
         return True
 
     @staticmethod
     def _avoid_for_ofm(op: Operation) -> bool:
+        """Vela's ``avoid_nhcwb16_for_ofm``: an elementwise OFM that may overwrite an NHWC input.
+        An input read through a slice is seen with its whole buffer's shape."""
         ofm = op.results[0]
         shape = _shape4(ofm)
         kind = _kind(op)
         if kind is None or not kind.is_elementwise or shape[-1] % 16 == 0:
             return False
         for value in op.operands[:2]:
-            if _shape4(value) != shape or element_bits(value) != element_bits(ofm):
+            if _shape4(_slice_root(value)) != shape or element_bits(value) != element_bits(ofm):
                 continue
             enc = encoding_of(value)
             if enc is None or enc.format == "NHWC":
                 return True
         return False
+
+
+def _slice_root(value: Value) -> Value:
+    """The buffer a slice result is a window of (the value itself when it is no slice)."""
+    while isinstance(_producer(value), SliceOp):
+        value = _producer(value).operands[0]  # type: ignore[union-attr]
+    return value
 
 
 @register_pass("npu-place-tensors", statistics={
@@ -192,43 +219,43 @@ class PlaceTensors(Pass):
         """Move the NPU-internal feature maps to the fast storage (see the class docstring)."""
         fast = target.fast_storage_area
         outputs = _function_results(module)
-        parent: dict[int, int] = {}
-        values: dict[int, Value] = {}
+        parent: dict[Value, Value] = {}
+        values: dict[Value, None] = {}  # every feature map seen, in walk order
 
-        def find(key: int) -> int:
+        def find(key: Value) -> Value:
             while parent.setdefault(key, key) != key:
                 parent[key] = parent[parent[key]]
                 key = parent[key]
             return key
 
         def union(a: Value, b: Value) -> None:
-            values[id(a)], values[id(b)] = a, b
-            parent[find(id(a))] = find(id(b))
+            values[a] = values[b] = None
+            parent[find(a)] = find(b)
 
-        pinned: set[int] = set()
+        pinned: set[Value] = set()
         for op in module.walk():
             if not isinstance(op, NpuOp):
                 continue
             for value in op.results:
-                values[id(value)] = value
-                find(id(value))
+                values[value] = None
+                find(value)
                 enc = encoding_of(value)
-                if (id(value) in outputs or any(not _is_npu(u) for u in value.users())
+                if (value in outputs or any(not _is_npu(u) for u in value.users())
                         or (enc is not None and enc.area is not None)):
-                    pinned.add(id(value))  # a graph output, read by the CPU, or already placed
+                    pinned.add(value)  # a graph output, read by the CPU, or already placed
             for value in op.operands:
                 if is_constant(value):
                     continue
-                values[id(value)] = value
+                values[value] = None
                 if _producer(value) is None or not _is_npu(_producer(value)):
-                    pinned.add(id(value))  # a graph input (or a CPU op's output)
+                    pinned.add(value)  # a graph input (or a CPU op's output)
                 if op.has_trait(MemoryOnly):
                     union(value, op.results[0])
         pinned_roots = {find(key) for key in pinned}
-        for key, value in values.items():
+        for value in values:
             if _producer(value) is None or not _is_npu(_producer(value)) or is_constant(value):
                 continue
-            if find(key) in pinned_roots:
+            if find(value) in pinned_roots:
                 ctx.stat("arena")
                 continue
             _retype(value, None, fast, ctx)

@@ -341,8 +341,8 @@ def select_block_config(desc: NpuOpDesc, accel: AcceleratorConfig) -> BlockConfi
     """The block config Vela would choose for ``desc`` (None for a DMA op, or if nothing fits)."""
     if desc.block_type is None:
         return None
-    return find_block_config(accel, desc.block_type, desc.ofm.shape, desc.ifm.shape,
-                             desc.ifm2.shape if desc.ifm2 is not None else None, desc.ifm2_scalar, desc.ifm.bits,
+    return find_block_config(accel, desc.block_type, desc.ofm.block_shape, desc.ifm.block_shape,
+                             desc.ifm2.block_shape if desc.ifm2 is not None else None, desc.ifm2_scalar, desc.ifm.bits,
                              desc.kernel, desc.uses_lut, desc.rescaled, desc.resampling)
 
 
@@ -360,15 +360,15 @@ def check_block_config(desc: NpuOpDesc, accel: AcceleratorConfig, ofm_block: Sha
     else None (a block given by the user or a previous run, validated)."""
     if desc.block_type is None or not _on_block_grid(accel, ofm_block):
         return None
-    ifm = desc.ifm.shape
-    if desc.ifm2 is not None and desc.ifm2.shape.elements() > ifm.elements():
-        ifm = desc.ifm2.shape
+    ifm = desc.ifm.block_shape
+    if desc.ifm2 is not None and desc.ifm2.block_shape.elements() > ifm.elements():
+        ifm = desc.ifm2.block_shape
     op = _op_traits(accel, desc.block_type, ifm, desc.ifm2_scalar, desc.ifm.bits, desc.kernel, desc.uses_lut,
                     desc.rescaled, is_partkernel)
     ifm_block = ifm_block_for(accel, ofm_block, desc.kernel, desc.resampling)
     if not op.equal_depth:
         ifm_block = ifm_block.with_depth(op.ifm_depth)
-    layout = try_layout(accel, op.elementwise, fit_block_for_ofm(accel, desc.ofm.shape, desc.kernel, ofm_block),
+    layout = try_layout(accel, op.elementwise, fit_block_for_ofm(accel, desc.ofm.block_shape, desc.kernel, ofm_block),
                         ifm_block, desc.ifm.bits, op.ifm_granule, op.acc_bits, op.acc_granule, op.lut_banks)
     if layout is None:
         return None

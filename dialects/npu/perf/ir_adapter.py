@@ -5,7 +5,8 @@ way the model needs it:
 
 * the kind of hardware operation and elementwise operator, from the op's ``CostedOp``
   interface (dialects/npu/interfaces.py);
-* IFM, IFM2 and OFM as 4-D shapes with element bits, and the format and memory area of each from
+* IFM, IFM2 and OFM as 4-D shapes with element bits (and the whole tensor when the op reads it
+  through a slice or writes it into a concatenation), and the format and memory area of each from
   its ``#npu.fm`` encoding (defaults: NHWC; constants in permanent storage, other tensors in the
   arena), optionally overridden per value (``placement``, keyed by the Value), which is how a
   scheduler asks "what if this tensor were in SRAM";
@@ -30,6 +31,7 @@ import numpy as np
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, element_bits, feature_map, is_constant, quant_of, shape_of
 from npu_opt.dialects.npu.ops_elementwise import LutOp
+from npu_opt.dialects.npu.ops_memory import ConcatOp, SliceOp
 from npu_opt.dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
 from npu_opt.dialects.npu.perf.shape import Shape4
 from npu_opt.dialects.npu.target import target_of
@@ -60,10 +62,22 @@ def _shape4(value: Value) -> Shape4:
     return Shape4.of(shape) if shape else Shape4(1, 1, 1, 1)
 
 
+def _whole(value: Value) -> Shape4 | None:
+    """The whole tensor ``value`` is a window of (through slices) or a part of (the result of
+    the concatenation it is written into); None when it is a tensor of its own."""
+    users = value.users()
+    if len(users) == 1 and isinstance(users[0], ConcatOp):
+        return _shape4(users[0].results[0])
+    source = value
+    while isinstance(getattr(source, "op", None), SliceOp):
+        source = source.op.operands[0]  # type: ignore[union-attr]
+    return None if source is value else _shape4(source)
+
+
 def _tensor(value: Value, target: object, placement: Placement | None) -> TensorDesc:
     fm = feature_map(value, target)
     area = placement.get(value, fm.area) if placement else fm.area
-    return TensorDesc(_shape4(value), element_bits(value), TensorFormat(fm.format), area)
+    return TensorDesc(_shape4(value), element_bits(value), TensorFormat(fm.format), area, _whole(value))
 
 
 def _activation(op: Operation) -> str:

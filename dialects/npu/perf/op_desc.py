@@ -9,7 +9,9 @@ stripe (``with_ofm_stripe``), OFM depth slice (``with_ofm_depth``) or memory pla
 (``dataclasses.replace``) and the results memoised (``functools.lru_cache`` keys on it).
 
 Shapes are *read* and *written* shapes: for an op that reads a window of a larger tensor (a
-split, a MEAN cut into several convolutions) the IFM shape is the window.
+split, a MEAN cut into several convolutions) the IFM shape is the window, and for one that writes
+a part of a concatenation the OFM shape is the part; the whole tensor (``TensorDesc.whole``) is
+what Vela sizes the op's block config on.
 """
 from __future__ import annotations
 
@@ -69,6 +71,10 @@ class TensorDesc:
     bits: int = 8
     format: TensorFormat = TensorFormat.NHWC
     memory: str = "Sram"
+    whole: Shape4 | None = None
+    """The whole tensor when the op reads a window of it (a slice) or writes a part of it (a
+    concatenation): Vela searches the block config on it (its ``ifm_shapes``/``ofm_shapes``),
+    while accesses are counted on ``shape``. None: ``shape`` is the whole tensor."""
 
     def __post_init__(self) -> None:
         if self.bits not in (8, 16, 32, 64):
@@ -82,6 +88,11 @@ class TensorDesc:
     @property
     def element_bytes(self) -> int:
         return self.bits // 8
+
+    @property
+    def block_shape(self) -> Shape4:
+        """The shape the block-config search sizes blocks on (the whole tensor)."""
+        return self.whole if self.whole is not None else self.shape
 
     def storage_bytes(self) -> int:
         """Bytes the tensor occupies (NHCWB16 rounds the depth up to 16)."""
@@ -199,7 +210,8 @@ class NpuOpDesc:
     @property
     def shape_signature(self) -> tuple:
         """What the block-config search depends on (the memo key of ``find_block_config``)."""
-        return (self.block_type, self.ofm.shape, self.ifm.shape, self.ifm2.shape if self.ifm2 else None,
+        return (self.block_type, self.ofm.block_shape, self.ifm.block_shape,
+                self.ifm2.block_shape if self.ifm2 else None,
                 self.ifm2_scalar, self.ifm.bits, self.kernel, self.uses_lut, self.rescaled, self.resampling)
 
     # -- variants for the scheduler ------------------------------------------------------------
@@ -228,6 +240,12 @@ class NpuOpDesc:
             ifm2 = replace(ifm2, shape=ifm2.shape.with_hw(min(height, ifm2.shape.height),
                                                           min(width, ifm2.shape.width)))
         return replace(self, ifm=ifm, ifm2=ifm2, ofm=replace(self.ofm, shape=stripe))
+
+    def as_scheduled(self) -> "NpuOpDesc":
+        """This op as Vela's scheduler costs it for its slack (``estimate_op_performance``): the
+        written OFM part at the whole tensor's depth (they differ for a part of a depth
+        concatenation, whose scheduled cost is that of the full depth)."""
+        return self.with_ofm_depth(self.ofm.block_shape.depth)
 
     def with_ofm_depth(self, depth: int) -> "NpuOpDesc":
         """This op producing only ``depth`` OFM channels (a weight-streaming depth slice); the
