@@ -153,6 +153,9 @@ class Op(Operation, metaclass=OpMeta):
     OP_NAME: ClassVar[str] = ""
     registered: ClassVar[bool] = True
     traits: ClassVar[tuple[Trait, ...]] = ()
+    VERIFY_OP_NEEDS_DECLARED: ClassVar[bool] = False
+    """True when ``verify_op`` relies on the declared operand, result and attribute constraints:
+    the verifier then runs it only for an op that satisfies them (it reports the violations)."""
     _operand_defs: ClassVar[tuple[OperandDef, ...]]
     _result_defs: ClassVar[tuple[ResultDef, ...]]
     _attr_defs: ClassVar[tuple[AttrDef, ...]]

@@ -5,53 +5,22 @@ DiagnosticEngine (several per run) and returns whether the IR is valid.
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from npu_opt.ir.declared import DeclaredChecks
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.opdef import Op, VerifyError
 from npu_opt.ir.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 
 
-def _declared(op: Op) -> Iterator[str]:
-    """Messages for violations of the op's declared operands, results and attributes."""
-    for kind, values, defs in (("operand", op.operands, op._operand_defs), ("result", op.results, op._result_defs)):
-        fixed = sum(1 for d in defs if not d.variadic)
-        variadic = next((d for d in defs if d.variadic), None)
-        count = len(values)
-        if variadic is None and count != fixed:
-            yield f"expected {fixed} {kind}{'s' if fixed != 1 else ''}, but found {count}"
-            continue
-        if variadic is not None and (count < fixed or (variadic.optional and count > fixed + 1)):
-            bound = f"between {fixed} and {fixed + 1}" if variadic.optional else f"at least {fixed}"
-            yield f"expected {bound} {kind}s, but found {count}"
-            continue
-        extra = count - fixed
-        index = 0
-        for definition in defs:
-            span = extra if definition.variadic else 1
-            for value in values[index:index + span]:
-                if not definition.constraint.check(value.type):
-                    yield (f"{kind} #{index} must be {definition.constraint.description}, "
-                           f"but got '{value.type}'")
-                index += 1
-    for attr_def in op._attr_defs:
-        attr = op.attr(attr_def.name)
-        if attr is None:
-            if not attr_def.optional:
-                yield f"requires attribute '{attr_def.name}'"
-        elif not attr_def.constraint.check(attr):
-            yield f"attribute '{attr_def.name}' failed to satisfy constraint: {attr_def.constraint.description}"
-
-
 class _Verifier:
     """One verification run: reports to ``diags``, reads block dominance from ``dominance``."""
 
-    def __init__(self, diags: DiagnosticEngine, dominance: DominanceInfo) -> None:
+    def __init__(self, diags: DiagnosticEngine, dominance: DominanceInfo, declared: DeclaredChecks) -> None:
         self.diags = diags
         self.dominance = dominance
+        self.declared = declared
         self.ok = True
 
     def error(self, op: Operation, message: str, note: tuple[str, Operation | None] | None = None) -> None:
@@ -63,7 +32,8 @@ class _Verifier:
 
     def op(self, op: Operation) -> None:
         if isinstance(op, Op):
-            for message in _declared(op):
+            violations = self.declared.violations(op)
+            for message in violations:
                 self.error(op, message)
             for trait in op.traits:
                 for message in trait.verify(op):
@@ -71,10 +41,11 @@ class _Verifier:
                         self.error(message[1], message[0], message[2])
                     else:
                         self.error(op, message)
-            try:
-                op.verify_op()
-            except VerifyError as err:
-                self.error(op, str(err))
+            if not (violations and op.VERIFY_OP_NEEDS_DECLARED):
+                try:
+                    op.verify_op()
+                except VerifyError as err:
+                    self.error(op, str(err))
             if not op.has_trait(NoTerminator):
                 for index, region in enumerate(op.regions):
                     for block in region.blocks:
@@ -160,9 +131,10 @@ def _is_outside_isolated(user: Operation, definer: Operation) -> bool:
 
 def verify(root: Operation, diags: DiagnosticEngine, analyses: AnalysisManager | None = None) -> bool:
     """Verify ``root`` and everything nested in it; report problems to ``diags``. The dominance
-    analysis comes from ``analyses`` when given (computed once, shared with the passes)."""
+    analysis and the memo of declared-constraint checks come from ``analyses`` when given
+    (computed once, shared with the passes and with later verifications)."""
     manager = analyses if analyses is not None else AnalysisManager()
-    verifier = _Verifier(diags, manager.get(DominanceInfo, root))
+    verifier = _Verifier(diags, manager.get(DominanceInfo, root), manager.get(DeclaredChecks, root))
     verifier.op(root)
     for region in root.regions:
         verifier.region(region, [])

@@ -202,8 +202,8 @@ def activation_range(value_or_type: Value | Type) -> tuple[int, int]:
 # ---------------------------------------------------------------------------------------------
 # Base classes
 class NpuOp(Op):
-    """Base of the npu ops. ``verify_op`` skips the op's own checks when the declared operand,
-    result or attribute constraints already failed (the verifier reports those)."""
+    """Base of the npu ops. The verifier runs ``verify_op`` (the op's own checks) only when the
+    declared operand, result and attribute constraints hold (it reports those)."""
 
     BLOCK_TYPE: ClassVar[BlockType | None] = None
     """The NPU block type the op runs as: its ``CostedOp`` interface's (None for views and DMA)."""
@@ -225,10 +225,9 @@ class NpuOp(Op):
                                doc="Vela's name of the op (TFLite output tensor name, with suffixes "
                                    "for decomposed ops); reports join on it")
 
+    VERIFY_OP_NEEDS_DECLARED = True
+
     def verify_op(self) -> None:
-        from npu_opt.ir.verifier import _declared  # the verifier's own check of the declaration
-        if next(iter(_declared(self)), None) is not None:
-            return
         self.verify_npu()
         self.verify_encodings()
 

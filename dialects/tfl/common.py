@@ -54,17 +54,16 @@ NoneOrTensor = TypeConstraint("tensor or none type",
 
 
 class TflOp(Op):
-    """Base of tfl ops. ``verify_op`` skips shape checks when the declared operand, result or
-    attribute constraints already failed (the verifier reports those), so ``verify_shapes``
-    can rely on them."""
+    """Base of tfl ops. The verifier runs ``verify_op`` (the shape checks) only when the declared
+    operand, result and attribute constraints hold (it reports those), so ``verify_shapes`` can
+    rely on them."""
 
     BUILTIN: ClassVar[str] = ""
     """The TFLite builtin operator this op imports from and exports to ('' for pseudo ops)."""
 
+    VERIFY_OP_NEEDS_DECLARED = True
+
     def verify_op(self) -> None:
-        from npu_opt.ir.verifier import _declared  # the verifier's own check of the declaration
-        if next(iter(_declared(self)), None) is not None:
-            return
         self.verify_shapes()
 
     def verify_shapes(self) -> None:
