@@ -6,14 +6,15 @@ a ranked tensor has no shape (None), and checks that need it are skipped. Every 
 """
 from __future__ import annotations
 
-from typing import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Sequence
 
 from npu_opt.ir.attributes import DenseElementsAttr, DenseResourceAttr
 from npu_opt.ir.core import Value
 from npu_opt.ir.opdef import VerifyError
 from npu_opt.ir.types import DYNAMIC, QuantUniformType, RankedTensorType, Type, element_type_of
+
+if TYPE_CHECKING:  # only the annotations name numpy; importing it costs ~0.1 s of every tfl run
+    import numpy as np
 
 Shape = tuple[int, ...]
 

@@ -124,3 +124,13 @@ def test_listing_loads_every_pass_and_dialect():
         assert f"  {name} " in result["passes"]
     for name in ("builtin", "func", "npu", "test", "tfl"):
         assert f"\n{name}: " in "\n" + result["dialects"]
+
+
+def test_loading_the_ir_dialects_imports_neither_numpy_nor_networkx():
+    result = _run("""
+        import json, sys
+        import npu_opt.dialects.builtin, npu_opt.dialects.func, npu_opt.dialects.tfl, npu_opt.dialects.npu
+        import npu_opt.ir.parser, npu_opt.ir.printer, npu_opt.ir.verifier
+        print(json.dumps(sorted(m for m in ("numpy", "networkx") if m in sys.modules)))
+    """)
+    assert result == []
