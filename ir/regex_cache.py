@@ -7,8 +7,9 @@ compiled form (the ``_sre`` code list) is plain data, so the first run writes it
 lark's grammar cache and later runs rebuild the patterns from it in about 3 ms.
 
 Entries are checked against ``re.compile`` when the file is written, and the file name carries
-the grammar text and the interpreter version, so a stale or foreign file is never used; anything
-unexpected (another Python's sre internals, an unreadable file) just means compiling as usual.
+the grammar text and the interpreter's and lark's versions, so a stale or foreign file is never
+used; anything unexpected (another Python's sre internals, an unreadable file) just means
+compiling as usual.
 """
 from __future__ import annotations
 
@@ -116,7 +117,9 @@ def cache_file(directory: str | None, grammar: str) -> str | None:
     """The cache file for ``grammar`` under this interpreter, in ``directory`` (None: no cache)."""
     if directory is None:
         return None
-    stamp = hashlib.sha256(f"{sys.version}\0{_sre.MAGIC}\0{sys.implementation.name}\0{grammar}".encode())
+    from lark import __version__ as lark_version  # (how lark combines terminals may change with it)
+    stamp = hashlib.sha256(f"{sys.version}\0{_sre.MAGIC}\0{sys.implementation.name}\0{lark_version}\0{grammar}"
+                           .encode())
     return os.path.join(directory, f"mlir-patterns-{stamp.hexdigest()[:20]}.marshal")
 
 
