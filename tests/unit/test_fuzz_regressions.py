@@ -237,3 +237,23 @@ def test_dot_labels_are_escaped(tmp_path: Path, capsys):
     dot = out.read_text()
     assert 'subgraph "cluster_a\\"b" { label="@a\\"b";' in dot
     assert '[label="x.a\\\\b"];' in dot
+
+
+def test_export_of_signless_masks_and_oversized_shapes(tmp_path: Path, capsys):
+    """A signless i32 option with bit 31 set exports as that bit pattern; a dimension TFLite's
+    int32 shapes cannot hold is one user error (both were exceptions in the exporter)."""
+    code, _ = _run(npu_opt, [str(DATA / "shape.tflite"), "-o", str(tmp_path / "shape.mlir")], capsys)
+    text = (tmp_path / "shape.mlir").read_text()
+    assert code == 0 and "begin_mask = 0 : i32" in text
+    source = tmp_path / "mask.mlir"
+    source.write_text(text.replace("begin_mask = 0 : i32", "begin_mask = 2147483648 : i32", 1))
+    out = tmp_path / "mask.tflite"
+    code, _ = _run(npu_translate, ["--export-tflite", str(source), "-o", str(out)], capsys)
+    assert code == 0
+    code, _ = _run(npu_translate, ["--import-tflite", str(out), "-o", str(tmp_path / "back.mlir")], capsys)
+    assert code == 0 and "begin_mask = -2147483648 : i32" in (tmp_path / "back.mlir").read_text()
+    source.write_text("func.func @f(%x: tensor<4294967296xi8>) -> tensor<4294967296xi8> {\n"
+                      "  return %x : tensor<4294967296xi8>\n}\n")
+    code, err = _run(npu_translate, ["--export-tflite", str(source), "-o", str(out)], capsys)
+    assert code == 1 and err.count("error:") == 1
+    assert "cannot export to TFLite: 4294967296 does not fit in the 32-bit integers" in err

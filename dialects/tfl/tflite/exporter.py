@@ -23,6 +23,7 @@ from npu_opt.ir.attributes import (
 )
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.strings import brief_number
 from npu_opt.ir.location import FusedLoc, Location, NameLoc
 from npu_opt.ir.types import DYNAMIC, QuantUniformType, RankedTensorType
 from npu_opt.dialects.tfl.tflite import schema as S
@@ -279,6 +280,12 @@ class _SubgraphExporter:
         self.graph.signature = (names[0].value, maps[0], maps[1])
 
 
+def _signed(value: int, bits: int) -> int:
+    """A signless ``bits``-wide option value as the signed number with the same bits (what the
+    flatbuffer stores): ``2147483648 : i32`` is bit 31 set, as in a TFLite mask."""
+    return value - (1 << bits) if value >= 1 << (bits - 1) else value
+
+
 def _int(op: Operation, key: str, default: int) -> int:
     attr = op.attr(key)
     return attr.value if isinstance(attr, IntegerAttr) else default
@@ -296,6 +303,14 @@ class _Writer:
         self.b = flatbuffers.Builder(data_size + 16 * len(model.buffers) + 512 * tables + 65536)
 
     def ints(self, values: list[int], dtype: str = "<i4") -> int:
+        """A vector of ``dtype`` numbers; an integer TFLite cannot hold there is a user error."""
+        kind = np.dtype(dtype)
+        if kind.kind == "i":
+            low, high = -(1 << (kind.itemsize * 8 - 1)), (1 << (kind.itemsize * 8 - 1)) - 1
+            for value in values:
+                if not low <= value <= high:
+                    raise UserError(f"cannot export to TFLite: {brief_number(str(value))} does not fit in the "
+                                    f"{kind.itemsize * 8}-bit integers of a shape or option vector")
         return self.b.CreateNumpyVector(np.asarray(values, dtype=dtype))
 
     def offsets(self, offsets: list[int]) -> int:
@@ -422,9 +437,9 @@ class _Writer:
             if f.enum:
                 value = f.enum.index(value)
             if f.kind == "i8":
-                b.PrependInt8Slot(f.slot, value, f.default)
+                b.PrependInt8Slot(f.slot, _signed(value, 8), f.default)
             elif f.kind == "i32":
-                b.PrependInt32Slot(f.slot, value, f.default)
+                b.PrependInt32Slot(f.slot, _signed(value, 32), f.default)
             elif f.kind == "f32":
                 b.PrependFloat32Slot(f.slot, value, f.default)
             else:
