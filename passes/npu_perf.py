@@ -21,17 +21,19 @@ Both passes read the module's ``npu.target``.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable, NamedTuple
 
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, is_constant
 from npu_opt.dialects.npu.perf import BlockConfig, check_block_config, estimate_op, op_compute_cycles, select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.dialects.npu.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.ir_adapter import (
     OpDescription, describe_op, is_costed, op_weights_hwio, report_name, with_weights,
 )
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_buffering import propose_weight_buffering
-from npu_opt.dialects.npu.perf.weight_size import EncodedWeights
+from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.passes.npu_order import graph_blocks, npu_runs
@@ -39,6 +41,18 @@ from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass, register_pipeline
+
+
+class _Step(NamedTuple):
+    """One op of an NPU run, prepared for costing: its description, block configuration, the
+    description as planned (feature maps where the buffering decisions see them) and the sizer of
+    its weight streams (None without weights)."""
+
+    op: Operation
+    desc: NpuOpDesc
+    block: BlockConfig | None
+    planned: NpuOpDesc
+    encode: Callable[[tuple[int, ...]], EncodedWeights] | None
 
 
 def _costed_ops(module: Operation) -> list[Operation]:
@@ -121,39 +135,85 @@ class Estimate(Pass):
 
     def _estimate_run(self, ops: list[Operation], target, perf, arena: dict[Value, str] | None,
                       totals: list[CostAttr], ctx: PassContext) -> None:
-        """Cost one stretch of NPU ops in schedule order, chaining the DMA slack from op to op."""
+        """Cost one stretch of NPU ops in schedule order, chaining the DMA slack from op to op.
+        Each op is prepared once (block, description as planned, weight encoder; diagnostics in op
+        order); with weight buffering the chain first runs dry to encode its slicings in one batch."""
+        steps = [step for step in (self._prepare(op, target, perf, arena, ctx) for op in ops) if step is not None]
+        known: dict[int, tuple[float, tuple[NpuOpDesc, WeightStreaming | None, float]]] = {}
+        if self.weight_buffering and self.encode_weights:
+            known = self._encode_slicings_ahead(steps, perf, ctx)
         prev_slack = 0.0
-        for op in ops:
-            desc = ctx.analyses.get(OpDescription, op).desc
-            if desc is None:
-                continue
-            block = self._block(op, desc, perf, ctx)
-            if desc.block_type is not None and block is None:
-                continue
-            planned = describe_op(op, target, placement=arena) if arena else desc
-            assert planned is not None
-            streaming = None
-            slack: float
-            if desc.weights is not None and block is not None:
-                encode = self._encoder(op, desc, perf, block, ctx)
-                full = encode((0, desc.ofm.shape.depth))
-                desc = with_weights(desc, full.total_bytes)
-                planned = with_weights(planned, full.total_bytes)
-                if self.weight_buffering:
-                    decision = propose_weight_buffering(perf, planned, block, encode, prev_slack)
-                    desc = replace(desc, weights=decision.desc.weights)
-                    streaming, slack = decision.streaming, decision.slack_cycles
-                    if streaming is not None:
-                        ctx.stat("streamed")
-                else:
-                    slack = float(op_compute_cycles(perf, planned.as_scheduled(), block))
+        for index, step in enumerate(steps):
+            dry = known.get(index)
+            if dry is not None and dry[0] == prev_slack:
+                desc, streaming, slack = dry[1]
             else:
-                slack = float(op_compute_cycles(perf, planned.as_scheduled(), block))
-            cost = CostAttr.of(estimate_op(perf, desc, block, streaming, prev_slack))
-            ctx.rewriter.set_attr(op, COST_ATTR, cost)
+                desc, streaming, slack = self._decide(step, perf, prev_slack, step.encode)
+            if streaming is not None:
+                ctx.stat("streamed")
+            cost = CostAttr.of(estimate_op(perf, desc, step.block, streaming, prev_slack))
+            ctx.rewriter.set_attr(step.op, COST_ATTR, cost)
             totals.append(cost)
             prev_slack = slack
             ctx.stat("ops")
+
+    def _prepare(self, op: Operation, target, perf, arena: dict[Value, str] | None,
+                 ctx: PassContext) -> _Step | None:
+        """What costing ``op`` needs besides the slack before it; None for an op not costed (no
+        description, or no block configuration: an error says so)."""
+        desc = ctx.analyses.get(OpDescription, op).desc
+        if desc is None:
+            return None
+        block = self._block(op, desc, perf, ctx)
+        if desc.block_type is not None and block is None:
+            return None
+        planned = describe_op(op, target, placement=arena) if arena else desc
+        assert planned is not None
+        encode = self._encoder(op, desc, perf, block, ctx) if desc.weights is not None and block is not None else None
+        return _Step(op, desc, block, planned, encode)
+
+    def _decide(self, step: _Step, perf, prev_slack: float,
+                encode: Callable[[tuple[int, ...]], EncodedWeights] | None
+                ) -> tuple[NpuOpDesc, WeightStreaming | None, float]:
+        """The op's description as costed, its weight streaming and the slack it leaves the next
+        op, after an op that left ``prev_slack``; ``encode`` sizes its weight streams."""
+        desc, planned, block = step.desc, step.planned, step.block
+        if encode is None or block is None:
+            return desc, None, float(op_compute_cycles(perf, planned.as_scheduled(), block))
+        full = encode((0, desc.ofm.shape.depth))
+        desc = with_weights(desc, full.total_bytes)
+        planned = with_weights(planned, full.total_bytes)
+        if not self.weight_buffering:
+            return desc, None, float(op_compute_cycles(perf, planned.as_scheduled(), block))
+        decision = propose_weight_buffering(perf, planned, block, encode, prev_slack)
+        return replace(desc, weights=decision.desc.weights), decision.streaming, decision.slack_cycles
+
+    def _encode_slicings_ahead(self, steps: list[_Step], perf, ctx: PassContext
+                               ) -> dict[int, tuple[float, tuple[NpuOpDesc, WeightStreaming | None, float]]]:
+        """Encode the weight slicings the run's buffering decisions will ask for in one codec batch
+        (a search per op costs far more per weight: grc_search.py): the chain runs dry first, with
+        speculative encoders that queue the slicings not encoded yet and answer with stand-in
+        sizes. The slicing an op takes and the slack it leaves the next op depend on its full-depth
+        stream and its slice depths only (no buffer limit applies here), so the dry chain asks for
+        what the real one will; a wrong guess would cost time, never a different result (the real
+        chain encodes whatever else it asks for). Returns, per step that queued nothing, the slack
+        before it and its decision, which the real chain reuses when its slack is the same."""
+        known: dict[int, tuple[float, tuple[NpuOpDesc, WeightStreaming | None, float]]] = {}
+        streams: WeightStreams | None = None
+        prev_slack = 0.0
+        for index, step in enumerate(steps):
+            encode = step.encode
+            if isinstance(encode, WeightEncoder):
+                streams = WeightStreams.of(step.op, ctx.analyses)
+                encode = streams.speculative(encode)
+            before = streams.queued() if streams is not None else 0
+            decided = self._decide(step, perf, prev_slack, encode)
+            if (streams.queued() if streams is not None else 0) == before:
+                known[index] = (prev_slack, decided)
+            prev_slack = decided[2]
+        if streams is not None:
+            streams.encode_queued()
+        return known
 
     @staticmethod
     def _arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:

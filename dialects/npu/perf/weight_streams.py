@@ -2,11 +2,15 @@
 
 The estimate asks each op for its full-depth weight stream, then perhaps for one slicing. The
 codec's parameter search costs far less per weight on many streams at once (grc_search.py), so
-the first request encodes the full-depth streams of every weighted op of the module in one batch;
-slicings are encoded when asked. The encoders keep their stream sizes, so nothing is encoded
-twice while the analysis lives (until a pass changes the IR).
+the first request encodes the full-depth streams of every weighted op of the module in one batch.
+Slicings are encoded when asked, or ahead in one batch: a dry run of the estimate asks through
+``speculative`` encoders, which queue the slicings not encoded yet and answer with stand-in
+sizes, and ``encode_queued`` then encodes the queue. The encoders keep their stream sizes, so
+nothing is encoded twice while the analysis lives (until a pass changes the IR).
 """
 from __future__ import annotations
+
+from typing import Callable
 
 import numpy as np
 
@@ -15,7 +19,7 @@ from npu_opt.dialects.npu.perf.block_config import BlockConfig, check_block_conf
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, op_weights_hwio
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
-from npu_opt.dialects.npu.perf.weight_size import WeightEncoder, encode_together
+from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder, encode_together
 from npu_opt.ir.analysis import Analysis, AnalysisManager
 from npu_opt.ir.core import Operation
 
@@ -35,6 +39,7 @@ class WeightStreams(Analysis):
         super().__init__(module, manager)
         self._manager = manager
         self._encoders: dict[Operation, WeightEncoder] | None = None
+        self._queue: list[tuple[WeightEncoder, tuple[int, ...]]] = []
 
     @staticmethod
     def of(op: Operation, manager: AnalysisManager) -> "WeightStreams":
@@ -54,6 +59,27 @@ class WeightStreams(Analysis):
         if found is None or found.signature != wanted.signature:
             self._encoders[op] = found = wanted
         return found
+
+    def speculative(self, encoder: WeightEncoder) -> Callable[[tuple[int, ...] | None], EncodedWeights]:
+        """``encoder`` for a dry run: a slicing encoded already comes back as it is; any other
+        is queued for ``encode_queued`` and answered with zero sizes, so the dry run must take
+        nothing from it but its depth slices."""
+        def ask(depth_slices: tuple[int, ...] | None = None) -> EncodedWeights:
+            slices = encoder.checked(depth_slices)
+            if not encoder.missing(slices):
+                return encoder(slices)
+            self._queue.append((encoder, slices))
+            return EncodedWeights(slices, (), 0, (0, 0))
+        return ask
+
+    def queued(self) -> int:
+        """How many slicings the speculative encoders have queued so far."""
+        return len(self._queue)
+
+    def encode_queued(self) -> None:
+        """Encode the slicings the speculative encoders queued, all in one batch."""
+        queue, self._queue = self._queue, []
+        encode_together(queue)
 
     def _encode_all(self, perf: PerfTarget) -> dict[Operation, WeightEncoder]:
         """An encoder per weighted op (block as npu.block says, else as the search picks), their
