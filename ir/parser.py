@@ -24,7 +24,7 @@ from npu_opt.ir.lexing import (
     _CLOSE_TOKENS, _OPEN_TOKENS, _OPERANDS_OK, _RESULT_NAME, _RESULTS_OK, _VALUE_NAME, MAX_NESTING,
     _cache_path, _grammar_text,
 )
-from npu_opt.ir.location import FileLineColLoc, Location
+from npu_opt.ir.location import FileLineColLoc, Location, NameLoc
 from npu_opt.ir.opdef import lookup_dialect, lookup_op
 from npu_opt.ir.parse_attributes import AttributeRules
 from npu_opt.ir.parse_errors import ParseError, _diagnose_operands, _error, _pos, line_col, translate_lark_error
@@ -328,6 +328,11 @@ class _Builder(AttributeRules, Transformer):
         """A generic op lexed as one GENERIC_OP token: cut into the tokens the fine-grained rules
         take (each at its own line and column) and built by those same rules."""
         results, token, loc = children
+        whole = self.pieces["whole"].match(token)
+        if whole is not None:
+            quick = self._quick_generic_op(token, whole)
+            if quick is not None:
+                return self.operation([results, quick[0], quick[1] or loc])
         pieces, space, pos = self.pieces, self.pieces["space"], 0
 
         def piece(kind: str, optional: bool = False) -> Token | None:
@@ -354,6 +359,66 @@ class _Builder(AttributeRules, Transformer):
             if m is not None:
                 loc = self.loc_name([_sub_token(token, "STRING", m.start(1), m.end(1)), None])
         return self.operation([results, op, loc])
+
+    def _quick_generic_op(self, token: Token, m: re.Match[str]) -> tuple[Operation, Location | None] | None:
+        """The op of a GENERIC_OP token whose pieces all decode without the grammar (a plain
+        name, well-formed operands, dictionaries and signature the fast paths take, as many
+        operand types as operands), built without cutting the token into sub-tokens: errors
+        found while building (undefined or mistyped values, unregistered ops) are reported at
+        the same line and column, as offsets into the token. Returns the op and its name location;
+        None, before any side effect, for
+        anything else: whole_generic_op then takes the general path, which reports every
+        syntax error."""
+        name = m.group("name")
+        if "\\" in name:
+            return None
+        operands_at = m.start("operands")
+        operands = m.group("operands")
+        if _OPERANDS_OK.match(operands) is None:
+            return None
+        state = self.state
+        props = m.group("properties")
+        if props is not None:
+            props = self._quick_dictionary(props[1:-1])
+            if props is None:
+                return None
+        attrs = m.group("attributes")
+        if attrs is not None:
+            attrs = self._quick_dictionary(attrs)
+            if attrs is None:
+                return None
+        signature = m.group("signature")
+        fn_type = state.signature_cache.get(signature)
+        if fn_type is None:
+            fn_type = self._fast_signature(signature[signature.index("("):])
+            if fn_type is None:
+                return None
+            state.signature_cache[signature] = fn_type
+        uses = [(u.group(), operands_at + u.start()) for u in _VALUE_NAME.finditer(operands)]
+        if len(uses) != len(fn_type.inputs):
+            return None
+        loc_text = m.group("loc")
+        loc = None
+        if loc_text is not None:
+            if "\\" in loc_text:
+                return None
+            loc = NameLoc(loc_text[1:-1], None)
+        operand_values = [self._lookup(use, t, token, offset) for (use, offset), t in zip(uses, fn_type.inputs)]
+        return self._make_op(token, name[1:-1], operand_values, fn_type.results, attrs, props, [], []), loc
+
+    def _quick_dictionary(self, text: str) -> dict[str, Attribute] | None:
+        """``_dictionary`` of the text ``{...}`` when the fast path decodes it (or it was decoded
+        before); None when only the grammar can, which whole_generic_op's general path then does."""
+        cache = self.state.dict_cache
+        found = cache.get(text)
+        if found is None:
+            if "//" in text:
+                return None
+            found = simple_dictionary(text[1:-1], self._fast_value)
+            if found is None:
+                return None
+            cache[text] = found
+        return dict(found)
 
     def op_name(self, children: list[Token]) -> Token:
         self.state.op_stack.append(self._unquote(children[0]))
@@ -748,9 +813,14 @@ def _piece_patterns(parser: Lark) -> dict[str, str]:
     """The regexes of a GENERIC_OP token's pieces, in order: the grammar's own terminals."""
     def terminal(name: str) -> str:
         return parser.get_terminal(name).pattern.to_regexp()
-    return {"name": terminal("STRING"), "operands": terminal("OPERANDS"), "properties": terminal("PROPERTIES"),
-            "attributes": terminal("ATTRIBUTES"), "signature": terminal("SIGNATURE"),
-            "loc": rf"loc\(\s*+({terminal('STRING')})\s*+\)", "space": r"\s*+"}
+    pieces = {"name": terminal("STRING"), "operands": terminal("OPERANDS"), "properties": terminal("PROPERTIES"),
+              "attributes": terminal("ATTRIBUTES"), "signature": terminal("SIGNATURE"),
+              "loc": rf"loc\(\s*+({terminal('STRING')})\s*+\)", "space": r"\s*+"}
+    pieces["whole"] = (  # all of them at once, for _quick_generic_op
+        rf"(?P<name>{pieces['name']})\s*+(?P<operands>{pieces['operands']})\s*+"
+        rf"(?:(?P<properties>{pieces['properties']})\s*+)?(?:(?P<attributes>{pieces['attributes']})\s*+)?"
+        rf"(?P<signature>{pieces['signature']})\s*+(?:loc\(\s*+(?P<loc>{pieces['name']})\s*+\))?\Z")
+    return pieces
 
 
 def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None = None) -> tuple[list[Operation], Resources]:

@@ -43,6 +43,9 @@ _PARAM = re.compile(r"([-+]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(
 _SCALE = r"[-+]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?|inf|nan)"
 _SCALES_ONLY = re.compile(rf"\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+\Z")
 """Per-axis parameters without zero points (what TFLite importers print): checked in one match."""
+_QUANT_ELEMENT = re.compile(r'!quant\.uniform<[^<>"]*+(?:<[^<>"]*+>[^<>"]*+)?>')
+"""A ``!quant.uniform<...>`` element with no encoding after it (no string, so no comma can be
+outside its brackets): the commonest imported element type, which then needs no split_top_level."""
 _DIALECT_HEAD = re.compile(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?:\.([A-Za-z0-9_$.]*))?")
 
 
@@ -52,6 +55,8 @@ MAX_INT_WIDTH = 1 << 24
 
 def _bounded(text: str, limit: int, what: str, offset: int = 0) -> int:
     """A numeral of a type, refused with a TypeSyntaxError naming it and ``limit`` when too large."""
+    if len(text) < 8 and text.isascii() and text.isdigit() and int(text) <= limit:
+        return int(text)  # the common short numeral (a width, an axis), without bounded_int's checks
     try:
         return bounded_int(text, limit, what)
     except ValueError as err:
@@ -127,6 +132,9 @@ class TypeParser:
     def __init__(self, attribute_parser: Callable[[str], Attribute],
                  dialect_attr: Callable[[str, str, str | None], Attribute]) -> None:
         self._cache: dict[str, Type] = {}
+        self._quant_heads: dict[str, tuple[IntegerType, FloatType, int | None, int | None, int | None]] = {}
+        """``!quant.uniform`` storage, expressed type, axis and range by the text before the first
+        ``,`` (``i8<-127:127>:f32:0``): shared by every layer, so decoded once."""
         self._attribute_parser = attribute_parser
         self._dialect_attr = dialect_attr
 
@@ -160,7 +168,7 @@ class TypeParser:
         shape = [DYNAMIC if d == "?" else int(d) if len(d) < 19 else _bounded(d, INT64_MAX, "tensor dimension", 7)
                  for d in dims_text.split("x")[:-1]]  # (under 19 digits is always within int64)
         rest = body[len(dims_text):]
-        parts = split_top_level(rest)
+        parts = [rest] if _QUANT_ELEMENT.fullmatch(rest) else split_top_level(rest)
         if len(parts) > 2:
             raise TypeSyntaxError("expected '>' after the tensor encoding", len(text) - 1)
         element = self._element(parts[0].strip(), 7 + len(dims_text))
@@ -195,14 +203,24 @@ class TypeParser:
     def _quant(self, text: str) -> QuantUniformType:
         if not (text.startswith("!quant.uniform<") and text.endswith(">")):
             raise TypeSyntaxError("expected '<' after '!quant.uniform'", 14)
-        m = _QUANT.match(text[len("!quant.uniform<"):-1])
-        if not m:
-            raise TypeSyntaxError(
-                "expected !quant.uniform<storage[<min:max>]:expressed[:axis], scale[:zero_point]>", 15)
-        kind, width, lo, hi, expressed, axis, params = m.groups()
+        body = text[len("!quant.uniform<"):-1]
+        head, _, params = body.partition(",")
+        known = self._quant_heads.get(head)
+        if known is None:
+            m = _QUANT.match(body)
+            if not m:
+                raise TypeSyntaxError(
+                    "expected !quant.uniform<storage[<min:max>]:expressed[:axis], scale[:zero_point]>", 15)
+            kind, width, lo_text, hi_text, expressed, axis_text, params = m.groups()
+            storage = IntegerType(_bounded(width, MAX_INT_WIDTH, "integer width", 15),
+                                  "unsigned" if kind == "u" else "signless")
+            known = (storage, FloatType(expressed),
+                     None if axis_text is None else _bounded(axis_text, INT64_MAX, "quantisation axis", 15),
+                     None if lo_text is None else _bounded(lo_text, INT64_MAX, "storage minimum", 15),
+                     None if hi_text is None else _bounded(hi_text, INT64_MAX, "storage maximum", 15))
+            self._quant_heads[head] = known  # (the head holds no ',': _QUANT's groups all lie in it)
+        storage, expressed_type, axis, lo, hi = known
         params = params.strip()
-        storage = IntegerType(_bounded(width, MAX_INT_WIDTH, "integer width", 15),
-                              "unsigned" if kind == "u" else "signless")
         if axis is None:
             pairs = [params]
         else:
@@ -222,10 +240,7 @@ class TypeParser:
             scales.append(float(pm.group(1)))
             zero_points.append(_bounded(pm.group(2) or "0", INT64_MAX, "zero point", 15))
         try:
-            return QuantUniformType(storage, FloatType(expressed), scales, zero_points,
-                                    None if axis is None else _bounded(axis, INT64_MAX, "quantisation axis", 15),
-                                    None if lo is None else _bounded(lo, INT64_MAX, "storage minimum", 15),
-                                    None if hi is None else _bounded(hi, INT64_MAX, "storage maximum", 15))
+            return QuantUniformType(storage, expressed_type, scales, zero_points, axis, lo, hi)
         except ValueError as err:
             raise TypeSyntaxError(str(err), 15) from None
 

@@ -120,6 +120,10 @@ POSITIONS = [
     ('"foo.c"() {a = 1 : i32,\n  b = #foo<x>, c = tensor<2xi99999999>} : () -> ()',
      "integer width 99999999 is larger than", 2, 29),
     ('%0:2 = "foo.c"() : () -> i32', "defines 1 results but was provided 2", 1, 1),
+    ('%0 = "foo.c"() : () -> i32\n%1 = "foo.d"(%0,\n   %9) : (i32, i32) -> i32',
+     "use of undeclared SSA value name '%9'", 3, 4),
+    ('%0 = "foo.c"() : () -> i32\n  %1 = "foo.d"(%0, %0#1) <{a = 1 : i32}> : (i32, i32) -> i32',
+     "result number 1 out of range for '%0'", 2, 20),
 ]
 
 
@@ -138,3 +142,29 @@ def test_whole_op_tokens_keep_their_locations():
     module = parse_module(text, "p.mlir", ParseOptions(allow_unregistered=True))
     assert [str(op.location) for op in module.walk()][1:] == [
         'loc("a"("b":1:2))', "loc(unknown)", 'loc("q")', 'loc("p.mlir":4:3)']
+
+
+def test_flat_integer_literals_decode_as_the_general_reader_does():
+    """parse_attributes' flat-list shortcut returns what parse_dense_literal returns, and leaves
+    everything it does not take (out of range, wrong count, other shapes) to it."""
+    import numpy as np
+    from npu_opt.ir.dense_literal import parse_dense_literal
+    from npu_opt.ir.parse_attributes import _flat_integers
+    from npu_opt.ir.types import IntegerType, RankedTensorType
+    rng = random.Random(11)
+    for width, sign in ((8, "signless"), (8, "signed"), (8, "unsigned"), (32, "signless"), (64, "signless"), (1, "signless")):
+        element = IntegerType(width, sign)
+        for _ in range(300):
+            count = rng.randrange(1, 6)
+            values = [rng.choice([0, 1, -1, 127, 128, 255, 256, -128, -129, 2**31, -2**63, 2**64 - 1, 2**64])
+                      for _ in range(count)]
+            body = "[" + ", ".join(map(str, values)) + "]"
+            shape = [rng.choice([count, count + 1])]
+            fast = _flat_integers(body, RankedTensorType(shape, element))
+            try:
+                slow = parse_dense_literal(body, RankedTensorType(shape, element))
+            except ValueError:
+                assert fast is None, body
+                continue
+            assert fast is None or (fast.dtype == slow.dtype and np.array_equal(fast, slow)), (body, width, sign)
+    assert _flat_integers("[1, 2]", RankedTensorType([1, 2], IntegerType(8))) is None
