@@ -10,7 +10,7 @@ Per function, in three steps:
    next to an NPU op (Vela pulls memory-only passes onto the NPU only at NPU boundaries).
 2. Lowering, in program order, as Vela's graph optimiser rewrites (one module per family under
    passes/npu_lowering/: conv.py, pool.py, elementwise.py, softmax.py, mean.py, shape.py,
-   split.py). Every
+   split.py, resize_bilinear.py). Every
    npu op gets ``name``: the TFLite output tensor name, with Vela's suffixes for decompositions.
 3. Clean-up: reshape chains fold, stand-alone activations fuse into their producers where Vela
    fuses them (fuse.py), and constants and views left unused are erased.
@@ -30,7 +30,7 @@ from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.traits import ConstantLike, MemoryOnly
-from npu_opt.passes.npu_lowering import conv, elementwise, mean, pool, shape, softmax, split
+from npu_opt.passes.npu_lowering import conv, elementwise, mean, pool, resize_bilinear, shape, softmax, split
 from npu_opt.passes.npu_lowering.context import Lowering
 from npu_opt.passes.npu_lowering.fuse import erase_dead, fold_reshapes, fuse_activations
 from npu_opt.passes.npu_lowering.support import Reason, check
@@ -58,6 +58,7 @@ LOWERINGS: dict[str, Lower] = {
     "tfl.pad": shape.lower_pad,
     "tfl.concatenation": shape.lower_concat,
     "tfl.resize_nearest_neighbor": shape.lower_resize_nearest,
+    "tfl.resize_bilinear": resize_bilinear.lower_resize_bilinear,
     "tfl.shape": shape.lower_shape,
 }
 

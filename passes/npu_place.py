@@ -91,11 +91,12 @@ class FormatNhcwb16(Pass):
     written by NPU compute ops may be NHCWB16 unless (Vela's ``check_format_restrictions``): it
     is a graph output or an NPU op after a CPU op reads it (it leaves one NPU command stream:
     needs npu.time from npu-order), a window of it starts at a depth that is not a multiple of 16
-    (a brick would be split), a non-NPU op reads it, a reshape view or a DMA produces or reads it,
-    or a ReduceSum reads it as int32 (on the U65-512, at any width). Then, in IR order, an
-    elementwise op whose OFM depth is not a multiple of 16 keeps its OFM NHWC when an input of
-    the same shape and element width (constants included) is NHWC (the OFM may overwrite that
-    input: Vela's ``avoid_nhcwb16_for_ofm``)."""
+    (a brick would be split) or a part of it is written with strides (linear data only), a
+    non-NPU op reads it, a reshape view or a DMA produces or reads it, or a ReduceSum reads it as
+    int32 (on the U65-512, at any width). Then, in IR order, an elementwise op whose OFM depth is
+    not a multiple of 16 keeps its OFM NHWC when an input of the same shape and element width
+    (constants included) is NHWC (the OFM may overwrite that input: Vela's
+    ``avoid_nhcwb16_for_ofm``)."""
 
     enabled: bool = option(True, "set formats (false: leave every feature map NHWC)")
 
@@ -123,7 +124,7 @@ class FormatNhcwb16(Pass):
     @staticmethod
     def _may_use_nhcwb16(group: SharedTensor, outputs: set[Value], reduce_reads_nhwc: bool = False) -> bool:
         """Whether Vela's format checks allow NHCWB16 for the tensor ``group``."""
-        if any(offset % 16 for offset in group.depth_offsets):
+        if any(offset % 16 for offset in group.depth_offsets) or group.strided:
             return False
         for value in group.members:
             if value in outputs or not isinstance(value.type, RankedTensorType) or is_constant(value):

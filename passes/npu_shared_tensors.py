@@ -17,11 +17,13 @@ from npu_opt.ir.core import OpResult, Operation, Value
 @dataclass
 class SharedTensor:
     """One buffer: its ``members`` (IR values that are it or a window of it, in first-seen order),
-    the ``views`` joining them, and the depth offsets at which its windows start."""
+    the ``views`` joining them, the depth offsets at which its windows start, and whether some
+    part is written with strides (interleaved)."""
 
     members: list[Value] = field(default_factory=list)
     views: list[Operation] = field(default_factory=list)
     depth_offsets: set[int] = field(default_factory=set)
+    strided: bool = False
 
     def is_view_of_it(self, op: Operation) -> bool:
         """Whether ``op`` is one of the views inside this buffer (not a reader of it)."""
@@ -63,6 +65,7 @@ def shared_tensors(module: Operation) -> dict[Value, SharedTensor]:
         group = groups.setdefault(find(values[0]), SharedTensor())
         group.views.append(op)
         group.depth_offsets.update(depths)
+        group.strided = group.strided or (isinstance(op, ConcatOp) and op.steps() != (1, 1, 1, 1))
         for value in values:
             if value not in found:
                 found[value] = group

@@ -13,7 +13,7 @@ from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import (
     AnyStaticTensor, NpuComputeOp, NpuOp, OffsetC, encoding_of, fmt, shape_of,
 )
-from npu_opt.ir.constraints import ArrayAttrC, TypeConstraint
+from npu_opt.ir.constraints import ArrayAttrC, IntAttrC, TypeConstraint
 from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
 from npu_opt.ir.patterns import RewritePattern
 from npu_opt.ir.rewriter import Rewriter
@@ -120,27 +120,39 @@ class ConcatOp(NpuOp):
     concatenation as ``ConcatSliceWrite`` ops, and PAD as a copy plus border fills).
 
     The boxes must tile the result exactly. Each operand must be produced by an npu op that
-    writes it (a compute op or a DMA) and be used only here, so it can be written in place."""
+    writes it (a compute op or a DMA) and be used only here, so it can be written in place.
+    With ``strides`` every slice writes one element per stride on each axis from its offset,
+    so slices interleave (Vela's OFM stride multiplier; a strided write needs linear NHWC)."""
 
     OP_NAME = "npu.concat"
     traits = (Pure(), MemoryOnly())
     inputs = OperandDef(Static4D, variadic=True, doc="the slices, each written by its producer")
     offsets = AttrDef(ArrayAttrC(OffsetC), doc="NHWC offset of each slice in the result")
+    strides = AttrDef(ArrayAttrC(IntAttrC(64, min_value=1)), optional=True,
+                      doc="NHWC distance between neighbouring elements of a slice in the result (default 1s)")
     result = ResultDef(Static4D, doc="the assembled tensor")
+
+    def steps(self) -> tuple[int, ...]:
+        """The strides as four integers (ones when absent)."""
+        given = self.strides
+        return (1, 1, 1, 1) if given is None else tuple(int(s) for s in given)
 
     def verify_npu(self) -> None:
         out = shape_of(self.result)
         offsets = [o.values for o in self.offsets]
+        steps = self.steps()
         if not self.operands:
             raise VerifyError("needs at least one slice")
         if len(offsets) != len(self.operands):
             raise VerifyError(f"has {len(self.operands)} slices but {len(offsets)} offsets")
+        if len(steps) != 4:
+            raise VerifyError(f"strides must have four values, not {len(steps)}")
         _same_elements(self, [*self.operands, self.result])
         total = 0
         boxes = []
         for index, (value, off) in enumerate(zip(self.operands, offsets)):
             shape = shape_of(value)
-            if len(off) != 4 or any(o + s > r for o, s, r in zip(off, shape, out)):
+            if len(off) != 4 or any(o + (s - 1) * t >= r for o, s, r, t in zip(off, shape, out, steps)):
                 raise VerifyError(f"slice #{index} {fmt(shape)} at {list(off)} is outside the result {fmt(out)}")
             producer = getattr(value, "op", None)
             if not isinstance(producer, (NpuComputeOp, DmaOp)) or len(value.uses) != 1:
@@ -154,13 +166,20 @@ class ConcatOp(NpuOp):
         for i, (oa, sa) in enumerate(boxes):
             for j in range(i):
                 ob, sb = boxes[j]
-                if all(x < y + m and y < x + n for x, n, y, m in zip(oa, sa, ob, sb)):
+                if all(_progressions_meet(x, n, y, m, t) for x, n, y, m, t in zip(oa, sa, ob, sb, steps)):
                     raise VerifyError(f"slices #{j} and #{i} overlap")
         count = 1
         for d in out:
             count *= d
         if total != count:
             raise VerifyError(f"the slices cover {total} of the result's {count} elements")
+
+
+def _progressions_meet(start_a: int, count_a: int, start_b: int, count_b: int, step: int) -> bool:
+    """Whether ``start + step * k`` (k below the count) of two slices share an element."""
+    if (start_a - start_b) % step:
+        return False
+    return start_a < start_b + count_b * step and start_b < start_a + count_a * step
 
 
 @NPU.op

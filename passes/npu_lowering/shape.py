@@ -30,8 +30,8 @@ from npu_opt.dialects.npu.ops_elementwise import AddOp
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.traits import ConstantLike
-from npu_opt.ir.types import I8, I32, RankedTensorType, element_type_of
-from npu_opt.passes.npu_lowering.builder import quant_type, storage, tensor
+from npu_opt.ir.types import I8, I32, RankedTensorType, Type, element_type_of
+from npu_opt.passes.npu_lowering.builder import Builder, quant_type, storage, tensor
 from npu_opt.passes.npu_lowering.context import Lowering
 from npu_opt.passes.npu_lowering.elementwise import lut_op
 from npu_opt.passes.npu_lowering.pool import avgpool_nop
@@ -216,6 +216,23 @@ def _upscale_factor(ifm: list[int], ofm: list[int], align: bool) -> int:
     return int(max(hf, wf))
 
 
+def upscale_steps(b: Builder, ifm: Value, ifm4: list[int], ofm4: list[int], elem: Type,
+                  align: bool) -> tuple[Value, str, tuple[int, int]]:
+    """The x2 nearest-neighbour 1x1 average pools before a resize's last x2 step: the value they
+    leave, the name of the last step and the (height, width) upscale factors (Vela's
+    ``convert_resize_to_upscale_and_average_pool``; names: the op's, then ``_<i>``)."""
+    factor = _upscale_factor(ifm4, ofm4, align)
+    up_h = 1 if ofm4[1] == ifm4[1] == 1 else factor
+    up_w = 1 if ofm4[2] == ifm4[2] == 1 else factor
+    steps = int(round(math.log2(factor)))
+    current, shape = ifm, list(ifm4)
+    for count in range(steps - 1):
+        shape = [shape[0], shape[1] * (2 if up_h != 1 else 1), shape[2] * (2 if up_w != 1 else 1), shape[3]]
+        name = b.name if count == 0 else f"{b.name}_{count}"
+        current = avgpool_nop(b, current, tensor(shape, elem), name, resampling="nearest")
+    return current, (b.name if steps == 1 else f"{b.name}_{steps - 1}"), (up_h, up_w)
+
+
 def lower_resize_nearest(op: Operation, lowering: Lowering) -> None:
     view = view_of(op)
     b = lowering.builder(op)
@@ -236,16 +253,7 @@ def lower_resize_nearest(op: Operation, lowering: Lowering) -> None:
         b.finish(op, [b.npu(AddOp, [zeros, ifm], ofm_type, b.name + "_add", activation=b.activation("none", ofm_type))])
         return
     align = bool(view.attr("align_corners", False))
-    factor = _upscale_factor(ifm4, ofm4, align)
-    up_h = 1 if ofm4[1] == ifm4[1] == 1 else factor
-    up_w = 1 if ofm4[2] == ifm4[2] == 1 else factor
-    steps = int(round(math.log2(factor)))
-    current, shape = ifm, list(ifm4)
-    for count in range(steps - 1):
-        shape = [shape[0], shape[1] * (2 if up_h != 1 else 1), shape[2] * (2 if up_w != 1 else 1), shape[3]]
-        name = b.name if count == 0 else f"{b.name}_{count}"
-        current = avgpool_nop(b, current, tensor(shape, elem), name, resampling="nearest")
-    name = b.name if steps == 1 else f"{b.name}_{steps - 1}"
+    current, name, (up_h, up_w) = upscale_steps(b, ifm, ifm4, ofm4, elem, align)
     ofm_type = tensor(ofm4, elem)
     if not align:
         b.finish(op, [avgpool_nop(b, current, ofm_type, name, resampling="nearest")])
@@ -261,4 +269,4 @@ def lower_resize_nearest(op: Operation, lowering: Lowering) -> None:
 
 
 __all__ = ["lower_concat", "lower_pad", "lower_reshape", "lower_shape", "lower_resize_nearest", "needs_copy", "pad_values",
-           "plan_pad"]
+           "plan_pad", "upscale_steps"]

@@ -23,7 +23,7 @@ LOWERED = (
     "tfl.average_pool_2d", "tfl.max_pool_2d", "tfl.add", "tfl.sub", "tfl.mul", "tfl.minimum",
     "tfl.maximum", "tfl.relu", "tfl.relu6", "tfl.relu_n1_to_1", "tfl.relu_0_to_1", "tfl.tanh",
     "tfl.logistic", "tfl.hard_swish", "tfl.leaky_relu", "tfl.softmax", "tfl.mean", "tfl.pad",
-    "tfl.concatenation", "tfl.resize_nearest_neighbor", "tfl.reshape", "tfl.squeeze",
+    "tfl.concatenation", "tfl.resize_nearest_neighbor", "tfl.resize_bilinear", "tfl.reshape", "tfl.squeeze",
     "tfl.expand_dims", "tfl.quantize", "tfl.abs", "tfl.split", "tfl.split_v", "tfl.slice", "tfl.strided_slice",
     "tfl.unpack", "tfl.exp", "tfl.rsqrt", "tfl.squared_difference", "tfl.shape",
 )
@@ -31,7 +31,6 @@ LOWERED = (
 
 VELA_ONLY = (
     "tfl.pack", "tfl.transpose", "tfl.arg_max",
-    "tfl.resize_bilinear",
 )
 """Ops Vela 5.2 can place on the NPU that npu-legalize does not lower yet."""
 

@@ -194,7 +194,7 @@ def _broadcast(view: View) -> Iterator[Reason]:
 
 
 def _resize(view: View) -> Iterator[Reason]:
-    """Nearest-neighbour resize by one factor of 1, 2, 4 or 8 on both axes."""
+    """A resize (nearest-neighbour or bilinear) by one factor of 1, 2, 4 or 8 on both axes."""
     ifm, ofm = shape_list(view.ifm), shape_list(view.ofm)
     align = bool(view.attr("align_corners", False))
     valid = False
@@ -223,6 +223,21 @@ def _resize(view: View) -> Iterator[Reason]:
     if align and view.attr("half_pixel_centers", False):
         yield reason("resize", "align_corners and half_pixel_centers are both set; the NPU resizes with one of "
                      "them at most")
+
+
+def _half_pixel_resize(view: View) -> Iterator[Reason]:
+    """A bilinear resize with half-pixel centres doubles the height and width (or has a 1x1 IFM)."""
+    if not view.attr("half_pixel_centers", False):
+        return
+    ifm, ofm = shape_list(view.ifm) or [], shape_list(view.ofm) or []
+    if len(ifm) < 3:
+        yield reason("resize", f"IFM {fmt_shape(ifm)} has no height and width to resize with half-pixel centres")
+        return
+    (ifm_h, ifm_w), (ofm_h, ofm_w) = ifm[-3:-1], ofm[-3:-1]
+    if not (ifm_h == ifm_w == 1 or (ofm_h == 2 * ifm_h and ofm_w == 2 * ifm_w)):
+        yield reason("resize", f"with half_pixel_centers the OFM must be twice the IFM's height and width (or the "
+                     f"IFM 1x1); IFM {fmt_shape(ifm)} and OFM {fmt_shape(ofm)} are a {ofm_h / ifm_h:g}x"
+                     f"{ofm_w / ifm_w:g} resize")
 
 
 def _pad(view: View) -> Iterator[Reason]:
@@ -315,8 +330,10 @@ def supported_specific(view: View) -> Iterator[Reason]:
                              f"{multiplier}-channel OFM; they have {ifm_c} and {ofm_c} channels")
     if name in POOL_OPS:
         yield from _pool(view)
-    if name == "tfl.resize_nearest_neighbor":
+    if name in ("tfl.resize_nearest_neighbor", "tfl.resize_bilinear"):
         yield from _resize(view)
+    if name == "tfl.resize_bilinear":
+        yield from _half_pixel_resize(view)
     if name == "tfl.fully_connected":
         yield from _weights_and_bias(view, limit=False)
     if name in ("tfl.minimum", "tfl.maximum"):

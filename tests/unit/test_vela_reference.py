@@ -11,8 +11,8 @@ both flashes (to the 0.001 cycle the report keeps) and the MAC count, exactly. E
 be matched both ways.
 
 What it guards: ``python tests/data/vela/mutants.py`` changes one cost-model constant at a time
-in memory and reruns this test. On the committed reports (16 models x 9 configs; 135 cases
-compared, the 9 of KNOWN_DIFFERENCES aside) it measured:
+in memory and reruns this test. On the committed reports (16 models x 9 configs; all 144 cases
+compared) it measured:
 
 - bias/scale fetch floor of the output stage (10 x block depth x read latency / 256), 10 -> 12:
   45 cases fail;
@@ -23,7 +23,7 @@ compared, the 9 of KNOWN_DIFFERENCES aside) it measured:
 - 16-bit depthwise factor (2 x the micro-block cycles), 2 -> 1: 9 cases fail (int16, every config);
 - IFM block depth of a depth-first op on 32-bit data (softmax's ReduceSum), 32 -> 16: 9 cases
   fail (classifier, every config);
-- core count in the NHCWB16 write burst, dropped: 6 cases fail;
+- core count in the NHCWB16 write burst, dropped: 7 cases fail;
 - the U65-512's ReduceSum reading 8/16-bit data as NHWC (npu-format-nhcwb16), dropped: 2 cases
   fail (int16_elementwise on both U65-512 configs);
 - a concatenation or slice keeping its tensor NHCWB16 only at depth offsets on 32 channels (not
@@ -53,13 +53,7 @@ REPORTS = DATA / "vela"
 MANIFEST = json.loads((REPORTS / "manifest.json").read_text(encoding="utf-8"))
 REGENERATE = "python tests/data/vela/make_reports.py (needs ethos-u-vela==5.2.0)"
 
-_BILINEAR = ("npu-legalize leaves RESIZE_BILINEAR on the CPU (its remark: not lowered yet); Vela runs it on the "
-             "NPU (aligned corners: an initialising AvgPool and a ResizeBilinear op; half-pixel centres: four "
-             "depthwise convolutions), so those layers are missing here and the convolution feeding them keeps "
-             "an NHWC OFM in the arena (passes/npu_lowering)")
-KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
-    **{("resize_bilinear", config): _BILINEAR for config in MANIFEST["configs"]},
-}
+KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {}
 """(model, config) -> why our figures differ from Vela's there (the case is a strict xfail: once
 it matches, the entry must go)."""
 

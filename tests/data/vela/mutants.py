@@ -70,8 +70,8 @@ MUTANTS: tuple[Mutant, ...] = (
         ("16 * bits * block.width * (1 if is_read else perf.ncores)", "16 * bits * block.width"))),
     # A concatenation or slice keeps its tensor NHCWB16 only at depth offsets on 32 channels, not 16.
     Mutant("view depth offsets on bricks", "npu_opt.passes.npu_place", (
-        ("if any(offset % 16 for offset in group.depth_offsets):",
-         "if any(offset % 32 for offset in group.depth_offsets):"),)),
+        ("if any(offset % 16 for offset in group.depth_offsets)",
+         "if any(offset % 32 for offset in group.depth_offsets)"),)),
     # Block configs searched on the part an op reads or writes, not on the whole tensor.
     Mutant("block config on the whole tensor", PERF + "block_config", (
         ("find_block_config(accel, desc.block_type, desc.ofm.block_shape, desc.ifm.block_shape,",

@@ -1,17 +1,17 @@
 // npu-format-nhcwb16 gives the NHCWB16 (16-channel brick) format to the feature maps Vela stores
 // that way: outputs of NPU compute ops read only by NPU compute ops. A concatenation and the parts
 // written into it, or a tensor and the slices read from it, are one tensor with one format: NHCWB16
-// only when every part or slice starts at a depth that is a multiple of 16. Graph outputs, tensors
-// seen through a reshape or copied by a DMA, and int32 tensors a ReduceSum reads stay NHWC; an
-// elementwise op with a depth not a multiple of 16 keeps its OFM NHWC when an input of the same
-// shape and width is NHWC (the OFM may overwrite it in place).
+// only when every part or slice starts at a depth that is a multiple of 16 and no part is written
+// with strides. Graph outputs, tensors seen through a reshape or copied by a DMA, and int32
+// tensors a ReduceSum reads stay NHWC; an elementwise op with a depth not a multiple of 16 keeps
+// its OFM NHWC when an input of the same shape and width is NHWC (the OFM may overwrite it).
 // RUN: %npu_opt %s -p npu-format-nhcwb16 | %filecheck %s
 // RUN: %npu_opt %s -p npu-format-nhcwb16 --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
 // RUN: %npu_opt %s -p "npu-format-nhcwb16{enabled=false}" | %filecheck %s --check-prefix=OFF
 
 // STATS: 'npu-format-nhcwb16'
 // STATS: (S) 9 nhcwb16 - feature maps given the NHCWB16 format
-// STATS: (S) 16 kept-linear - NPU op outputs kept NHWC
+// STATS: (S) 19 kept-linear - NPU op outputs kept NHWC
 // OFF-NOT: #npu.fm
 
 module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">} {
@@ -133,5 +133,19 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
     %4 = "npu.slice"(%3) <{offset = #npu.offset<0, 0, 0, 12>}> : (tensor<1x8x8x24xi8>) -> tensor<1x8x8x12xi8>
     %5 = "npu.abs"(%4) <{name = "upper"}> : (tensor<1x8x8x12xi8>) -> tensor<1x8x8x12xi8>
     return %2, %5 : tensor<1x4x8x24xi8>, tensor<1x8x8x12xi8>
+  }
+
+  // Parts written with strides (interleaved rows, as a half-pixel bilinear resize writes them)
+  // need linear data: NHWC.
+  // CHECK-LABEL: func.func @concat_strided
+  // CHECK: "npu.avg_pool"{{.*}}name = "even"}> : ({{.*}}) -> tensor<1x2x4x16xi8>
+  // CHECK: "npu.avg_pool"{{.*}}name = "odd"}> : ({{.*}}) -> tensor<1x2x4x16xi8>
+  // CHECK: "npu.concat"{{.*}} -> tensor<1x4x4x16xi8>
+  func.func @concat_strided(%a: tensor<1x2x4x16xi8>) -> tensor<1x4x4x16xi8> {
+    %0 = "npu.avg_pool"(%a) <{kernel = #npu.kernel<1x1>, name = "even"}> : (tensor<1x2x4x16xi8>) -> tensor<1x2x4x16xi8>
+    %1 = "npu.avg_pool"(%a) <{kernel = #npu.kernel<1x1>, name = "odd"}> : (tensor<1x2x4x16xi8>) -> tensor<1x2x4x16xi8>
+    %2 = "npu.concat"(%0, %1) <{offsets = [#npu.offset<0, 0, 0, 0>, #npu.offset<0, 1, 0, 0>], strides = [1, 2, 1, 1]}> : (tensor<1x2x4x16xi8>, tensor<1x2x4x16xi8>) -> tensor<1x4x4x16xi8>
+    %3 = "npu.abs"(%2) <{name = "out"}> : (tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8>
+    return %3 : tensor<1x4x4x16xi8>
   }
 }

@@ -172,6 +172,27 @@ func.func @concat_cover(%x: tensor<1x8x8x4xi8>) -> tensor<1x8x8x8xi8> {
 
 // -----
 
+// Strided slices interleave; rows 0, 2, 4 and rows 2, 4, 6 overlap.
+func.func @concat_strided_overlap(%x: tensor<1x3x8x4xi8>) -> tensor<1x8x8x4xi8> {
+  %a = "npu.avg_pool"(%x) <{kernel = #npu.kernel<1x1>}> : (tensor<1x3x8x4xi8>) -> tensor<1x3x8x4xi8>
+  %b = "npu.avg_pool"(%x) <{kernel = #npu.kernel<1x1>}> : (tensor<1x3x8x4xi8>) -> tensor<1x3x8x4xi8>
+  // expected-error@+1 {{slices #0 and #1 overlap}}
+  %0 = "npu.concat"(%a, %b) <{offsets = [#npu.offset<0, 0, 0, 0>, #npu.offset<0, 2, 0, 0>], strides = [1, 2, 1, 1]}> : (tensor<1x3x8x4xi8>, tensor<1x3x8x4xi8>) -> tensor<1x8x8x4xi8>
+  return %0 : tensor<1x8x8x4xi8>
+}
+
+// -----
+
+// A strided slice must stay inside the result: its last row lands at 1 + 2 * 3 = 7 of 7 rows.
+func.func @concat_strided_outside(%x: tensor<1x4x8x4xi8>) -> tensor<1x7x8x4xi8> {
+  %a = "npu.avg_pool"(%x) <{kernel = #npu.kernel<1x1>}> : (tensor<1x4x8x4xi8>) -> tensor<1x4x8x4xi8>
+  // expected-error@+1 {{slice #0 1x4x8x4 at [0, 1, 0, 0] is outside the result 1x7x8x4}}
+  %0 = "npu.concat"(%a) <{offsets = [#npu.offset<0, 1, 0, 0>], strides = [1, 2, 1, 1]}> : (tensor<1x4x8x4xi8>) -> tensor<1x7x8x4xi8>
+  return %0 : tensor<1x7x8x4xi8>
+}
+
+// -----
+
 func.func @dma_format(%x: tensor<1x8x8x4xi8, #npu.fm<NHCWB16>>) -> tensor<1x8x8x4xi8> {
   // expected-error@+1 {{a DMA copies NHWC (linear) tensors only}}
   %0 = "npu.dma"(%x) : (tensor<1x8x8x4xi8, #npu.fm<NHCWB16>>) -> tensor<1x8x8x4xi8>
