@@ -4,6 +4,7 @@ All types are interned (see ir.interning), so ``a is b`` is type equality, and e
 """
 from __future__ import annotations
 
+import struct
 from typing import TYPE_CHECKING, Sequence
 
 from npu_opt.ir.interning import Interned
@@ -245,7 +246,11 @@ class QuantUniformType(Type):
         full_min, full_max = storage.value_range()
         lo = None if lo == full_min else lo
         hi = None if hi == full_max else hi
-        return (storage, expressed, tuple(float(s).hex() for s in scales), tuple(zps), axis, lo, hi)
+        # the scales' bit patterns, packed in one call (per-axis types have one scale per channel);
+        # NaN and infinite scales, whose patterns would differ where their values compare equal,
+        # are refused by _init, so never reach the table
+        scale_bits = struct.pack(f"<{len(scales)}d", *map(float, scales))
+        return (storage, expressed, scale_bits, tuple(zps), axis, lo, hi)
 
     @property
     def is_per_axis(self) -> bool:
