@@ -227,7 +227,7 @@ def test_estimate_encodes_a_dilated_kernel_in_dilated_sub_kernels() -> None:
 
 def test_estimate_encodes_all_full_streams_in_one_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     # Two convolutions: the first weight request of the estimate encodes both ops' full-depth
-    # streams together (WeightStreams); slicings, if any, come later one op at a time.
+    # streams together (WeightStreams); slicings, if any, come in one more batch per NPU run.
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
     from npu_opt.ir.parser import ParseOptions, parse_module
     from npu_opt.ir.pass_manager import PassManager
