@@ -146,7 +146,18 @@ def use_pattern_cache(parser: Any, path: str | None, extra: Iterable[str] = ()) 
     lexers = lexers_of(parser)
     for basic in lexers:
         basic.re = cache
-    if cache.loaded or path is None:
+    extra = list(extra)
+    if path is None:
+        return cache
+    if cache.loaded:
+        missing = [pattern for pattern in extra if (pattern, 0) not in cache.entries]
+        if missing:  # the caller's own patterns changed since the file was written: add them to it
+            cache.recording = {}
+            for pattern in missing:
+                cache.compile(pattern)
+            keys = [*cache.entries, *cache.recording]
+            cache.recording = None
+            cache.save(keys)
         return cache
     cache.recording = {}
     for basic in lexers:

@@ -55,3 +55,15 @@ def test_a_parser_writes_the_file_once_and_later_parsers_use_it(tmp_path):
     lexers = lexers_of(second)
     assert lexers and all(isinstance(lexer.re, PatternCache) and lexer.re.loaded for lexer in lexers)
     assert second.parse("a, bc, d") == first.parse("a, bc, d")
+
+
+def test_extra_patterns_missing_from_the_file_are_added_to_it(tmp_path):
+    """A caller's own pattern added after the file was written (a new fast path) is compiled
+    once and written to the file, not compiled again in every later process."""
+    grammar = 'start: WORD ("," WORD)*\nWORD: /[a-z]+/\n%ignore " "\n'
+    path = cache_file(str(tmp_path), grammar)
+    use_pattern_cache(Lark(grammar, parser="lalr", lexer="contextual"), path, ["q+"])
+    use_pattern_cache(Lark(grammar, parser="lalr", lexer="contextual"), path, ["q+", "r(s)"])
+    cache = PatternCache(path)
+    assert ("q+", 0) in cache.entries and ("r(s)", 0) in cache.entries
+    assert cache.compile("r(s)", 0) == re.compile("r(s)")
