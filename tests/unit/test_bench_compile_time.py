@@ -2,22 +2,15 @@
 traceback), and its report renders medians and ratios."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "compile_time.py"
+from bench_loader import load_bench_script
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("compile_time", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules["compile_time"] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_bench_script("compile_time")
 
 
 def test_missing_corpus_is_one_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,23 +2,17 @@
 configs and models with one message (exit 1, no traceback), and verifies each imported model."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "perf_fidelity.py"
+from bench_loader import load_bench_script
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("perf_fidelity", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+    return load_bench_script("perf_fidelity")
 
 
 def test_missing_corpus_is_one_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

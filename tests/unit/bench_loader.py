@@ -1,0 +1,19 @@
+"""Load a script of bench/ as a module, so tests can call its functions (bench/ is not a package)."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def load_bench_script(name: str) -> ModuleType:
+    """bench/NAME.py, executed as module NAME (registered first: its dataclasses look it up)."""
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
