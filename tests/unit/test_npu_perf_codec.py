@@ -159,15 +159,21 @@ def test_reordered_volumes_equal_the_codec(shape, block_depth: int, block_type: 
     assert encoded.ranges[0].weight_bytes == len(reference[0])
 
 
-def test_encoder_encodes_each_stream_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    batches: list[int] = []
+@pytest.fixture
+def batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the codec batches the test runs (the codec itself still encodes them)."""
+    seen: list[int] = []
     real = weight_size.encoded_sizes
 
     def counting(streams_) -> list[int]:
         listed = list(streams_)
-        batches.append(len(listed))
+        seen.append(len(listed))
         return real(listed)
     monkeypatch.setattr(weight_size, "encoded_sizes", counting)
+    return seen
+
+
+def test_encoder_encodes_each_stream_once(batches: list[int]) -> None:
     hwio = np.transpose(structured_7x7(48, 8), (1, 2, 3, 0))
     encoder = WeightEncoder(hwio, accelerator("ethos-u65-512"), BlockType.CONVOLUTION, 8, 16)
     first = encoder((0, 16, 48))
@@ -225,7 +231,7 @@ def test_estimate_encodes_a_dilated_kernel_in_dilated_sub_kernels() -> None:
     assert weight_reads % dilated == 0 and weight_reads % undilated != 0
 
 
-def test_estimate_encodes_all_full_streams_in_one_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_estimate_encodes_all_full_streams_in_one_batch(batches: list[int]) -> None:
     # Two convolutions: the first weight request of the estimate encodes both ops' full-depth
     # streams together (WeightStreams); slicings, if any, come in one more batch per NPU run.
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
@@ -254,14 +260,6 @@ def test_estimate_encodes_all_full_streams_in_one_batch(monkeypatch: pytest.Monk
             '"Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">} {\n'
             f"  func.func @main(%arg0: tensor<1x8x8x8x{act}>) -> tensor<1x8x8x24x{act}> {{\n    "
             + "\n    ".join(lines) + f"\n    return %y1 : tensor<1x8x8x24x{act}>\n  }}\n}}\n")
-    batches: list[int] = []
-    real = weight_size.encoded_sizes
-
-    def counting(streams_) -> list[int]:
-        listed = list(streams_)
-        batches.append(len(listed))
-        return real(listed)
-    monkeypatch.setattr(weight_size, "encoded_sizes", counting)
     module = parse_module(text, "two_convs.mlir", ParseOptions(False))
     PassManager(parse_pipeline("estimate"), DiagnosticEngine(SourceManager())).run(module)
     assert batches[0] == 2
