@@ -11,7 +11,6 @@ from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
 from npu_opt.ir.expected import DiagnosticVerifier, parse_expectations
 from npu_opt.ir.opdef import all_dialects, describe_traits
-from npu_opt.ir.parser import ParseOptions, parse_module
 from npu_opt.ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassManager, Statistics, Timer
 from npu_opt.ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_text
 from npu_opt.ir.printer import PrintOptions, print_op
@@ -186,6 +185,7 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
                 from npu_opt.dialects.tfl.tflite import import_tflite
                 module = import_tflite(chunk.binary, name)
             else:
+                from npu_opt.ir.parser import ParseOptions, parse_module  # (lark: text inputs only)
                 module = parse_module(chunk.text, name, ParseOptions(args.allow_unregistered_dialect))
             if target is not None:
                 apply_target(module, target)  # --target and friends set the module's npu.target
