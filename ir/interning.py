@@ -34,6 +34,23 @@ class Interned:
     def _key(cls, args: tuple[Any, ...]) -> Any:
         return args
 
+    @classmethod
+    def _intern_fields(cls, key: Any, fields: dict[str, Any]) -> Any:
+        """The instance for ``(cls, key)``, built from already-checked ``fields`` when new.
+
+        For parsers that decode a spelling into exactly the normalised arguments ``_key`` would
+        return and check them as ``_init`` would: they skip both, and the result is still the one
+        object ``Cls(*args)`` gives (the same table, the same key)."""
+        table_key = (cls, key)
+        obj = _TABLE.get(table_key)
+        if obj is None:
+            obj = object.__new__(cls)
+            object.__setattr__(obj, "_text", None)
+            for name, value in fields.items():
+                object.__setattr__(obj, name, value)
+            _TABLE[table_key] = obj
+        return obj
+
     def _init(self, *args: Any) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 

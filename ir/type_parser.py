@@ -185,10 +185,7 @@ class TypeParser:
                     encoding = self._attribute_parser(enc_text)
             except TypeSyntaxError as err:
                 raise TypeSyntaxError(str(err), enc_offset + err.offset) from None
-        try:
-            return RankedTensorType(shape, element, encoding)
-        except ValueError as err:
-            raise TypeSyntaxError(str(err)) from None
+        return RankedTensorType.from_parsed(tuple(shape), element, encoding)  # (every dimension is valid)
 
     def _element(self, text: str, offset: int) -> Type:
         if not text:
@@ -240,7 +237,7 @@ class TypeParser:
             scales.append(float(pm.group(1)))
             zero_points.append(_bounded(pm.group(2) or "0", INT64_MAX, "zero point", 15))
         try:
-            return QuantUniformType(storage, expressed_type, scales, zero_points, axis, lo, hi)
+            return QuantUniformType.from_parsed(storage, expressed_type, scales, zero_points, axis, lo, hi)
         except ValueError as err:
             raise TypeSyntaxError(str(err), 15) from None
 

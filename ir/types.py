@@ -124,6 +124,15 @@ class RankedTensorType(TensorType):
     def _key(cls, args: tuple) -> tuple:
         return (tuple(args[0]), args[1], args[2] if len(args) > 2 else None)
 
+    @classmethod
+    def from_parsed(cls, shape: tuple[int, ...], element_type: Type,
+                    encoding: "Attribute | None" = None) -> "RankedTensorType":
+        """``RankedTensorType(shape, element_type, encoding)`` for a shape a parser decoded from
+        digits and ``?`` (so every dimension is valid): the same interned object, without
+        re-checking the dimensions or normalising the arguments (a third of a tensor type's cost)."""
+        return cls._intern_fields((shape, element_type, encoding),
+                                  {"shape": shape, "element_type": element_type, "encoding": encoding})
+
     def _render(self) -> str:
         dims = "".join(("?" if d == DYNAMIC else str(d)) + "x" for d in self.shape)
         enc = "" if self.encoding is None else f", {self.encoding}"
@@ -181,6 +190,8 @@ class FunctionType(Type):
             outs = "(" + ", ".join(str(t) for t in self.results) + ")"
         return f"({ins}) -> {outs}"
 
+
+_INF = float("inf")
 
 MAX_QUANT_STORAGE_WIDTH = 64
 """The widest storage type of a quantised type (TFLite's 16x8 networks have int64 biases;
@@ -251,6 +262,30 @@ class QuantUniformType(Type):
         # are refused by _init, so never reach the table
         scale_bits = struct.pack(f"<{len(scales)}d", *map(float, scales))
         return (storage, expressed, scale_bits, tuple(zps), axis, lo, hi)
+
+    @classmethod
+    def from_parsed(cls, storage_type: IntegerType, expressed_type: FloatType, scales: list[float],
+                    zero_points: list[int], axis: int | None = None, storage_min: int | None = None,
+                    storage_max: int | None = None) -> "QuantUniformType":
+        """``QuantUniformType(...)`` for parameters a parser decoded (floats and ints): the same
+        interned object, its key built once and the checks of ``_init`` done with a few builtins
+        over the whole lists. Anything those checks doubt (a bad range, a NaN or infinite scale,
+        a zero point out of range) goes through the constructor, which raises the usual error."""
+        full_min, full_max = storage_type.value_range()
+        lo = full_min if storage_min is None else storage_min
+        hi = full_max if storage_max is None else storage_max
+        count = len(scales)
+        if (storage_type.width > MAX_QUANT_STORAGE_WIDTH or not full_min <= lo <= hi <= full_max
+                or count != len(zero_points) or not count or (axis is None and count != 1)
+                or not sum(scales) < _INF or not min(scales) > 0  # NaN or inf anywhere: the sum is too
+                or min(zero_points) < lo or max(zero_points) > hi):
+            return cls(storage_type, expressed_type, scales, zero_points, axis, storage_min, storage_max)
+        scale_tuple, zp_tuple = tuple(scales), tuple(zero_points)
+        key = (storage_type, expressed_type, struct.pack(f"<{count}d", *scale_tuple), zp_tuple, axis,
+               None if lo == full_min else lo, None if hi == full_max else hi)
+        return cls._intern_fields(key, {
+            "storage_type": storage_type, "expressed_type": expressed_type, "scales": scale_tuple,
+            "zero_points": zp_tuple, "axis": axis, "storage_min": lo, "storage_max": hi})
 
     @property
     def is_per_axis(self) -> bool:
