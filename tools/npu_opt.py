@@ -10,6 +10,8 @@ from typing import Sequence
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    from npu_opt.tools.blas_threads import single_threaded_blas
+    single_threaded_blas()  # before anything imports numpy
     if argv == ["--version"]:
         from npu_opt.tools.cli_args import VERSION
         sys.stdout.write(f"npu-opt {VERSION}\n")

@@ -122,6 +122,8 @@ def _crashed(args: argparse.Namespace, error: Exception) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from npu_opt.tools.blas_threads import single_threaded_blas
+    single_threaded_blas()  # before anything imports numpy
     from npu_opt.ir.diagnostics import PROGRAM
     PROGRAM[0] = "npu-translate"
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
