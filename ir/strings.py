@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import re
 
-_NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\\x7f-\U0010ffff]')
+# Every character but printable ASCII other than '"' and '\\' (as a negated class: the equivalent
+# positive class up to U+10FFFF costs ~6 ms to compile at import, this one 0.1 ms).
+_NEEDS_ESCAPE = re.compile(r'[^\x20\x21\x23-\x5b\x5d-\x7e]')
 _ESCAPE = re.compile(r'\\(?:([0-9a-fA-F]{2})|(.))', re.S)
 _SIMPLE = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
 BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")
