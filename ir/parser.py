@@ -31,6 +31,7 @@ from npu_opt.ir.parse_errors import ParseError, _diagnose_operands, _error, _pos
 from npu_opt.ir.regex_cache import cache_file, use_pattern_cache
 from npu_opt.ir.resources import Resources, ResourceSyntaxError, find_trailer, parse_trailer
 from npu_opt.ir.strings import UINT32_MAX, bounded_int, unquote_string
+from npu_opt.ir.signature_split import split_tensor_signature
 from npu_opt.ir.traits import IsolatedFromAbove
 from npu_opt.ir.type_parser import TypeParser, TypeSyntaxError, split_top_level
 from npu_opt.ir.types import FunctionType, OpaqueType, RankedTensorType, TensorType, Type
@@ -533,20 +534,26 @@ class _Builder(AttributeRules, Transformer):
         """``(T, ...) -> T`` or ``(T, ...) -> (T, ...)`` without the grammar: split at top-level
         commas, each type decoded once per spelling. None for anything else (function types as
         results, types with attribute dictionaries, comments, errors): the grammar path takes those."""
-        close = _matching_paren(body)
-        if close < 0 or "//" in body:
+        if "//" in body:
             return None
-        rest = body[close + 1:].lstrip()
-        if not rest.startswith("->"):
-            return None
-        rest = rest[2:].strip()
-        if rest.startswith("("):
-            if _matching_paren(rest) != len(rest) - 1:
-                return None
-            result_texts = _type_list(rest[1:-1])
+        tensors = split_tensor_signature(body)  # the imported models' signatures, in one match
+        if tensors is not None:
+            input_texts, result_texts = tensors[0], [tensors[1]]
         else:
-            result_texts = [rest]
-        input_texts = _type_list(body[1:close])
+            close = _matching_paren(body)
+            if close < 0:
+                return None
+            rest = body[close + 1:].lstrip()
+            if not rest.startswith("->"):
+                return None
+            rest = rest[2:].strip()
+            if rest.startswith("("):
+                if _matching_paren(rest) != len(rest) - 1:
+                    return None
+                result_texts = _type_list(rest[1:-1])
+            else:
+                result_texts = [rest]
+            input_texts = _type_list(body[1:close])
         if input_texts is None or result_texts is None:
             return None
         types: list[Type] = []

@@ -1,0 +1,39 @@
+"""Splitting an op signature made only of tensor types, ``(tensor<...>, ...) -> tensor<...>``, with
+one regex match instead of a bracket-counting scan.
+
+Imported models spell every op's signature this way, and each layer's signature is a new text
+(its per-axis scales differ), so ``split_top_level`` ran once per op over a few hundred
+characters. Here each spelling is matched as a whole: brackets inside it are balanced by
+construction and it holds no string, parenthesis or ``->``, so the pieces are exactly the ones
+``split_top_level`` finds. Anything else returns None and the general path takes it.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+_PLAIN = r'[^<>"(){}\[\]]'
+_GROUP = rf"(?:{_PLAIN}|\{{{_PLAIN}*+\}}|\[{_PLAIN}*+\])"
+"""A character of a type, or a flat ``{...}`` (per-axis scales) or ``[...]``."""
+_TENSOR = rf"tensor<(?:{_GROUP}|<(?:{_GROUP}|<{_GROUP}*+>)*+>)*+>"
+"""A tensor type with angle brackets nested at most three deep (``tensor<..x!quant.uniform<i8<a:b>..>>``)."""
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(one tensor spelling, a whole signature of them), compiled on first use (not at start-up)."""
+    whole = re.compile(rf"\(\s*+(?:{_TENSOR}\s*+(?:,\s*+{_TENSOR}\s*+)*+)?(?P<close>\))\s*+->\s*+"
+                       rf"(?P<result>{_TENSOR})\s*+")
+    return re.compile(_TENSOR), whole
+
+
+def split_tensor_signature(body: str) -> tuple[list[str], str] | None:
+    """The input type spellings and the one result type spelling of ``body`` (which starts at
+    its ``(``), stripped; None unless every type is a tensor type as described above."""
+    if body.count("->") != 1:
+        return None  # a '->' inside a type closes no bracket for split_top_level: leave it to it
+    one, whole = _patterns()
+    m = whole.fullmatch(body)
+    if m is None:
+        return None
+    return one.findall(body, 1, m.start("close")), m.group("result")
