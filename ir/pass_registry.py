@@ -6,7 +6,6 @@ checking, ``--dump-pass-pipeline`` and "did you mean ...?" suggestions.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib
 import typing
 from dataclasses import dataclass, field
@@ -195,6 +194,8 @@ def _convert(text: str, t: Any) -> Any:
 
 
 def suggest(name: str, candidates: typing.Iterable[str]) -> str:
+    import difflib  # (only on the error path)
+
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from typing import NoReturn, Sequence
 
@@ -16,6 +15,8 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         if message.startswith("unrecognized arguments:"):
+            import difflib  # (only on the error path)
+
             known = [s for action in self._actions for s in action.option_strings]
             hints = []
             for arg in message.split(":", 1)[1].split():

@@ -7,7 +7,6 @@ reports a bad ``#npu.target<...>`` where it is written).
 """
 from __future__ import annotations
 
-import difflib
 from typing import Iterable
 
 from npu_opt.ir.diagnostics import UserError
@@ -24,6 +23,8 @@ def closest(name: str, known: Iterable[str]) -> str | None:
     ``shared_sram`` is a plausible slip for ``Shared_Sram``), then a known name that ``name``
     begins; otherwise difflib's similarity ratio decides.
     """
+    import difflib  # (only on the error path)
+
     candidates = list(known)
     folded = [k for k in candidates if k.lower() == name.lower()]
     if folded:

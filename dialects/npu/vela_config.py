@@ -19,7 +19,6 @@ missing inherited section or an inheritance cycle is an error.
 """
 from __future__ import annotations
 
-import configparser
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Mapping, Union
@@ -331,6 +330,8 @@ def _inherit_of(section: Section) -> str | None:
 
 def _read_ini(path: str) -> configparser.ConfigParser:
     """Parse one ``.ini`` file strictly (no interpolation, no implicit DEFAULT section)."""
+    import configparser  # (only for --config files: the stock sections are built in)
+
     parser = configparser.ConfigParser(interpolation=None, default_section="\0no default section")
     parser.optionxform = _keep_case  # type: ignore[assignment,method-assign]
     try:
@@ -357,6 +358,8 @@ def _keep_case(key: str) -> str:
 
 def _configparser_message(err: configparser.Error) -> str:
     """configparser's message without its repetition of the file name, on one line."""
+    import configparser
+
     if isinstance(err, configparser.MissingSectionHeaderError):
         return f"line {err.lineno}: a key outside any [SECTION] ({err.line.strip()!r})"
     if isinstance(err, configparser.DuplicateSectionError):
