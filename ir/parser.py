@@ -309,8 +309,11 @@ class _Builder(AttributeRules, Transformer):
             if _RESULTS_OK.match(results) is None:
                 raise _error(self.state, "malformed result list: expected '%name' or '%name:count', "
                              "separated by ',' and followed by '='", results)
-            defs = [(m.group(1), self._count(m.group(2) or "1", "result count", results, m.start()), m.start())
-                    for m in _RESULT_NAME.finditer(results)]
+            if "," not in results and ":" not in results:  # '%name =', the commonest: what finditer finds
+                defs = [(results[:-1].rstrip(" \t"), 1, 0)]
+            else:
+                defs = [(m.group(1), self._count(m.group(2) or "1", "result count", results, m.start()),
+                         m.start()) for m in _RESULT_NAME.finditer(results)]
             expected = sum(count for _, count, _ in defs)
             if expected != len(op.results):
                 raise _error(self.state, f"operation defines {len(op.results)} results but was "

@@ -168,7 +168,15 @@ class TypeParser:
         shape = [DYNAMIC if d == "?" else int(d) if len(d) < 19 else _bounded(d, INT64_MAX, "tensor dimension", 7)
                  for d in dims_text.split("x")[:-1]]  # (under 19 digits is always within int64)
         rest = body[len(dims_text):]
-        parts = [rest] if _QUANT_ELEMENT.fullmatch(rest) else split_top_level(rest)
+        if _QUANT_ELEMENT.fullmatch(rest):  # a quantised element and no encoding: straight to _quant
+            element = self._cache.get(rest)
+            if element is None:
+                try:
+                    element = self._cache[rest] = self._quant(rest)
+                except TypeSyntaxError as err:
+                    raise TypeSyntaxError(str(err), 7 + len(dims_text) + err.offset) from None
+            return RankedTensorType.from_parsed(tuple(shape), element, None)
+        parts = split_top_level(rest)
         if len(parts) > 2:
             raise TypeSyntaxError("expected '>' after the tensor encoding", len(text) - 1)
         element = self._element(parts[0].strip(), 7 + len(dims_text))
