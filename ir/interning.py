@@ -45,9 +45,10 @@ class Interned:
         obj = _TABLE.get(table_key)
         if obj is None:
             obj = object.__new__(cls)
-            object.__setattr__(obj, "_text", None)
+            set_field = object.__setattr__
+            set_field(obj, "_text", None)
             for name, value in fields.items():
-                object.__setattr__(obj, name, value)
+                set_field(obj, name, value)
             _TABLE[table_key] = obj
         return obj
 

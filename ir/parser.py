@@ -567,7 +567,8 @@ class _Builder(AttributeRules, Transformer):
             if type_ is None:
                 return None
             types.append(type_)
-        return FunctionType(types[:len(input_texts)], types[len(input_texts):])
+        count = len(input_texts)
+        return FunctionType.from_parsed(tuple(types[:count]), tuple(types[count:]))
 
     def _signature(self, token: Token) -> FunctionType:
         cache = self.state.signature_cache

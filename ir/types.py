@@ -182,6 +182,12 @@ class FunctionType(Type):
     def _key(cls, args: tuple) -> tuple:
         return (tuple(args[0]), tuple(args[1]))
 
+    @classmethod
+    def from_parsed(cls, inputs: tuple[Type, ...], results: tuple[Type, ...]) -> "FunctionType":
+        """``FunctionType(inputs, results)`` for tuples a parser built: the same interned object,
+        without copying them into new tuples for the key and again for the fields."""
+        return cls._intern_fields((inputs, results), {"inputs": inputs, "results": results})
+
     def _render(self) -> str:
         ins = ", ".join(str(t) for t in self.inputs)
         if len(self.results) == 1 and not isinstance(self.results[0], FunctionType):
