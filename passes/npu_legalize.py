@@ -20,6 +20,7 @@ SHRAM banks); without one, Vela's default accelerator (ethos-u55-256) is assumed
 """
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Callable
 
 from npu_opt.dialects.npu.accelerators import DEFAULT_ACCELERATOR
@@ -30,7 +31,7 @@ from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.traits import ConstantLike, MemoryOnly
-from npu_opt.passes.npu_lowering import conv, elementwise, mean, pool, resize_bilinear, shape, softmax, split
+from npu_opt.passes.npu_lowering import conv, elementwise, shape
 from npu_opt.passes.npu_lowering.context import Lowering
 from npu_opt.passes.npu_lowering.fuse import erase_dead, fold_reshapes, fuse_activations
 from npu_opt.passes.npu_lowering.support import Reason, check
@@ -40,10 +41,22 @@ PLACEMENT_ATTR = "npu.placement"
 """Discardable attribute of a tfl op left for the CPU (value "cpu")."""
 
 Lower = Callable[[Operation, Lowering], None]
+
+
+def _on_first_use(module: str, function: str) -> Lower:
+    """The lowering ``function`` of ``passes/npu_lowering/<module>.py``, importing that module only
+    when an op of its family is lowered (most models have no softmax, mean, split, ...)."""
+    def lower(op: Operation, lowering: Lowering) -> None:
+        getattr(import_module(f"npu_opt.passes.npu_lowering.{module}"), function)(op, lowering)
+    lower.__qualname__ = lower.__name__ = f"{module}.{function}"
+    return lower
+
+
 LOWERINGS: dict[str, Lower] = {
     **{name: conv.lower_mac for name in ("tfl.conv_2d", "tfl.depthwise_conv_2d", "tfl.fully_connected",
                                          "tfl.transpose_conv")},
-    "tfl.average_pool_2d": pool.lower_pool, "tfl.max_pool_2d": pool.lower_pool,
+    "tfl.average_pool_2d": _on_first_use("pool", "lower_pool"),
+    "tfl.max_pool_2d": _on_first_use("pool", "lower_pool"),
     **{name: elementwise.lower_binary for name in elementwise.BINARY_OPS},
     **{name: elementwise.lower_relu for name in elementwise.RELU_KIND},
     **{name: elementwise.lower_table_activation for name in elementwise.TABLE_FUNCTIONS},
@@ -51,14 +64,14 @@ LOWERINGS: dict[str, Lower] = {
     "tfl.quantize": elementwise.lower_quantize,
     "tfl.abs": elementwise.lower_abs,
     "tfl.squared_difference": elementwise.lower_squared_difference,
-    **{name: split.lower_split for name in ("tfl.split", "tfl.split_v", "tfl.slice", "tfl.strided_slice",
-                                            "tfl.unpack")},
-    "tfl.softmax": softmax.lower_softmax,
-    "tfl.mean": mean.lower_mean,
+    **{name: _on_first_use("split", "lower_split")
+       for name in ("tfl.split", "tfl.split_v", "tfl.slice", "tfl.strided_slice", "tfl.unpack")},
+    "tfl.softmax": _on_first_use("softmax", "lower_softmax"),
+    "tfl.mean": _on_first_use("mean", "lower_mean"),
     "tfl.pad": shape.lower_pad,
     "tfl.concatenation": shape.lower_concat,
     "tfl.resize_nearest_neighbor": shape.lower_resize_nearest,
-    "tfl.resize_bilinear": resize_bilinear.lower_resize_bilinear,
+    "tfl.resize_bilinear": _on_first_use("resize_bilinear", "lower_resize_bilinear"),
     "tfl.shape": shape.lower_shape,
 }
 
