@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
-from npu_opt.ir.expected import DiagnosticVerifier, parse_expectations
 from npu_opt.ir.opdef import all_dialects, describe_traits
 from npu_opt.ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassManager, Statistics, Timer
 from npu_opt.ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_text
@@ -127,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
     for chunk in chunks:
         verifier = None
         if args.verify_diagnostics:
+            from npu_opt.ir.expected import DiagnosticVerifier, parse_expectations  # (only for tests)
             try:
                 expectations = parse_expectations(chunk.text)
             except Exception as err:  # a bug in reading the annotations: a reproducer, not a traceback
