@@ -243,7 +243,9 @@ class TypeParser:
             if not pm:
                 raise TypeSyntaxError(f"expected a scale[:zero_point], found '{pair.strip()[:40]}'", 15)
             scales.append(float(pm.group(1)))
-            zero_points.append(_bounded(pm.group(2) or "0", INT64_MAX, "zero point", 15))
+            zp = pm.group(2)  # a signed numeral of under 19 characters is always within int64
+            zero_points.append(0 if zp is None else int(zp) if len(zp) < 19
+                               else _bounded(zp, INT64_MAX, "zero point", 15))
         try:
             return QuantUniformType.from_parsed(storage, expressed_type, scales, zero_points, axis, lo, hi)
         except ValueError as err:
