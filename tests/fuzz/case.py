@@ -138,11 +138,16 @@ def _first_difference(a: str, b: str) -> str:
     return f"at {at}: {a[max(0, at - 40):at + 40]!r} vs {b[max(0, at - 40):at + 40]!r}"
 
 
-def _run_text(case: Case, workdir: str, stages: list[str]) -> str:
-    path = os.path.join(workdir, "case.mlir")
-    out = os.path.join(workdir, "out")
+def _write_input(case: Case, workdir: str) -> tuple[str, str]:
+    """Write ``case``'s input into ``workdir``; the input's path and the tools' output path."""
+    path = os.path.join(workdir, "case.mlir" if case.kind == "text" else "case.tflite")
     with open(path, "wb") as stream:
         stream.write(case.data)
+    return path, os.path.join(workdir, "out")
+
+
+def _run_text(case: Case, workdir: str, stages: list[str]) -> str:
+    path, out = _write_input(case, workdir)
     rng = case.rng
     choice = rng.random()
     if choice < 0.7:
@@ -169,10 +174,7 @@ def _run_text(case: Case, workdir: str, stages: list[str]) -> str:
 
 
 def _run_model(case: Case, workdir: str, stages: list[str]) -> str:
-    path = os.path.join(workdir, "case.tflite")
-    out = os.path.join(workdir, "out")
-    with open(path, "wb") as stream:
-        stream.write(case.data)
+    path, out = _write_input(case, workdir)
     rng = case.rng
     choice = rng.random()
     if choice < 0.5:
