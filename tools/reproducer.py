@@ -69,9 +69,7 @@ def save_input_copy(input_path: str, path: str | None) -> str:
     if path is None:
         suffix = os.path.splitext(input_path)[1] or ".mlir"
         fd, path = tempfile.mkstemp(prefix="npu-translate-reproducer-", suffix=suffix)
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-    else:
-        with open(path, "wb") as out:
-            out.write(data)
+        os.close(fd)
+    with open(path, "wb") as out:
+        out.write(data)
     return path
