@@ -43,7 +43,8 @@ def imported_chain_text(layers: int, seed: int = SEED) -> str:
     rng = random.Random(seed)
     c, side = CHANNELS, SIDE
     fm = f"1x{side}x{side}x{c}"
-    act = f"tensor<{fm}x{_activation(_f32(rng.uniform(0.004, 0.03)), 0)}>"
+    act_scale = _f32(rng.uniform(0.004, 0.03))
+    act = f"tensor<{fm}x{_activation(act_scale, 0)}>"
     lines = [
         'module attributes {tfl.description = "npu-opt bench: imported conv/depthwise chain", '
         "tfl.schema_version = 3 : i32} {",
@@ -58,11 +59,11 @@ def imported_chain_text(layers: int, seed: int = SEED) -> str:
         weight_shape = f"1x3x3x{c}" if depthwise else f"{c}x3x3x{c}"
         axis = 3 if depthwise else 0
         scales = [_f32(rng.uniform(0.001, 0.004)) for _ in range(c)]
-        input_scale = float(act.split(", ")[1].split(":")[0].rstrip(">"))
-        bias_scales = [_f32(input_scale * s) for s in scales]
+        bias_scales = [_f32(act_scale * s) for s in scales]
         wtype = f"tensor<{weight_shape}x{_per_axis('i8<-127:127>', axis, scales)}>"
         btype = f"tensor<{c}x{_per_axis('i32', 0, bias_scales)}>"
-        out = f"tensor<{fm}x{_activation(_f32(rng.uniform(0.004, 0.03)), -128)}>"
+        out_scale = _f32(rng.uniform(0.004, 0.03))
+        out = f"tensor<{fm}x{_activation(out_scale, -128)}>"
         size = (9 * c) if depthwise else (9 * c * c)
         weights = bytes(rng.randrange(-127, 128) & 0xFF for _ in range(size))  # narrow range: no -128
         key = f"tfl_const_{len(blobs)}"
@@ -80,7 +81,7 @@ def imported_chain_text(layers: int, seed: int = SEED) -> str:
         name = "tfl.depthwise_conv_2d" if depthwise else "tfl.conv_2d"
         body.append(f'    {y} = "{name}"({value}, {w}, {b}) <{{{options}}}> : ({act}, {wtype}, {btype}) -> {out} '
                     f'loc("main/tensor_{number}")')
-        value, act = y, out
+        value, act, act_scale = y, out, out_scale
     lines.append(f"  func.func @main(%arg0: {first_act}) -> {act} attributes {{tf.entry_function = "
                  f'{{inputs = "serving_default_input_0:0", outputs = "main/tensor_{number}"}}}} {{')
     lines.extend(body)
