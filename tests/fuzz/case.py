@@ -106,9 +106,7 @@ def _round_trip(text: str, stage: str, generic_too: bool = True, printed: bool =
     options = ParseOptions(allow_unregistered=True)
     try:
         module = parse_module(text, "case.mlir", options)
-    except UserError:
-        return None
-    except RecursionError:
+    except (UserError, RecursionError):
         return None
     except Exception as error:  # noqa: BLE001
         raise _Internal(signature_of(error), f"{stage}: parse: {type(error).__name__}: {str(error)[:200]}") from None

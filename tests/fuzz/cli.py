@@ -50,9 +50,7 @@ def run_cli(tool: str, argv: Sequence[str]) -> tuple[int, str]:
     sys.stdout, sys.stderr = out, err
     try:
         code = _TOOLS[tool](list(argv))
-    except Escaped:
-        raise
-    except (KeyboardInterrupt, SystemExit):
+    except (Escaped, KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:  # noqa: BLE001 - anything else leaving the tool is a bug
         raise Escaped(error) from error
