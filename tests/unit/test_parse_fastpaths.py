@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from npu_opt.ir import parse_generic_op
 from npu_opt.ir import parser as parser_module
 from npu_opt.ir.parser import ParseError, ParseOptions, parse_module
 from npu_opt.ir.printer import PrintOptions, print_op
@@ -39,7 +40,7 @@ STRICT_ONLY = 2
 
 
 def _disable_fast_paths(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parser_module, "simple_dictionary", lambda body, typed=None: None)
+    monkeypatch.setattr(parse_generic_op, "simple_dictionary", lambda body, typed=None: None)
     monkeypatch.setattr(parser_module._Builder, "_fast_signature", lambda self, body: None)
 
 
