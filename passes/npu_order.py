@@ -86,17 +86,15 @@ def _backward_placement(block: Block) -> list[Operation]:
         producer = _producer(value)
         if producer is None or producer.parent is not block or producer.has_trait(ConstantLike):
             return None
-        key = value
-        left = pending_uses.get(key, len(value.uses)) - 1
-        pending_uses[key] = left
+        left = pending_uses.get(value, len(value.uses)) - 1
+        pending_uses[value] = left
         if left > 0:
             return None
-        op_key = producer
-        waiting = pending_results.get(op_key)
+        waiting = pending_results.get(producer)
         if waiting is None:
             waiting = sum(1 for r in producer.results if r.uses)
         waiting -= 1
-        pending_results[op_key] = waiting
+        pending_results[producer] = waiting
         return producer if waiting == 0 else None
 
     stack: list[Iterator[Value]] = [iter(_descent_order(terminator))]
@@ -112,16 +110,22 @@ def _backward_placement(block: Block) -> list[Operation]:
     return placed
 
 
-def _reads(op: Operation, source: Operation) -> bool:
-    """True if ``op`` reads a result of ``source``, directly or through memory-only views."""
+def _read_producers(op: Operation) -> Iterator[Operation]:
+    """The ops (not views) whose results ``op`` reads, directly or through memory-only views."""
     work = list(op.operands)
     while work:
         producer = _producer(work.pop())
-        if producer is source:
-            return True
-        if producer is not None and is_view(producer):
+        if producer is None:
+            continue
+        if is_view(producer):
             work.extend(producer.operands)
-    return False
+        else:
+            yield producer
+
+
+def _reads(op: Operation, source: Operation) -> bool:
+    """True if ``op`` reads a result of ``source`` (not a view), directly or through views."""
+    return any(producer is source for producer in _read_producers(op))
 
 
 def _hoist_input_only_cpu_ops(order: list[Operation],
@@ -147,8 +151,8 @@ def _concat_of(op: Operation) -> Operation | None:
 def _regroup_concat_writers(order: list[Operation]) -> None:
     """A concat writer followed, after a CPU op, by another writer of the same concat moves to
     just before that writer (so a concat is written within one command stream)."""
-    for writer in [op for op in reversed(order) if _concat_of(op) is not None]:
-        concat = _concat_of(writer)
+    writers = [(op, concat) for op in reversed(order) if (concat := _concat_of(op)) is not None]
+    for writer, concat in writers:
         index = order.index(writer)
         crossed_cpu = False
         for later in order[index + 1:]:
@@ -196,17 +200,7 @@ def execution_order_of(block: Block) -> list[Operation]:
 def _respects_dataflow(order: list[Operation]) -> bool:
     """True if every op comes after the executed ops whose results it reads (through views)."""
     index = {op: i for i, op in enumerate(order)}
-    for i, op in enumerate(order):
-        work = list(op.operands)
-        while work:
-            producer = _producer(work.pop())
-            if producer is None:
-                continue
-            if is_view(producer):
-                work.extend(producer.operands)
-            elif index.get(producer, -1) > i:
-                return False
-    return True
+    return all(index.get(producer, -1) <= i for i, op in enumerate(order) for producer in _read_producers(op))
 
 
 def execution_order(block: Block) -> list[Operation]:
