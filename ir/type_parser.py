@@ -38,9 +38,8 @@ _QUANT = re.compile(
     r"(?:\s*:\s*([0-9]+))?\s*,(.*)\Z", re.S)
 # Every repetition below is decided by the next character, so no input makes these backtrack
 # (an ambiguous ``[0-9]*\.?[0-9]+`` took seconds on a few thousand digits).
-_PARAM = re.compile(r"([-+]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?|inf|nan))"
-                    r"(?:\s*:\s*([-+]?[0-9]+))?\Z")
 _SCALE = r"[-+]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?|inf|nan)"
+_PARAM = re.compile(rf"({_SCALE})(?:\s*:\s*([-+]?[0-9]+))?\Z")
 _SCALES_ONLY = re.compile(rf"\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+\Z")
 """Per-axis parameters without zero points (what TFLite importers print): checked in one match."""
 _QUANT_ELEMENT = re.compile(r'!quant\.uniform<[^<>"]*+(?:<[^<>"]*+>[^<>"]*+)?>')
