@@ -192,14 +192,11 @@ class GenericOpRules:
     def _dictionary(self, token: Token, skip: int) -> dict[str, Attribute]:
         """Decode a ``{...}`` (or ``<{...}>`` when skip=1) token, once per distinct text."""
         text = token[skip:len(token) - skip] if skip else str(token)
-        cache = self.state.dict_cache
-        found = cache.get(text)
+        found = self._quick_dictionary(text)
         if found is None:
-            found = simple_dictionary(text[1:-1], self._fast_value) if "//" not in text else None
-            if found is None:
-                found = self._sub_parse(text, "attr_dict_only", token, skip)
-            cache[text] = found
-        return dict(found)
+            found = self.state.dict_cache[text] = self._sub_parse(text, "attr_dict_only", token, skip)
+            found = dict(found)
+        return found
 
     def _fast_value(self, kind: str, literal: str, type_text: str) -> Attribute | None:
         """A dictionary value that needs its type (for attr_fastpath), or None when anything is
