@@ -213,10 +213,10 @@ class OpDescription(Analysis):
 
     def __init__(self, op: Operation, manager: AnalysisManager) -> None:
         super().__init__(op, manager)
-        self.desc = describe_op(op, target_of(_module_of(op))) if is_costed(op) else None
+        self.desc = describe_op(op, target_of(module_of(op))) if is_costed(op) else None
 
 
-def _module_of(op: Operation) -> Operation:
+def module_of(op: Operation) -> Operation:
     """The outermost op enclosing ``op`` (the module whose ``npu.target`` applies)."""
     root = op
     for ancestor in op.ancestors():
@@ -226,4 +226,5 @@ def _module_of(op: Operation) -> Operation:
 
 Describer = Callable[[Operation], NpuOpDesc | None]
 
-__all__ = ["Describer", "OpDescription", "Placement", "describe_op", "is_costed", "op_weights_hwio", "report_name", "with_weights"]
+__all__ = ["Describer", "OpDescription", "Placement", "describe_op", "is_costed", "module_of", "op_weights_hwio",
+           "report_name", "with_weights"]

@@ -16,7 +16,7 @@ import numpy as np
 
 from npu_opt.dialects.npu.perf.arch import PerfTarget
 from npu_opt.dialects.npu.perf.block_config import BlockConfig, check_block_config, select_block_config
-from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, op_weights_hwio
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, module_of, op_weights_hwio
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder, encode_together
@@ -44,10 +44,7 @@ class WeightStreams(Analysis):
     @staticmethod
     def of(op: Operation, manager: AnalysisManager) -> "WeightStreams":
         """The analysis of the module enclosing ``op``."""
-        root = op
-        for ancestor in op.ancestors():
-            root = ancestor
-        return manager.get(WeightStreams, root)
+        return manager.get(WeightStreams, module_of(op))
 
     def encoder(self, op: Operation, hwio: np.ndarray, perf: PerfTarget, desc: NpuOpDesc,
                 block: BlockConfig) -> WeightEncoder:
