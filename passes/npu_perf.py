@@ -127,7 +127,7 @@ class Estimate(Pass):
             try:
                 runs = npu_runs(block)
             except ValueError as err:
-                ctx.error(str(err), block.parent.parent if block.parent is not None else None)
+                ctx.error(str(err), block.parent_op())
                 continue
             for run in runs:  # each NPU stretch starts with nothing to hide its DMA under
                 self._estimate_run([op for op in run if is_costed(op)], target, perf, arena, totals, ctx)
