@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine
 from npu_opt.ir.location import FileLineColLoc
-from npu_opt.ir.strings import brief_number
+from npu_opt.ir.strings import bounded_int, brief_number
 
 _ANNOTATION = re.compile(
     r"expected-(error|warning|note|remark)(-re)?(?:@(above|below|[+-][0-9]+))?\s*\{\{(.*)\}\}")
@@ -44,11 +44,11 @@ MAX_LINE_OFFSET = 1 << 31
 
 def _offset_target(line: int, where: str) -> tuple[int, str | None]:
     """The line ``@+N``/``@-N`` on ``line`` names, or (-1, why) when N is out of range."""
-    digits = where[1:].lstrip("0") or "0"
-    if len(digits) > len(str(MAX_LINE_OFFSET)) or int(digits) > MAX_LINE_OFFSET:
+    try:
+        return line + bounded_int(where, MAX_LINE_OFFSET, "line offset"), None
+    except ValueError:
         return -1, (f"line offset @{where[0]}{brief_number(where[1:])} in an expected-diagnostic "
                     f"annotation is larger than {MAX_LINE_OFFSET}")
-    return line + int(where), None
 
 
 def parse_expectations(text: str, first_line: int = 1) -> list[Expectation]:
