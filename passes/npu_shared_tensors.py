@@ -21,13 +21,13 @@ class SharedTensor:
     part is written with strides (interleaved)."""
 
     members: list[Value] = field(default_factory=list)
-    views: list[Operation] = field(default_factory=list)
+    views: set[Operation] = field(default_factory=set)
     depth_offsets: set[int] = field(default_factory=set)
     strided: bool = False
 
     def is_view_of_it(self, op: Operation) -> bool:
         """Whether ``op`` is one of the views inside this buffer (not a reader of it)."""
-        return any(op is view for view in self.views)
+        return op in self.views
 
 
 def _slice_depth(op: SliceOp) -> int:
@@ -63,7 +63,7 @@ def shared_tensors(module: Operation) -> dict[Value, SharedTensor]:
     found: dict[Value, SharedTensor] = {}
     for op, values, depths in joins:
         group = groups.setdefault(find(values[0]), SharedTensor())
-        group.views.append(op)
+        group.views.add(op)
         group.depth_offsets.update(depths)
         group.strided = group.strided or (isinstance(op, ConcatOp) and op.steps() != (1, 1, 1, 1))
         for value in values:
