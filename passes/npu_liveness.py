@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from npu_opt.dialects.npu.ops_common import NpuOp, element_bits, encoding_of, feature_map, is_constant, shape_of
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
-from npu_opt.passes.npu_order import execution_order, is_view
+from npu_opt.passes.npu_order import concat_user, execution_order, is_view
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def _home(value: Value) -> Value:
     seen = 0
     while seen < 1000:  # views form no cycles; the bound only guards against malformed IR
         seen += 1
-        concat = next((u for u in value.users() if is_view(u) and len(u.operands) > 1), None)
+        concat = concat_user(value)
         if concat is not None:
             value = concat.results[0]
             continue

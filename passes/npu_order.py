@@ -138,14 +138,16 @@ def _hoist_input_only_cpu_ops(order: list[Operation],
     return top, [op for op in order if not reads_only_inputs(op)]
 
 
+def concat_user(value: Value) -> Operation | None:
+    """The concatenation (a view of several operands) ``value`` is written into, if any."""
+    return next((user for user in value.users() if is_view(user) and len(user.operands) > 1), None)
+
+
 def _concat_of(op: Operation) -> Operation | None:
     """The concatenation ``op``'s result is written into, if ``op`` is an NPU concat writer."""
     if not isinstance(op, NpuOp) or is_view(op) or len(op.results) != 1:
         return None
-    for user in op.results[0].users():
-        if is_view(user) and len(user.operands) > 1:
-            return user
-    return None
+    return concat_user(op.results[0])
 
 
 def _regroup_concat_writers(order: list[Operation]) -> None:
@@ -284,5 +286,5 @@ class Order(Pass):
                     ctx.stat("moved")
 
 
-__all__ = ["Order", "TIME_ATTR", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
+__all__ = ["Order", "TIME_ATTR", "concat_user", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
            "npu_runs", "on_cpu", "stream_outputs"]
