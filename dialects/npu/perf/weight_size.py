@@ -168,9 +168,13 @@ def encode_together(requests: list[tuple[WeightEncoder, tuple[int, ...] | None]]
     """Encode the streams the requested (encoder, slicing) pairs still miss, all in one search
     (much cheaper per weight than one search per op: see grc_search.py)."""
     unique: list[tuple[WeightEncoder, tuple[int, int, int]]] = []
+    queued: dict[WeightEncoder, set[tuple[int, int, int]]] = {}  # per encoder, the parts in ``unique``
     for encoder, slices in requests:
-        queued = {part for other, part in unique if other is encoder}
-        unique += [(encoder, part) for part in encoder.missing(slices) if part not in queued]
+        seen = queued.setdefault(encoder, set())
+        for part in encoder.missing(slices):
+            if part not in seen:
+                seen.add(part)
+                unique.append((encoder, part))
     if not unique:
         return
     sizes = encoded_sizes(encoder._stream(*part) for encoder, part in unique)
