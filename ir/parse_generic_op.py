@@ -79,7 +79,6 @@ class GenericOpRules:
         operands = m.group("operands")
         if _OPERANDS_OK.match(operands) is None:
             return None
-        state = self.state
         props = m.group("properties")
         if props is not None:
             props = self._quick_dictionary(props[1:-1])
@@ -90,13 +89,9 @@ class GenericOpRules:
             attrs = self._quick_dictionary(attrs)
             if attrs is None:
                 return None
-        signature = m.group("signature")
-        fn_type = state.signature_cache.get(signature)
+        fn_type = self._quick_signature(m.group("signature"))
         if fn_type is None:
-            fn_type = self._fast_signature(signature[signature.index("("):])
-            if fn_type is None:
-                return None
-            state.signature_cache[signature] = fn_type
+            return None
         uses = [(u.group(), operands_at + u.start()) for u in _VALUE_NAME.finditer(operands)]
         if len(uses) != len(fn_type.inputs):
             return None
@@ -266,19 +261,25 @@ class GenericOpRules:
         count = len(input_texts)
         return FunctionType.from_parsed(tuple(types[:count]), tuple(types[count:]))
 
-    def _signature(self, token: Token) -> FunctionType:
+    def _quick_signature(self, text: str) -> FunctionType | None:
+        """The function type of the signature text ``: (...) -> ...`` when the fast path decodes it
+        (or it was decoded before); None when only the grammar can, which _signature then does."""
         cache = self.state.signature_cache
-        found = cache.get(token)
+        found = cache.get(text)
+        if found is None:
+            found = self._fast_signature(text[text.index("("):])
+            if found is not None:
+                cache[str(text)] = found
+        return found
+
+    def _signature(self, token: Token) -> FunctionType:
+        found = self._quick_signature(token)
         if found is None:
             colon = token.index("(")
-            body = token[colon:]
-            found = self._fast_signature(body)
-            if found is None:
-                parsed = self._sub_parse(body, "attribute_only", token, colon)
-                if not isinstance(parsed, TypeAttr) or not isinstance(parsed.type, FunctionType):
-                    raise _error(self.state, "expected a function type for the operation", token)
-                found = parsed.type
-            cache[str(token)] = found
+            parsed = self._sub_parse(token[colon:], "attribute_only", token, colon)
+            if not isinstance(parsed, TypeAttr) or not isinstance(parsed.type, FunctionType):
+                raise _error(self.state, "expected a function type for the operation", token)
+            found = self.state.signature_cache[str(token)] = parsed.type
         return found
 
 
