@@ -86,12 +86,17 @@ def memory_peak(block: Block, target: object, area: str, limit: int) -> MemoryPe
             if not is_constant(value) and shape_of(value):
                 last[_home(value)] = end
     sizes = {home: storage_bytes(home) for home in first if feature_map(home, target).area == area}
+    change = [0] * (end + 2)  # live bytes gained at each time (a tensor is live first..last)
+    for home, size in sizes.items():
+        change[first[home]] += size
+        change[last[home] + 1] -= size
     best: MemoryPeak | None = None
     over = 0
+    live = 0
     for time, op in enumerate(order):
+        live += change[time]
         if not isinstance(op, NpuOp):
             continue
-        live = sum(size for home, size in sizes.items() if first[home] <= time <= last.get(home, time))
         over += live > limit
         if best is None or live > best.live_bytes:
             best = MemoryPeak(op, time, live, 0)
