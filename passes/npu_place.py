@@ -16,7 +16,7 @@ from npu_opt.dialects.npu.attrs import FmAttr
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, NpuOp, element_bits, encoding_of, is_constant, shape_of, with_encoding
-from npu_opt.dialects.npu.ops_memory import SliceOp
+from npu_opt.dialects.npu.ops_memory import slice_root
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
@@ -153,19 +153,12 @@ class FormatNhcwb16(Pass):
         if kind is None or not kind.is_elementwise or shape[-1] % 16 == 0:
             return False
         for value in op.operands[:2]:
-            if _shape4(_slice_root(value)) != shape or element_bits(value) != element_bits(ofm):
+            if _shape4(slice_root(value)) != shape or element_bits(value) != element_bits(ofm):
                 continue
             enc = encoding_of(value)
             if enc is None or enc.format == "NHWC":
                 return True
         return False
-
-
-def _slice_root(value: Value) -> Value:
-    """The buffer a slice result is a window of (the value itself when it is no slice)."""
-    while isinstance(_producer(value), SliceOp):
-        value = _producer(value).operands[0]  # type: ignore[union-attr]
-    return value
 
 
 @register_pass("npu-place-tensors", statistics={

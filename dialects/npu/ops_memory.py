@@ -17,7 +17,7 @@ from npu_opt.ir.constraints import ArrayAttrC, IntAttrC, TypeConstraint
 from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
 from npu_opt.ir.patterns import RewritePattern
 from npu_opt.ir.rewriter import Rewriter
-from npu_opt.ir.core import Operation
+from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.traits import MemoryEffects, MemoryOnly, Pure
 from npu_opt.ir.types import RankedTensorType, element_type_of
 
@@ -205,4 +205,12 @@ class DmaOp(NpuOp):
                 raise VerifyError("a DMA copies NHWC (linear) tensors only")
 
 
-__all__ = ["ConcatOp", "DmaOp", "ReshapeOp", "SliceOp"]
+def slice_root(value: Value) -> Value:
+    """The buffer a slice result is a window of, through slices of slices (the value itself when
+    no slice produces it)."""
+    while isinstance(getattr(value, "op", None), SliceOp):
+        value = value.op.operands[0]  # type: ignore[attr-defined]
+    return value
+
+
+__all__ = ["ConcatOp", "DmaOp", "ReshapeOp", "SliceOp", "slice_root"]

@@ -31,7 +31,7 @@ import numpy as np
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, element_bits, feature_map, is_constant, quant_of, shape_of
 from npu_opt.dialects.npu.ops_elementwise import LutOp
-from npu_opt.dialects.npu.ops_memory import ConcatOp, SliceOp
+from npu_opt.dialects.npu.ops_memory import ConcatOp, slice_root
 from npu_opt.dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
 from npu_opt.dialects.npu.perf.shape import Shape4
 from npu_opt.dialects.npu.target import target_of
@@ -68,9 +68,7 @@ def _whole(value: Value) -> Shape4 | None:
     users = value.users()
     if len(users) == 1 and isinstance(users[0], ConcatOp):
         return _shape4(users[0].results[0])
-    source = value
-    while isinstance(getattr(source, "op", None), SliceOp):
-        source = source.op.operands[0]  # type: ignore[union-attr]
+    source = slice_root(value)
     return None if source is value else _shape4(source)
 
 
