@@ -261,6 +261,8 @@ class Dialect:
     attribute_parsers: dict[str, Callable[[str | None], Attribute]] = field(default_factory=dict)
     materialize_constant: Callable[[Attribute, Type, Location], Operation | None] | None = None
     allow_unknown_ops: bool = False
+    sections: dict[str, str] = field(default_factory=dict)
+    """Further documentation for ``--dialect-docs``, by heading (e.g. how a schedule is written)."""
 
     def op(self, cls: type[Op]) -> type[Op]:
         """Class decorator: register ``cls`` in this dialect."""

@@ -95,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
     if args.dialect_docs:
         for dialect in all_dialects():
             sys.stdout.write(f"## Dialect `{dialect.name}`\n\n{dialect.doc}\n\n")
+            for heading, text in dialect.sections.items():
+                sys.stdout.write(f"### {heading}\n\n{text}\n\n")
             for name in sorted(dialect.ops):
                 sys.stdout.write(dialect.ops[name].describe() + "\n")
         sys.stdout.write(describe_traits(cls for d in all_dialects() for cls in d.ops.values()))

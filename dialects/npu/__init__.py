@@ -9,10 +9,13 @@
   ``#npu.kernel``, ``#npu.act``, ``#npu.rescale`` and ``#npu.offset``; ``#npu.block`` and
   ``#npu.cost`` (perf/ir_attrs.py) are registered here too, and import the performance model
   only when one is parsed.
+- The schedule's attributes (schedule_attrs.py): ``#npu.alloc``, ``#npu.stream``, ``#npu.stripe``,
+  ``#npu.cascade``, ``#npu.schedule`` and ``#npu.usage``, which the scheduling passes write.
 - Rescale arithmetic shared by the legalisation and later passes (quant.py).
 """
 from __future__ import annotations
 
+import inspect
 from typing import Callable
 
 from npu_opt.ir.attributes import Attribute
@@ -26,6 +29,8 @@ from npu_opt.dialects.npu.ops_conv import *  # noqa: F401,F403  (registration ha
 from npu_opt.dialects.npu.ops_elementwise import *  # noqa: F401,F403
 from npu_opt.dialects.npu.ops_memory import *  # noqa: F401,F403
 from npu_opt.dialects.npu.ops_pool import *  # noqa: F401,F403
+from npu_opt.dialects.npu import schedule_attrs
+from npu_opt.dialects.npu.schedule_attrs import PARSERS as SCHEDULE_PARSERS
 from npu_opt.dialects.npu.target import TARGET_ATTR, Target, resolve_target, target_of
 from npu_opt.dialects.npu.target_attr import TargetAttr, parse_target_body
 from npu_opt.dialects.npu.vela_config import VelaConfig
@@ -40,7 +45,7 @@ def _parse_target(body: str | None) -> Attribute:
     return parse_target_body(body)
 
 
-for _name, _parser in PARSERS.items():
+for _name, _parser in [*PARSERS.items(), *SCHEDULE_PARSERS.items()]:
     NPU.attribute(_name)(_parser)
 
 
@@ -57,6 +62,8 @@ def _perf_attribute(class_name: str) -> Callable[[str | None], Attribute]:
     parse.__doc__ = f"Parse the body of a {class_name} (``perf/ir_attrs.py``)."
     return parse
 
+
+NPU.sections["Scheduled IR"] = inspect.cleandoc(schedule_attrs.__doc__ or "")
 
 for _name, _class in PERF_ATTRIBUTES.items():
     NPU.attribute(_name)(_perf_attribute(_class))

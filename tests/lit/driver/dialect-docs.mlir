@@ -19,6 +19,8 @@
 
 // Interfaces carry data: a costed op's kind and block type, a DMA's memory effects.
 // CHECK:      ## Dialect `npu`
+// CHECK:      ### Scheduled IR
+// CHECK:      Cascades are an attribute on their members, not a region op
 // CHECK:      ### `npu.conv2d`
 // CHECK:      Traits: Pure, CostedOp(conv2d; block type convolution)
 // CHECK:      ### `npu.dma`

@@ -1,0 +1,386 @@
+"""How a schedule appears in the IR: the attributes the scheduling passes write.
+
+A scheduled module is described by its text alone, so each scheduling pass can run on a file
+holding its predecessors' results and a golden-IR test can check any decision. Every decision
+is a discardable attribute (namespaced ``npu.``) written by the pass that owns it:
+
+* ``npu.time = N : i64`` (npu-order): the op's position in the schedule.
+* ``npu.block = #npu.block<...>`` (npu-select-block-config): the OFM block configuration.
+* ``npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [768, 640],
+  bytes = 1408, prefetch>`` on the ``npu.dma`` that copies an op's weights into fast storage
+  (npu-insert-dma makes the DMA, npu-buffer-weights decides): the OFM depth slices the encoded
+  weights are cut into, whether they stream through one buffer or alternate between two, the
+  size of each buffer, the encoded stream's total bytes, and ``prefetch`` when the first buffer
+  is filled while the previous op still runs.
+* ``npu.stripe = #npu.stripe<2x56x32>`` (npu-form-cascades): the OFM stripe (height, width,
+  depth) the op produces per step; without it the op writes its whole OFM at once.
+* ``npu.cascade = #npu.cascade<4, rolling = 6x56x32>`` (npu-form-cascades): membership of the
+  cascade whose first op runs at time 4, and for every member but the last the shape of the
+  rolling buffer its OFM lives in. Cascades are an attribute on their members, not a region op:
+  members stay ordinary ops of the function, so every other pass, the verifier and the
+  dataflow graph see them unchanged, and a cascade can be formed or dissolved by writing or
+  dropping one attribute per op.
+* ``npu.alloc = #npu.alloc<Sram, offset = 4096, size = 1024, live = [2, 5]>`` (npu-allocate) on
+  the op defining a tensor: its memory area, byte offset, bytes reserved and live range (first
+  and last time index, inclusive). A function's arguments get theirs in ``npu.arg_alloc``, an
+  array on ``func.func`` with one entry per argument.
+* On the module: ``npu.schedule = #npu.schedule<Performance, arena_cache_size = N,
+  sram_target = N>`` (the strategy and the limits the schedule was made for) and
+  ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
+  the allocation spans and the lower bound, the most bytes live at one time).
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
+from npu_opt.ir.attributes import Attribute
+from npu_opt.ir.strings import INT64_MAX, brief_number
+from npu_opt.ir.type_parser import AttributeSyntaxError, split_top_level
+
+TIME_ATTR = "npu.time"
+STREAM_ATTR = "npu.stream"
+STRIPE_ATTR = "npu.stripe"
+CASCADE_ATTR = "npu.cascade"
+ALLOC_ATTR = "npu.alloc"
+ARG_ALLOC_ATTR = "npu.arg_alloc"
+SCHEDULE_ATTR = "npu.schedule"
+USAGE_ATTR = "npu.usage"
+
+BUFFERINGS: tuple[str, ...] = ("single", "double")
+"""How a weight stream uses fast storage: one buffer refilled per slice, or two alternating."""
+
+STRATEGIES: tuple[str, ...] = ("Performance", "Size")
+"""The scheduling policies (Vela's ``--optimise``)."""
+
+
+# --- body parsing ----------------------------------------------------------------------------
+def _entries(body: str | None, what: str) -> list[tuple[str | None, str]]:
+    """``key = value`` entries and bare values of an attribute body, in order."""
+    if body is None or not body.strip():
+        raise AttributeSyntaxError(f"#npu.{what} needs a body")
+    entries: list[tuple[str | None, str]] = []
+    for part in (p.strip() for p in split_top_level(body)):
+        if not part:
+            raise AttributeSyntaxError(f"#npu.{what}: empty entry in '{body[:80]}'")
+        key, eq, value = part.partition("=")
+        entries.append((key.strip(), value.strip()) if eq and not key.strip().startswith("[") else (None, part))
+    return entries
+
+
+def _int(text: str, what: str) -> int:
+    """A decimal integer of a body that fits in 64 bits."""
+    if not re.fullmatch(r"-?\d+", text.strip()):
+        raise AttributeSyntaxError(f"#npu.{what}: expected an integer, found '{brief_number(text[:40])}'")
+    value = int(text) if len(text.strip()) <= 24 else None
+    if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
+        raise AttributeSyntaxError(f"#npu.{what}: integer {brief_number(text)} does not fit in 64 bits")
+    return value
+
+
+def _ints(text: str, what: str) -> tuple[int, ...]:
+    """``[a, b, ...]`` as ints."""
+    inner = text.strip()
+    if not (inner.startswith("[") and inner.endswith("]")):
+        raise AttributeSyntaxError(f"#npu.{what}: expected a list '[a, b, ...]', found '{inner[:40]}'")
+    return tuple(_int(part, what) for part in inner[1:-1].split(",") if part.strip())
+
+
+def _shape3(text: str, what: str) -> tuple[int, int, int]:
+    """``HxWxD`` as three positive ints."""
+    parts = text.strip().split("x")
+    if len(parts) != 3:
+        raise AttributeSyntaxError(f"#npu.{what}: expected HxWxD, found '{text[:40]}'")
+    return tuple(_int(p, what) for p in parts)  # type: ignore[return-value]
+
+
+def _build(cls: type[Attribute], *args: object) -> Attribute:
+    """``cls(*args)``, the constructor's checks reported as syntax errors of the body."""
+    try:
+        return cls(*args)
+    except ValueError as err:
+        raise AttributeSyntaxError(str(err)) from None
+
+
+def _fields(body: str | None, what: str, known: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
+    """Bare values and ``key = value`` fields of a body; unknown or repeated keys are errors."""
+    bare: list[str] = []
+    fields: dict[str, str] = {}
+    for key, value in _entries(body, what):
+        if key is None:
+            bare.append(value)
+            continue
+        if key not in known:
+            raise AttributeSyntaxError(f"#npu.{what}: unknown field '{key}' (expected {', '.join(known)})")
+        if key in fields:
+            raise AttributeSyntaxError(f"#npu.{what}: field '{key}' is given twice")
+        fields[key] = value
+    return bare, fields
+
+
+def _require(fields: dict[str, str], key: str, what: str) -> str:
+    if key not in fields:
+        raise AttributeSyntaxError(f"#npu.{what}: missing field '{key}'")
+    return fields[key]
+
+
+def _hwd(shape: tuple[int, int, int]) -> str:
+    return "x".join(str(v) for v in shape)
+
+
+def _check_shape(shape: tuple[int, ...], what: str) -> tuple[int, int, int]:
+    values = tuple(int(v) for v in shape)
+    if len(values) != 3 or min(values) < 1:
+        raise ValueError(f"#npu.{what}: a shape is three positive sizes HxWxD, not {list(values)}")
+    return values  # type: ignore[return-value]
+
+
+# --- attributes ------------------------------------------------------------------------------
+class AllocAttr(Attribute):
+    """``#npu.alloc<AREA, offset = N, size = N, live = [first, last]>``: where a tensor lives."""
+
+    __slots__ = ("area", "offset", "size", "first", "last")
+    area: str
+    offset: int
+    size: int
+    first: int
+    last: int
+
+    def _init(self, area: str, offset: int, size: int, first: int, last: int) -> None:
+        if area not in MEMORY_AREAS:
+            raise ValueError(f"#npu.alloc: unknown memory area '{area}' (expected one of {', '.join(MEMORY_AREAS)})")
+        if offset < 0 or size < 0:
+            raise ValueError(f"#npu.alloc: offset ({offset}) and size ({size}) must not be negative")
+        if first > last:
+            raise ValueError(f"#npu.alloc: the live range [{first}, {last}] ends before it starts")
+        for name, value in (("area", area), ("offset", int(offset)), ("size", int(size)),
+                            ("first", int(first)), ("last", int(last))):
+            self._set(name, value)
+
+    @property
+    def end(self) -> int:
+        """The first byte after the tensor."""
+        return self.offset + self.size
+
+    def overlaps(self, other: "AllocAttr") -> bool:
+        """Whether the two share a byte of the same memory while both are live."""
+        return (self.area == other.area and self.first <= other.last and other.first <= self.last
+                and self.offset < other.end and other.offset < self.end and self.size > 0 and other.size > 0)
+
+    def _render(self) -> str:
+        return (f"#npu.alloc<{self.area}, offset = {self.offset}, size = {self.size}, "
+                f"live = [{self.first}, {self.last}]>")
+
+    @staticmethod
+    def parse(body: str | None) -> "AllocAttr":
+        bare, fields = _fields(body, "alloc", ("offset", "size", "live"))
+        if len(bare) != 1:
+            raise AttributeSyntaxError("#npu.alloc takes one memory area before its fields")
+        live = _ints(_require(fields, "live", "alloc"), "alloc")
+        if len(live) != 2:
+            raise AttributeSyntaxError("#npu.alloc: live is [first, last]")
+        return _build(AllocAttr, bare[0], _int(_require(fields, "offset", "alloc"), "alloc"),  # type: ignore[return-value]
+                      _int(_require(fields, "size", "alloc"), "alloc"), live[0], live[1])
+
+
+class StreamAttr(Attribute):
+    """``#npu.stream<slices = [0, d1, ..., D], buffering = single|double, buffers = [..],
+    bytes = N[, prefetch]>``: how an op's encoded weights stream into fast storage."""
+
+    __slots__ = ("slices", "buffering", "buffers", "bytes", "prefetch")
+    slices: tuple[int, ...]
+    buffering: str
+    buffers: tuple[int, ...]
+    bytes: int
+    prefetch: bool
+
+    def _init(self, slices: tuple[int, ...], buffering: str, buffers: tuple[int, ...], bytes: int,
+              prefetch: bool = False) -> None:
+        slices = tuple(int(v) for v in slices)
+        if len(slices) < 2 or slices[0] != 0 or any(b <= a for a, b in zip(slices, slices[1:])):
+            raise ValueError(f"#npu.stream: slices must start at 0 and increase, not {list(slices)}")
+        if buffering not in BUFFERINGS:
+            raise ValueError(f"#npu.stream: buffering is {' or '.join(BUFFERINGS)}, not '{buffering}'")
+        buffers = tuple(int(v) for v in buffers)
+        if len(buffers) != BUFFERINGS.index(buffering) + 1 or min(buffers) < 0:
+            raise ValueError(f"#npu.stream: {buffering} buffering takes {BUFFERINGS.index(buffering) + 1} "
+                             f"buffer size(s), not {list(buffers)}")
+        if bytes < 0:
+            raise ValueError(f"#npu.stream: bytes must not be negative, not {bytes}")
+        for name, value in (("slices", slices), ("buffering", buffering), ("buffers", buffers),
+                            ("bytes", int(bytes)), ("prefetch", bool(prefetch))):
+            self._set(name, value)
+
+    @classmethod
+    def _key(cls, args: tuple) -> tuple:
+        return (tuple(args[0]), args[1], tuple(args[2]), int(args[3]), bool(args[4]) if len(args) > 4 else False)
+
+    @property
+    def depth(self) -> int:
+        """The OFM depth the slices cover."""
+        return self.slices[-1]
+
+    @property
+    def buffer_bytes(self) -> int:
+        """Fast-storage bytes the stream's buffers take together."""
+        return sum(self.buffers)
+
+    def _render(self) -> str:
+        return (f"#npu.stream<slices = [{', '.join(map(str, self.slices))}], buffering = {self.buffering}, "
+                f"buffers = [{', '.join(map(str, self.buffers))}], bytes = {self.bytes}"
+                f"{', prefetch' if self.prefetch else ''}>")
+
+    @staticmethod
+    def parse(body: str | None) -> "StreamAttr":
+        bare, fields = _fields(body, "stream", ("slices", "buffering", "buffers", "bytes"))
+        if bare not in ([], ["prefetch"]):
+            raise AttributeSyntaxError(f"#npu.stream: unexpected '{bare[0][:40]}' (the only flag is 'prefetch')")
+        return _build(StreamAttr, _ints(_require(fields, "slices", "stream"), "stream"),  # type: ignore[return-value]
+                      _require(fields, "buffering", "stream"),
+                      _ints(_require(fields, "buffers", "stream"), "stream"),
+                      _int(_require(fields, "bytes", "stream"), "stream"), bool(bare))
+
+
+class StripeAttr(Attribute):
+    """``#npu.stripe<HxWxD>``: the OFM stripe an op produces per step."""
+
+    __slots__ = ("shape",)
+    shape: tuple[int, int, int]
+
+    def _init(self, shape: tuple[int, ...]) -> None:
+        self._set("shape", _check_shape(shape, "stripe"))
+
+    @classmethod
+    def _key(cls, args: tuple) -> tuple:
+        return (tuple(args[0]),)
+
+    def _render(self) -> str:
+        return f"#npu.stripe<{_hwd(self.shape)}>"
+
+    @staticmethod
+    def parse(body: str | None) -> "StripeAttr":
+        bare, _ = _fields(body, "stripe", ())
+        if len(bare) != 1:
+            raise AttributeSyntaxError("#npu.stripe takes one shape HxWxD")
+        return _build(StripeAttr, _shape3(bare[0], "stripe"))  # type: ignore[return-value]
+
+
+class CascadeAttr(Attribute):
+    """``#npu.cascade<ID[, rolling = HxWxD]>``: cascade membership (ID = the time index of the
+    cascade's first op) and the rolling buffer the member's OFM lives in (None for the last)."""
+
+    __slots__ = ("id", "rolling")
+    id: int
+    rolling: tuple[int, int, int] | None
+
+    def _init(self, id: int, rolling: tuple[int, ...] | None = None) -> None:
+        if id < 0:
+            raise ValueError(f"#npu.cascade: the id is a time index, not {id}")
+        self._set("id", int(id))
+        self._set("rolling", None if rolling is None else _check_shape(rolling, "cascade"))
+
+    @classmethod
+    def _key(cls, args: tuple) -> tuple:
+        rolling = args[1] if len(args) > 1 else None
+        return (int(args[0]), None if rolling is None else tuple(rolling))
+
+    def _render(self) -> str:
+        return f"#npu.cascade<{self.id}{'' if self.rolling is None else ', rolling = ' + _hwd(self.rolling)}>"
+
+    @staticmethod
+    def parse(body: str | None) -> "CascadeAttr":
+        bare, fields = _fields(body, "cascade", ("rolling",))
+        if len(bare) != 1:
+            raise AttributeSyntaxError("#npu.cascade takes one id (a time index) before its fields")
+        rolling = _shape3(fields["rolling"], "cascade") if "rolling" in fields else None
+        return _build(CascadeAttr, _int(bare[0], "cascade"), rolling)  # type: ignore[return-value]
+
+
+class ScheduleAttr(Attribute):
+    """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N>``: the policy and the
+    fast-storage limits a module was scheduled for."""
+
+    __slots__ = ("strategy", "arena_cache_size", "sram_target")
+    strategy: str
+    arena_cache_size: int
+    sram_target: int
+
+    def _init(self, strategy: str, arena_cache_size: int, sram_target: int) -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"#npu.schedule: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
+        if arena_cache_size < 0 or sram_target < 0:
+            raise ValueError("#npu.schedule: limits must not be negative")
+        self._set("strategy", strategy)
+        self._set("arena_cache_size", int(arena_cache_size))
+        self._set("sram_target", int(sram_target))
+
+    def _render(self) -> str:
+        return (f"#npu.schedule<{self.strategy}, arena_cache_size = {self.arena_cache_size}, "
+                f"sram_target = {self.sram_target}>")
+
+    @staticmethod
+    def parse(body: str | None) -> "ScheduleAttr":
+        bare, fields = _fields(body, "schedule", ("arena_cache_size", "sram_target"))
+        if len(bare) != 1:
+            raise AttributeSyntaxError("#npu.schedule takes one strategy before its fields")
+        return _build(ScheduleAttr, bare[0],  # type: ignore[return-value]
+                      _int(_require(fields, "arena_cache_size", "schedule"), "schedule"),
+                      _int(_require(fields, "sram_target", "schedule"), "schedule"))
+
+
+class UsageAttr(Attribute):
+    """``#npu.usage<Sram = [used, bound], ...>``: per memory area, the bytes the allocation
+    spans and the lower bound (the most bytes live at any one time)."""
+
+    __slots__ = ("areas",)
+    areas: tuple[tuple[str, int, int], ...]
+
+    def _init(self, areas: tuple[tuple[str, int, int], ...]) -> None:
+        checked = []
+        for area, used, bound in areas:
+            if area not in MEMORY_AREAS:
+                raise ValueError(f"#npu.usage: unknown memory area '{area}' (expected one of {', '.join(MEMORY_AREAS)})")
+            if min(used, bound) < 0:
+                raise ValueError(f"#npu.usage: byte counts of {area} must not be negative")
+            checked.append((area, int(used), int(bound)))
+        if len({a for a, _, _ in checked}) != len(checked):
+            raise ValueError("#npu.usage: a memory area is given twice")
+        self._set("areas", tuple(checked))
+
+    @classmethod
+    def _key(cls, args: tuple) -> tuple:
+        return (tuple(tuple(a) for a in args[0]),)
+
+    def __iter__(self) -> Iterator[tuple[str, int, int]]:
+        return iter(self.areas)
+
+    def used(self, area: str) -> int:
+        """Bytes the allocation of ``area`` spans (0 when nothing lives there)."""
+        return next((u for a, u, _ in self.areas if a == area), 0)
+
+    def _render(self) -> str:
+        return "#npu.usage<" + ", ".join(f"{a} = [{u}, {b}]" for a, u, b in self.areas) + ">"
+
+    @staticmethod
+    def parse(body: str | None) -> "UsageAttr":
+        entries = []
+        for key, value in _entries(body, "usage"):
+            if key is None:
+                raise AttributeSyntaxError(f"#npu.usage: expected AREA = [used, bound], found '{value[:40]}'")
+            pair = _ints(value, "usage")
+            if len(pair) != 2:
+                raise AttributeSyntaxError(f"#npu.usage: {key} takes [used, bound]")
+            entries.append((key, pair[0], pair[1]))
+        return _build(UsageAttr, tuple(entries))  # type: ignore[return-value]
+
+
+PARSERS = {"alloc": AllocAttr.parse, "stream": StreamAttr.parse, "stripe": StripeAttr.parse,
+           "cascade": CascadeAttr.parse, "schedule": ScheduleAttr.parse, "usage": UsageAttr.parse}
+"""Attribute name -> parser of its body, registered on the npu dialect."""
+
+__all__ = [
+    "ALLOC_ATTR", "ARG_ALLOC_ATTR", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr", "PARSERS",
+    "SCHEDULE_ATTR", "STRATEGIES", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
+    "TIME_ATTR", "USAGE_ATTR", "UsageAttr",
+]

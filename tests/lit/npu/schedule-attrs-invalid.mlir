@@ -1,0 +1,50 @@
+// The schedule attributes reject malformed bodies with one located error each.
+// RUN: %npu_opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect
+
+// expected-error@+1 {{#npu.stream: double buffering takes 2 buffer size(s), not [5]}}
+"foo.op"() {a = #npu.stream<slices = [0, 16], buffering = double, buffers = [5], bytes = 5>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.stream: slices must start at 0 and increase, not [0, 16, 16]}}
+"foo.op"() {a = #npu.stream<slices = [0, 16, 16], buffering = single, buffers = [5], bytes = 5>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.alloc: the live range [5, 2] ends before it starts}}
+"foo.op"() {a = #npu.alloc<Sram, offset = 0, size = 16, live = [5, 2]>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.alloc: unknown memory area 'L2'}}
+"foo.op"() {a = #npu.alloc<L2, offset = 0, size = 16, live = [0, 2]>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.alloc: missing field 'size'}}
+"foo.op"() {a = #npu.alloc<Sram, offset = 0, live = [0, 2]>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.stripe: a shape is three positive sizes HxWxD, not [0, 8, 16]}}
+"foo.op"() {a = #npu.stripe<0x8x16>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.cascade: unknown field 'rows' (expected rolling)}}
+"foo.op"() {a = #npu.cascade<3, rows = 4>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.schedule: unknown strategy 'Fast' (expected Performance or Size)}}
+"foo.op"() {a = #npu.schedule<Fast, arena_cache_size = 1, sram_target = 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.usage: Sram takes [used, bound]}}
+"foo.op"() {a = #npu.usage<Sram = [1]>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.alloc: integer 99999999999999999999999 does not fit in 64 bits}}
+"foo.op"() {a = #npu.alloc<Sram, offset = 99999999999999999999999, size = 1, live = [0, 0]>} : () -> ()
