@@ -64,6 +64,15 @@ def _weight_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _W_COST, _W_POSITIONS, _W_EXTRA = _weight_tables()
+_EXTRA_SHIFT = 24
+"""A slice's unary word positions sum to less than 2**24 (at most 32767 symbols, 257 each)."""
+_W_PACKED = ((np.where(np.arange(len(W_MODE)) == len(W_MODE) - 1, 0, _W_EXTRA) << _EXTRA_SHIFT)
+             | _W_POSITIONS).reshape(-1)
+"""Per (symbol value * sets + set): the other bits (none for the raw set, whose bits are the
+section's) above the unary word positions, so that one gather and one sum per slice give both."""
+_SIGN_MAGNITUDE = np.where(np.arange(-256, 256) < 0, (-np.arange(-256, 256) << 1) | 1, np.arange(-256, 256) << 1)
+_SIGN_MAGNITUDE[0] = 0
+"""The codec's value code of each value -255..255, indexed by value + 256 (-256 has none: 0)."""
 
 
 def _index_width(count: int) -> int:
@@ -103,7 +112,8 @@ def _sign_magnitude(values: np.ndarray) -> np.ndarray:
 
 def code_section(values: np.ndarray) -> SectionCode:
     """The codec's mode, palette and symbols for the section ``values`` (int, -255..255)."""
-    counts = np.bincount(values + 256, minlength=512)
+    offset = values + 256
+    counts = np.bincount(offset, minlength=512)
     zeros = int(counts[256])
     others = np.delete(counts, 256)
     zero_runs = zeros > 4 * int(others.max())
@@ -155,7 +165,10 @@ def code_section(values: np.ndarray) -> SectionCode:
     else:
         coded = slice(None)
         runs = np.zeros(0, np.int64)
-    symbols = lookup[_sign_magnitude(values[coded])]
+    if counts[0]:  # -256: outside the codec's range (the lookup below fails as the codec would)
+        symbols = lookup[_sign_magnitude(values[coded])]
+    else:
+        symbols = lookup[_SIGN_MAGNITUDE][offset[coded]]
     return SectionCode(zero_runs, size, bits, raw_bits, symbols, runs)
 
 
@@ -168,13 +181,15 @@ def _zero_run_table(runs: np.ndarray) -> np.ndarray:
 def _slices(code: SectionCode, weight_runs: Runs, zero_runs: Runs | None) -> tuple[np.ndarray, np.ndarray]:
     """(start, end) of every slice: cut at every parameter change and every MAX_SLICE symbols."""
     n = code.symbols.size
-    cuts = set(int(e) for e in weight_runs.ends if 0 < e < n)
-    if zero_runs is not None:
-        cuts |= set(int(e) for e in zero_runs.ends if 0 < e < n)
-    bounds = sorted(cuts | {n})
+    ends = weight_runs.ends if zero_runs is None else np.concatenate((weight_runs.ends, zero_runs.ends))
+    bounds = np.unique(np.append(ends[(ends > 0) & (ends < n)], n))
+    if n and bounds.size:
+        start = np.concatenate(([0], bounds[:-1]))
+        if int((bounds - start).max()) <= MAX_SLICE:
+            return start, bounds
     starts: list[int] = []
     previous = 0
-    for bound in bounds:
+    for bound in bounds.tolist():
         starts.extend(range(previous, bound, MAX_SLICE))
         previous = bound
     start = np.asarray(starts, np.int64)
@@ -187,12 +202,11 @@ def _section_bits(code: SectionCode, weight_runs: Runs, zero_runs: Runs | None) 
     start, end = _slices(code, weight_runs, zero_runs)
     length = end - start
     w_set = weight_runs.sets[np.searchsorted(weight_runs.ends, end)]
-    per_symbol_set = np.repeat(w_set, length)
-    positions = _W_POSITIONS[code.symbols, per_symbol_set]
-    extra = np.where(per_symbol_set == len(W_MODE) - 1, code.raw_bits, _W_EXTRA[code.symbols, per_symbol_set])
-    words = -(-np.add.reduceat(positions, start) // 12)
+    packed = np.add.reduceat(_W_PACKED[code.symbols * len(W_MODE) + np.repeat(w_set, length)], start)
+    words = -(-(packed & ((1 << _EXTRA_SHIFT) - 1)) // 12)
+    raw = int(length[w_set == len(W_MODE) - 1].sum())
     bits = code.header_bits + SLICE_HEADER_BITS * (start.size - 1)
-    bits += int((12 * words).sum()) + int(extra.sum())
+    bits += int((12 * words).sum()) + int((packed >> _EXTRA_SHIFT).sum()) + code.raw_bits * raw
     if zero_runs is not None:
         # The first slice codes the runs before and after its symbols; later ones only after.
         z_count = length.copy()
