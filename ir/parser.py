@@ -19,6 +19,7 @@ from lark.exceptions import UnexpectedInput
 from npu_opt.ir.attributes import Attribute, OpaqueAttr, StringAttr, TypeAttr, ArrayAttr, DictionaryAttr
 from npu_opt.ir.core import Block, Operation, Region, Value
 from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.fast_lines import Line, build_run, find_runs, line_pattern
 from npu_opt.ir.lexing import (
     _CLOSE_TOKENS, _OPEN_TOKENS, _RESULT_NAME, _RESULTS_OK, MAX_NESTING,
     _cache_path, _grammar_text,
@@ -90,6 +91,9 @@ class _State:
         self.depth = 0
         self.braces: list[Token] = []  # the open '{' tokens (fine-grained ones only)
         self.closed_brace: Token | None = None  # the '{' of the dictionary closed last
+        self.runs: list[list[Line]] = []  # the fast-path line runs of the placeholder text (fast_lines)
+        self.next_run = 0  # the run op_run must build next
+        self.op_classes: dict[str, type[Operation]] = {}  # op name -> class, for fast_lines
 
 
 class _Builder(GenericOpRules, AttributeRules, Transformer):
@@ -293,8 +297,13 @@ class _Builder(GenericOpRules, AttributeRules, Transformer):
                    location=pos, pos=pos)
 
     # -- operations ------------------------------------------------------------------------
-    def start(self, children: list[Operation]) -> list[Operation]:
-        return children
+    def start(self, children: list[Any]) -> list[Operation]:
+        return _flatten(children)
+
+    def op_run(self, children: list[Token]) -> list[Operation]:
+        """The ops of a run of lines read by ir/fast_lines.py (a list, flattened by the rules
+        that collect operations)."""
+        return build_run(self, children[0])
 
     def attribute_only(self, children: list[Attribute]) -> Attribute:
         return children[0]
@@ -455,7 +464,7 @@ class _Builder(GenericOpRules, AttributeRules, Transformer):
         state = self.state
         scope = state.scopes.pop()
         region = Region()
-        entry_ops = [c for c in children[1:] if isinstance(c, Operation)]
+        entry_ops = _flatten([c for c in children[1:] if not isinstance(c, Block)])
         blocks = [c for c in children[1:] if isinstance(c, Block)]
         entry = scope.entry
         if entry is not None or entry_ops or not blocks:
@@ -503,9 +512,22 @@ class _Builder(GenericOpRules, AttributeRules, Transformer):
 
     def block(self, children: list[Any]) -> Block:
         block = children[0]
-        for op in children[1:]:
+        for op in _flatten(children[1:]):
             block.append(op)
         return block
+
+
+def _flatten(items: list[Any]) -> list[Operation]:
+    """``items`` with each op_run list spliced in place (and anything but ops dropped)."""
+    if not any(isinstance(item, list) for item in items):
+        return [item for item in items if isinstance(item, Operation)]
+    flat: list[Operation] = []
+    for item in items:
+        if isinstance(item, list):
+            flat.extend(item)
+        elif isinstance(item, Operation):
+            flat.append(item)
+    return flat
 
 
 
@@ -521,6 +543,7 @@ def _lark_with_builder() -> tuple[Lark, "_Builder"]:
                   maybe_placeholders=True, transformer=builder, cache=cache,
                   lexer_callbacks=callbacks)
     pieces = _piece_patterns(parser)
+    pieces["line"] = line_pattern(pieces)
     patterns = use_pattern_cache(parser, cache_file(os.path.dirname(cache) if isinstance(cache, str) else None,
                                                     grammar), pieces.values())
     builder.pieces = {kind: patterns.compile(pattern) for kind, pattern in pieces.items()}
@@ -547,6 +570,43 @@ def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None
         finally:
             if collecting:
                 gc.enable()
+    collecting = gc.isenabled()
+    gc.disable()  # the parse only allocates; cyclic GC passes over it cost ~15% and free nothing
+    try:
+        fast = _parse_fast_lines(body, filename, options, resources)
+    finally:
+        if collecting:
+            gc.enable()
+    if fast is not None:
+        return fast, resources
+    return _parse_body(body, filename, options, resources), resources
+
+
+def _parse_fast_lines(body: str, filename: str, options: ParseOptions, resources: Resources) -> list[Operation] | None:
+    """The top-level ops of ``body`` parsed with its runs of whole generic-op lines read by
+    ir/fast_lines.py; None when it has too few of them, or when anything at all went wrong or
+    looks unusual (the caller then parses ``body`` the ordinary way, which reports any error)."""
+    parser, builder = _lark_with_builder()
+    found = find_runs(body, builder.pieces["line"])
+    if found is None:
+        return None
+    skeleton, runs = found
+    builder.state = state = _State(filename, options, resources)
+    state.runs = runs
+    try:
+        ops = parser.parse(skeleton, start="start")
+        builder._check_blocks_defined(state.scopes[0])
+    except Exception:  # noqa: BLE001 - every error is reported by the ordinary parse, at its place
+        return None
+    finally:
+        builder.state = None  # type: ignore[assignment]
+    if state.next_run != len(runs) or state.scopes[0].forward:
+        return None
+    return ops
+
+
+def _parse_body(body: str, filename: str, options: ParseOptions, resources: Resources) -> list[Operation]:
+    """The top-level ops of ``body``, parsed the ordinary way. Raises ParseError."""
     parser, builder = _lark_with_builder()
     builder.state = _State(filename, options, resources)
     collecting = gc.isenabled()
@@ -567,7 +627,7 @@ def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None
     if scope.forward:
         forward = next(iter(scope.forward.values()))
         raise _error(state, f"use of undeclared SSA value name '{forward.name}'", forward.token, forward.offset)
-    return ops, resources
+    return ops
 
 
 def parse_module(text: str, filename: str = "<stdin>", options: ParseOptions | None = None) -> Operation:

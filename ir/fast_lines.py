@@ -1,0 +1,217 @@
+"""Whole generic-op lines read without lark: the parser's fast path for imported IR.
+
+Imported models are long runs of lines of one shape,
+``%N = "dialect.op"(%a, %b) <{...}> : (types) -> type loc("name")``. Lark spends a few
+microseconds on each token of them (two per op) and the builder as much again on its callbacks.
+Here ``find_runs`` picks out, before lark runs, every line that holds exactly one such op and
+nothing else (checked with the grammar's own terminal patterns, at the line's place in the text, so
+the op is the very GENERIC_OP token lark would lex there), and replaces each run of consecutive
+such lines by one placeholder token (``OP_RUN`` in mlir.lark) holding as many newlines, so every
+token after it keeps its line and column. The builder's ``op_run`` rule then builds the run's ops
+in text order, through the same decoders and caches as the one-token GENERIC_OP path, exactly as
+``whole_generic_op`` and ``operation`` would.
+
+Anything the fast path is not sure of raises ``FastPathBail``, and so does any error at all while
+parsing with placeholders: parse_ops then parses the original text again the ordinary way, which
+builds the same IR or reports the error at its own file:line:col. A placeholder that lark did not
+reduce as an operation (one swallowed by an unusual multi-line token, say) is caught by checking
+that every run was built, in order.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from npu_opt.ir.lexing import _OPERANDS_OK, _VALUE_NAME
+from npu_opt.ir.location import FileLineColLoc, NameLoc
+from npu_opt.ir.opdef import lookup_dialect, lookup_op
+from npu_opt.ir.core import Operation
+
+if TYPE_CHECKING:  # pragma: no cover
+    from npu_opt.ir.parser import _Builder
+
+
+class FastPathBail(Exception):
+    """The placeholder parse cannot be trusted to equal the ordinary one: parse the text again."""
+
+
+MARK = "\x00"
+"""Delimits a placeholder; input holding it is never given to the fast path."""
+
+_HEAD = re.compile(r"[ \t]*+(?:(%[A-Za-z0-9_$.\-]++)[ \t]*+=[ \t]*+)?(?=\")")
+"""The start of a candidate line: indentation and an optional single ``%name =`` (what the RESULTS
+terminal lexes there), up to the op name's opening quote."""
+
+MIN_LINES = 64
+"""Below this many candidate lines the ordinary parse is as fast; the fast path is not tried."""
+
+
+def line_pattern(pieces: dict[str, str]) -> str:
+    """A GENERIC_OP token (built from the grammar's own terminals, as ``pieces['whole']``) that
+    ends its line: only blanks may follow it before the newline."""
+    return (
+        rf"(?P<name>{pieces['name']})\s*+(?P<operands>{pieces['operands']})\s*+"
+        rf"(?:(?P<properties>{pieces['properties']})\s*+)?(?:(?P<attributes>{pieces['attributes']})\s*+)?"
+        rf"(?P<signature>{pieces['signature']})(?:[ \t]*+loc\(\s*+(?P<loc>{pieces['name']})\s*+\))?"
+        r"[ \t]*+(?=\n|\Z)")
+
+
+Line = tuple[int, int, "str | None", "re.Match[str]"]
+"""(line number, column of the op's position, result name or None, the line_pattern match)."""
+
+
+def find_runs(body: str, line_re: re.Pattern[str]) -> tuple[str, list[list[Line]]] | None:
+    """The text with each run of fast-path lines replaced by a placeholder, and the runs; None
+    when there are too few such lines to be worth it (or the text holds the placeholder mark)."""
+    if body.count('"(', 0, 1 << 16) < 8 or MARK in body:
+        return None
+    head, find, count = _HEAD.match, body.find, body.count
+    runs: list[list[Line]] = []
+    parts: list[str] = []
+    run: list[Line] = []
+    copied = 0  # body[:copied] is in parts (or replaced)
+    run_start = run_end = 0
+    pos, line, n = 0, 1, len(body)
+    while pos < n:
+        h = head(body, pos)
+        m = None if h is None else line_re.match(body, h.end())
+        if m is not None and count("\n", h.end(), m.end()) == 0:
+            result = h.group(1)
+            start = h.start(1) if result is not None else h.end()
+            if not run:
+                run_start = start
+            run.append((line, start - pos + 1, result, m))
+            run_end = m.end()
+            pos = run_end + 1
+            line += 1
+            continue
+        if run:
+            parts.append(body[copied:run_start])
+            parts.append(f"{MARK}{len(runs)}{chr(10) * (len(run) - 1)}{MARK}")
+            runs.append(run)
+            copied, run = run_end, []
+        newline = find("\n", pos)
+        if newline < 0:
+            break
+        pos = newline + 1
+        line += 1
+    if run:
+        parts.append(body[copied:run_start])
+        parts.append(f"{MARK}{len(runs)}{chr(10) * (len(run) - 1)}{MARK}")
+        runs.append(run)
+        copied = run_end
+    if sum(len(r) for r in runs) < MIN_LINES:
+        return None
+    parts.append(body[copied:])
+    return "".join(parts), runs
+
+
+def build_run(builder: "_Builder", token: str) -> list[Operation]:
+    """The ops of the run whose placeholder is ``token``, in order; FastPathBail when a line is
+    not one the fast path builds exactly as the ordinary path would (or runs come out of order)."""
+    state = builder.state
+    index = int(token.strip("\x00\n"))
+    if index != state.next_run:
+        raise FastPathBail(f"run {index} reached out of order")
+    state.next_run += 1
+    return [_build_line(builder, state, entry) for entry in state.runs[index]]
+
+
+def _build_line(builder: "_Builder", state: Any, entry: Line) -> Operation:
+    """One op, as _quick_generic_op then operation() build it (same objects, same positions)."""
+    line, column, result, m = entry
+    name = m.group("name")
+    if "\\" in name:
+        raise FastPathBail("escape in an op name")
+    operands = m.group("operands")
+    props = m.group("properties")
+    if props is not None:
+        props = builder._quick_dictionary(props[1:-1])
+        if props is None:
+            raise FastPathBail("properties")
+    attrs = m.group("attributes")
+    if attrs is not None:
+        attrs = builder._quick_dictionary(attrs)
+        if attrs is None:
+            raise FastPathBail("attributes")
+    fn_type = builder._quick_signature(m.group("signature"))
+    if fn_type is None:
+        raise FastPathBail("signature")
+    inputs = fn_type.inputs
+    if operands == "()":
+        values: list[Any] = []
+        if inputs:
+            raise FastPathBail("operand count")
+    else:
+        if _OPERANDS_OK.match(operands) is None:
+            raise FastPathBail("operands")
+        uses = _VALUE_NAME.findall(operands)
+        if len(uses) != len(inputs):
+            raise FastPathBail("operand count")
+        values = [_lookup(state, use, t) for use, t in zip(uses, inputs)]
+    loc_text = m.group("loc")
+    loc = None
+    if loc_text is not None:
+        if "\\" in loc_text:
+            raise FastPathBail("escape in a location")
+        loc = NameLoc(loc_text[1:-1], None)
+    name = name[1:-1]
+    cls = state.op_classes.get(name)
+    if cls is None:
+        cls = _op_class(state, name)
+    results = fn_type.results
+    if result is not None and len(results) != 1:
+        raise FastPathBail("result count")
+    pos = FileLineColLoc(state.filename, line, column)
+    op = cls(name, values, results, attrs, props, (), (), location=loc or pos, pos=pos)
+    if result is not None:
+        _define(state, result, op.results)
+    return op
+
+
+def _op_class(state: Any, name: str) -> type[Operation]:
+    """The class _make_op builds ``name`` with; FastPathBail where _make_op reports an error."""
+    cls = lookup_op(name)
+    if cls is None:
+        dialect = name.split(".", 1)[0]
+        registered = lookup_dialect(dialect)
+        if registered is not None and not registered.allow_unknown_ops:
+            raise FastPathBail("unregistered op")
+        if registered is None and not state.options.allow_unregistered:
+            raise FastPathBail("unregistered dialect")
+        cls = Operation
+    if name == "builtin.module":
+        raise FastPathBail("a module without its region")
+    state.op_classes[name] = cls
+    return cls
+
+
+def _lookup(state: Any, use: str, type_: Any) -> Any:
+    """The value ``use`` names when it is already defined with ``type_``; FastPathBail for
+    everything _lookup would treat otherwise (forward references, errors, ``#n`` numbers)."""
+    if "#" in use:
+        raise FastPathBail("result number")
+    for scope in reversed(state.scopes):
+        group = scope.values.get(use)
+        if group is not None:
+            value = group[0]
+            if value.type is not type_:
+                raise FastPathBail("type mismatch")
+            return value
+        if scope.forward or scope.isolated:
+            raise FastPathBail("forward reference")
+    raise FastPathBail("undefined value")  # pragma: no cover - the outermost scope is isolated
+
+
+def _define(state: Any, name: str, results: list[Any]) -> None:
+    """_define of one fresh name; FastPathBail for a redefinition or pending forward references."""
+    scopes = state.scopes
+    innermost = scopes[-1]
+    if innermost.forward:
+        raise FastPathBail("forward references pending")
+    for scope in reversed(scopes):
+        if name in scope.values:
+            raise FastPathBail("redefinition")
+        if scope.isolated:
+            break
+    innermost.values[name] = list(results)
