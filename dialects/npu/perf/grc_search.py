@@ -87,7 +87,7 @@ class _LaneBatch:
         # changes nothing. Lane k of a job reads warm_up + lane steps from k * lane in its segment.
         segment = [round_up(warm_up + count * lane, lane) for count in per_job]
         seg_start = np.cumsum([0] + segment)
-        symbols = np.zeros(int(seg_start[-1]), np.int32 if table_offsets[-1] < (1 << 31) else np.int64)
+        symbols = np.zeros(int(seg_start[-1]), np.intp)  # (take converts other index types per call)
         price = np.full(int(seg_start[-1]), self.idle_price, self.dtype)
         for index, job in enumerate(jobs):
             first = int(seg_start[index]) + warm_up
@@ -106,53 +106,65 @@ class _LaneBatch:
             np.lib.stride_tricks.sliding_window_view(price, window)[::lane][rows].T.copy()
         self.starts_at_zero = np.zeros(lanes, bool)
         self.starts_at_zero[self.first_lane[:-1]] = True
-        self.table = (np.concatenate(tables).astype(np.int64) << _SHIFT).astype(self.dtype).T.copy()
-        self.sets = self.table.shape[0]
+        # Per symbol (row), the cost under each set: a row gather is numpy's cheapest take.
+        self.table = (np.concatenate(tables).astype(np.int64) << _SHIFT).astype(self.dtype)
+        self.sets = self.table.shape[1]
         self.lanes = lanes
 
     def step_costs(self, t0: int, t1: int, lanes: np.ndarray | None) -> np.ndarray:
-        """Costs of steps t0..t1 for the given lanes (None: all), as (sets, steps, lanes)."""
+        """Costs of steps t0..t1 for the given lanes (None: all), as (steps, sets, lanes), each
+        step's (sets, lanes) contiguous."""
         symbols = self.symbols[t0:t1] if lanes is None else self.symbols[t0:t1][:, lanes]
-        return np.take(self.table, symbols, axis=1)
+        return np.take(self.table, symbols, axis=0).transpose(0, 2, 1).copy()
 
 
 def _advance(batch: _LaneBatch, lanes: np.ndarray | None, state: np.ndarray, t0: int, t1: int,
              switched: np.ndarray | None, best: np.ndarray | None) -> np.ndarray:
     """Run steps t0..t1 of ``lanes`` (None: all) from ``state`` (sets x lanes keys); record, when given,
-    per step which sets switched and which set was cheapest (indexed from step ``batch.warm_up``)."""
+    per step which sets switched and which set was cheapest (indexed from step ``batch.warm_up``).
+
+    Every operand is a whole contiguous (sets x lanes) array or a lanes row and every constant a
+    numpy scalar of the state's type: numpy's broadcasting and Python-int conversions cost more
+    per call than the arithmetic on a step."""
     dtype = batch.dtype
-    index = np.arange(batch.sets, dtype=dtype)[:, None]
+    count = state.shape[1]
+    index = np.ascontiguousarray(np.broadcast_to(np.arange(batch.sets, dtype=dtype)[:, None], state.shape))
     threshold = np.empty_like(state)
-    low = np.empty(state.shape[1], dtype)
+    low = np.empty(count, dtype)
+    set_bits = dtype((1 << _SHIFT) - 1)
+    cost_bits = dtype(~((1 << _SHIFT) - 1))
     # Prices less the set-index bits: (cheapest | 15) + price - 15 is the cheapest cost, shifted.
     if batch.price is None:
         prices = None
-        plain = (index + ((SWITCH_PRICE << _SHIFT) - ((1 << _SHIFT) - 1))).astype(dtype)
+        plain = index + dtype((SWITCH_PRICE << _SHIFT) - ((1 << _SHIFT) - 1))
     else:
-        prices = (batch.price if lanes is None else batch.price[:, lanes]) - ((1 << _SHIFT) - 1)
+        prices = (batch.price if lanes is None else batch.price[:, lanes]) - set_bits
     cheapest = np.minimum.reduce
     chunk = RENORMALISE
     for c0 in range(t0, t1, chunk):
         c1 = min(t1, c0 + chunk)
         costs = batch.step_costs(c0, c1, lanes)
         cheapest(state, axis=0, out=low)
-        low &= ~((1 << _SHIFT) - 1)
-        state -= low
+        np.bitwise_and(low, cost_bits, out=low)
+        np.subtract(state, low, out=state)
         for t in range(c0, c1):
-            cheapest(state, axis=0, out=low)
             record = t - batch.warm_up
             if best is not None and record >= 0:
-                best[record] = low
-            low |= (1 << _SHIFT) - 1
-            if prices is None:
-                np.add(low, plain, out=threshold)
+                row = best[record]
+                cheapest(state, axis=0, out=row)
+                np.bitwise_or(row, set_bits, out=low)
             else:
-                low += prices[t]
-                np.add(low, index, out=threshold)
+                cheapest(state, axis=0, out=low)
+                np.bitwise_or(low, set_bits, out=low)
+            if prices is None:
+                np.add(plain, low, out=threshold)
+            else:
+                np.add(low, prices[t], out=low)
+                np.add(index, low, out=threshold)
             if switched is not None and record >= 0:
                 np.greater(state, threshold, out=switched[record])
             np.minimum(state, threshold, out=state)
-            state += costs[:, t - c0, :]
+            np.add(state, costs[t - c0], out=state)
     return state
 
 
