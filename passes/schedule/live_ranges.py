@@ -1,0 +1,368 @@
+"""Storage live ranges of a scheduled function: which tensors need bytes, where, how many, and when.
+
+One ``LiveRange`` is one piece of storage: every value occupying it (``values``, the owner
+first), its memory area, its size in bytes and the first and last time index (inclusive) at
+which it must hold data. The times are the ops' ``npu.time`` (their position in IR order when
+npu-order has not run). npu-allocate gives each range an address; npu-place-tensors' limit check
+(passes/npu_liveness.py) sums the ranges live at each op.
+
+What gets storage, and for how long:
+
+* A tensor is live from the op writing it to its last reader. Graph inputs (function
+  arguments) are live from time 0, graph outputs (returned values) to the function's last time.
+  A value nothing reads lives only while its producer runs.
+* Views (reshape, slice: memory-only ops) take no storage of their own: a view aliases the
+  tensor it views, and reading the view reads that tensor. The inputs of a concatenation are
+  parts of its result: each writer writes into the concatenation's buffer, so the range starts
+  at the first writer.
+* Constants (weights, biases, LUTs) are not in any range. They live in permanent storage, which
+  is read-only and laid out once for the whole network when the weights are encoded, not in a
+  scratch area reused over time. Weights reach fast storage only through an ``npu.dma``, whose
+  result is a range like any other.
+* Sizes are storage sizes: an NHCWB16 tensor's depth is rounded up to 16. A cascade member with
+  ``#npu.cascade<ID, rolling = HxWxD>`` keeps its OFM in a rolling buffer of that shape (NHCWB16,
+  so D is rounded up to 16), live for the whole cascade. A DMA result with ``#npu.stream`` takes
+  the stream's buffers (``StreamAttr.buffer_bytes``, both buffers of a double-buffered stream in
+  one range), otherwise its whole tensor.
+* Cascades: a member runs stripe by stripe from the cascade's first time (its ID) to the last
+  member's time, so what a member writes is live from the cascade's start and what it reads is
+  live until the cascade's end.
+* A ``prefetch`` weight stream's buffer is filled while the previous NPU op runs: its range
+  starts at the time of the nearest earlier NPU op that is not a DMA (not across a CPU op).
+* In-place elementwise reuse (Vela's fusion of live ranges): an NPU elementwise op or DMA writes
+  its OFM over an IFM, so both share one range, when the IFM and OFM have the same (4D) shape,
+  format, element type and memory area, the op is the IFM's only reader (so the IFM is neither
+  a graph output nor read twice), the OFM is nobody's part or view (one writer), and neither is
+  a rolling buffer or a weight stream. IFM 1 is tried before IFM 2.
+
+The memory area of a range is its owner's: the type's ``#npu.fm`` area where given, else the
+target's feature-map (arena) storage.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Literal, Protocol, Sequence
+
+from npu_opt.dialects.npu.interfaces import costed
+from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.dialects.npu.ops_common import NpuOp, element_bits, encoding_of, feature_map, is_constant
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, StreamAttr
+from npu_opt.ir.attributes import IntegerAttr
+from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Value
+from npu_opt.ir.traits import ReturnLike
+from npu_opt.ir.types import RankedTensorType
+from npu_opt.passes.npu_order import concat_user, execution_order, is_view, on_cpu
+
+RangeKind = Literal["input", "output", "feature_map", "rolling", "weights"]
+"""What a range holds: a graph input, a graph output, an intermediate feature map, a cascade's
+rolling buffer, or weights copied into fast storage by a DMA."""
+
+
+class Interval(Protocol):
+    """What an allocator needs of a range: when it is live and how many bytes it takes.
+    ``content``: ranges with equal non-None contents hold the same data (copies of one constant)."""
+
+    first: int
+    last: int
+    size: int
+    content: Hashable | None
+
+
+@dataclass
+class LiveRange:
+    """One piece of storage and the values sharing it (``values[0]`` owns it)."""
+
+    values: list[Value]
+    area: str
+    size: int
+    """Storage bytes (not yet rounded to the allocation alignment)."""
+    first: int
+    last: int
+    kind: RangeKind = "feature_map"
+    content: Hashable | None = None
+    """Equal non-None contents mean identical data (a DMA copy of the same constant)."""
+
+    @property
+    def owner(self) -> Value:
+        return self.values[0]
+
+    def overlaps(self, other: "Interval") -> bool:
+        """Whether both are live at some common time."""
+        return self.first <= other.last and other.first <= self.last
+
+
+@dataclass(frozen=True)
+class SimpleRange:
+    """An ``Interval`` without IR values (unit tests, benchmarks)."""
+
+    first: int
+    last: int
+    size: int
+    content: Hashable | None = None
+
+
+def align(size: int, alignment: int) -> int:
+    """``size`` rounded up to a multiple of ``alignment``."""
+    return -(-size // alignment) * alignment if alignment > 1 else size
+
+
+# --- per-value facts -----------------------------------------------------------------------------
+def home(value: Value) -> Value:
+    """The tensor whose storage ``value`` occupies: through views to their source, and from a
+    concatenation input to the concatenation's result."""
+    for _ in range(1000):  # views form no cycles; the bound only guards against malformed IR
+        concat = concat_user(value)
+        if concat is not None:
+            value = concat.results[0]
+            continue
+        producer = value.op if isinstance(value, OpResult) else None
+        if producer is not None and is_view(producer) and len(producer.operands) == 1:
+            value = producer.operands[0]
+            continue
+        return value
+    return value
+
+
+def storage_bytes(value: Value) -> int:
+    """Bytes ``value`` takes in memory (NHCWB16: depth rounded up to 16)."""
+    t = value.type
+    shape = list(t.shape) if isinstance(t, RankedTensorType) else []
+    shape = shape or [1]
+    enc = encoding_of(value)
+    if enc is not None and enc.format == "NHCWB16":
+        shape[-1] = align(shape[-1], 16)
+    count = 1
+    for dim in shape:
+        count *= max(dim, 0)
+    return count * max(element_bits(value), 8) // 8
+
+
+def rolling_bytes(value: Value, rolling: tuple[int, int, int]) -> int:
+    """Bytes of a cascade's rolling buffer of shape ``rolling`` (HxWxD, NHCWB16) for ``value``."""
+    height, width, depth = rolling
+    return height * width * align(depth, 16) * max(element_bits(value), 8) // 8
+
+
+def _stored(value: Value) -> bool:
+    """Whether ``value`` is a tensor that may need scratch storage (constants do not)."""
+    return isinstance(value.type, RankedTensorType) and not is_constant(value)
+
+
+def _shape4(value: Value) -> tuple[int, ...]:
+    shape = tuple(value.type.shape)  # type: ignore[attr-defined]
+    return (1,) * (4 - len(shape)) + shape if len(shape) <= 4 else shape
+
+
+def op_times(block: Block) -> tuple[list[Operation], dict[Operation, int]]:
+    """The executed ops of ``block`` in schedule order, and each one's time index (``npu.time``,
+    or the position in IR order when npu-order has not run). ValueError as ``execution_order``."""
+    order = execution_order(block)
+    times: dict[Operation, int] = {}
+    for index, op in enumerate(order):
+        attr = op.attr(TIME_ATTR)
+        times[op] = attr.value if isinstance(attr, IntegerAttr) else index  # type: ignore[assignment]
+    return order, times
+
+
+# --- extraction ---------------------------------------------------------------------------------
+@dataclass
+class _Home:
+    """A range under construction."""
+
+    values: dict[Value, None] = field(default_factory=dict)
+    first: int | None = None
+    last: int = 0
+    kind: RangeKind = "feature_map"
+
+
+class _Extraction:
+    """The state of one ``live_ranges`` call (see the module docstring for the rules)."""
+
+    def __init__(self, block: Block, target: object) -> None:
+        self.block = block
+        self.target = target
+        self.order, self.times = op_times(block)
+        self.position = {op: index for index, op in enumerate(self.order)}
+        self.end = max(self.times.values(), default=0)
+        self.homes: dict[Value, _Home] = {}
+        self.cascade_end: dict[int, int] = {}
+        for op in self.order:
+            cascade = op.attr(CASCADE_ATTR)
+            if isinstance(cascade, CascadeAttr):
+                self.cascade_end[cascade.id] = max(self.cascade_end.get(cascade.id, cascade.id), self.times[op])
+
+    def span(self, op: Operation) -> tuple[int, int]:
+        """When ``op`` writes (first) and reads (last): a cascade member runs over the cascade."""
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr):
+            return min(cascade.id, self.times[op]), self.cascade_end[cascade.id]
+        time = self.times[op]
+        return time, time
+
+    def entry(self, value: Value) -> tuple[Value, _Home]:
+        key = home(value)
+        record = self.homes.get(key)
+        if record is None:
+            record = self.homes[key] = _Home()
+            record.values[key] = None
+        record.values.setdefault(value, None)
+        return key, record
+
+    def touch(self, value: Value, first: int | None, last: int) -> None:
+        if not _stored(value):
+            return
+        _, record = self.entry(value)
+        if first is not None:
+            record.first = first if record.first is None else min(record.first, first)
+        record.last = max(record.last, last)
+
+    def collect(self) -> None:
+        for arg in self.block.args:
+            self.touch(arg, 0, 0)
+            if _stored(arg):
+                self.entry(arg)[1].kind = "input"
+        for op in self.order:
+            first, last = self.span(op)
+            for value in op.operands:
+                self.touch(value, None, last)
+            for value in op.results:
+                self.touch(value, first, first)
+        terminator = self.block.last
+        if terminator is not None and terminator.has_trait(ReturnLike):
+            for value in terminator.operands:
+                if _stored(value):
+                    self.touch(value, None, self.end)
+                    record = self.entry(value)[1]
+                    if record.kind == "feature_map":
+                        record.kind = "output"
+
+    def prefetch_start(self, dma: Operation) -> int:
+        """The time of the NPU op (not a DMA) running just before ``dma``, or its own time."""
+        for index in range(self.position[dma] - 1, -1, -1):
+            earlier = self.order[index]
+            if on_cpu(earlier):
+                break
+            interface = costed(earlier)
+            if isinstance(earlier, NpuOp) and (interface is None or interface.kind is not OpKind.DMA):
+                return self.times[earlier]
+        return self.times[dma]
+
+    def build(self, value: Value, record: _Home) -> LiveRange:
+        """The LiveRange of one home, with the size and start its producer's attributes give."""
+        first = record.first if record.first is not None else record.last
+        size = storage_bytes(value)
+        kind = record.kind
+        content: Hashable | None = None
+        producer = value.op if isinstance(value, OpResult) else None
+        if producer is not None:
+            cascade = producer.attr(CASCADE_ATTR)
+            if isinstance(cascade, CascadeAttr) and cascade.rolling is not None:
+                size = rolling_bytes(value, cascade.rolling)
+                kind = "rolling"
+                first = min(first, cascade.id)
+                record.last = max(record.last, self.cascade_end[cascade.id])
+            interface = costed(producer)
+            if interface is not None and interface.kind is OpKind.DMA:
+                source = producer.operands[0]
+                stream = producer.attr(STREAM_ATTR)
+                if isinstance(stream, StreamAttr):
+                    size = stream.buffer_bytes
+                    if stream.prefetch and producer in self.times:
+                        first = min(first, self.prefetch_start(producer))
+                if is_constant(source):
+                    kind = "weights"
+                    content = (id(source), stream if isinstance(stream, StreamAttr) else None, size)
+        area = feature_map(value, self.target).area
+        return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content)
+
+
+def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
+    """The IFM whose storage ``op``'s OFM may overwrite in place, if any (module docstring)."""
+    interface = costed(op)
+    if (not isinstance(op, NpuOp) or interface is None or len(op.results) != 1
+            or not (interface.kind.is_elementwise or interface.kind is OpKind.DMA)
+            or op.attr(STREAM_ATTR) is not None or op.attr(CASCADE_ATTR) is not None):
+        return None
+    ofm = op.results[0]
+    out = ranges.get(ofm)
+    if out is None or out.kind not in ("feature_map", "output") or home(ofm) is not ofm:
+        return None
+    for ifm in op.operands[:2]:
+        source = ranges.get(ifm)
+        if source is None or home(ifm) is not ifm or source.kind not in ("feature_map", "input"):
+            continue
+        if len(ifm.uses) != 1 or source.area != out.area:
+            continue
+        if _shape4(ifm) != _shape4(ofm) or ifm.type.element_type != ofm.type.element_type:  # type: ignore[attr-defined]
+            continue
+        in_fmt = getattr(encoding_of(ifm), "format", "NHWC")
+        if in_fmt != getattr(encoding_of(ofm), "format", "NHWC"):
+            continue
+        return ifm
+    return None
+
+
+def live_ranges(block: Block, target: object, fuse_in_place: bool = True) -> list[LiveRange]:
+    """The storage live ranges of the function body ``block`` on ``target`` (a ``Target``), in
+    order of first time, then of first appearance (arguments, then ops in schedule order).
+
+    ``fuse_in_place``: let elementwise ops write over their IFM (module docstring). Raises
+    ValueError when only some executed ops carry ``npu.time``."""
+    state = _Extraction(block, target)
+    state.collect()
+    built = {value: state.build(value, record) for value, record in state.homes.items()}
+    if fuse_in_place:
+        merged: dict[Value, LiveRange] = {}  # a home -> the range it joined
+        for op in state.order:
+            view = {v: merged.get(v, r) for v, r in ((v, built.get(v)) for v in (*op.operands, *op.results))
+                    if r is not None}
+            ifm = _fusable_ifm(op, view)
+            if ifm is None:
+                continue
+            into, gone = view[ifm], view[op.results[0]]
+            into.values.extend(v for v in gone.values if v not in into.values)
+            into.first, into.last = min(into.first, gone.first), max(into.last, gone.last)
+            into.size = max(into.size, gone.size)
+            if gone.kind == "output":
+                into.kind = "output"
+            for value in gone.values:
+                merged[value] = into
+        result = [r for v, r in built.items() if v not in merged]
+    else:
+        result = list(built.values())
+    position = {id(r): i for i, r in enumerate(result)}
+    return sorted(result, key=lambda r: (r.first, position[id(r)]))
+
+
+# --- usage --------------------------------------------------------------------------------------
+def memory_usage(ranges: Iterable[Interval], area: str | None = None, alignment: int = 1,
+                 length: int | None = None) -> list[int]:
+    """Bytes live at each time 0..max(last) of ``ranges`` in ``area`` (every range when None),
+    sizes rounded up to ``alignment``; ``length`` fixes the list's length."""
+    chosen = [r for r in ranges if area is None or getattr(r, "area", area) == area]
+    size = length if length is not None else max((r.last for r in chosen), default=-1) + 1
+    change = [0] * (size + 1)
+    for r in chosen:
+        if r.first < size:
+            change[max(r.first, 0)] += align(r.size, alignment)
+            change[min(r.last, size - 1) + 1] -= align(r.size, alignment)
+    usage: list[int] = []
+    live = 0
+    for delta in change[:size]:
+        live += delta
+        usage.append(live)
+    return usage
+
+
+def lower_bound(ranges: Iterable[Interval], area: str | None = None, alignment: int = 1) -> int:
+    """The most bytes live at one time: no allocation of ``ranges`` in ``area`` can use less."""
+    return max(memory_usage(ranges, area, alignment), default=0)
+
+
+def live_at(ranges: Sequence[LiveRange], time: int) -> list[LiveRange]:
+    """The ranges holding data at ``time``."""
+    return [r for r in ranges if r.first <= time <= r.last]
+
+
+__all__ = ["Interval", "LiveRange", "RangeKind", "SimpleRange", "align", "home", "live_at", "live_ranges",
+           "lower_bound", "memory_usage", "op_times", "rolling_bytes", "storage_bytes"]
