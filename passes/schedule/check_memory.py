@@ -1,0 +1,382 @@
+"""The memory rules of npu-check-schedule: allocations (rule 3) and memory limits (rule 4).
+
+Shared storage. Values that are one buffer form a *storage group*: a reshape or slice result
+and its source, the parts of a concatenation and its result. The group's home is the value
+that owns the buffer (the slice's source, the concatenation's result). Members of a group never
+conflict with each other; every member's allocation lies inside the home's bytes (when the home
+has one) in the same area; the group takes part in the overlap check as one rectangle: the hull
+of its members' bytes and live ranges.
+
+In place. Two groups may also share bytes when an elementwise op writes its OFM over an IFM it
+reads: both hulls have the same area, offset and size, the IFM's live range ends at the time
+the OFM's starts (the op's time), and the op producing the OFM reads the IFM. At that one time
+index the two count once (for ``npu.usage``'s bound too).
+
+Live ranges are inclusive time indices. An allocation covers its value from the time it is
+written (the producing op; the earliest writer of the group for a view or concatenation; the
+function's first time for an argument) to its group's last executed reader (the function's last
+time when the group is returned).
+
+Sizes: the storage of the value (NHCWB16 rounds the depth up to 16; elements take their
+storage width, at least a byte), a rolling buffer's shape (``#npu.cascade<.., rolling = HxWxD>``,
+times the batch) for a cascade member's OFM, ``buffer_bytes`` for a weight DMA with
+``#npu.stream``.
+
+The overlap check is a sweep over time (``sweep``): rectangles sorted by start time, the live
+ones kept in a list sorted by offset. The live set is kept free of overlaps (a rectangle that
+overlaps a live one is reported and not added), so each new rectangle needs only a binary search
+and a look at its two neighbours: O(N log N) comparisons and sorting for N allocations.
+"""
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from npu_opt.dialects.npu.ops_common import element_bits, encoding_of, shape_of
+from npu_opt.dialects.npu.ops_elementwise import BinaryElementwiseOp, LutOp, UnaryElementwiseOp
+from npu_opt.dialects.npu.ops_memory import DmaOp
+from npu_opt.dialects.npu.schedule_attrs import (
+    ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, AllocAttr, CascadeAttr, StreamAttr,
+)
+from npu_opt.ir.attributes import ArrayAttr
+from npu_opt.ir.core import BlockArgument, OpResult, Operation, Value
+from npu_opt.ir.traits import ReturnLike
+from npu_opt.passes.npu_order import is_executed, is_view
+from npu_opt.passes.schedule.check_rules import FunctionSchedule, Report, label
+
+IN_PLACE_OPS = (BinaryElementwiseOp, UnaryElementwiseOp, LutOp)
+"""Ops that may write their OFM over an IFM they read."""
+
+
+# --- the sweep ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Rect:
+    """An allocation as a rectangle: live times [first, last] (inclusive) x bytes [offset, end)."""
+
+    first: int
+    last: int
+    offset: int
+    end: int
+
+
+@dataclass
+class SweepResult:
+    conflicts: list[tuple[int, int]] = field(default_factory=list)
+    """(earlier, later) indices: ``later`` overlaps ``earlier``, which was live first."""
+    shared: list[tuple[int, int]] = field(default_factory=list)
+    """(before, after) pairs accepted by ``may_share`` (``after`` took ``before``'s bytes)."""
+    comparisons: int = 0
+
+
+def sweep(rects: Sequence[Rect], may_share: Callable[[int, int], bool] | None = None) -> SweepResult:
+    """Rectangles (of one memory area) that overlap a rectangle live before them.
+
+    In order of (first, offset, index), each non-empty rectangle is compared with the live
+    rectangles next to it by offset. If it overlaps one, that is reported as a conflict and the
+    rectangle is not made live, unless it has the same bytes as the one it overlaps, starts when
+    that one ends, and ``may_share(that, it)``: then it replaces that one. So the live set never
+    holds two overlapping rectangles, and a rectangle is reported iff it overlaps a rectangle
+    made live before it (the result is empty iff no two rectangles overlap, shared pairs aside)."""
+    result = SweepResult()
+    order = sorted((i for i, r in enumerate(rects) if r.end > r.offset), key=lambda i: (rects[i].first, rects[i].offset, i))
+    offsets: list[int] = []
+    live: list[int] = []
+    expiry: list[tuple[int, int, int]] = []  # (last, offset, index)
+    for index in order:
+        rect = rects[index]
+        while expiry and expiry[0][0] < rect.first:
+            _, offset, gone = heapq.heappop(expiry)
+            at = bisect_left(offsets, offset)
+            if at < len(live) and live[at] == gone:
+                del offsets[at], live[at]
+        at = bisect_left(offsets, rect.offset)
+        other = -1
+        result.comparisons += 1
+        if at > 0 and rects[live[at - 1]].end > rect.offset:
+            other, at = live[at - 1], at - 1
+        elif at < len(live):
+            result.comparisons += 1
+            if rects[live[at]].offset < rect.end:
+                other = live[at]
+        if other < 0:
+            offsets.insert(at, rect.offset)
+            live.insert(at, index)
+        else:
+            before = rects[other]
+            if ((before.offset, before.end) == (rect.offset, rect.end) and before.last == rect.first
+                    and may_share is not None and may_share(other, index)):
+                live[at] = index
+                result.shared.append((other, index))
+            else:
+                result.conflicts.append((other, index))
+                continue
+        heapq.heappush(expiry, (rect.last, rect.offset, index))
+    return result
+
+
+# --- storage groups ------------------------------------------------------------------------------------
+def home(value: Value) -> Value:
+    """The value owning ``value``'s storage: through reshape/slice views to their source, and from
+    a concatenation part to the concatenation's result."""
+    for _ in range(10_000):  # views form no cycles; the bound only guards against malformed IR
+        concat = next((u for u in value.users() if is_view(u) and len(u.operands) > 1), None)
+        if concat is not None:
+            value = concat.results[0]
+            continue
+        producer = value.op if isinstance(value, OpResult) else None
+        if producer is not None and is_view(producer) and len(producer.operands) == 1:
+            value = producer.operands[0]
+            continue
+        break
+    return value
+
+
+def storage_bytes(value: Value) -> int:
+    """Bytes ``value`` occupies: elements x storage width (at least a byte), NHCWB16 rounding the
+    depth up to 16."""
+    shape = list(shape_of(value)) or [1]
+    encoding = encoding_of(value)
+    if encoding is not None and encoding.format == "NHCWB16":
+        shape[-1] = (shape[-1] + 15) // 16 * 16
+    count = 1
+    for dim in shape:
+        count *= dim
+    return count * max(element_bits(value), 8) // 8
+
+
+def required_bytes(value: Value) -> tuple[int, str]:
+    """(bytes an allocation of ``value`` must reserve, why)."""
+    op = value.op if isinstance(value, OpResult) else None
+    cascade = op.attr(CASCADE_ATTR) if op is not None else None
+    if isinstance(cascade, CascadeAttr) and cascade.rolling is not None:
+        h, w, d = cascade.rolling
+        encoding = encoding_of(value)
+        if encoding is not None and encoding.format == "NHCWB16":
+            d = (d + 15) // 16 * 16
+        shape = shape_of(value)
+        batch = shape[0] if len(shape) == 4 else 1
+        return batch * h * w * d * max(element_bits(value), 8) // 8, f"the rolling buffer {h}x{w}x{cascade.rolling[2]}"
+    stream = op.attr(STREAM_ATTR) if isinstance(op, DmaOp) else None
+    if isinstance(stream, StreamAttr):
+        return stream.buffer_bytes, f"its {stream.buffering}-buffered weight stream"
+    shape = "x".join(map(str, shape_of(value))) or "scalar"
+    encoding = encoding_of(value)
+    return storage_bytes(value), f"{shape}{' NHCWB16' if encoding is not None and encoding.format == 'NHCWB16' else ''}"
+
+
+@dataclass
+class Allocation:
+    value: Value
+    attr: AllocAttr
+    at: Operation
+    """Where errors about it are reported (the defining op, or the function for an argument)."""
+    name: str
+
+
+@dataclass
+class Group:
+    """A storage group: its home, allocations, writers and readers."""
+
+    home: Value
+    allocations: list[Allocation] = field(default_factory=list)
+    members: list[Value] = field(default_factory=list)
+    written: int | None = None
+    read: int | None = None
+    returned: bool = False
+
+
+def _value_name(value: Value, sched: FunctionSchedule) -> str:
+    if isinstance(value, BlockArgument):
+        return f"argument #{value.index}"
+    return label(value.op)  # type: ignore[attr-defined]
+
+
+def collect(sched: FunctionSchedule, report: Report) -> dict[Value, Group]:
+    """The function's storage groups with their allocations (reporting malformed ``npu.arg_alloc``)."""
+    groups: dict[Value, Group] = {}
+
+    def group_of(value: Value) -> Group:
+        root = home(value)
+        group = groups.get(root)
+        if group is None:
+            group = groups[root] = Group(root)
+        group.members.append(value)
+        return group
+
+    args = sched.block.args
+    arg_allocs = sched.func.attr(ARG_ALLOC_ATTR)
+    entries = list(arg_allocs.elements) if isinstance(arg_allocs, ArrayAttr) else []
+    if arg_allocs is not None and len(entries) != len(args):
+        report(3, f"npu.arg_alloc has {len(entries)} entries for {len(args)} arguments", sched.func)
+    for arg, entry in zip(args, entries):
+        if isinstance(entry, AllocAttr):
+            group_of(arg).allocations.append(Allocation(arg, entry, sched.func, f"argument #{arg.index}"))
+    for arg in args[len(entries):]:
+        group_of(arg)
+    for op in sched.block.ops:
+        if not op.results or op.has_trait(ReturnLike):
+            continue
+        attr = op.attr(ALLOC_ATTR)
+        for result in op.results:
+            group = group_of(result)
+            if isinstance(attr, AllocAttr) and result.index == 0:
+                group.allocations.append(Allocation(result, attr, op, label(op)))
+    for group in groups.values():
+        for value in group.members:
+            owner = value.op if isinstance(value, OpResult) else None
+            if owner is not None and owner in sched.time:
+                group.written = _min(group.written, sched.time[owner])
+            elif isinstance(value, BlockArgument):
+                group.written = _min(group.written, sched.start)
+            for user in value.users():
+                if user.has_trait(ReturnLike):
+                    group.returned = True
+                elif user in sched.time:
+                    time = sched.time[user]
+                    group.read = time if group.read is None else max(group.read, time)
+    return groups
+
+
+def _min(a: int | None, b: int) -> int:
+    return b if a is None else min(a, b)
+
+
+# --- rule 3 --------------------------------------------------------------------------------------------
+def check_allocations(sched: FunctionSchedule, groups: dict[Value, Group], report: Report) -> None:
+    """Rule 3 for each allocation on its own: size, live range, placement inside its group's home;
+    and every executed op's result (and argument) has an allocation when the function has any."""
+    any_alloc = any(group.allocations for group in groups.values())
+    for group in groups.values():
+        if not group.allocations:
+            if any_alloc and _needs_allocation(group):
+                where = group.home.op if isinstance(group.home, OpResult) else sched.func
+                report(3, f"{_value_name(group.home, sched)} has no npu.alloc", where)
+            continue
+        home_alloc = next((a for a in group.allocations if a.value is group.home), None)
+        last = sched.end if group.returned else group.read
+        for alloc in group.allocations:
+            attr = alloc.attr
+            needed, why = required_bytes(alloc.value)
+            if attr.size < needed:
+                report(3, f"{alloc.name} needs {needed} bytes ({why}) but its allocation reserves {attr.size}", alloc.at)
+            written = _written(alloc.value, sched, group)
+            if written is not None and attr.first > written:
+                report(3, f"the allocation of {alloc.name} is live from time {attr.first}, after it is written at "
+                          f"time {written}", alloc.at)
+            until = last if last is not None else written
+            if until is not None and attr.last < until:
+                reader = "the end of the function" if group.returned else f"its last reader at time {until}"
+                report(3, f"the allocation of {alloc.name} is live until time {attr.last}, before {reader}", alloc.at)
+            if home_alloc is not None and alloc is not home_alloc:
+                outer = home_alloc.attr
+                if attr.area != outer.area or attr.offset < outer.offset or attr.end > outer.end:
+                    report(3, f"{alloc.name} shares the storage of {home_alloc.name} ({outer.area} bytes "
+                              f"{outer.offset}..{outer.end - 1}) but is allocated at {attr.area} bytes "
+                              f"{attr.offset}..{attr.end - 1}", alloc.at)
+
+
+def _needs_allocation(group: Group) -> bool:
+    return any(isinstance(v, BlockArgument) or (isinstance(v, OpResult) and is_executed(v.op)) for v in group.members)
+
+
+def _written(value: Value, sched: FunctionSchedule, group: Group) -> int | None:
+    if isinstance(value, BlockArgument):
+        return sched.start
+    owner = value.op  # type: ignore[attr-defined]
+    if owner in sched.time:
+        return sched.time[owner]
+    return group.written
+
+
+def hulls(groups: dict[Value, Group]) -> tuple[list[Rect], list[Group], list[str]]:
+    """One rectangle per group with allocations (its members' hull), the groups and areas."""
+    rects, owners, areas = [], [], []
+    for group in groups.values():
+        if not group.allocations:
+            continue
+        attrs = [a.attr for a in group.allocations]
+        rects.append(Rect(min(a.first for a in attrs), max(a.last for a in attrs),
+                          min(a.offset for a in attrs), max(a.end for a in attrs)))
+        owners.append(group)
+        home_alloc = next((a for a in group.allocations if a.value is group.home), group.allocations[0])
+        areas.append(home_alloc.attr.area)
+    return rects, owners, areas
+
+
+def check_overlaps(sched: FunctionSchedule, groups: dict[Value, Group],
+                   report: Report) -> dict[str, tuple[list[Rect], SweepResult]]:
+    """Rule 3: no two groups live at the same time share a byte of one area (in place aside).
+    Returns per area the rectangles and the sweep, for the usage check."""
+    rects, owners, areas = hulls(groups)
+    by_area: dict[str, list[int]] = {}
+    for index, area in enumerate(areas):
+        by_area.setdefault(area, []).append(index)
+    swept: dict[str, tuple[list[Rect], SweepResult]] = {}
+    for area, indices in by_area.items():
+        local = [rects[i] for i in indices]
+        result = sweep(local, lambda a, b: _in_place(owners[indices[a]], owners[indices[b]], sched))
+        swept[area] = (local, result)
+        for a, b in result.conflicts:
+            first, second = owners[indices[a]], owners[indices[b]]
+            ra, rb = local[a], local[b]
+            alloc = second.allocations[0]
+            report(3, f"{alloc.name} ({area} bytes {rb.offset}..{rb.end - 1}, live {rb.first}..{rb.last}) overlaps "
+                      f"{first.allocations[0].name} ({area} bytes {ra.offset}..{ra.end - 1}, live {ra.first}..{ra.last})",
+                   alloc.at)
+    return swept
+
+
+def _in_place(before: Group, after: Group, sched: FunctionSchedule) -> bool:
+    """Whether ``after`` is written in place over ``before`` by an elementwise op reading it."""
+    inputs = {id(v) for v in before.members}
+    for value in after.members:
+        writer = value.op if isinstance(value, OpResult) else None
+        if isinstance(writer, IN_PLACE_OPS) and any(id(o) in inputs for o in _through_views(writer)):
+            return True
+    return False
+
+
+def _through_views(op: Operation) -> list[Value]:
+    values, work = [], list(op.operands)
+    while work:
+        value = work.pop()
+        values.append(value)
+        owner = value.op if isinstance(value, OpResult) else None
+        if owner is not None and is_view(owner) and len(owner.operands) == 1:
+            work.extend(owner.operands)
+    return values
+
+
+# --- rule 4 --------------------------------------------------------------------------------------------
+def check_limits(groups: dict[Value, Group], limits: Callable[[str], tuple[int, str]], report: Report) -> None:
+    """Rule 4: each allocation ends within its memory (``limits(area)`` = (bytes, what they are))."""
+    for group in groups.values():
+        for alloc in group.allocations:
+            limit, what = limits(alloc.attr.area)
+            if alloc.attr.end > limit:
+                report(4, f"{alloc.name} ends at byte {alloc.attr.end} of {alloc.attr.area}, beyond {what} of "
+                          f"{limit} bytes", alloc.at)
+
+
+def peak_bytes(rects: Sequence[Rect], shared: Sequence[tuple[int, int]]) -> int:
+    """The most bytes live at one time index; a shared (in-place) pair counts once at its
+    common time."""
+    ends_early = {before for before, _ in shared}
+    events: list[tuple[int, int]] = []
+    for index, rect in enumerate(rects):
+        if rect.end <= rect.offset:
+            continue
+        events.append((rect.first, rect.end - rect.offset))
+        events.append((rect.last + (0 if index in ends_early else 1), rect.offset - rect.end))
+    events.sort(key=lambda e: (e[0], e[1]))
+    peak = live = 0
+    for _, delta in events:
+        live += delta
+        peak = max(peak, live)
+    return peak
+
+
+__all__ = ["Allocation", "Group", "IN_PLACE_OPS", "Rect", "SweepResult", "check_allocations", "check_limits",
+           "check_overlaps", "collect", "home", "hulls", "peak_bytes", "required_bytes", "storage_bytes", "sweep"]

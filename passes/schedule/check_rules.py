@@ -1,0 +1,319 @@
+"""The graph rules of npu-check-schedule: execution times (rule 1), DMA completion (rule 2),
+rolling buffers (rule 5) and weight slices (rule 6). The memory rules (3 and 4) are in
+check_memory.py.
+
+Everything here is derived from the IR text and the rules, never from the passes that write the
+schedule, so the checker catches their mistakes. Each rule is a function taking a
+``FunctionSchedule`` (one function's ops, times and dataflow) and a ``Report`` callback; it
+reports every violation it finds and changes nothing.
+
+Time semantics (rules 1 and 2): ``npu.time`` is the order in which ops are issued. An op may
+only run after every executed op whose result it reads (through reshape/slice/concat views,
+which do not execute) has a smaller time. A DMA must be issued before each op reading its
+result (its time is smaller), and the NPU waits for it. A weight DMA whose ``#npu.stream`` says
+``prefetch`` fills its first buffer while the previous op runs: it must be issued before that
+op, i.e. its time is smaller than the time of the last NPU compute op issued before the
+consumer, and that op must exist and be an NPU op (not a CPU op and not nothing: a new NPU
+command stream starts after a CPU op, so nothing can hide the transfer).
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from npu_opt.dialects.npu.attrs import KernelAttr
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, shape_of
+from npu_opt.dialects.npu.ops_memory import DmaOp
+from npu_opt.dialects.npu.schedule_attrs import (
+    CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, CascadeAttr, StreamAttr, StripeAttr,
+)
+from npu_opt.ir.attributes import IntegerAttr, StringAttr
+from npu_opt.ir.core import Block, OpResult, Operation, Value
+from npu_opt.ir.traits import ReturnLike
+from npu_opt.passes.npu_order import is_executed, is_view, on_cpu
+
+Report = Callable[[int, str, Operation], None]
+"""``report(rule, message, op)``: one violation of ``rule`` located at ``op``."""
+
+SLICE_ALIGN = 16
+"""Weight slice boundaries (but the last) are multiples of this OFM depth (the NPU's OFM block
+depth granule)."""
+
+
+@dataclass
+class FunctionSchedule:
+    """One function's executed ops, their times and the dataflow the rules read."""
+
+    func: Operation
+    block: Block
+    executed: list[Operation]
+    time: dict[Operation, int] = field(default_factory=dict)
+    """Executed ops that carry an integer ``npu.time``."""
+
+    @property
+    def start(self) -> int:
+        return min(self.time.values(), default=0)
+
+    @property
+    def end(self) -> int:
+        return max(self.time.values(), default=0)
+
+
+def function_schedule(block: Block) -> FunctionSchedule:
+    """The schedule of the function whose body is ``block``."""
+    func = block.parent_op()
+    executed = [op for op in block.ops if is_executed(op)]
+    sched = FunctionSchedule(func if func is not None else block.last, block, executed)  # type: ignore[arg-type]
+    for op in executed:
+        attr = op.attr(TIME_ATTR)
+        if isinstance(attr, IntegerAttr):
+            sched.time[op] = attr.value
+    return sched
+
+
+def label(op: Operation) -> str:
+    """How a message names an op: its ``name`` (Vela's tensor name) or its op name."""
+    name = op.attr("name")
+    if isinstance(name, StringAttr):
+        return f"'{name.value}'"
+    time = op.attr(TIME_ATTR)
+    return f"'{op.name}'" + (f" (time {time.value})" if isinstance(time, IntegerAttr) else "")
+
+
+def read_producers(op: Operation) -> Iterator[Operation]:
+    """The executed ops whose results ``op`` reads, directly or through views (each once)."""
+    seen: set[int] = set()
+    work = list(op.operands)
+    while work:
+        value = work.pop()
+        producer = value.op if isinstance(value, OpResult) else None
+        if producer is None or id(producer) in seen:
+            continue
+        seen.add(id(producer))
+        if is_view(producer):
+            work.extend(producer.operands)
+        elif is_executed(producer):
+            yield producer
+
+
+def readers(value: Value) -> tuple[list[Operation], bool]:
+    """(executed ops reading ``value`` directly or through views, whether a view of it or it
+    is returned by the function)."""
+    found: list[Operation] = []
+    returned = False
+    seen: set[int] = set()
+    work = [value]
+    while work:
+        for user in work.pop().users():
+            if id(user) in seen:
+                continue
+            seen.add(id(user))
+            if is_view(user):
+                work.extend(user.results)
+            elif user.has_trait(ReturnLike):
+                returned = True
+            elif is_executed(user):
+                found.append(user)
+    return found, returned
+
+
+def _reads_via(op: Operation, producer: Operation) -> Value | None:
+    """The operand of ``op`` through which it reads a result of ``producer`` (through views)."""
+    for operand in op.operands:
+        work = [operand]
+        while work:
+            value = work.pop()
+            owner = value.op if isinstance(value, OpResult) else None
+            if owner is producer:
+                return operand
+            if owner is not None and is_view(owner):
+                work.extend(owner.operands)
+    return None
+
+
+# --- rule 1: every executed op has a unique time after its producers' ----------------------------
+def check_times(sched: FunctionSchedule, report: Report) -> None:
+    """Rule 1 (DMA producers are rule 2's)."""
+    owner: dict[int, Operation] = {}
+    for op in sched.executed:
+        if op not in sched.time:
+            found = op.attr(TIME_ATTR)
+            what = "no npu.time" if found is None else f"a non-integer npu.time ({found})"
+            report(1, f"{label(op)} is executed but has {what}", op)
+            continue
+        time = sched.time[op]
+        if time in owner:
+            report(1, f"{label(op)} has time {time}, already the time of {label(owner[time])}", op)
+        else:
+            owner[time] = op
+    for op in sched.block.ops:
+        if not is_executed(op) and op.attr(TIME_ATTR) is not None and not op.has_trait(ReturnLike):
+            report(1, f"{label(op)} does not execute (a view or constant) but has an npu.time", op)
+    for op, time in sched.time.items():
+        for producer in read_producers(op):
+            if isinstance(producer, DmaOp) or producer not in sched.time:
+                continue
+            if sched.time[producer] >= time:
+                report(1, f"{label(op)} runs at time {time} but reads the result of {label(producer)}, "
+                          f"which runs at time {sched.time[producer]}", op)
+
+
+# --- rule 2: every DMA completes before its readers ----------------------------------------------
+def check_dmas(sched: FunctionSchedule, report: Report) -> None:
+    """Rule 2: a DMA's time is smaller than each reader's; with ``prefetch`` it is smaller than
+    the time of the NPU compute op issued last before the reader (see the module docstring)."""
+    computes = sorted((t, op) for op, t in sched.time.items() if not isinstance(op, DmaOp))
+    compute_times = [t for t, _ in computes]
+    for dma in sched.executed:
+        if not isinstance(dma, DmaOp) or dma not in sched.time:
+            continue
+        time = sched.time[dma]
+        stream = dma.attr(STREAM_ATTR)
+        prefetch = isinstance(stream, StreamAttr) and stream.prefetch
+        for reader in readers(dma.results[0])[0]:
+            if reader not in sched.time:
+                continue
+            when = sched.time[reader]
+            if time >= when:
+                report(2, f"DMA {label(dma)} runs at time {time}, so it has not completed when {label(reader)} "
+                          f"reads it at time {when}", dma)
+                continue
+            if not prefetch:
+                continue
+            index = bisect_left(compute_times, when) - 1
+            previous = computes[index][1] if index >= 0 else None
+            if previous is None or on_cpu(previous):
+                before = "nothing" if previous is None else f"only the CPU op {label(previous)}"
+                report(2, f"DMA {label(dma)} prefetches the weights of {label(reader)} but {before} runs before "
+                          f"{label(reader)} on the NPU to hide the transfer", dma)
+            elif time >= computes[index][0]:
+                report(2, f"DMA {label(dma)} prefetches the weights of {label(reader)} (time {when}) but is "
+                          f"issued at time {time}, after {label(previous)} (time {computes[index][0]}), the op "
+                          "it must overlap", dma)
+
+
+# --- rule 5: stripes and rolling buffers ----------------------------------------------------------
+def _ofm_hwd(op: Operation) -> tuple[int, int, int] | None:
+    """Height, width and depth of an op's (4-D) OFM."""
+    if not op.results:
+        return None
+    shape = shape_of(op.results[0])
+    return (shape[1], shape[2], shape[3]) if len(shape) == 4 else None
+
+
+def _stripe_height(op: Operation) -> int | None:
+    """The OFM rows an op writes per step: its stripe's height, else its whole OFM's."""
+    stripe = op.attr(STRIPE_ATTR)
+    if isinstance(stripe, StripeAttr):
+        return stripe.shape[0]
+    hwd = _ofm_hwd(op)
+    return hwd[0] if hwd is not None else None
+
+
+def input_rows(ofm_h: int, stripe_h: int, kernel: KernelAttr | None, in_h: int,
+               upscale: int = 1) -> tuple[int, int, int]:
+    """(rows, first, last): the most IFM rows one OFM stripe of ``stripe_h`` rows reads, and
+    which. OFM row ``o`` reads rows ``o * stride - pad_top`` .. ``+ dilated kernel height - 1``
+    of the (upscaled) padded IFM; rows in the padding are not read, and an upscaled row ``u``
+    is IFM row ``u // upscale``."""
+    stride, extent, top = (1, 1, 0) if kernel is None else (kernel.stride_h, kernel.dilated_height, kernel.pad_top)
+    best = (0, 0, -1)
+    for first_out in range(0, ofm_h, stripe_h):
+        last_out = min(first_out + stripe_h, ofm_h) - 1
+        low = max(first_out * stride - top, 0) // upscale
+        high = min(last_out * stride - top + extent - 1, in_h * upscale - 1) // upscale
+        if high - low + 1 > best[0]:
+            best = (high - low + 1, low, high)
+    return best
+
+
+def _upscale(op: Operation) -> int:
+    mode = op.attr("resampling")
+    return 1 if mode is None or getattr(mode, "value", "none") == "none" else 2
+
+
+def check_cascades(sched: FunctionSchedule, report: Report) -> None:
+    """Rule 5: stripes fit their OFM; cascade ids are the time of their first member; a rolling
+    buffer is read only by members of its cascade and holds the rows the reader's stripe needs
+    plus the producer's stripe (at most the producer's whole OFM)."""
+    first_of: dict[int, tuple[int, Operation]] = {}
+    for op in sched.executed:
+        hwd = _ofm_hwd(op)
+        stripe = op.attr(STRIPE_ATTR)
+        if isinstance(stripe, StripeAttr) and hwd is not None and any(s > o for s, o in zip(stripe.shape, hwd)):
+            report(5, f"{label(op)} has stripe {'x'.join(map(str, stripe.shape))}, larger than its OFM "
+                      f"{'x'.join(map(str, hwd))}", op)
+        cascade = op.attr(CASCADE_ATTR)
+        if not isinstance(cascade, CascadeAttr):
+            continue
+        if op in sched.time and (cascade.id not in first_of or sched.time[op] < first_of[cascade.id][0]):
+            first_of[cascade.id] = (sched.time[op], op)
+        if cascade.rolling is not None and hwd is not None:
+            _check_rolling(sched, op, cascade, hwd, report)
+    for cid, (time, op) in first_of.items():
+        if time != cid:
+            report(5, f"cascade {cid} starts with {label(op)} at time {time} (a cascade's id is the time of "
+                      "its first op)", op)
+
+
+def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: CascadeAttr,
+                   hwd: tuple[int, int, int], report: Report) -> None:
+    rolling = cascade.rolling
+    assert rolling is not None
+    if rolling[1:] != hwd[1:]:
+        report(5, f"the rolling buffer of {label(producer)} is {rolling[1]} wide and {rolling[2]} deep but its OFM "
+                  f"is {hwd[1]} wide and {hwd[2]} deep", producer)
+    produced = _stripe_height(producer) or hwd[0]
+    for reader in readers(producer.results[0])[0]:
+        theirs = reader.attr(CASCADE_ATTR)
+        if not isinstance(theirs, CascadeAttr) or theirs.id != cascade.id:
+            report(5, f"{label(reader)} reads the rolling buffer of {label(producer)} (cascade {cascade.id}) but is "
+                      "not a member of that cascade", reader)
+            continue
+        out, operand = _ofm_hwd(reader), _reads_via(reader, producer)
+        stripe_h = _stripe_height(reader)
+        if out is None or operand is None or stripe_h is None or len(shape_of(operand)) != 4:
+            continue
+        kernel = reader.attr("kernel")
+        kernel = kernel if isinstance(kernel, KernelAttr) else None
+        rows, low, high = input_rows(out[0], stripe_h, kernel, shape_of(operand)[1], _upscale(reader))
+        needed = min(rows + produced, hwd[0])
+        if rolling[0] < needed:
+            k = "1x1" if kernel is None else f"{kernel.height}x{kernel.width}"
+            stride = 1 if kernel is None else kernel.stride_h
+            report(5, f"{label(reader)} reads rows {low}..{high} of its input ({rows} rows: stripe {stripe_h}, "
+                      f"stride {stride}, kernel {k}) while {label(producer)} writes stripes of {produced} rows, "
+                      f"but the rolling buffer holds {rolling[0]} rows (needs {needed})", reader)
+
+
+# --- rule 6: weight slices ---------------------------------------------------------------------------
+def check_streams(sched: FunctionSchedule, report: Report) -> None:
+    """Rule 6: a weight stream's slices start at 0, increase, end at the consumer's OFM depth,
+    have boundaries on multiples of 16 (but the last), and double buffering has >= 2 slices."""
+    for dma in sched.executed:
+        stream = dma.attr(STREAM_ATTR)
+        if not isinstance(stream, StreamAttr):
+            continue
+        slices = stream.slices
+        consumers = [op for op in readers(dma.results[0])[0] if isinstance(op, NpuComputeOp)] if dma.results else []
+        if not consumers:
+            report(6, f"{label(dma)} streams weights but no NPU compute op reads them", dma)
+            continue
+        consumer = consumers[0]
+        depth = shape_of(consumer.results[0])[-1]
+        if slices[0] != 0 or any(b <= a for a, b in zip(slices, slices[1:])):
+            report(6, f"the weight slices {list(slices)} of {label(consumer)} must start at 0 and increase", dma)
+        if slices[-1] != depth:
+            report(6, f"the weight slices of {label(consumer)} end at depth {slices[-1]} but its OFM depth is "
+                      f"{depth}", dma)
+        odd = [b for b in slices[1:-1] if b % SLICE_ALIGN]
+        if odd:
+            report(6, f"weight slice boundary {odd[0]} of {label(consumer)} is not a multiple of {SLICE_ALIGN}", dma)
+        if stream.buffering == "double" and len(slices) - 1 < 2:
+            report(6, f"{label(dma)} double-buffers the weights of {label(consumer)} in {len(slices) - 1} slice "
+                      "(double buffering needs at least 2)", dma)
+
+
+__all__ = ["FunctionSchedule", "Report", "check_cascades", "check_dmas", "check_streams", "check_times",
+           "function_schedule", "input_rows", "label", "read_producers", "readers"]

@@ -1,0 +1,124 @@
+"""``npu-check-schedule``: an independent check of a scheduled module, changing nothing.
+
+The scheduling passes (npu-order, npu-insert-dma/npu-buffer-weights, npu-form-cascades,
+npu-allocate) write their decisions as attributes (dialects/npu/schedule_attrs.py). This pass
+reads those attributes back and reports, as errors located at the offending op, every place
+where they break the rules a schedule must keep. It is written from the rules alone and calls
+none of the passes that make the decisions, so it catches their bugs:
+
+1. every executed op has one ``npu.time`` of its own, after the times of the executed ops whose
+   results it reads (through views, which do not execute);
+2. every DMA is issued before the ops reading its result; a ``prefetch`` weight stream before
+   the NPU op that runs just before its consumer (check_rules.py explains the time semantics);
+3. allocations: no two groups of storage live at the same time share a byte of one memory
+   (views, concatenation parts and in-place elementwise outputs share legitimately: see
+   check_memory.py), each reserves the tensor's storage size (a rolling buffer's, a weight
+   stream's buffers) and is live from its writer to its last reader;
+4. every allocation fits its memory (the arena cache size for fast storage, the address space
+   otherwise) and ``npu.usage`` agrees with the allocations;
+5. stripes fit their OFM and rolling buffers hold the rows their cascade's reader needs;
+6. weight slices cover the consuming op's OFM depth once, on 16-channel boundaries.
+"""
+from __future__ import annotations
+
+from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.errors import TargetError
+from npu_opt.ir.core import Operation
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, register_pass
+from npu_opt.passes.npu_order import graph_blocks
+from npu_opt.passes.schedule.check_memory import (
+    check_allocations, check_limits, check_overlaps, collect, peak_bytes,
+)
+from npu_opt.passes.schedule.check_rules import (
+    check_cascades, check_dmas, check_streams, check_times, function_schedule,
+)
+
+ADDRESS_SPACE_WITHOUT_TARGET = 1 << 40
+"""The address space assumed without ``npu.target`` (the largest of the accelerators, U65's)."""
+
+RULES = {1: "time", 2: "DMA", 3: "allocation", 4: "memory limit", 5: "cascade", 6: "weight slices"}
+"""Rule number -> the short name messages start with."""
+
+
+@register_pass("npu-check-schedule", statistics={
+    "functions": "functions checked",
+    "allocations": "allocations checked",
+    "violations": "rule violations reported",
+})
+class CheckSchedule(Pass):
+    """Report every violation of the schedule's rules (times, DMA completion, allocation
+    overlaps, sizes and live ranges, memory limits and usage, rolling buffers, weight slices) as
+    an error at the offending op. Reads the IR only; decides nothing."""
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        def report(rule: int, message: str, op: Operation) -> None:
+            ctx.stat("violations")
+            ctx.error(f"schedule rule {rule} ({RULES[rule]}): {message}", op)
+
+        limits = _limits(module)
+        used: dict[str, int] = {}
+        bound: dict[str, int] = {}
+        for block in list(graph_blocks(module)):
+            sched = function_schedule(block)
+            ctx.stat("functions")
+            check_times(sched, report)
+            check_dmas(sched, report)
+            check_cascades(sched, report)
+            check_streams(sched, report)
+            groups = collect(sched, report)
+            check_allocations(sched, groups, report)
+            check_limits(groups, limits, report)
+            for area, (rects, result) in check_overlaps(sched, groups, report).items():
+                used[area] = max(used.get(area, 0), max((r.end for r in rects), default=0))
+                bound[area] = max(bound.get(area, 0), peak_bytes(rects, result.shared))
+            ctx.stat("allocations", sum(len(g.allocations) for g in groups.values()))
+        usage = module.attr(USAGE_ATTR)
+        if isinstance(usage, UsageAttr):
+            _check_usage(module, usage, used, bound, report)
+
+
+def _limits(module: Operation):
+    """``area -> (bytes, what they are)``: the arena cache size (``npu.schedule``'s, else the
+    target's) for the fast storage, the accelerator's address space for the other areas."""
+    try:
+        target = target_of(module, required=False)
+    except TargetError:
+        target = None
+    schedule = module.attr(SCHEDULE_ATTR)
+    fast = target.fast_storage_area if target is not None else "Sram"
+    space = target.accelerator.max_address_offset if target is not None else ADDRESS_SPACE_WITHOUT_TARGET
+    if isinstance(schedule, ScheduleAttr):
+        cache: tuple[int, str] | None = (schedule.arena_cache_size, "the scheduled arena cache size")
+    elif target is not None:
+        cache = (target.arena_cache_size, "the target's arena cache size")
+    else:
+        cache = None
+
+    def limit(area: str) -> tuple[int, str]:
+        if area == fast and cache is not None:
+            return cache
+        return space, "the address space"
+    return limit
+
+
+def _check_usage(module: Operation, usage: UsageAttr, used: dict[str, int], bound: dict[str, int],
+                 report) -> None:
+    """Rule 4: per area, ``used`` is the end of the highest allocation and ``bound`` the most
+    bytes live at one time index (storage groups counted once, an in-place pair once at the
+    time it shares); an area with allocations must be listed."""
+    listed = {area for area, _, _ in usage}
+    for area, said_used, said_bound in usage:
+        if said_used != used.get(area, 0):
+            report(4, f"npu.usage says {area} uses {said_used} bytes but the allocations span "
+                      f"{used.get(area, 0)}", module)
+        if said_bound != bound.get(area, 0):
+            report(4, f"npu.usage says at most {said_bound} bytes of {area} are live at once but the "
+                      f"allocations have {bound.get(area, 0)}", module)
+    for area in sorted(set(used) - listed):
+        if used[area]:
+            report(4, f"npu.usage does not list {area}, where the allocations span {used[area]} bytes", module)
+
+
+__all__ = ["CheckSchedule", "RULES"]
