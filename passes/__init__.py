@@ -19,6 +19,7 @@ PASS_MODULES: dict[str, tuple[str, ...]] = {
     "npu_order": ("npu-order",),
     "npu_perf": ("npu-select-block-config", "npu-estimate", "estimate"),
     "npu_place": ("npu-format-nhcwb16", "npu-place-tensors"),
+    "schedule.form_cascades": ("npu-form-cascades",),
     "schedule.check_schedule": ("npu-check-schedule",),
     "test_passes": ("test-crash", "test-error", "test-dataflow", "test-break-ir"),
 }

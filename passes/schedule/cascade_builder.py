@@ -1,0 +1,326 @@
+"""The greedy cascade builder of Vela 5.2's legacy scheduler, on plain records (no IR).
+
+A cascade is a chain of ops that run interleaved, stripe by stripe: each member's OFM lives in a
+small rolling buffer instead of in full, which saves fast storage at the price of re-reads. The
+builder walks the ops of one NPU run in schedule order with a *stripe proposal* (one OFM stripe per
+op) and grows a chain from every cascadable op while
+
+* the chain's last op has exactly one consumer (else the OFM is a branch point and must be whole),
+  that consumer is the next op in the schedule (no reordering), is cascadable, reads the OFM with
+  the same shape and needs neither a full IFM nor does the producer need a full OFM;
+* and the memory test still says cascading helps (``_extends``): with a separate fast storage
+  (spilling) only the rolling and weight buffers live in SRAM, so the chain grows until an op fits
+  whole under the limit or the buffers stop fitting; with a shared arena it grows until the op
+  and the chain so far both fit, or the buffers outgrow the smallest footprint found so far.
+
+Of the ops tried, the longest prefix that was an improvement becomes the cascade. ``Stop`` records
+why each chain ended, for the pass's remarks. The memory arithmetic is per op (``SchedOp``): a whole
+tensor in its format, a stripe or window in whole bricks (stripes.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from npu_opt.dialects.npu.perf.op_desc import Kernel, Resampling
+from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.passes.schedule.stripes import brick_bytes, producer_stripe_height, rolling_buffer_shape, stripe_input
+
+
+@dataclass
+class SchedOp:
+    """One op of an NPU run as the cascade builder sees it (index = position in the run)."""
+
+    index: int
+    name: str
+    ifm: Shape4
+    ofm: Shape4
+    kernel: Kernel
+    resampling: Resampling
+    ifm_bytes: int
+    """The whole IFM in its format (allocation-rounded)."""
+    ofm_bytes: int
+    ifm2_bytes: int = 0
+    """The whole IFM2 of an op that reads a second feature map; 0 for binary elementwise ops
+    (their IFM2 is a constant or scalar when they can cascade) and ops without one."""
+    ifm_element_bytes: int = 1
+    ofm_element_bytes: int = 1
+    refusal: str | None = None
+    """Why the op can never be in a cascade (a static rule), or None."""
+    full_ifm: str | None = None
+    """Why the op must read its whole IFM (graph input, linear format), or None."""
+    full_ofm: str | None = None
+    """Why the op must write its whole OFM (graph output, linear format, concat part, several
+    consumers), or None."""
+    reuses_ifm: bool = False
+    """The OFM may overwrite the IFM in place (elementwise): it takes no memory of its own."""
+    consumers: tuple[int, ...] = ()
+    """Indices of the run's ops reading the OFM."""
+    feeds_ifm: bool = True
+    """The single consumer (if any) reads this OFM as its IFM (not as IFM2)."""
+
+    def cascadable(self, stripe: Shape4) -> str | None:
+        """None if the op may be cascaded producing ``stripe``, else why not."""
+        if self.refusal is not None:
+            return self.refusal
+        if stripe.height >= self.ofm.height:
+            return f"its stripe height {stripe.height} is not below its OFM height {self.ofm.height}"
+        return None
+
+    def sram_estimate(self, stripe: Shape4, non_local: int = 0) -> int:
+        """Fast-storage bytes the op needs producing ``stripe``: the IFM window (or the whole
+        IFM), the OFM stripe (or the whole OFM, or nothing when it overwrites the IFM), a second
+        feature map in full, plus what else is live (``non_local``)."""
+        window = stripe_input(stripe, self.ifm, self.kernel, self.resampling)
+        ifm = self.ifm_bytes if self.full_ifm else brick_bytes(window, self.ifm_element_bytes)
+        if self.reuses_ifm:
+            ofm = 0
+        elif self.full_ofm:
+            ofm = self.ofm_bytes
+        else:
+            ofm = brick_bytes(stripe, self.ofm_element_bytes)
+        return ifm + self.ifm2_bytes + ofm + non_local
+
+    def uncascaded_estimate(self, non_local: int = 0) -> int:
+        """``sram_estimate`` of the op writing its whole OFM at once."""
+        return self.sram_estimate(self.ofm, non_local)
+
+    def window(self, stripe: Shape4) -> Shape4:
+        """The IFM area one OFM ``stripe`` reads."""
+        return stripe_input(stripe, self.ifm, self.kernel, self.resampling)
+
+
+@dataclass
+class Cascade:
+    """A formed cascade: member indices (consecutive), each member's stripe, the rolling buffer
+    each member but the last writes its OFM into, and the fast-storage bytes it needs (rolling
+    and weight buffers, without other live memory)."""
+
+    members: list[int]
+    stripes: dict[int, Shape4]
+    rolling: dict[int, Shape4]
+    mem_usage: int
+
+    @property
+    def start(self) -> int:
+        return self.members[0]
+
+    @property
+    def end(self) -> int:
+        return self.members[-1]
+
+    def rolling_bytes(self, ops: list[SchedOp]) -> int:
+        return sum(shape.elements() * ops[i].ofm_element_bytes for i, shape in self.rolling.items())
+
+
+@dataclass
+class Stop:
+    """Why a chain ended at op ``index`` (or why the op is in no cascade)."""
+
+    index: int
+    reason: str
+
+
+@dataclass
+class BuildResult:
+    cascades: list[Cascade] = field(default_factory=list)
+    stops: list[Stop] = field(default_factory=list)
+
+
+def _rolling(ops: list[SchedOp], stripes: Mapping[int, Shape4], producer: int, consumer: int) -> tuple[Shape4, int]:
+    shape = rolling_buffer_shape(stripes[producer], ops[consumer].window(stripes[consumer]))
+    return shape, shape.elements() * ops[producer].ofm_element_bytes
+
+
+def _next_in_chain(ops: list[SchedOp], scope: set[int], done: set[int], stripes: Mapping[int, Shape4],
+                   producer: SchedOp) -> tuple[int | None, str]:
+    """The op that may extend a chain ending at ``producer``, or None and why the chain ends."""
+    if not producer.consumers:
+        return None, "its OFM has no consumer in this NPU run"
+    if len(producer.consumers) > 1:
+        return None, f"its OFM branches to {len(producer.consumers)} consumers"
+    nxt = producer.consumers[0]
+    consumer = ops[nxt]
+    if nxt in done or nxt not in scope:
+        return None, f"its consumer '{consumer.name}' is outside the ops being cascaded"
+    why = consumer.cascadable(stripes[nxt])
+    if why is not None:
+        return None, f"its consumer '{consumer.name}' cannot be cascaded: {why}"
+    if not producer.feeds_ifm or producer.ofm != consumer.ifm:
+        return None, f"its consumer '{consumer.name}' reads it with another shape ({consumer.ifm} vs {producer.ofm})"
+    if consumer.full_ifm:
+        return None, f"its consumer '{consumer.name}' needs its whole IFM ({consumer.full_ifm})"
+    if producer.full_ofm:
+        return None, f"it must write its whole OFM ({producer.full_ofm})"
+    if nxt != producer.index + 1:
+        return None, f"its consumer '{consumer.name}' does not run right after it (cascades are not reordered)"
+    return nxt, ""
+
+
+def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, Shape4], limit: int,
+                   spilling: bool, non_local: Mapping[int, int] | None = None,
+                   weight_buffers: Mapping[int, int] | None = None) -> BuildResult:
+    """Form cascades among ``scope`` (indices into ``ops``, in schedule order) for the stripe
+    proposal ``stripes`` under the fast-storage ``limit`` (see the module docstring)."""
+    non_local = non_local or {}
+    weight_buffers = weight_buffers or {}
+    in_scope = set(scope)
+    done: set[int] = set()
+    result = BuildResult()
+    peak = limit  # without spilling it rises to what must fit anyway
+    for index in scope:
+        if index in done:
+            continue
+        first = ops[index]
+        why = first.cascadable(stripes[index])
+        if why is not None:
+            done.add(index)
+            result.stops.append(Stop(index, f"not cascadable: {why}"))
+            if not spilling:
+                peak = max(peak, first.uncascaded_estimate(non_local.get(index, 0)))
+            continue
+        chain = [index]
+        best_chain = [index]
+        head_ifm = 0 if spilling else first.ifm_bytes
+        buffers = weight_buffers.get(index, 0)
+        best = first.uncascaded_estimate(non_local.get(index, 0))
+        stop = ""
+        producer = first
+        while True:
+            nxt, stop = _next_in_chain(ops, in_scope, done, stripes, producer)
+            if nxt is None:
+                break
+            consumer = ops[nxt]
+            _, rolling = _rolling(ops, stripes, producer.index, nxt)
+            whole = consumer.uncascaded_estimate(non_local.get(nxt, 0))
+            chain.append(nxt)
+            buffers += rolling + weight_buffers.get(nxt, 0)
+            if spilling:
+                if whole < peak:
+                    stop = (f"'{consumer.name}' fits uncascaded ({whole} bytes, under the limit of {peak} bytes): "
+                            "everything fits")
+                    break
+                if buffers > peak:
+                    stop = (f"the cascade's buffers would take {buffers} bytes with '{consumer.name}', "
+                            f"more than the limit of {peak} bytes")
+                    break
+                best_chain, best = list(chain), buffers
+            else:
+                size = head_ifm + buffers + consumer.ofm_bytes + non_local.get(index, 0)
+                if whole < peak and best < peak:
+                    stop = (f"'{consumer.name}' ({whole} bytes) and the cascade so far ({best} bytes) fit under "
+                            f"the limit of {peak} bytes: everything fits")
+                    break
+                if head_ifm + buffers > best:
+                    stop = (f"adding '{consumer.name}' makes the IFM and buffers {head_ifm + buffers} bytes, "
+                            f"more than the uncascaded footprint of {best} bytes")
+                    break
+                if size < best or size < whole:
+                    best_chain, best = list(chain), size
+            producer = consumer
+        end = best_chain[-1]
+        result.stops.append(Stop(end, stop))
+        if len(best_chain) > 1:
+            rolling_shapes = {p: _rolling(ops, stripes, p, c)[0] for p, c in zip(best_chain, best_chain[1:])}
+            result.cascades.append(Cascade(best_chain, {i: stripes[i] for i in best_chain}, rolling_shapes,
+                                           best - non_local.get(index, 0)))
+            done.update(best_chain)
+            if not spilling:
+                peak = max(peak, best)
+        else:
+            done.add(index)
+            if not spilling:
+                peak = max(peak, first.uncascaded_estimate(non_local.get(index, 0)))
+    return result
+
+
+def schedule_memory(ops: list[SchedOp], scope: list[int], cascades: list[Cascade],
+                    non_local: Mapping[int, int] | None = None) -> int:
+    """Peak fast-storage bytes of a proposal: a cascade member takes its cascade's buffers, any
+    other op its whole IFM and OFM, each plus the memory live besides it."""
+    non_local = non_local or {}
+    member_of = {i: c for c in cascades for i in c.members}
+    peak = 0
+    for index in scope:
+        cascade = member_of.get(index)
+        own = cascade.mem_usage if cascade is not None else ops[index].ifm_bytes + ops[index].ofm_bytes
+        peak = max(peak, own + non_local.get(index, 0))
+    return peak
+
+
+def min_stripes(ops: list[SchedOp]) -> dict[int, Shape4]:
+    """The MIN proposal: every op's smallest stripe (stripes.min_stripe_height), full width and
+    depth."""
+    from npu_opt.passes.schedule.stripes import min_stripe_height
+
+    stripes: dict[int, Shape4] = {}
+    for position, op in enumerate(ops):
+        after = ops[position + 1].kernel.stride_y if position + 1 < len(ops) else None
+        stripes[op.index] = op.ofm.with_height(min_stripe_height(after, op.resampling))
+    return stripes
+
+
+def propose_stripes(ops: list[SchedOp], members: list[int], final_height: int) -> dict[int, Shape4]:
+    """Stripes for a chain whose last op produces ``final_height`` rows per step: each op before
+    produces what the next one's stripe reads (stripes.producer_stripe_height), in even heights
+    when the chain holds a nearest-neighbour upscaler."""
+    force_even = any(ops[i].resampling is Resampling.NEAREST for i in members)
+    stripes: dict[int, Shape4] = {}
+    stripe = ops[members[-1]].ofm.with_height(final_height)
+    for index in reversed(members):
+        op = ops[index]
+        stripes[index] = stripe
+        height = producer_stripe_height(stripe.height, op.kernel.stride_y, op.resampling.upscale, force_even)
+        stripe = op.ifm.with_height(height)
+    return stripes
+
+
+@dataclass
+class Growth:
+    """The outcome of growing one MIN cascade's stripes: the cascades replacing it (None: keep
+    the MIN cascade), the stops of the accepted build, and why the growth ended."""
+
+    cascades: list[Cascade] | None
+    stops: list[Stop]
+    note: str
+
+
+def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: bool,
+                 non_local: Mapping[int, int] | None,
+                 weight_buffers: Callable[[dict[int, Shape4]], dict[int, int]]) -> Growth:
+    """Vela's stripe growth for one MIN cascade: final-stripe heights from the MIN height + 1 up to
+    half the last OFM, in order; each proposal is re-cascaded and kept while its peak memory fits
+    ``limit`` and it splits the chain into no more cascades than the first proposal did; the scan
+    stops at the first proposal that fails, or after one needing no cascade at all."""
+    members = cascade.members
+    last = ops[members[-1]]
+    first_height = cascade.stripes[members[-1]].height + 1
+    best: BuildResult | None = None
+    best_height = cascade.stripes[members[-1]].height
+    ceiling = 0
+    note = f"no taller final stripe to try (the OFM is {last.ofm.height} rows)"
+    for height in range(first_height, last.ofm.height // 2 + 1):
+        stripes = propose_stripes(ops, members, height)
+        built = build_cascades(ops, members, stripes, limit, spilling, non_local, weight_buffers(stripes))
+        if height == first_height:
+            ceiling = len(built.cascades)
+        peak = schedule_memory(ops, members, built.cascades, non_local)
+        if peak > limit:
+            note = f"a final stripe of {height} rows needs {peak} bytes, more than the limit of {limit} bytes"
+            break
+        if len(built.cascades) > ceiling:
+            note = (f"a final stripe of {height} rows splits the chain into {len(built.cascades)} cascades, "
+                    f"more than the {ceiling} of the first proposal")
+            break
+        best, best_height = built, height
+        if not built.cascades:
+            note = f"a final stripe of {height} rows needs no cascade"
+            break
+        note = f"the last proposal ({height} rows) is half the OFM height or more"
+    if best is None:
+        return Growth(None, [], f"kept the MIN stripes: {note}")
+    return Growth(best.cascades, best.stops, f"final stripe {best_height} rows; stopped: {note}")
+
+
+__all__ = ["BuildResult", "Cascade", "Growth", "SchedOp", "Stop", "build_cascades", "grow_stripes", "min_stripes",
+           "propose_stripes", "schedule_memory"]

@@ -1,0 +1,173 @@
+"""From the IR to the cascade builder's records: ``sched_ops`` reads one NPU run as ``SchedOp``s.
+
+Every rule is a query of the op's interfaces and of the graph around it, never of its name:
+
+* **never cascadable** (``refusal``): the op's ``CostedOp`` kind has no block type (a DMA) or its
+  block type produces whole vectors (vector product, reduce-sum); it upscales by transposition
+  (a transpose convolution); it reads a window of a larger tensor through a slice view (Vela's
+  read offsets); or it is a binary elementwise op whose streamed IFM is a constant, a scalar or
+  broadcast, or whose second operand is a feature map.
+* **full IFM** (``full_ifm``): the IFM is a graph input (a function argument, or written by an op
+  outside this NPU run) or is stored linear (NHWC).
+* **full OFM** (``full_ofm``): the OFM is a graph output (returned, or read outside this run), is
+  stored linear, is part of a concatenation, or has several consumers.
+
+Weight DMAs (an ``npu.dma`` of a constant) are not scheduled ops of their own: Vela's scheduler
+sees the weights on the op that reads them.
+"""
+from __future__ import annotations
+
+from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.dialects.npu.interfaces import costed
+from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.dialects.npu.ops_common import encoding_of, is_constant, shape_of
+from npu_opt.dialects.npu.ops_memory import slice_root
+from npu_opt.dialects.npu.perf.ir_adapter import report_name
+from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, TensorFormat
+from npu_opt.ir.core import OpResult, Operation, Value
+from npu_opt.ir.traits import MemoryOnly, ReturnLike
+from npu_opt.passes.npu_order import concat_user
+from npu_opt.passes.schedule.cascade_builder import SchedOp
+from npu_opt.passes.schedule.stripes import tensor_bytes
+
+WHOLE_VECTOR_BLOCKS = (BlockType.VECTOR_PRODUCT, BlockType.REDUCE_SUM)
+"""Block types whose every output element reads the whole input: no stripe of rows exists."""
+
+
+def is_weight_dma(op: Operation) -> bool:
+    """An ``npu.dma`` copying a constant (weights into fast storage): not a scheduled op."""
+    interface = costed(op)
+    return (interface is not None and interface.kind is OpKind.DMA
+            and any(is_constant(slice_root(v)) for v in op.operands))
+
+
+def _source(value: Value) -> Operation | None:
+    """The executed op writing ``value``, looking through views; None for a function argument."""
+    while isinstance(value, OpResult):
+        op = value.op
+        if not op.has_trait(MemoryOnly):
+            return op
+        value = op.operands[0]
+    return None
+
+
+def _readers(value: Value) -> list[Operation]:
+    """The ops reading ``value``, directly or through views (a terminator counts as a reader)."""
+    found: list[Operation] = []
+    work = [value]
+    while work:
+        for user in work.pop().users():
+            if user.has_trait(MemoryOnly):
+                work.extend(user.results)
+            else:
+                found.append(user)
+    return found
+
+
+def _fixed(value: Value) -> bool:
+    """A constant or a 0-D (scalar) operand: not a streamed feature map."""
+    return is_constant(value) or not shape_of(value)
+
+
+def _feature_inputs(op: Operation, desc: NpuOpDesc) -> tuple[Value, Value | None]:
+    """The operands read as IFM and IFM2, with a binary elementwise op's fixed first operand
+    swapped behind the feature map (as ``describe_op`` describes it)."""
+    if desc.kind is OpKind.ELEMENTWISE_BINARY and len(op.operands) >= 2:
+        first, second = op.operands[0], op.operands[1]
+        if _fixed(first) and not _fixed(second) and shape_of(second) == shape_of(op.results[0]):
+            return second, first
+        return first, second
+    return op.operands[0], None
+
+
+def _refusal(op: Operation, desc: NpuOpDesc, ifm: Value, ifm2: Value | None) -> str | None:
+    block = desc.block_type
+    if block is None or block is BlockType.DEFAULT:
+        return "it runs no NPU compute block (a memory copy)"
+    if block in WHOLE_VECTOR_BLOCKS:
+        return f"its {block.value} block type reads the whole IFM for every output"
+    if desc.kind is OpKind.TRANSPOSE_CONV2D:
+        return "it is a transpose convolution"
+    for value in (ifm, ifm2):
+        if value is not None and slice_root(value) is not value:
+            return "it reads a window of a larger tensor (a slice)"
+    if desc.kind is OpKind.ELEMENTWISE_BINARY:
+        assert ifm2 is not None
+        if _fixed(ifm):
+            return "its streamed IFM is a constant or scalar"
+        if shape_of(ifm) != shape_of(op.results[0]):
+            return "its IFM is broadcast to the OFM shape"
+        if not _fixed(ifm2):
+            return "its second operand is a feature map (only a constant or scalar may be)"
+    return None
+
+
+def _linear(value: Value) -> bool:
+    enc = encoding_of(value)
+    return enc is None or enc.format == TensorFormat.NHWC.value
+
+
+def _reuses_ifm(op: Operation, desc: NpuOpDesc, inputs: list[Value]) -> bool:
+    """An elementwise OFM may overwrite an input of the same shape, format and element width
+    that only this op reads."""
+    if not desc.kind.is_elementwise:
+        return False
+    ofm = op.results[0]
+    for value in inputs:
+        if (value is not None and not _fixed(value) and shape_of(value) == shape_of(ofm)
+                and encoding_of(value) == encoding_of(ofm) and value.type == ofm.type
+                and len(value.users()) == 1):
+            return True
+    return False
+
+
+def sched_ops(run: list[Operation], describe) -> tuple[list[SchedOp], list[Operation]]:
+    """The scheduled ops of one NPU run (schedule order) as ``SchedOp``s, and their IR ops.
+    ``describe(op)`` gives the op's cost-model description."""
+    ops = [op for op in run if costed(op) is not None and not is_weight_dma(op)]
+    position = {op: i for i, op in enumerate(ops)}
+    records: list[SchedOp] = []
+    ifm_of: dict[int, Value] = {}
+    for index, op in enumerate(ops):
+        desc: NpuOpDesc = describe(op)
+        ifm, ifm2 = _feature_inputs(op, desc)
+        ifm_of[index] = ifm
+        ofm = op.results[0]
+        source = _source(ifm)
+        readers = _readers(ofm)
+        consumers = tuple(sorted({position[r] for r in readers if r in position}))
+        full_ifm = None
+        if source is None or source not in position:
+            full_ifm = "it is a graph input"
+        elif _linear(ifm):
+            full_ifm = "it is stored linear (NHWC)"
+        full_ofm = None
+        if any(r.has_trait(ReturnLike) or r not in position for r in readers):
+            full_ofm = "it is a graph output"
+        elif _linear(ofm):
+            full_ofm = "it is stored linear (NHWC)"
+        elif concat_user(ofm) is not None:
+            full_ofm = "it is part of a concatenation"
+        elif len(consumers) > 1 or len(op.results) > 1:
+            full_ofm = f"it has {max(len(consumers), len(op.results))} consumers"
+        binary = desc.kind is OpKind.ELEMENTWISE_BINARY
+        ifm2_bytes = 0
+        if desc.ifm2 is not None and not binary:
+            ifm2_bytes = tensor_bytes(desc.ifm2.shape, desc.ifm2.element_bytes, desc.ifm2.format == TensorFormat.NHCWB16)
+        records.append(SchedOp(
+            index=index, name=report_name(op), ifm=desc.ifm.shape, ofm=desc.ofm.shape, kernel=desc.kernel,
+            resampling=desc.resampling,
+            ifm_bytes=tensor_bytes(desc.ifm.shape, desc.ifm.element_bytes, desc.ifm.format == TensorFormat.NHCWB16),
+            ofm_bytes=tensor_bytes(desc.ofm.shape, desc.ofm.element_bytes, desc.ofm.format == TensorFormat.NHCWB16),
+            ifm2_bytes=ifm2_bytes, ifm_element_bytes=desc.ifm.element_bytes,
+            ofm_element_bytes=desc.ofm.element_bytes, refusal=_refusal(op, desc, ifm, ifm2),
+            full_ifm=full_ifm, full_ofm=full_ofm, reuses_ifm=_reuses_ifm(op, desc, [ifm, ifm2]),
+            consumers=consumers))
+    for record in records:
+        if len(record.consumers) == 1:
+            consumer = record.consumers[0]
+            record.feeds_ifm = _source(ifm_of[consumer]) is ops[record.index]
+    return records, ops
+
+
+__all__ = ["WHOLE_VECTOR_BLOCKS", "is_weight_dma", "sched_ops"]

@@ -1,0 +1,233 @@
+"""``npu-form-cascades``: which ops run as cascades, with which stripes (Vela 5.2 legacy).
+
+Per NPU run (Vela schedules each stretch of NPU ops between CPU ops on its own), in schedule
+order (``npu.time``):
+
+1. **MIN proposal**: every op produces its smallest stripe, as tall as the vertical stride of the
+   op after it (even for nearest-neighbour upscaling), full width and depth (stripes.py).
+2. **Cascades for MIN** under the SRAM target (Size: under the minimum memory requirement, the
+   largest sum of whole IFM/OFM some op must hold), by the greedy builder (cascade_builder.py).
+3. **Performance, shared arena**: when the whole, uncascaded schedule with its weight buffers
+   fits the target (peak of the live ranges, passes/schedule/live_ranges.py), nothing is
+   cascaded, as Vela keeps its MAX schedule then.
+4. **Stripe growth**: each MIN cascade's final stripe grows one row at a time while the re-built
+   cascades still fit and do not split the chain further (``grow_stripes``); weight buffers of the
+   members count, each member's weights encoded at full depth for its stripe's block config.
+
+Decisions are written through the rewriter: on every cascade member ``npu.stripe`` (its OFM
+stripe) and ``npu.cascade`` (the first member's ``npu.time`` and, but for the last member, the
+rolling buffer its OFM lives in); stale ones on other ops are dropped. With ``--pass-remarks``,
+each cascade and each op where a chain stopped says why.
+
+Non-local memory (what else is live beside an op) is the MIN schedule's fast-storage snapshot
+minus the op's own IFM/OFM; with a separate fast storage (Dedicated_Sram) feature maps are still
+in the arena when Vela cascades, so it is 0.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from npu_opt.dialects.npu.perf import select_block_config
+from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, op_weights_hwio
+from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
+from npu_opt.dialects.npu.perf.shape import Shape4, round_up
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.dialects.npu.schedule_attrs import (
+    CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, StripeAttr,
+)
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.attributes import IntegerAttr
+from npu_opt.ir.core import Block, Operation
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.passes.npu_order import graph_blocks, npu_runs
+from npu_opt.passes.schedule.cascade_builder import (
+    Cascade, SchedOp, Stop, build_cascades, grow_stripes, min_stripes,
+)
+from npu_opt.passes.schedule.cascade_ops import sched_ops
+
+SCALE_RECORD_BYTES = 10
+"""Bytes of one OFM channel's bias/scale record, for weights whose values are not in the IR."""
+
+
+def min_memory_requirement(ops: list[SchedOp]) -> int:
+    """The largest sum of the whole feature maps one op must hold (Size's first SRAM target)."""
+    return max(((op.ifm_bytes if op.full_ifm else 0) + (op.ofm_bytes if op.full_ofm else 0) for op in ops),
+               default=0)
+
+
+@register_pass("npu-form-cascades", statistics={
+    "cascades": "cascades formed",
+    "ops-cascaded": "ops in a cascade",
+    "largest-cascade": "ops in the longest cascade",
+    "rolling-bytes": "bytes of the rolling buffers of all cascades",
+})
+class FormCascades(Pass):
+    """Group chains of ops into cascades and choose their stripes, as Vela 5.2's legacy scheduler
+    does (see the module docstring): MIN stripes, the greedy builder under the SRAM target, the
+    MAX-fits shortcut, then per-cascade stripe growth. Writes ``npu.stripe`` and ``npu.cascade``."""
+
+    sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule sram_target, "
+                                  "else the target's arena cache size)")
+    optimise: str = option("", "Performance or Size (empty: the module's npu.schedule strategy, else Performance)")
+    weight_buffers: bool = option(True, "count cascade members' weight buffers (full-depth encoding per stripe) "
+                                        "while growing stripes")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module)
+        schedule = module.attr(SCHEDULE_ATTR)
+        strategy = self.optimise or (schedule.strategy if isinstance(schedule, ScheduleAttr) else "Performance")
+        if strategy not in STRATEGIES:
+            ctx.error(f"optimise must be {' or '.join(STRATEGIES)}, not '{strategy}'")
+            return
+        limit = self.sram_target
+        if limit < 0:
+            limit = schedule.sram_target if isinstance(schedule, ScheduleAttr) else target.arena_cache_size
+        largest = 0
+        for block in list(graph_blocks(module)):
+            try:
+                runs = npu_runs(block)
+            except ValueError as err:
+                ctx.error(str(err), block.parent_op())
+                continue
+            formed: set[Operation] = set()
+            for run in runs:
+                for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx):
+                    self._write(cascade, ops, ctx)
+                    formed.update(ops[i] for i in cascade.members)
+                    ctx.stat("cascades")
+                    ctx.stat("ops-cascaded", len(cascade.members))
+                    ctx.stat("rolling-bytes", cascade.rolling_bytes(records))
+                    largest = max(largest, len(cascade.members))
+            for op in block.ops:
+                if op not in formed:
+                    for name in (STRIPE_ATTR, CASCADE_ATTR):
+                        if op.attr(name) is not None:
+                            ctx.rewriter.remove_attr(op, name)
+        if largest > ctx.stats["largest-cascade"]:
+            ctx.stat("largest-cascade", largest - ctx.stats["largest-cascade"])
+
+    # -- one NPU run ---------------------------------------------------------------------------
+    def _schedule_run(self, block: Block, run: list[Operation], target, strategy: str, limit: int,
+                      ctx: PassContext) -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
+        describe: Callable[[Operation], NpuOpDesc] = lambda op: ctx.analyses.get(OpDescription, op).desc  # noqa: E731
+        records, ops = sched_ops(run, describe)
+        if not records:
+            return []
+        spilling = target.is_spilling_enabled
+        non_local = self._non_local(block, ops, records, target, spilling)
+        build_limit = limit if strategy == "Performance" else min_memory_requirement(records)
+        scope = [r.index for r in records]
+        built = build_cascades(records, scope, min_stripes(records), build_limit, spilling, non_local)
+        stops = {stop.index: stop.reason for stop in built.stops}
+        if strategy == "Performance" and not spilling:
+            peak = self._max_peak(block, target)
+            if peak is not None and peak < limit:
+                ctx.remark(f"no cascades: the uncascaded schedule needs at most {peak} bytes of fast storage, "
+                           f"under the SRAM target of {limit} bytes (everything fits)", ops[0])
+                return []
+        growth_limit = limit if strategy == "Performance" else max(
+            (c.mem_usage for c in built.cascades), default=build_limit)
+        weights = self._weight_buffers(ops, records, target, ctx) if self.weight_buffers else (lambda s: {})
+        cascades: list[Cascade] = []
+        for cascade in built.cascades:
+            grown = grow_stripes(records, cascade, growth_limit, spilling, non_local, weights)
+            if grown.cascades is None:
+                cascades.append(cascade)
+            else:
+                cascades.extend(grown.cascades)
+                for index in cascade.members:
+                    stops.pop(index, None)
+                stops.update({stop.index: stop.reason for stop in grown.stops})
+            ctx.remark(f"stripe growth of the cascade '{records[cascade.start].name}'..'{records[cascade.end].name}':"
+                       f" {grown.note}", ops[cascade.end])
+        for cascade in cascades:
+            rolling = cascade.rolling_bytes(records)
+            ctx.remark(f"cascade of {len(cascade.members)} ops from '{records[cascade.start].name}' to "
+                       f"'{records[cascade.end].name}': final stripe {cascade.stripes[cascade.end].height} rows, "
+                       f"{rolling} bytes of rolling buffers, {cascade.mem_usage} bytes of fast storage",
+                       ops[cascade.start])
+        for index, reason in sorted(stops.items()):
+            if reason:
+                ctx.remark(f"cascading stops at '{records[index].name}': {reason}", ops[index])
+        return [(cascade, ops, records) for cascade in cascades]
+
+    @staticmethod
+    def _non_local(block: Block, ops: list[Operation], records: list[SchedOp], target,
+                   spilling: bool) -> dict[int, int]:
+        """Fast-storage bytes live beside each op in the MIN schedule, its own IFM/OFM excluded."""
+        if spilling:
+            return {}
+        from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
+
+        _, times = op_times(block)
+        ranges = [r for r in live_ranges(block, target) if r.kind != "weights"]
+        area = target.fast_storage_area
+        usage = memory_usage(ranges, area, alignment=16, length=max(times.values(), default=-1) + 1)
+        result: dict[int, int] = {}
+        for record, op in zip(records, ops):
+            own = record.ifm_bytes + (0 if record.reuses_ifm else record.ofm_bytes)
+            result[record.index] = max(0, usage[times[op]] - own)
+        return result
+
+    @staticmethod
+    def _max_peak(block: Block, target) -> int | None:
+        """Peak fast-storage bytes of the uncascaded schedule (feature maps, and weight buffers
+        where npu-buffer-weights has streamed weights)."""
+        from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage
+
+        try:
+            usage = memory_usage(live_ranges(block, target), target.fast_storage_area, alignment=16)
+        except ValueError:
+            return None
+        return max(usage, default=0)
+
+    @staticmethod
+    def _weight_buffers(ops: list[Operation], records: list[SchedOp], target,
+                        ctx: PassContext) -> Callable[[dict[int, Shape4]], dict[int, int]]:
+        """Bytes of each member's weight buffer for a stripe proposal: the weights encoded at full
+        depth for the block config of the op's stripe, when they live outside fast storage."""
+        perf = perf_target(target)
+        cache: dict[tuple[int, object], int] = {}
+
+        def size(index: int, stripe: Shape4) -> int:
+            op = ops[index]
+            desc: NpuOpDesc = ctx.analyses.get(OpDescription, op).desc
+            if desc.weights is None or desc.weights.memory == target.fast_storage_area:
+                return 0
+            striped = desc.with_ofm_stripe(stripe.min(desc.ofm.shape))
+            block = select_block_config(striped, perf.accel)
+            if block is None:
+                return 0
+            key = (index, block)
+            if key not in cache:
+                hwio = op_weights_hwio(op)
+                depth = desc.ofm.shape.depth
+                if hwio is None:
+                    cache[key] = round_up(desc.weights.raw_elements, 16) + round_up(SCALE_RECORD_BYTES * depth, 16)
+                else:
+                    encoder = WeightStreams.of(op, ctx.analyses).encoder(op, hwio, perf, striped, block)
+                    cache[key] = encoder((0, depth)).total_bytes
+            return cache[key]
+
+        return lambda stripes: {i: size(i, s) for i, s in stripes.items()}
+
+    # -- writing -------------------------------------------------------------------------------
+    @staticmethod
+    def _write(cascade: Cascade, ops: list[Operation], ctx: PassContext) -> None:
+        time = ops[cascade.start].attr(TIME_ATTR)
+        cascade_id = time.value if isinstance(time, IntegerAttr) else cascade.start
+        for index in cascade.members:
+            op = ops[index]
+            ofm = op.results[0]
+            stripe = cascade.stripes[index]
+            shape = tuple(ofm.type.shape) if hasattr(ofm.type, "shape") else ()
+            height = min(stripe.height, shape[-3]) if len(shape) >= 3 else stripe.height
+            ctx.rewriter.set_attr(op, STRIPE_ATTR, StripeAttr((height, stripe.width, stripe.depth)))
+            rolling = cascade.rolling.get(index)
+            ctx.rewriter.set_attr(op, CASCADE_ATTR, CascadeAttr(
+                cascade_id, None if rolling is None else (rolling.height, rolling.width, rolling.depth)))
+
+
+__all__ = ["FormCascades", "min_memory_requirement"]
