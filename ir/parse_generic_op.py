@@ -18,7 +18,7 @@ from npu_opt.ir.diagnostics import UserError
 from npu_opt.ir.lexing import _OPERANDS_OK, _VALUE_NAME
 from npu_opt.ir.location import Location, NameLoc
 from npu_opt.ir.parse_errors import _diagnose_operands, _error
-from npu_opt.ir.signature_split import split_tensor_signature
+from npu_opt.ir.signature_split import split_spaced_signature, split_tensor_signature
 from npu_opt.ir.type_parser import split_top_level
 from npu_opt.ir.types import FunctionType, Type
 
@@ -230,7 +230,7 @@ class GenericOpRules:
         results, types with attribute dictionaries, comments, errors): the grammar path takes those."""
         if "//" in body:
             return None
-        tensors = split_tensor_signature(body)  # the imported models' signatures, in one match
+        tensors = split_spaced_signature(body, self.state.tensor_texts) or split_tensor_signature(body)
         if tensors is not None:
             input_texts, result_texts = tensors[0], [tensors[1]]
         else:

@@ -88,6 +88,7 @@ class _State:
         self.dict_cache: dict[str, dict[str, Attribute]] = {}
         self.signature_cache: dict[str, FunctionType] = {}
         self.known_types: dict[str, Type] = {}  # type spellings decoded and checked in this parse
+        self.tensor_texts: set[str] = set()  # spellings that are one whole tensor type (signature_split)
         self.depth = 0
         self.braces: list[Token] = []  # the open '{' tokens (fine-grained ones only)
         self.closed_brace: Token | None = None  # the '{' of the dictionary closed last

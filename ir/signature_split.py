@@ -37,3 +37,28 @@ def split_tensor_signature(body: str) -> tuple[list[str], str] | None:
     if m is None:
         return None
     return one.findall(body, 1, m.start("close")), m.group("result")
+
+
+def split_spaced_signature(body: str, checked: set[str]) -> tuple[list[str], str] | None:
+    """``split_tensor_signature`` for the spelling npu-opt and the importer print,
+    ``(T, T, T) -> T`` with exactly ``", "`` between the types: cut at each ``", tensor<"`` and at
+    ``") -> "`` with str methods, each piece then checked alone against the one-tensor pattern
+    (``checked`` remembers the spellings that passed, so a type seen before costs a set lookup).
+    Every piece being one balanced tensor type with no parenthesis or arrow in it is what makes
+    these cuts the top-level ones; anything else returns None (then split_tensor_signature)."""
+    close = body.rfind(") -> ")
+    if close < 0 or not body.startswith("(") or body.count("->") != 1:
+        return None
+    result = body[close + 5:]
+    inputs = body[1:close].split(", tensor<") if close > 1 else []
+    for index in range(1, len(inputs)):
+        inputs[index] = "tensor<" + inputs[index]
+    one = None
+    for text in (*inputs, result):
+        if text not in checked:
+            if one is None:
+                one = _patterns()[0]
+            if one.fullmatch(text) is None:
+                return None
+            checked.add(text)
+    return inputs, result

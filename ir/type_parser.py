@@ -45,6 +45,10 @@ _SCALES_ONLY = re.compile(rf"\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+\Z")
 _QUANT_ELEMENT = re.compile(r'!quant\.uniform<[^<>"]*+(?:<[^<>"]*+>[^<>"]*+)?>')
 """A ``!quant.uniform<...>`` element with no encoding after it (no string, so no comma can be
 outside its brackets): the commonest imported element type, which then needs no split_top_level."""
+_QUANT_TENSOR = re.compile(r'tensor<((?:[0-9]{1,18}x)++)!quant\.uniform<([^<>",]*+(?:<[^<>",]*+>[^<>",]*+)?),'
+                           r'([^<>"]*+)>>\Z')
+"""``tensor<dims x !quant.uniform<head, params>>`` with no '?' dimension and no encoding: the head
+is the text before the first ',' exactly as _quant's partition finds it (see _quant_tensor)."""
 _DIALECT_HEAD = re.compile(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?:\.([A-Za-z0-9_$.]*))?")
 
 
@@ -158,6 +162,9 @@ class TypeParser:
         raise TypeSyntaxError(f"unknown type '{text[:40]}'")
 
     def _tensor(self, text: str) -> Type:
+        quick = self._quant_tensor(text)
+        if quick is not None:
+            return quick
         body = text[len("tensor<"):-1]
         if body.startswith("*"):
             if not body.startswith("*x"):
@@ -193,6 +200,39 @@ class TypeParser:
             except TypeSyntaxError as err:
                 raise TypeSyntaxError(str(err), enc_offset + err.offset) from None
         return RankedTensorType.from_parsed(tuple(shape), element, encoding)  # (every dimension is valid)
+
+    def _quant_tensor(self, text: str) -> Type | None:
+        """An imported constant's or activation's type, ``tensor<8x3x3x8x!quant.uniform<HEAD,
+        params>>`` with a head decoded before, in one match and without the element's own cache
+        entry: what _tensor and _quant build for it, or None for anything else or anything
+        doubtful (they then decode it, and report any error)."""
+        m = _QUANT_TENSOR.match(text)
+        if m is None:
+            return None
+        dims, head, params = m.groups()
+        known = self._quant_heads.get(head)
+        if known is None:
+            return None
+        storage, expressed_type, axis, lo, hi = known
+        params = params.strip()
+        if axis is None:
+            pm = _PARAM.match(params)
+            if pm is None:
+                return None
+            zp = pm.group(2)
+            if zp is not None and len(zp) >= 19:
+                return None
+            scales, zero_points = [float(pm.group(1))], [0 if zp is None else int(zp)]
+        else:
+            if not (params.startswith("{") and params.endswith("}")) or not _SCALES_ONLY.match(params, 1, len(params) - 1):
+                return None
+            scales = list(map(float, params[1:-1].split(",")))
+            zero_points = [0] * len(scales)
+        try:
+            element = QuantUniformType.from_parsed(storage, expressed_type, scales, zero_points, axis, lo, hi)
+        except ValueError:
+            return None
+        return RankedTensorType.from_parsed(tuple(map(int, dims[:-1].split("x"))), element, None)
 
     def _element(self, text: str, offset: int) -> Type:
         if not text:
