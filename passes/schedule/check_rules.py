@@ -154,7 +154,7 @@ def check_times(sched: FunctionSchedule, report: Report) -> None:
         for producer in read_producers(op):
             if isinstance(producer, DmaOp) or producer not in sched.time:
                 continue
-            if sched.time[producer] >= time:
+            if sched.time[producer] > time:  # an equal time is a duplicate, reported above
                 report(1, f"{label(op)} runs at time {time} but reads the result of {label(producer)}, "
                           f"which runs at time {sched.time[producer]}", op)
 
@@ -163,7 +163,7 @@ def check_times(sched: FunctionSchedule, report: Report) -> None:
 def check_dmas(sched: FunctionSchedule, report: Report) -> None:
     """Rule 2: a DMA's time is smaller than each reader's; with ``prefetch`` it is smaller than
     the time of the NPU compute op issued last before the reader (see the module docstring)."""
-    computes = sorted((t, op) for op, t in sched.time.items() if not isinstance(op, DmaOp))
+    computes = sorted(((t, op) for op, t in sched.time.items() if not isinstance(op, DmaOp)), key=lambda p: p[0])
     compute_times = [t for t, _ in computes]
     for dma in sched.executed:
         if not isinstance(dma, DmaOp) or dma not in sched.time:

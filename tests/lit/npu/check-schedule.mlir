@@ -1,0 +1,367 @@
+// npu-check-schedule reads a scheduled module and reports every broken rule as an error at the
+// offending op, changing nothing. The first function is a valid schedule: a conv -> depthwise
+// cascade through a 6-row rolling buffer, a double-buffered weight stream prefetched two ops
+// ahead, an add written in place over the depthwise's OFM. Each later case breaks one rule of a
+// copy of it (or of a small function) and gets exactly one error.
+// RUN: %npu_opt %s --split-input-file --verify-diagnostics --pass=npu-check-schedule
+
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3584]>} {
+  func.func @valid(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 1: an op runs after the ops it reads, through views (the reshape does not run).
+func.func @reads_later(%x: tensor<1x8x8x16xi8>) -> tensor<1x64x1x16xi8> {
+  %0 = "npu.add"(%x, %x) <{name = "a"}> {npu.time = 1 : i64} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+  %1 = "npu.reshape"(%0) : (tensor<1x8x8x16xi8>) -> tensor<1x64x1x16xi8>
+  // expected-error@+1 {{schedule rule 1 (time): 'b' runs at time 0 but reads the result of 'a', which runs at time 1}}
+  %2 = "npu.add"(%1, %1) <{name = "b"}> {npu.time = 0 : i64} : (tensor<1x64x1x16xi8>, tensor<1x64x1x16xi8>) -> tensor<1x64x1x16xi8>
+  return %2 : tensor<1x64x1x16xi8>
+}
+
+// -----
+
+// Rule 1: every executed op has a time.
+func.func @no_time(%x: tensor<1x8x8x16xi8>) -> tensor<1x64x1x16xi8> {
+  %0 = "npu.add"(%x, %x) <{name = "a"}> {npu.time = 0 : i64} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+  %1 = "npu.reshape"(%0) : (tensor<1x8x8x16xi8>) -> tensor<1x64x1x16xi8>
+  // expected-error@+1 {{schedule rule 1 (time): 'b' is executed but has no npu.time}}
+  %2 = "npu.add"(%1, %1) <{name = "b"}> {} : (tensor<1x64x1x16xi8>, tensor<1x64x1x16xi8>) -> tensor<1x64x1x16xi8>
+  return %2 : tensor<1x64x1x16xi8>
+}
+
+// -----
+
+// Rule 1: no two ops share a time.
+func.func @same_time(%x: tensor<1x8x8x16xi8>) -> tensor<1x64x1x16xi8> {
+  %0 = "npu.add"(%x, %x) <{name = "a"}> {npu.time = 0 : i64} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+  %1 = "npu.reshape"(%0) : (tensor<1x8x8x16xi8>) -> tensor<1x64x1x16xi8>
+  // expected-error@+1 {{schedule rule 1 (time): 'b' has time 0, already the time of 'a'}}
+  %2 = "npu.add"(%1, %1) <{name = "b"}> {npu.time = 0 : i64} : (tensor<1x64x1x16xi8>, tensor<1x64x1x16xi8>) -> tensor<1x64x1x16xi8>
+  return %2 : tensor<1x64x1x16xi8>
+}
+
+// -----
+
+// Rule 1: views do not execute, so they have no time.
+func.func @view_time(%x: tensor<1x8x8x16xi8>) -> tensor<1x64x1x16xi8> {
+  %0 = "npu.add"(%x, %x) <{name = "a"}> {npu.time = 0 : i64} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+  // expected-error@+1 {{schedule rule 1 (time): 'npu.reshape' (time 2) does not execute (a view or constant) but has an npu.time}}
+  %1 = "npu.reshape"(%0) {npu.time = 2 : i64} : (tensor<1x8x8x16xi8>) -> tensor<1x64x1x16xi8>
+  %2 = "npu.add"(%1, %1) <{name = "b"}> {npu.time = 1 : i64} : (tensor<1x64x1x16xi8>, tensor<1x64x1x16xi8>) -> tensor<1x64x1x16xi8>
+  return %2 : tensor<1x64x1x16xi8>
+}
+
+// -----
+
+// Rule 2: a DMA must be issued before the op reading it.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3584]>} {
+  func.func @dma_after_reader(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 2 (DMA): DMA 'conv2_weights' runs at time 5, so it has not completed when 'conv2' reads it at time 4}}
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 5 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 5]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 2: a prefetched weight DMA must be issued before the op that runs just before its
+// consumer ('add' at time 2), which hides the transfer.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3584]>} {
+  func.func @prefetch_too_late(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 2 (DMA): DMA 'conv2_weights' prefetches the weights of 'conv2' (time 4) but is issued at time 3, after 'add' (time 2), the op it must overlap}}
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 3 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 1 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [1, 2]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 2 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 3: the depthwise's OFM overlaps the rolling buffer, still live at time 2.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @overlap(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    // expected-error@+1 {{schedule rule 3 (allocation): 'dw' (Sram bytes 1536..2559, live 2..3) overlaps 'conv1' (Sram bytes 1024..1791, live 0..2)}}
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 1536, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 3: in place only at the one time the IFM's range ends and the OFM's starts.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @in_place_too_long(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 3 (allocation): 'add' (Sram bytes 2304..3327, live 3..4) overlaps 'dw' (Sram bytes 2304..3327, live 2..4)}}
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 3: the OFM of 'conv2' is 1x8x8x32 i8: 2048 bytes.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @too_small(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 3 (allocation): 'conv2' needs 2048 bytes (1x8x8x32) but its allocation reserves 1024}}
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 1024, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 3: a cascade member's OFM takes its rolling buffer's bytes (6x8x16).
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @rolling_too_small(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    // expected-error@+1 {{schedule rule 3 (allocation): 'conv1' needs 768 bytes (the rolling buffer 6x8x16) but its allocation reserves 512}}
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 512, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 3: the rolling buffer is read by 'dw' at time 2.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @live_too_short(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    // expected-error@+1 {{schedule rule 3 (allocation): the allocation of 'conv1' is live until time 1, before its last reader at time 2}}
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 1]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 3: a weight stream's allocation holds its buffers (256 + 256 bytes).
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @stream_buffers(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 3 (allocation): 'conv2_weights' needs 768 bytes (its double-buffered weight stream) but its allocation reserves 512}}
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 512], bytes = 768, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 4: every allocation ends within the arena cache size (4096 here) of fast storage.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 4096, sram_target = 8192>} {
+  func.func @over_arena(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 4 (memory limit): 'conv2' ends at byte 5376 of Sram, beyond the scheduled arena cache size of 4096 bytes}}
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 4: npu.usage's bound is the most bytes live at one time: 3584 at time 4.
+// expected-error@+1 {{schedule rule 4 (memory limit): npu.usage says at most 3000 bytes of Sram are live at once but the allocations have 3584}}
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3000]>} {
+  func.func @usage(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 5: 'dw' needs 4 input rows per 2-row stripe (3x3 kernel) and 'conv1' writes 2 more.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @rolling_rows(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 5x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 640, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    // expected-error@+1 {{schedule rule 5 (cascade): 'dw' reads rows 1..4 of its input (4 rows: stripe 2, stride 1, kernel 3x3) while 'conv1' writes stripes of 2 rows, but the rolling buffer holds 5 rows (needs 6)}}
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 5: a stripe is no larger than its OFM.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @stripe_too_big(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    // expected-error@+1 {{schedule rule 5 (cascade): 'dw' has stripe 2x8x32, larger than its OFM 8x8x16}}
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x32>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 6: the weight slices end at the consumer's OFM depth (32).
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3584]>} {
+  func.func @slices_end(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 6 (weight slices): the weight slices of 'conv2' end at depth 48 but its OFM depth is 32}}
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 48], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 6: slice boundaries but the last are multiples of 16.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3584]>} {
+  func.func @slices_align(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 6 (weight slices): weight slice boundary 8 of 'conv2' is not a multiple of 16}}
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 8, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+// -----
+
+// Rule 6: double buffering alternates between at least two slices.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3584]>} {
+  func.func @double_one_slice(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 6 (weight slices): 'conv2_weights' double-buffers the weights of 'conv2' in 1 slice (double buffering needs at least 2)}}
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
