@@ -19,8 +19,12 @@ PASS_MODULES: dict[str, tuple[str, ...]] = {
     "npu_order": ("npu-order",),
     "npu_perf": ("npu-select-block-config", "npu-estimate", "estimate"),
     "npu_place": ("npu-format-nhcwb16", "npu-place-tensors"),
-    "schedule.form_cascades": ("npu-form-cascades",),
+    "schedule.allocate": ("npu-allocate",),
+    "schedule.buffer_weights": ("npu-buffer-weights",),
     "schedule.check_schedule": ("npu-check-schedule",),
+    "schedule.form_cascades": ("npu-form-cascades",),
+    "schedule.insert_dma": ("npu-insert-dma",),
+    "schedule.pipeline": ("schedule",),
     "test_passes": ("test-crash", "test-error", "test-dataflow", "test-break-ir"),
 }
 """Module (under npu_opt.passes) -> the passes and named pipelines it registers."""

@@ -31,7 +31,7 @@ import numpy as np
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, element_bits, feature_map, is_constant, quant_of, shape_of
 from npu_opt.dialects.npu.ops_elementwise import LutOp
-from npu_opt.dialects.npu.ops_memory import ConcatOp, slice_root
+from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp, slice_root
 from npu_opt.dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
 from npu_opt.dialects.npu.perf.shape import Shape4
 from npu_opt.dialects.npu.target import target_of
@@ -105,11 +105,15 @@ def _kernel(op: Operation) -> Kernel:
 def op_weights_hwio(op: Operation) -> np.ndarray | None:
     """The op's constant weights as Vela encodes them: H x W x I x O, zero point subtracted
     (depthwise: H x W x 1 x C; vector product: 1 x 1 x K x O; transpose convolution flipped);
-    None when the op has no weights or their values are not available."""
+    None when the op has no weights or their values are not available. Weights copied by a DMA
+    are the DMA's source constant."""
     weights = getattr(op, "weights", None)
     if weights is None or not isinstance(weights, Value):
         return None
     owner = getattr(weights, "op", None)
+    if isinstance(owner, DmaOp):  # a weight DMA (npu-insert-dma): the values are the constant's
+        weights = owner.operands[0]
+        owner = getattr(weights, "op", None)
     attr = owner.attr("value") if owner is not None else None
     if attr is None:
         return None

@@ -48,6 +48,9 @@ class BufferingDecision:
     """Cycles of this op under which the next op's DMA can run."""
     desc: NpuOpDesc
     """The op description with its weights where the NPU reads them and at the encoded size."""
+    needed_bytes: int = 0
+    """When weights that need a DMA are read in place because no buffer fits the limit: the
+    buffer the best slicing would have needed (bytes); else 0."""
 
 
 def weights_need_dma(perf: PerfTarget, weights_memory: str) -> bool:
@@ -99,6 +102,33 @@ def depth_boundaries(depth: int, first: int, steady: int) -> tuple[int, ...]:
     return (0,) + tuple(range(first, depth, steady)) + (depth,)
 
 
+def buffered_cycles(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig) -> Callable[[int], float]:
+    """Compute cycles of ``desc`` (weights at their full-depth encoded size) producing only its
+    first ``depth`` OFM channels with the weights in a fast-storage buffer: what a depth slice
+    computes in, and so the slack an op leaves the next one (its last slice's cycles)."""
+    weights = desc.weights
+    assert weights is not None
+    fast = replace(desc, weights=replace(weights, memory=perf.fast_storage, buffered=True))
+
+    def cycles_for(ofm_depth: int) -> float:
+        return float(op_compute_cycles(perf, fast.with_ofm_depth(ofm_depth), block))
+    return cycles_for
+
+
+def streamed(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig, encode: Encoder, source: str,
+             slices: tuple[int, ...], double: bool, stream_bytes: int, cascaded: bool = False
+             ) -> tuple[WeightStreaming, float]:
+    """The DMA of weights already decided (``slices``, ``double``, ``stream_bytes`` as the IR
+    says, copied from ``source``), as the cost model charges it, and the slack the op leaves the
+    next one: the compute of its last slice. ``desc`` has its weights at the full-depth size."""
+    full = encode((0, desc.ofm.shape.depth))
+    encoded = full if tuple(slices) == full.depth_slices else encode(tuple(slices))
+    tail = buffered_cycles(perf, desc, block)(slices[-1] - slices[-2])
+    streaming = WeightStreaming(source, perf.fast_storage, stream_bytes, 0 if cascaded else full.total_bytes,
+                                encoded.first_slice_bytes, double, tail)
+    return streaming, tail
+
+
 def propose_weight_buffering(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig, encode: Encoder,
                              prev_slack: float, buffer_limit: float = math.inf,
                              cascaded: bool = False) -> BufferingDecision:
@@ -112,10 +142,7 @@ def propose_weight_buffering(perf: PerfTarget, desc: NpuOpDesc, block: BlockConf
     depth = desc.ofm.shape.depth
     full = encode((0, depth))
     fast = replace(desc, weights=replace(weights, memory=perf.fast_storage, buffered=True))
-
-    def cycles_for(ofm_depth: int) -> float:
-        return float(op_compute_cycles(perf, fast.with_ofm_depth(ofm_depth), block))
-
+    cycles_for = buffered_cycles(perf, desc, block)
     own = cycles_for(depth)
     if desc.kind is OpKind.VECTOR_PRODUCT or not weights_need_dma(perf, weights.memory):
         in_place = replace(desc, weights=replace(weights, encoded_bytes=full.total_bytes, buffered=False))
@@ -134,7 +161,7 @@ def propose_weight_buffering(perf: PerfTarget, desc: NpuOpDesc, block: BlockConf
     buffer_size = min(encoded.total_bytes, encoded.max_range_bytes)
     if buffer_size > buffer_limit:
         in_place = replace(desc, weights=replace(weights, encoded_bytes=full.total_bytes, buffered=False))
-        return BufferingDecision(full, None, own, in_place)
+        return BufferingDecision(full, None, own, in_place, buffer_size)
     double = encoded.double_buffer_size <= buffer_limit and buffer_size < encoded.total_bytes
     streaming = WeightStreaming(weights.memory, perf.fast_storage, encoded.total_bytes,
                                 0 if cascaded else full.total_bytes, encoded.first_slice_bytes, double, slack)
@@ -161,5 +188,5 @@ def _sliced(depth: int, block_depth: int, prefetch_share: float, full_bytes: int
     return encoded
 
 
-__all__ = ["BufferingDecision", "Encoder", "depth_boundaries", "prefetch_bytes", "propose_weight_buffering",
-           "slicings", "snap_slice_depth", "weights_need_dma"]
+__all__ = ["BufferingDecision", "Encoder", "buffered_cycles", "depth_boundaries", "prefetch_bytes", "propose_weight_buffering",
+           "slicings", "snap_slice_depth", "streamed", "weights_need_dma"]

@@ -1,13 +1,15 @@
-// npu-estimate streams weights from off-chip flash into SRAM with Vela's weight-buffering policy
-// and charges the DMA the previous op's compute cannot hide. ethos-u55-128 on
+// npu-insert-dma copies weights from off-chip flash into SRAM, npu-buffer-weights decides how they
+// stream (Vela's weight-buffering policy) and npu-estimate charges the DMA the previous op's
+// compute cannot hide. ethos-u55-128 on
 // Ethos_U55_High_End_Embedded / Shared_Sram: feature maps in SRAM, weights in off-chip flash
 // (1 byte/cycle, read latency 64). encode-weights=false takes raw weight sizes so the streams can
 // be sized by hand: 16 channels x 144 B of weights + 16 x 10 B of scale records = 2464 B, a
 // 2464 + 64 = 2528-cycle transfer. Both convolutions compute in 2192 cycles (see
 // estimate-mac-ops.mlir).
-// RUN: %npu_opt %s -p "npu-select-block-config,npu-estimate{encode-weights=false}" | %filecheck %s
-// RUN: %npu_opt %s -p "npu-select-block-config,npu-estimate{encode-weights=false}" --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
-// RUN: %npu_opt %s -p "npu-select-block-config,npu-estimate{encode-weights=false weight-buffering=false}" | %filecheck %s --check-prefix=INPLACE
+// RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false}" | %filecheck %s
+// RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false}" --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s -p "npu-select-block-config,npu-estimate{encode-weights=false}" | %filecheck %s --check-prefix=INPLACE
+// RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false weight-buffering=false}" | %filecheck %s --check-prefix=INPLACE
 
 // First conv: nothing runs before it (slack 0), so nothing can be prefetched: one 16-channel slice,
 //   single buffer, NPU = 2192 + 2528 - min(2528, 0) = 4720. The streamed weights are not read as
@@ -18,13 +20,17 @@
 // the buffered weights and scales (2304 + 160): 3488.
 // CHECK: module attributes {{{.*}}npu.cost_totals = #npu.cost<total = 7248, npu = 7248, compute = 4384,
 // CHECK-SAME: read = [6976, 0, 0, 4928], written = [6976, 0, 0, 0]>
-// CHECK: name = "conv1"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 4720, npu = 4720, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
-// CHECK: name = "conv2"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 2528, npu = 2528, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
+// Each conv reads its own copy of the shared constant; the copy streams as one 16-channel slice.
+// CHECK: %[[D1:.*]] = "npu.dma"(%[[W:.*]]) {npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [2464], bytes = 2464, prefetch>} : (tensor<16x3x3x16xi8>) -> tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>
+// CHECK: "npu.conv2d"(%{{.*}}, %[[D1]], {{.*}}name = "conv1"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 4720, npu = 4720, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
+// CHECK: %[[D2:.*]] = "npu.dma"(%[[W]]) {npu.stream = #npu.stream<slices = [0, 16], buffering = single
+// CHECK: "npu.conv2d"(%{{.*}}, %[[D2]], {{.*}}name = "conv2"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 2528, npu = 2528, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
 // STATS: 'npu-estimate'
 // STATS: (S) 2 ops - NPU ops estimated
 // STATS: (S) 2 streamed - ops whose weights are DMA'd into fast storage
 
-// weight-buffering=false: the NPU reads the weights in place. The scale fetch takes
+// Without a weight DMA (npu-estimate alone), or with npu-estimate{weight-buffering=false} ignoring
+//   the DMAs, the NPU reads the weights in place. The scale fetch takes
 //   10 * 16 * 64 / 256 = 40 cycles (less than the 512-cycle output stage): compute is unchanged, and
 //   the flash is read for 2304 B of weights + 160 B of scales at 1 B/cycle: 2464 cycles, more than
 //   the NPU's 2192: the op is flash-bound, total 2464.

@@ -6,14 +6,14 @@
 // RUN: %npu_opt %s --split-input-file -p "npu-format-nhcwb16,npu-place-tensors" --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
 // RUN: %npu_opt %s --split-input-file -p "npu-place-tensors{enabled=false}" | %filecheck %s --check-prefix=OFF
 //
-// npu-estimate takes the weight-buffering decisions (and the DMA slack each op leaves the next)
+// npu-buffer-weights takes the weight-buffering decisions (and npu-estimate the DMA slack each op leaves the next)
 // with those feature maps still in DRAM, as Vela's scheduler does before it moves them to SRAM,
 // and the final estimate with them in SRAM. ethos-u65-256, Ethos_U65_High_End: weights in DRAM,
 // 3042-cycle raw weight transfers. conv2's slack, computed with its feature maps in DRAM (their
 // planned placement), is long enough to hide all of conv3's transfer: conv3's NPU cycles are its
 // compute (4202). Deciding with the final SRAM placement (decide-in-arena=false) hides less: 4405.
-// RUN: %npu_opt %s --split-input-file -p "npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-estimate{encode-weights=false}" | %filecheck %s --check-prefix=ARENA
-// RUN: %npu_opt %s --split-input-file -p "npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-estimate{encode-weights=false decide-in-arena=false}" | %filecheck %s --check-prefix=FINAL
+// RUN: %npu_opt %s --split-input-file -p "npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false}" | %filecheck %s --check-prefix=ARENA
+// RUN: %npu_opt %s --split-input-file -p "npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false decide-in-arena=false},npu-estimate{encode-weights=false decide-in-arena=false}" | %filecheck %s --check-prefix=FINAL
 
 // STATS: 'npu-place-tensors'
 // STATS: (S) 2 fast - feature maps placed in fast storage

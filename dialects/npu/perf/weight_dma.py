@@ -1,0 +1,107 @@
+"""Weight DMAs in the IR, as the scheduling passes write them and the estimate reads them.
+
+npu-insert-dma gives every op whose weights must be copied into fast storage an ``npu.dma`` of
+the weight constant; npu-buffer-weights writes on it how the copy streams (``#npu.stream``);
+npu-estimate costs what it finds. This module holds what the three share:
+
+* ``weight_dma`` / ``is_weight_dma`` / ``weight_source``: recognising the DMA that feeds an op's
+  weights, and the constant behind it;
+* ``weight_encoder``: the sizer of an op's weight streams (the codec model through the module's
+  ``WeightStreams`` analysis, or raw sizes when the values are not in the IR), and
+  ``raw_encoding``, the raw sizes themselves.
+
+A weight DMA takes its consumer's ``npu.time``: the copy belongs to the op's slot in the schedule
+(its prefetch, if any, starts under the op before), and the numbering of every other op stays.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, feature_map, is_constant
+from npu_opt.dialects.npu.ops_memory import DmaOp
+from npu_opt.dialects.npu.perf.arch import PerfTarget
+from npu_opt.dialects.npu.perf.block_config import BlockConfig
+from npu_opt.dialects.npu.perf.ir_adapter import op_weights_hwio
+from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
+from npu_opt.dialects.npu.perf.shape import round_up
+from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, EncodedWeights, WeightRange
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.ir.analysis import AnalysisManager
+from npu_opt.ir.core import Operation, Value
+
+Encoder = Callable[[tuple[int, ...]], EncodedWeights]
+"""Encodes an op's weights for the given OFM depth slices."""
+
+
+def weights_of(op: Operation) -> Value | None:
+    """The value ``op`` reads as its weights (a constant, or a weight DMA's copy), if any."""
+    weights = getattr(op, "weights", None) if isinstance(op, NpuComputeOp) else None
+    return weights if isinstance(weights, Value) else None
+
+
+def weight_dma(op: Operation) -> DmaOp | None:
+    """The ``npu.dma`` copying a constant that ``op`` reads as its weights, if there is one."""
+    weights = weights_of(op)
+    producer = getattr(weights, "op", None)
+    if isinstance(producer, DmaOp) and is_constant(producer.operands[0]):
+        return producer
+    return None
+
+
+def is_weight_dma(op: Operation) -> bool:
+    """An ``npu.dma`` of a constant whose every reader takes it as its weights: its cost is
+    part of those ops' cost, not an op of its own."""
+    if not isinstance(op, DmaOp) or not is_constant(op.operands[0]):
+        return False
+    users = op.results[0].users()
+    return bool(users) and all(weights_of(user) is op.results[0] for user in users)
+
+
+def weight_source(op: Operation) -> Value | None:
+    """The constant behind ``op``'s weights (through its weight DMA)."""
+    dma = weight_dma(op)
+    return dma.operands[0] if dma is not None else weights_of(op)
+
+
+def source_area(dma: DmaOp, target: object) -> str:
+    """The memory area the weight DMA copies from (the constant's permanent storage)."""
+    return feature_map(dma.operands[0], target).area
+
+
+def raw_encoding(raw: int, depth: int, slices: tuple[int, ...], cores: int) -> EncodedWeights:
+    """Stream sizes when weights are taken uncompressed: raw bytes per channel plus scale
+    records, each core's range padded to 16 bytes."""
+    per_channel = raw / depth
+    ranges = []
+    total = 0
+    buffers = [0, 0]
+    for index, (d0, d1) in enumerate(zip(slices, slices[1:])):
+        start = total
+        for core in range(min(cores, d1 - d0)):
+            channels = len(range(d0 + core, d1, cores))
+            weight_bytes = round_up(int(round(per_channel * channels)), 16)
+            ranges.append(WeightRange(core, d0, SCALE_RECORD_BYTES * channels, weight_bytes))
+            total += round_up(SCALE_RECORD_BYTES * channels, 16) + weight_bytes
+        buffers[index % 2] = max(buffers[index % 2], total - start)
+    return EncodedWeights(tuple(slices), tuple(ranges), total, (buffers[0], buffers[1]))
+
+
+def weight_encoder(op: Operation, desc: NpuOpDesc, perf: PerfTarget, block: BlockConfig,
+                   analyses: AnalysisManager, encode_weights: bool = True) -> tuple[Encoder, bool]:
+    """The sizer of ``op``'s weight streams and whether it sizes them raw: the codec model on
+    the weight values (shared per module by ``WeightStreams``), or raw sizes when
+    ``encode_weights`` is off or the values are not in the IR (an elided constant)."""
+    hwio = op_weights_hwio(op) if encode_weights else None
+    weights = desc.weights
+    assert weights is not None and desc.block_type is not None
+    if hwio is None:
+        raw, depth, cores = weights.raw_elements, desc.ofm.shape.depth, perf.accel.cores
+
+        def raw_size(slices: tuple[int, ...]) -> EncodedWeights:
+            return raw_encoding(raw, depth, slices, cores)
+        return raw_size, True
+    return WeightStreams.of(op, analyses).encoder(op, hwio, perf, desc, block), False
+
+
+__all__ = ["Encoder", "is_weight_dma", "raw_encoding", "source_area", "weight_dma", "weight_encoder", "weight_source",
+           "weights_of"]

@@ -1,0 +1,271 @@
+"""``npu-buffer-weights``: how each weight DMA streams into fast storage (``#npu.stream``).
+
+For every ``npu.dma`` npu-insert-dma made, this pass takes Vela's weight-buffering decision
+(dialects/npu/perf/weight_buffering.py, ``propose_weight_buffering``) and writes it on the DMA:
+
+    npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [768, 640],
+                             bytes = 1408, prefetch>
+
+The decision of an op depends on the slack the op before it leaves (the compute cycles under
+which its copy can run), so ops are visited in schedule order (``npu.time``) and the chain
+restarts after every CPU op and in every function, as the estimate's does. An op whose weights
+are read in place (no DMA) leaves the compute of its whole OFM as slack, a streamed one that of
+its last slice.
+
+When no buffer of the best slicing fits the limit, Vela reads the weights in place: the DMA is
+erased (the op reads the constant again) and a remark gives the bytes and the limit. The limit
+is the fast storage the policy lets buffers take: the arena cache size (``optimise=Performance``,
+Vela's default) or, when optimising for size, the module's ``npu.schedule`` SRAM target (the
+minimal schedule's peak, Vela's MLBEDSW-7147) when present, else the arena cache size.
+``buffer-limit`` overrides both. Feature maps live at the same time are not subtracted yet: no
+pass has allocated them.
+
+With a separate fast storage (Dedicated_Sram), decisions and the slack chain see the feature
+maps npu-place-tensors moved to SRAM still in the arena (Vela decides before it moves them;
+``decide-in-arena``). The weight-stream sizes come from the codec model (``WeightStreams``): the
+slicings the chain will ask for are first collected by a dry run of the chain and encoded in one
+batch, since the codec's parameter search costs far less per weight on many streams at once.
+"""
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from npu_opt.dialects.npu.ops_common import encoding_of, is_constant
+from npu_opt.dialects.npu.ops_memory import DmaOp
+from npu_opt.dialects.npu.perf import BlockConfig, op_compute_cycles
+from npu_opt.dialects.npu.perf.arch import PerfTarget, perf_target
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, report_name, with_weights
+from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
+from npu_opt.dialects.npu.perf.block_config import check_block_config, select_block_config
+from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
+from npu_opt.dialects.npu.perf.weight_buffering import (
+    BufferingDecision, buffered_cycles, propose_weight_buffering, weights_need_dma,
+)
+from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
+from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, ScheduleAttr, StreamAttr
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.core import Operation, Value
+from npu_opt.ir.dominance import DominanceInfo
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.passes.npu_order import graph_blocks, npu_runs
+
+
+class _Step(NamedTuple):
+    """One op of an NPU run, prepared for the chain: its description as planned (weights where
+    their DMA copies them from, feature maps where decisions see them), block configuration,
+    weight-stream sizer (None without weights), weight DMA and cascade membership."""
+
+    op: Operation
+    planned: NpuOpDesc
+    block: BlockConfig | None
+    encode: Encoder | None
+    dma: DmaOp | None
+    cascaded: bool
+
+
+class _Choice(NamedTuple):
+    """What the chain decided for one step: the decision (None when the op has no weight DMA)
+    and the slack the op leaves the next one."""
+
+    decision: BufferingDecision | None
+    slack: float
+
+
+def arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
+    """With a separate fast storage: the arena as the area of every feature map placed in fast
+    storage (Vela takes its scheduling decisions before it moves them there); else None.
+    Weight copies stay where their DMA puts them."""
+    if not target.is_spilling_enabled:
+        return None
+    fast, arena = target.fast_storage_area, target.feature_map_storage_area
+    placement: dict[Value, str] = {}
+    for op in ops:
+        if is_weight_dma(op):
+            continue
+        for value in [*op.operands, *op.results]:
+            enc = encoding_of(value)
+            producer = getattr(value, "op", None)
+            if enc is None or enc.area != fast or is_constant(value) or is_weight_dma(producer):
+                continue
+            placement[value] = arena
+    return placement or None
+
+
+def op_block(op: Operation, desc: NpuOpDesc, perf: PerfTarget) -> BlockConfig | None:
+    """The op's block configuration: its npu.block when it fits, else the search's choice."""
+    given = op.attr(BLOCK_ATTR)
+    if isinstance(given, BlockAttr):
+        return check_block_config(desc, perf.accel, given.ofm_block, given.is_partkernel)
+    return select_block_config(desc, perf.accel)
+
+
+@register_pass("npu-buffer-weights", statistics={
+    "double": "weight DMAs streaming through two alternating buffers",
+    "single": "weight DMAs streaming through one buffer",
+    "prefetch": "weight DMAs whose first buffer fills under the previous op",
+    "in-place": "weight DMAs erased: no buffer fits the limit, the op reads its weights in place",
+    "raw-weights": "ops whose weight values are missing (elided), sized uncompressed",
+})
+class BufferWeights(Pass):
+    """Decide how each weight DMA streams (slices, single or double buffer, prefetch) with
+    Vela's weight-buffering policy along the schedule's slack chain, and write it as
+    ``npu.stream``; erase the DMAs no buffer can serve (see the module docstring)."""
+
+    PRESERVES = (WeightStreams, DominanceInfo)
+    """Streams are sized from the weight values and block configs, which this pass leaves."""
+
+    optimise: Literal["Performance", "Size"] = option("Performance", "the policy whose fast-storage limit applies "
+                                                      "(Size: the module's npu.schedule sram_target)")
+    buffer_limit: int = option(0, "fast-storage bytes weight buffers may take (0: from the policy)")
+    encode_weights: bool = option(True, "size weight streams with the codec model (else raw sizes; faster)")
+    decide_in_arena: bool = option(True, "decide with the feature maps npu-place-tensors moved to fast storage "
+                                         "still in the arena, as Vela's scheduler does")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module)
+        perf = perf_target(target)
+        limit = self._limit(module, target)
+        ops = [op for op in module.walk() if is_costed(op)]
+        arena = arena_placement(ops, target) if self.decide_in_arena else None
+        for block in list(graph_blocks(module)):
+            try:
+                runs = npu_runs(block)
+            except ValueError as err:
+                ctx.error(str(err), block.parent_op())
+                continue
+            for run in runs:
+                steps = [step for step in (self._prepare(op, target, perf, arena, ctx) for op in run
+                                           if is_costed(op) and not is_weight_dma(op)) if step is not None]
+                self._buffer_run(steps, perf, limit, ctx)
+
+    def _limit(self, module: Operation, target) -> int:
+        """Fast-storage bytes the buffers may take under the chosen policy."""
+        if self.buffer_limit > 0:
+            return self.buffer_limit
+        schedule = module.attr(SCHEDULE_ATTR)
+        if self.optimise == "Size" and isinstance(schedule, ScheduleAttr):
+            return schedule.sram_target
+        return target.arena_cache_size
+
+    def _prepare(self, op: Operation, target, perf: PerfTarget, arena: dict[Value, str] | None,
+                 ctx: PassContext) -> _Step | None:
+        """What the chain needs of ``op``; None for an op without description or block config
+        (npu-select-block-config or npu-estimate reports those)."""
+        desc = ctx.analyses.get(OpDescription, op).desc
+        if desc is None:
+            return None
+        block = op_block(op, desc, perf) if desc.block_type is not None else None
+        if desc.block_type is not None and block is None:
+            return None
+        dma = weight_dma(op)
+        placement = dict(arena or {})
+        if dma is not None:
+            if len(dma.results[0].users()) > 1:
+                ctx.error(f"the weight DMA of '{report_name(op)}' is read by {len(dma.results[0].users())} ops; "
+                          "each op streams its weights through its own buffers (npu-insert-dma gives each a copy)", dma)
+                return None
+            placement[dma.results[0]] = source_area(dma, target)
+        planned = describe_op(op, target, placement=placement) if placement else desc
+        assert planned is not None
+        encode = None
+        if planned.weights is not None and block is not None:
+            encode, raw = weight_encoder(op, planned, perf, block, ctx.analyses, self.encode_weights)
+            if raw and self.encode_weights:
+                ctx.stat("raw-weights")
+                ctx.remark(f"the weight values of '{report_name(op)}' are not in the IR (an elided constant); its "
+                           f"weight stream is sized raw ({planned.weights.raw_elements} weights, uncompressed)", op)
+        return _Step(op, planned, block, encode, dma, op.attr(CASCADE_ATTR) is not None)
+
+    def _buffer_run(self, steps: list[_Step], perf: PerfTarget, limit: int, ctx: PassContext) -> None:
+        """Decide the run's weight DMAs in schedule order, chaining the slack from op to op."""
+        known = self._encode_ahead(steps, perf, limit, ctx) if self.encode_weights else {}
+        prev_slack = 0.0
+        for index, step in enumerate(steps):
+            dry = known.get(index)
+            choice = dry[1] if dry is not None and dry[0] == prev_slack else self._choose(step, perf, limit,
+                                                                                          prev_slack, step.encode)
+            if step.dma is not None and choice.decision is not None:
+                self._apply(step, choice.decision, limit, ctx)
+            prev_slack = choice.slack
+
+    @staticmethod
+    def _choose(step: _Step, perf: PerfTarget, limit: int, prev_slack: float, encode: Encoder | None) -> _Choice:
+        """The decision for ``step`` after an op that left ``prev_slack``; ``encode`` sizes its
+        weight streams."""
+        if encode is None or step.block is None:
+            return _Choice(None, float(op_compute_cycles(perf, step.planned.as_scheduled(), step.block)))
+        depth = step.planned.ofm.shape.depth
+        planned = with_weights(step.planned, encode((0, depth)).total_bytes)
+        if step.dma is None:  # read in place: the whole OFM's compute is the slack
+            return _Choice(None, buffered_cycles(perf, planned, step.block)(depth))
+        decision = propose_weight_buffering(perf, planned, step.block, encode, prev_slack, limit, step.cascaded)
+        return _Choice(decision, decision.slack_cycles)
+
+    def _apply(self, step: _Step, decision: BufferingDecision, limit: int, ctx: PassContext) -> None:
+        """Write the decision on the DMA, or erase the DMA when the weights are read in place."""
+        dma, op = step.dma, step.op
+        assert dma is not None
+        if decision.streaming is None:
+            self._read_in_place(step, decision, limit, perf_area=step.planned.weights.memory, ctx=ctx)  # type: ignore[union-attr]
+            return
+        encoded = decision.encoded
+        double = decision.streaming.double_buffered
+        buffers = encoded.double_buffer_sizes if double else (min(encoded.total_bytes, encoded.max_range_bytes),)
+        prefetch = not step.cascaded and encoded.double_buffer_size < limit
+        ctx.rewriter.set_attr(dma, STREAM_ATTR, StreamAttr(encoded.depth_slices, "double" if double else "single",
+                                                           tuple(buffers), encoded.total_bytes, prefetch))
+        ctx.stat("double" if double else "single")
+        if prefetch:
+            ctx.stat("prefetch")
+
+    @staticmethod
+    def _read_in_place(step: _Step, decision: BufferingDecision, limit: int, perf_area: str,
+                       ctx: PassContext) -> None:
+        """Erase the op's weight DMA (it reads the constant again) and say why."""
+        dma, op = step.dma, step.op
+        assert dma is not None
+        name = report_name(op)
+        if step.planned.kind is OpKind.VECTOR_PRODUCT:
+            why = "fully connected ops never buffer weights"
+        elif decision.needed_bytes:
+            why = (f"its smallest weight buffer takes {decision.needed_bytes} bytes, more than the "
+                   f"{limit}-byte limit of fast storage for weight buffers")
+        else:
+            why = f"{perf_area} weights need no copy on this target"
+        ctx.remark(f"weights of '{name}' are read in place from {perf_area}: {why}", op)
+        index = next(i for i, operand in enumerate(op.operands) if operand is dma.results[0])
+        ctx.rewriter.set_operand(op, index, dma.operands[0])
+        if not dma.results[0].users():
+            ctx.rewriter.erase_op(dma)
+        ctx.stat("in-place")
+
+    def _encode_ahead(self, steps: list[_Step], perf: PerfTarget, limit: int, ctx: PassContext
+                      ) -> dict[int, tuple[float, _Choice]]:
+        """Encode the slicings the run's decisions will ask for in one codec batch: the chain runs
+        dry first with speculative encoders, which queue the slicings not encoded yet and answer
+        with stand-in sizes. A guess the real chain does not follow costs time, never a different
+        result (the real chain encodes whatever else it asks for). Returns, per step that queued
+        nothing, the slack before it and its choice, which the real chain reuses when its slack
+        is the same."""
+        known: dict[int, tuple[float, _Choice]] = {}
+        streams: WeightStreams | None = None
+        prev_slack = 0.0
+        for index, step in enumerate(steps):
+            encode = step.encode
+            if isinstance(encode, WeightEncoder):
+                streams = WeightStreams.of(step.op, ctx.analyses)
+                encode = streams.speculative(encode)
+            before = streams.queued() if streams is not None else 0
+            choice = self._choose(step, perf, limit, prev_slack, encode)
+            if (streams.queued() if streams is not None else 0) == before:
+                known[index] = (prev_slack, choice)
+            prev_slack = choice.slack
+        if streams is not None:
+            streams.encode_queued()
+        return known
+
+
+__all__ = ["BufferWeights", "arena_placement", "op_block"]

@@ -1,0 +1,110 @@
+"""``npu-insert-dma``: the copies of constant data into fast storage, as explicit ``npu.dma`` ops.
+
+Vela 5.2 moves an op's weights from permanent to fast storage only when the NPU would otherwise
+read them from slow memory: weights in DRAM or off-chip flash, with a permanent storage that is
+not the fast storage itself. Fully connected layers (``npu.vector_product``) are the exception:
+their weights are used once per inference, so Vela always reads them in place. For every other
+such op this pass inserts
+
+    %copy = "npu.dma"(%w) : (tensor<...>) -> tensor<..., #npu.fm<NHWC, Sram>>
+
+right before the op, gives it the op's ``npu.time`` (the copy belongs to the op's slot of the
+schedule) and makes the op read ``%copy``. Each op gets its own copy, even of a constant several
+ops share: each op streams its weights through its own buffers. Whether and how the copy streams
+(slices, one or two buffers) is npu-buffer-weights' decision; that pass also erases a copy no
+buffer can hold.
+
+LUTs: Vela copies every lookup table into the NPU's internal SHRAM with a DMA before the op, and
+the cost model already charges that copy to the op (dialects/npu/perf/dma.py,
+``lut_dma_cycles``). SHRAM is not a memory area a tensor's ``#npu.fm`` can name (only Sram, Dram,
+OnChipFlash and OffChipFlash), so no ``npu.dma`` is inserted for a LUT: a remark says so and the
+estimate keeps charging the copy implicitly.
+"""
+from __future__ import annotations
+
+from npu_opt.dialects.npu.attrs import FmAttr
+from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, feature_map, is_constant, with_encoding
+from npu_opt.dialects.npu.ops_memory import DmaOp
+from npu_opt.dialects.npu.interfaces import costed
+from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.dialects.npu.perf.ir_adapter import report_name
+from npu_opt.dialects.npu.perf.weight_buffering import weights_need_dma
+from npu_opt.dialects.npu.perf.weight_dma import weights_of
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.core import Operation
+from npu_opt.ir.dominance import DominanceInfo
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.ir.types import RankedTensorType
+from npu_opt.passes.npu_order import TIME_ATTR
+
+
+@register_pass("npu-insert-dma", statistics={
+    "weights": "weight constants given a DMA into fast storage",
+    "in-place": "weighted ops whose weights are read where they are (fast storage, or fully connected)",
+    "luts": "LUTs left to the implicit SHRAM copy the estimate charges",
+})
+class InsertDma(Pass):
+    """Insert an ``npu.dma`` copying each op's weights into fast storage where Vela would copy
+    them (see the module docstring), and make the op read the copy."""
+
+    PRESERVES = (WeightStreams, DominanceInfo)
+    """The weight values and block configs the encoders depend on do not change; the DMA is a
+    new op in the same block."""
+
+    weights: bool = option(True, "copy weights held in slow permanent storage into fast storage")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module)
+        perf = perf_target(target)
+        fast = target.fast_storage_area
+        for op in list(module.walk()):
+            if not isinstance(op, NpuComputeOp):
+                continue
+            if op.lut_operand() is not None:
+                ctx.stat("luts")
+                ctx.remark(f"the LUT of '{report_name(op)}' gets no npu.dma: Vela copies it into SHRAM, which no "
+                           f"#npu.fm memory area names; the estimate charges that copy to the op", op)
+            weights = weights_of(op)
+            if weights is None or not self.weights:
+                continue
+            if not is_constant(weights):  # a copy already (the pass ran before) or not a constant
+                continue
+            interface = costed(op)
+            area = feature_map(weights, target).area
+            if interface is not None and interface.kind is OpKind.VECTOR_PRODUCT:
+                ctx.stat("in-place")
+                ctx.remark(f"weights of '{report_name(op)}' are read in place from {area}: fully connected ops "
+                           f"never buffer weights", op)
+                continue
+            if not weights_need_dma(perf, area):
+                ctx.stat("in-place")
+                ctx.remark(f"weights of '{report_name(op)}' are read in place from {area}: "
+                           f"{self._why_no_copy(area, target)}", op)
+                continue
+            self._copy(op, weights, fast, ctx)
+            ctx.stat("weights")
+
+    @staticmethod
+    def _why_no_copy(area: str, target) -> str:
+        if target.permanent_storage_area == target.fast_storage_area:
+            return f"the permanent storage is the fast storage ({target.fast_storage_area})"
+        return f"{area} is not slow memory (only Dram and OffChipFlash weights are copied)"
+
+    @staticmethod
+    def _copy(op: Operation, weights, fast: str, ctx: PassContext) -> None:
+        """Insert the DMA of ``weights`` into ``fast`` before ``op`` and make ``op`` read it."""
+        t = weights.type
+        assert isinstance(t, RankedTensorType)
+        old = encoding_of(weights)
+        copy_type = with_encoding(t, FmAttr(old.format if old is not None else "NHWC", fast))
+        discardable = {TIME_ATTR: op.attr(TIME_ATTR)} if op.attr(TIME_ATTR) is not None else {}
+        dma = DmaOp.build([weights], [copy_type], location=op.location, discardable=discardable)
+        ctx.rewriter.insert_before(dma, op)
+        index = next(i for i, operand in enumerate(op.operands) if operand is weights)
+        ctx.rewriter.set_operand(op, index, dma.results[0])
+
+
+__all__ = ["InsertDma"]
