@@ -77,6 +77,19 @@ def build_parser(prog: str = "npu-opt") -> argparse.ArgumentParser:
                    help="after the passes, write the per-op performance table of the ops npu-estimate costed "
                         "(CSV, or JSON if FILE ends in .json); needs --pass=estimate (or npu-estimate) and "
                         "a target")
+    o.add_argument("--summary-csv", default=None, metavar="FILE",
+                   help="after the passes, write the network summary in the columns, order and units of Vela's "
+                        "summary CSV, filled from the IR: the target (npu.target), cycles, MACs and bytes per "
+                        "memory (npu.cost_totals), memory used (npu.usage, after npu-allocate); columns the IR "
+                        "has no source for (the feature-map/weight split of the traffic, encoded weight size, "
+                        "memory used before npu-allocate) are left empty; needs --pass=estimate (or npu-estimate)")
+    o.add_argument("--summary", action="store_true",
+                   help="after the passes, print a short network summary to stdout (after the IR if that goes "
+                        "to stdout too; use -o FILE for the summary alone): cycles, inference time and "
+                        "inferences/s at the target's clock, memory used per area, cascades, weight streams")
+    o.add_argument("--memory-timeline", default=None, metavar="FILE",
+                   help="after the passes, draw each memory area's allocations (npu.alloc) as address against "
+                        "schedule time to FILE (.svg or .png); needs matplotlib: pip install 'npu-opt[plot]'")
     o.add_argument("--dialect-docs", action="store_true",
                    help="print Markdown documentation of every registered op")
     add_target_arguments(p)

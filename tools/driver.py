@@ -5,6 +5,7 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation
@@ -16,6 +17,10 @@ from npu_opt.ir.printer import PrintOptions, print_op
 from npu_opt.ir.verifier import verify
 from npu_opt.tools.output import check_output_path, decode_utf8, read_input, write_output
 from npu_opt.tools.target_options import TargetRequest, apply_target, prepare_target
+
+if TYPE_CHECKING:
+    from npu_opt.tools.progress import PassProgress
+    from npu_opt.tools.summary import Reports
 
 SPLIT_MARKER = "// -----"
 
@@ -111,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.output)  # before any work: a bad path fails fast, nothing printed
         if getattr(args, "perf_report", None):
             check_output_path(args.perf_report)
+        reports = _reports(args)
+        if reports is not None:
+            reports.check()  # --summary-csv, --memory-timeline: writable paths, matplotlib present
         if args.dump_pass_pipeline:
             sys.stderr.write(f"Pass Manager with {len(passes_)} passes:\n{pipeline_text(passes_)}\n")
         name, data = read_input(args.input)
@@ -136,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
             verifier = DiagnosticVerifier(engine, name, expectations)
             engine.handler = verifier.handle
         try:
-            result = _process_chunk(args, chunk, name, passes_, engine, timer, stats, target, perf_rows)
+            result = _process_chunk(args, chunk, name, passes_, engine, timer, stats, target, perf_rows, reports)
         except InternalError:
             raise
         finally:
@@ -165,6 +173,8 @@ def run(args: argparse.Namespace) -> int:
         if perf_rows is not None:
             from npu_opt.tools.perf_report import render as render_perf_report
             write_output(args.perf_report, render_perf_report(perf_rows, args.perf_report))
+        if reports is not None:
+            reports.write(write_output, sys.stdout)
         if timer is not None:
             timer.add("Output", time.perf_counter() - began)
     except UserError as err:
@@ -177,7 +187,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: list[Pass],
                    engine: DiagnosticEngine, timer: Timer | None, stats: Statistics | None,
-                   target: TargetRequest | None = None, perf_rows: list[dict] | None = None) -> str | None:
+                   target: TargetRequest | None = None, perf_rows: list[dict] | None = None,
+                   reports: "Reports | None" = None) -> str | None:
     """Parse, verify, transform and print one chunk; None if it failed with user errors."""
     stage = "parsing"
     try:
@@ -220,6 +231,9 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
         if stats is not None:
             instrumentations.append(stats)
         stage = "passes"
+        progress = _progress(args, len(passes_))
+        if progress is not None:
+            instrumentations.append(progress)
         try:
             PassManager(passes_, engine, args.verify_each, instrumentations, timer, analyses).run(module)
         except PassFailure:
@@ -227,6 +241,9 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
         except PassCrash as crash:
             raise InternalError(crash.error, _reproducer_source(chunk, name),
                                 f"pass '{crash.pass_.NAME}'") from crash.error
+        finally:
+            if progress is not None:
+                progress.close()
         if perf_rows is not None:
             from npu_opt.tools.perf_report import collect_rows, missing_estimate
             missing = missing_estimate(module)
@@ -234,6 +251,11 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
                 engine.emit(Diagnostic("error", missing, None))
                 return None
             perf_rows.extend(collect_rows(module))
+        if reports is not None:
+            problem = reports.collect(module, name)
+            if problem is not None:
+                engine.emit(Diagnostic("error", problem, None))
+                return None
         stage = "printing"
         began = time.perf_counter()
         text = print_op(module, print_options)
@@ -248,6 +270,28 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
         return None
     except Exception as err:  # noqa: BLE001 - a bug: turn it into a reproducer, not a traceback
         raise InternalError(err, _reproducer_source(chunk, name), stage) from err
+
+
+def _reports(args: argparse.Namespace) -> "Reports | None":
+    """The network reports (--summary, --summary-csv, --memory-timeline) asked for, or None
+    (then nothing of them is imported)."""
+    if not (getattr(args, "summary", False) or getattr(args, "summary_csv", None)
+            or getattr(args, "memory_timeline", None)):
+        return None
+    from npu_opt.tools.summary import Reports
+    return Reports.of(args)
+
+
+def _progress(args: argparse.Namespace, total: int) -> "PassProgress | None":
+    """A pass progress bar when stderr is a terminal and nothing else writes to it during the
+    passes (IR dumps, expected-diagnostic checks); it appears only if the passes take a while."""
+    if total == 0 or args.verify_diagnostics or args.print_ir_before or args.print_ir_after \
+            or args.print_ir_before_all or args.print_ir_after_all or args.print_ir_after_change:
+        return None
+    if not sys.stderr.isatty():
+        return None
+    from npu_opt.tools.progress import PassProgress, wanted
+    return PassProgress(total, sys.stderr) if wanted(sys.stderr) else None
 
 
 def _names(text: str) -> set[str]:

@@ -5,6 +5,15 @@ order (``npu.time``; IR order without it), then a totals row. Columns: ``name`` 
 ``op``, ``block`` (the OFM block HxWxD), ``npu_cycles``, the access cycles of each memory,
 ``total_cycles``, ``nn_macs``, ``hw_macs``. CSV, or JSON (a list of row objects) when FILE ends
 in ``.json``.
+
+When the IR carries a schedule (any of ``npu.time``, ``npu.cascade``, ``npu.stripe``,
+``npu.stream``, ``npu.alloc``), the rows gain ``SCHEDULE_COLUMNS``: ``time``, ``cascade`` (the
+cascade's id, the time of its first op), ``stripe`` (HxWxD), ``rolling`` (the rolling buffer
+HxWxD), ``weight_slices`` (the OFM depth slice bounds of the streamed weights, space-separated),
+``buffering`` (``single``/``double``, ``+prefetch``), ``weight_buffer_bytes``, and the OFM's
+``area``, ``offset`` and ``size`` (bytes) from its ``npu.alloc``. A cell is empty where the op has
+no such decision; without any schedule attribute the table keeps its estimate-only columns, so
+reports of unscheduled IR do not change.
 """
 from __future__ import annotations
 
@@ -19,6 +28,11 @@ COLUMNS: tuple[str, ...] = (
     "name", "op", "block", "npu_cycles", "sram_access_cycles", "dram_access_cycles", "on_chip_flash_access_cycles",
     "off_chip_flash_access_cycles", "total_cycles", "nn_macs", "hw_macs",
 )
+SCHEDULE_COLUMNS: tuple[str, ...] = (
+    "time", "cascade", "stripe", "rolling", "weight_slices", "buffering", "weight_buffer_bytes", "area", "offset",
+    "size",
+)
+"""Columns added when the IR carries schedule attributes."""
 TOTAL_NAME = "TOTAL"
 
 
@@ -74,8 +88,44 @@ def collect_rows(module: Operation) -> list[dict[str, Any]]:
             "total_cycles": _cycles(cost.cycle("total")),
             "nn_macs": cost.macs,
             "hw_macs": cost.hw_macs,
+            **_schedule_cells(op),
         })
+    if not any(row[column] != "" for row in rows for column in SCHEDULE_COLUMNS):
+        for row in rows:
+            for column in SCHEDULE_COLUMNS:
+                del row[column]
     return rows
+
+
+def _hwd(shape: tuple[int, ...] | None) -> str:
+    return "" if shape is None else "x".join(str(v) for v in shape)
+
+
+def _schedule_cells(op: Operation) -> dict[str, Any]:
+    """The schedule columns of one op (empty strings where it has no such decision)."""
+    from npu_opt.dialects.npu.schedule_attrs import (
+        CASCADE_ATTR, STRIPE_ATTR, TIME_ATTR, CascadeAttr, StripeAttr,
+    )
+    from npu_opt.tools.summary import result_alloc, weight_stream
+
+    time = op.attr(TIME_ATTR)
+    cascade = op.attr(CASCADE_ATTR)
+    stripe = op.attr(STRIPE_ATTR)
+    stream = weight_stream(op)
+    alloc = result_alloc(op)
+    is_cascade = isinstance(cascade, CascadeAttr)
+    return {
+        "time": getattr(time, "value", "") if time is not None else "",
+        "cascade": cascade.id if is_cascade else "",
+        "stripe": _hwd(stripe.shape) if isinstance(stripe, StripeAttr) else "",
+        "rolling": _hwd(cascade.rolling) if is_cascade else "",
+        "weight_slices": " ".join(str(v) for v in stream.slices) if stream is not None else "",
+        "buffering": (stream.buffering + ("+prefetch" if stream.prefetch else "")) if stream is not None else "",
+        "weight_buffer_bytes": stream.buffer_bytes if stream is not None else "",
+        "area": alloc.area if alloc is not None else "",
+        "offset": alloc.offset if alloc is not None else "",
+        "size": alloc.size if alloc is not None else "",
+    }
 
 
 def missing_estimate(module: Operation) -> str | None:
@@ -88,11 +138,19 @@ def missing_estimate(module: Operation) -> str | None:
             "run the estimate pipeline (--pass=estimate --target=ACCELERATOR) or end the pipeline with npu-estimate")
 
 
+def columns_of(rows: list[dict[str, Any]]) -> list[str]:
+    """The report's columns: ``COLUMNS``, then ``SCHEDULE_COLUMNS`` if the rows have them."""
+    scheduled = any(SCHEDULE_COLUMNS[0] in row for row in rows)
+    return list(COLUMNS) + (list(SCHEDULE_COLUMNS) if scheduled else [])
+
+
 def with_totals(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``rows`` followed by their column sums (name ``TOTAL``)."""
+    """``rows`` followed by their column sums (name ``TOTAL``); schedule columns stay empty."""
     total: dict[str, Any] = {"name": TOTAL_NAME, "op": "", "block": ""}
     for column in COLUMNS[3:]:
         total[column] = _cycles(sum(float(row[column]) for row in rows))
+    if any(SCHEDULE_COLUMNS[0] in row for row in rows):
+        total.update({column: "" for column in SCHEDULE_COLUMNS})
     return rows + [total]
 
 
@@ -102,10 +160,10 @@ def render(rows: list[dict[str, Any]], path: str) -> str:
     if path.lower().endswith(".json"):
         return json.dumps(full, indent=1) + "\n"
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(COLUMNS), lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=columns_of(full), restval="", lineterminator="\n")
     writer.writeheader()
     writer.writerows(full)
     return out.getvalue()
 
 
-__all__ = ["COLUMNS", "TOTAL_NAME", "collect_rows", "missing_estimate", "render", "with_totals"]
+__all__ = ["COLUMNS", "SCHEDULE_COLUMNS", "TOTAL_NAME", "collect_rows", "columns_of", "missing_estimate", "render", "with_totals"]

@@ -1,0 +1,153 @@
+"""``npu-opt --memory-timeline=FILE``: a picture of where and when every tensor lives.
+
+One panel per memory area (per module with ``--split-input-file``): schedule time on x, byte
+address on y. Each allocation (``npu.alloc`` on the op defining a tensor, ``npu.arg_alloc`` for
+a function's arguments) is a rectangle from its first to past its last live time index, spanning
+its bytes; the copies made by ``npu.dma`` ops are hatched and their times marked with a triangle
+on top of the panel, and the time span of each cascade (``npu.cascade``) is shaded. The file is
+SVG or PNG, chosen by its suffix.
+
+matplotlib draws it: a picture of hundreds of rectangles with axes, labels and a vector and a
+raster output is what it is made for, and nothing else in npu-opt needs it, so it is an optional
+extra (``pip install 'npu-opt[plot]'``) imported only when this flag is used. Without it, or
+without any allocation in the IR, the flag is an error before any file is written.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+from npu_opt.ir.core import Operation
+from npu_opt.ir.diagnostics import UserError
+
+SUFFIXES: tuple[str, ...] = (".svg", ".png")
+INSTALL_HINT = "pip install 'npu-opt[plot]'"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """One allocation: a tensor's bytes ``[offset, offset + size)`` over times ``[first, last]``."""
+
+    label: str
+    offset: int
+    size: int
+    first: int
+    last: int
+    dma: bool = False
+
+
+@dataclass
+class Timeline:
+    """What one module's picture shows: allocations per memory area, cascade spans, DMA times."""
+
+    title: str
+    areas: dict[str, list[Interval]] = field(default_factory=dict)
+    cascades: list[tuple[int, int]] = field(default_factory=list)
+    """(first time, last time) of each cascade."""
+    dma_times: list[int] = field(default_factory=list)
+
+
+def check_request(path: str) -> None:
+    """Fail before any work (UserError) if ``path`` has a suffix we cannot draw or matplotlib is
+    not installed."""
+    if not path.lower().endswith(SUFFIXES):
+        raise UserError(f"--memory-timeline: '{path}' must end in .svg or .png")
+    try:
+        import matplotlib  # noqa: F401 - only checking that it is there
+    except ImportError:
+        raise UserError(f"--memory-timeline needs matplotlib, which is not installed: {INSTALL_HINT}") from None
+
+
+def _label(op: Operation) -> str:
+    """The op's report name; a DMA is named after what it copies."""
+    from npu_opt.dialects.npu.perf.ir_adapter import report_name
+
+    if op.name == "npu.dma" and op.attr("name") is None:
+        source = getattr(op.operands[0], "op", None) if op.operands else None
+        return ("dma " + (report_name(source) if source is not None and source.attr("name") is not None else "")).rstrip()
+    return report_name(op) or op.name
+
+
+def collect(module: Operation, title: str) -> Timeline | None:
+    """The timeline of ``module``; None when it has no allocation."""
+    from npu_opt.dialects.npu.schedule_attrs import (
+        ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, TIME_ATTR, AllocAttr, CascadeAttr,
+    )
+
+    timeline = Timeline(title)
+    spans: dict[tuple[int, int], list[int]] = {}
+    for op in module.walk():
+        time = op.attr(TIME_ATTR)
+        when = getattr(time, "value", None)
+        if op.name == "npu.dma" and isinstance(when, int):
+            timeline.dma_times.append(when)
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr):
+            span = spans.setdefault((id(op.parent), cascade.id), [cascade.id, cascade.id])
+            if isinstance(when, int):
+                span[0], span[1] = min(span[0], when), max(span[1], when)
+        alloc = op.attr(ALLOC_ATTR)
+        if isinstance(alloc, AllocAttr):
+            timeline.areas.setdefault(alloc.area, []).append(
+                Interval(_label(op), alloc.offset, alloc.size, alloc.first, alloc.last, op.name == "npu.dma"))
+        arg_allocs = op.attr(ARG_ALLOC_ATTR)
+        for index, alloc in enumerate(getattr(arg_allocs, "elements", None) or ()):
+            if isinstance(alloc, AllocAttr):
+                timeline.areas.setdefault(alloc.area, []).append(
+                    Interval(f"arg{index}", alloc.offset, alloc.size, alloc.first, alloc.last))
+    timeline.cascades = sorted((first, last) for first, last in spans.values())
+    return timeline if timeline.areas else None
+
+
+def missing_allocations(flag: str = "--memory-timeline") -> str:
+    """The error for a module without allocations."""
+    return (f"{flag} needs the tensors allocated, but the module has no 'npu.alloc' attribute: "
+            "run npu-allocate (or a schedule pipeline that ends with it) first")
+
+
+def render(timelines: list[Timeline], path: str) -> bytes:
+    """The picture of ``timelines`` in the format ``path``'s suffix names (SVG or PNG)."""
+    from matplotlib import rcParams
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+
+    panels = [(t, area, intervals) for t in timelines for area, intervals in sorted(t.areas.items())]
+    figure = Figure(figsize=(10, 2.8 * len(panels) + 0.6), layout="constrained")
+    axes_list = figure.subplots(len(panels), 1, squeeze=False)[:, 0]
+    for axes, (timeline, area, intervals) in zip(axes_list, panels):
+        start = min(i.first for i in intervals)
+        end = max(i.last for i in intervals) + 1
+        top = max((i.offset + i.size for i in intervals), default=1) or 1
+        for first, last in timeline.cascades:
+            axes.axvspan(first, last + 1, color="#f2d7a6", alpha=0.6, zorder=0,
+                         label="cascade" if (first, last) == timeline.cascades[0] else None)
+        for index, item in enumerate(sorted(intervals, key=lambda i: (i.first, i.offset))):
+            colour = "#8fb3d9" if not item.dma else "#c9a0dc"
+            axes.add_patch(Rectangle((item.first, item.offset), item.last + 1 - item.first, item.size,
+                                     facecolor=colour, edgecolor="#1f3b57", linewidth=0.6, zorder=2,
+                                     hatch="//" if item.dma else None))
+            if len(intervals) <= 40:
+                axes.text(item.first + 0.05, item.offset + item.size / 2, item.label[:24], fontsize=6,
+                          va="center", ha="left", zorder=3, clip_on=True)
+        if timeline.dma_times:
+            axes.plot(timeline.dma_times, [top] * len(timeline.dma_times), "v", color="#6a3d9a", markersize=6,
+                      clip_on=False, zorder=4, label="DMA")
+        axes.set_xlim(start, max(end, start + 1))
+        axes.set_ylim(0, top * 1.05)
+        axes.set_xlabel("time (npu.time)")
+        axes.set_ylabel("address (bytes)")
+        axes.set_title(f"{timeline.title}: {area} ({top:,} bytes spanned)", fontsize=9)
+        if timeline.cascades or timeline.dma_times:
+            axes.legend(loc="upper right", fontsize=7)
+    out = io.BytesIO()
+    fmt = "png" if path.lower().endswith(".png") else "svg"
+    salt = rcParams["svg.hashsalt"]
+    rcParams["svg.hashsalt"] = "npu-opt"  # stable element ids: the same IR gives the same file
+    try:
+        figure.savefig(out, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
+    finally:
+        rcParams["svg.hashsalt"] = salt
+    return out.getvalue()
+
+
+__all__ = ["Interval", "SUFFIXES", "Timeline", "check_request", "collect", "missing_allocations", "render"]

@@ -1,0 +1,204 @@
+"""``npu-opt --summary``: a short human summary of a scheduled module, and the schedule readers
+the reports share.
+
+The summary is what Vela prints at the end of a compile: total cycles, inference time and
+inferences per second at the target's core clock, per memory area the bytes used and the lower
+bound (``npu.usage``), the cascades (``npu.cascade``) and the weight streams (``npu.stream``).
+It is read from the IR only; lines whose source attribute is missing say so instead of showing
+a number.
+
+It goes to stdout, after the IR when the IR goes there too, because it is the output the user
+asked for (Vela prints its network summary to stdout as well) and so it can be redirected or
+piped on its own; use ``-o FILE`` (or ``-o /dev/null``) to get the summary alone. Diagnostics
+and the progress bar stay on stderr.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from npu_opt.ir.core import Operation, Value
+
+
+# --- schedule readers (also used by perf_report and memory_timeline) -------------------------
+def weight_stream(op: Operation) -> Any:
+    """The ``#npu.stream`` of the DMA feeding ``op``'s weights (None if they are not streamed).
+    A DMA op carrying a stream is its own answer."""
+    from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, StreamAttr
+
+    own = op.attr(STREAM_ATTR)
+    if isinstance(own, StreamAttr):
+        return own
+    weights = getattr(op, "weights", None)
+    candidates = [weights] if isinstance(weights, Value) else list(op.operands)
+    for value in candidates:
+        producer = getattr(value, "op", None)
+        if producer is not None and producer.name == "npu.dma":
+            stream = producer.attr(STREAM_ATTR)
+            if isinstance(stream, StreamAttr):
+                return stream
+    return None
+
+
+def result_alloc(op: Operation) -> Any:
+    """The ``#npu.alloc`` of the tensor ``op`` defines (None without one)."""
+    from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, AllocAttr
+
+    alloc = op.attr(ALLOC_ATTR)
+    return alloc if isinstance(alloc, AllocAttr) else None
+
+
+def cascades(module: Operation) -> list[list[Operation]]:
+    """The cascades of ``module``: members grouped by block and ``npu.cascade`` id, in IR order."""
+    from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
+
+    groups: dict[tuple[int, int], list[Operation]] = {}
+    for op in module.walk():
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr):
+            groups.setdefault((id(op.parent), cascade.id), []).append(op)
+    return list(groups.values())
+
+
+def streams(module: Operation) -> list[tuple[Operation, Any]]:
+    """Every ``npu.dma`` carrying an ``npu.stream``, with its stream, in IR order."""
+    from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, StreamAttr
+
+    found = []
+    for op in module.walk():
+        stream = op.attr(STREAM_ATTR)
+        if isinstance(stream, StreamAttr):
+            found.append((op, stream))
+    return found
+
+
+# --- the summary -----------------------------------------------------------------------------
+def _count(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def _bytes(value: int) -> str:
+    return f"{value:,} B ({value / 1024:.2f} KiB)"
+
+
+def summary_text(module: Operation, input_name: str) -> str:
+    """The summary of an estimated module (check ``summary_csv.missing_costs`` first)."""
+    from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
+    from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr
+    from npu_opt.dialects.npu.target import target_of
+    from npu_opt.tools.summary_csv import accelerator_label, network_name
+
+    totals = module.attr(TOTALS_ATTR)
+    target = target_of(module, required=False)
+    name = network_name(input_name) or "<stdin>"
+    lines = [f"Network summary for {name}"]
+    if target is not None:
+        lines.append(f"  Target: {accelerator_label(target.accelerator.name)}, {target.system.name}, "
+                     f"{target.memory_mode.name}, {target.core_clock / 1e6:g} MHz")
+    schedule = module.attr(SCHEDULE_ATTR)
+    if isinstance(schedule, ScheduleAttr):
+        lines.append(f"  Schedule: {schedule.strategy} (arena cache size {schedule.arena_cache_size:,} B, "
+                     f"SRAM target {schedule.sram_target:,} B)")
+    cycles = totals.cycle("total")
+    lines.append(f"  Total cycles: {_count(cycles)} (NPU {_count(totals.cycle('npu'))})")
+    if target is not None and cycles > 0:
+        clock = float(target.core_clock)
+        lines.append(f"  Inference time: {cycles / clock * 1e3:.3f} ms, {clock / cycles:.2f} inferences/s "
+                     f"at {clock / 1e6:g} MHz")
+    else:
+        lines.append("  Inference time: unknown (no npu.target clock)" if target is None else
+                     "  Inference time: 0 cycles")
+    usage = module.attr(USAGE_ATTR)
+    if isinstance(usage, UsageAttr):
+        lines.append("  Memory used / lower bound:")
+        for area, used, bound in usage:
+            lines.append(f"    {area}: {_bytes(used)} / {_bytes(bound)}")
+    else:
+        lines.append("  Memory used: not allocated (no npu.usage: npu-allocate has not run)")
+    groups = cascades(module)
+    lines.append(f"  Cascades: {len(groups)} ({sum(len(g) for g in groups)} cascaded ops)")
+    found = streams(module)
+    if found:
+        double = sum(1 for _, s in found if s.buffering == "double")
+        lines.append(f"  Weight streams: {len(found)} ({double} double-buffered, "
+                     f"{sum(1 for _, s in found if s.prefetch)} prefetched, {_count(sum(s.bytes for _, s in found))} "
+                     f"bytes, {_count(sum(s.buffer_bytes for _, s in found))} buffer bytes)")
+    else:
+        lines.append("  Weight streams: 0")
+    return "\n".join(lines) + "\n"
+
+
+# --- what the driver asks for ----------------------------------------------------------------
+class Reports:
+    """The network reports one run asked for (``--summary``, ``--summary-csv``,
+    ``--memory-timeline``): checked before any work, collected per module after the passes,
+    written after the IR. Each needs its attributes; a module without them is an error naming
+    the pass to run, and then no report file is written."""
+
+    def __init__(self, summary: bool, csv_path: str | None, timeline_path: str | None) -> None:
+        self.summary = summary
+        self.csv_path = csv_path
+        self.timeline_path = timeline_path
+        self.texts: list[str] = []
+        self.csv_rows: list[dict[str, Any]] = []
+        self.timelines: list[Any] = []
+        self.modules = 0
+        """Modules collected so far (chunks of --split-input-file)."""
+
+    @classmethod
+    def of(cls, args: Any) -> "Reports | None":
+        """The reports ``args`` ask for; None if none."""
+        summary = bool(getattr(args, "summary", False))
+        csv_path = getattr(args, "summary_csv", None)
+        timeline = getattr(args, "memory_timeline", None)
+        return cls(summary, csv_path, timeline) if summary or csv_path or timeline else None
+
+    def check(self) -> None:
+        """Before any work: the output paths are writable and the timeline can be drawn
+        (UserError if not)."""
+        from npu_opt.tools.output import check_output_path
+
+        for path in (self.csv_path, self.timeline_path):
+            if path:
+                check_output_path(path)
+        if self.timeline_path:
+            from npu_opt.tools.memory_timeline import check_request
+            check_request(self.timeline_path)
+
+    def collect(self, module: Operation, input_name: str) -> str | None:
+        """Take what the reports need from ``module``; the error message if it lacks it."""
+        index = self.modules
+        self.modules += 1
+        from npu_opt.tools.summary_csv import missing_costs, network_name, summary_row
+
+        if self.summary or self.csv_path:
+            missing = missing_costs(module, "--summary-csv" if self.csv_path else "--summary")
+            if missing is not None:
+                return missing
+        if self.timeline_path:
+            from npu_opt.tools.memory_timeline import collect, missing_allocations
+
+            title = network_name(input_name) or "<stdin>"
+            timeline = collect(module, title if index == 0 else f"{title} #{index + 1}")
+            if timeline is None:
+                return missing_allocations()
+            self.timelines.append(timeline)
+        if self.summary:
+            self.texts.append(summary_text(module, input_name))
+        if self.csv_path:
+            self.csv_rows.append(summary_row(module, input_name))
+        return None
+
+    def write(self, write_output: Any, stdout: Any) -> None:
+        """Write the report files (atomically, through ``write_output``) and the summary."""
+        if self.csv_path:
+            from npu_opt.tools.summary_csv import render
+            write_output(self.csv_path, render(self.csv_rows))
+        if self.timeline_path:
+            from npu_opt.tools.memory_timeline import render as draw
+            write_output(self.timeline_path, draw(self.timelines, self.timeline_path))
+        if self.summary:
+            stdout.write("".join(self.texts))
+            stdout.flush()
+
+
+__all__ = ["Reports", "cascades", "result_alloc", "streams", "summary_text", "weight_stream"]

@@ -1,0 +1,239 @@
+"""``npu-opt --summary-csv=FILE``: the network summary in the columns of Vela's summary CSV.
+
+Vela writes ``<name>_summary_<system_config>.csv``: one header row and one row per network.
+Scripts that read it key on the column names, their order and their units, so this file keeps
+all three (``COLUMNS``, in Vela 5.2.0's order) and fills each column from the IR alone:
+
+* configuration (``accelerator_configuration``, ``system_config``, ``memory_mode``,
+  ``core_clock`` in Hz, ``arena_cache_size`` in KiB, ``*_bandwidth`` in GiB/s, the two storage
+  areas): the module's ``npu.target``;
+* cycles (``cycles_npu``, ``cycles_*_access``, ``cycles_total``), ``nn_macs`` and each memory's
+  ``*_total_bytes`` (bytes read plus bytes written): the module's ``npu.cost_totals``;
+  ``inference_time`` (s), ``inferences_per_second`` and ``nn_tops`` from those at the core clock;
+* ``*_memory_used`` (KiB): the areas the module's ``npu.usage`` lists (written by npu-allocate);
+  a memory on no AXI port of the target is 0;
+* ``passes_before_fusing``: the costed ops; ``passes_after_fusing``: the same with each cascade
+  (``npu.cascade``) counted once (Vela's regor core writes the op count in both);
+* ``total_original_weights``: bytes of the distinct weight tensors of the costed ops;
+* ``batch_size``: the leading dimension of the first function's first argument;
+* ``network``: the input file's name without its extension, as Vela names it.
+
+Columns the IR has no source for are left empty rather than guessed: the feature-map/weight
+split of each memory's traffic (``npu.cost`` records bytes per memory, not per purpose),
+``total_npu_encoded_weights`` (the IR records encoded sizes only for streamed weights), and
+``*_memory_used`` of a memory the target uses but ``npu.usage`` does not list (npu-allocate has
+not run, or the memory holds only constants, which it does not place).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+from typing import Any, Iterable
+
+from npu_opt.ir.core import Operation
+
+MEMORY_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("Sram", "sram"), ("Dram", "dram"), ("OnChipFlash", "on_chip_flash"), ("OffChipFlash", "off_chip_flash"),
+)
+"""Our memory area names and the prefix of their columns, in Vela's column order."""
+
+AREA_LABELS: dict[str, str] = {"Sram": "SRAM", "Dram": "DRAM", "OnChipFlash": "On-chip Flash",
+                               "OffChipFlash": "Off-chip Flash"}
+"""How Vela spells a memory area in ``weights_storage_area``/``feature_map_storage_area``."""
+
+TRAFFIC_PARTS: tuple[str, ...] = ("feature_map_read_bytes", "feature_map_write_bytes", "weight_read_bytes",
+                                  "weight_write_bytes", "total_bytes")
+
+COLUMNS: tuple[str, ...] = (
+    "experiment", "network", "accelerator_configuration", "system_config", "memory_mode", "core_clock",
+    "arena_cache_size",
+    *(f"{prefix}_bandwidth" for _, prefix in MEMORY_PREFIXES),
+    "weights_storage_area", "feature_map_storage_area", "inferences_per_second", "batch_size", "inference_time",
+    "passes_before_fusing", "passes_after_fusing",
+    *(f"{prefix}_memory_used" for _, prefix in MEMORY_PREFIXES),
+    "total_original_weights", "total_npu_encoded_weights",
+    *(f"{prefix}_{part}" for _, prefix in MEMORY_PREFIXES for part in TRAFFIC_PARTS),
+    "nn_macs", "nn_tops", "cycles_npu",
+    *(f"cycles_{prefix}_access" for _, prefix in MEMORY_PREFIXES),
+    "cycles_total",
+)
+"""Vela 5.2.0's summary columns, in its order."""
+
+KIB = 1024
+GIB = 1024 ** 3
+
+
+def missing_costs(module: Operation, flag: str = "--summary-csv") -> str | None:
+    """Why ``module`` cannot be summarised (npu-estimate has not run), or None."""
+    from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR, CostAttr
+
+    if isinstance(module.attr(TOTALS_ATTR), CostAttr):
+        return None
+    return (f"{flag} needs the ops costed, but the module has no '{TOTALS_ATTR}' attribute: "
+            "run the estimate pipeline (--pass=estimate --target=ACCELERATOR) or end the pipeline with npu-estimate")
+
+
+def accelerator_label(name: str) -> str:
+    """``ethos-u55-128`` -> ``Ethos_U55_128`` (Vela's ``Accelerator`` enum member name)."""
+    family, _, size = name.partition("-u")
+    return f"{family.capitalize()}_U{size.replace('-', '_').upper()}"
+
+
+def network_name(input_name: str) -> str:
+    """The network's name as Vela gives it: the input file's base name without its extension
+    (empty for standard input)."""
+    if input_name in ("", "-", "<stdin>"):
+        return ""
+    return os.path.splitext(os.path.basename(input_name))[0]
+
+
+def _number(value: float) -> int | float:
+    """Integral values as ints (Vela writes cycle and byte counts without a fraction)."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def costed_ops(module: Operation) -> list[Operation]:
+    """The ops carrying an ``npu.cost``, in IR order."""
+    from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, CostAttr
+
+    return [op for op in module.walk() if isinstance(op.attr(COST_ATTR), CostAttr)]
+
+
+def fused_pass_count(ops: Iterable[Operation]) -> int:
+    """``ops`` with the members of each cascade (same ``npu.cascade`` id in the same block)
+    counted once."""
+    from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
+
+    seen: set[tuple[int, int]] = set()
+    count = 0
+    for op in ops:
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr):
+            key = (id(op.parent), cascade.id)
+            if key in seen:
+                continue
+            seen.add(key)
+        count += 1
+    return count
+
+
+def original_weight_bytes(ops: Iterable[Operation]) -> int | None:
+    """Bytes of the distinct weight tensors of ``ops`` (element count x element size), a streamed
+    tensor counted at its source; None when an element size is not a whole number of bytes."""
+    from npu_opt.ir.core import Value
+
+    total = 0
+    seen: set[int] = set()
+    for op in ops:
+        weights = getattr(op, "weights", None)
+        producer = getattr(weights, "op", None)
+        if producer is not None and producer.name == "npu.dma":  # a weight stream: count its source
+            weights = producer.operands[0]
+        if not isinstance(weights, Value) or id(weights) in seen:
+            continue
+        seen.add(id(weights))
+        size = _tensor_bytes(weights)
+        if size is None:
+            return None
+        total += size
+    return total
+
+
+def _tensor_bytes(value: Any) -> int | None:
+    """Bytes of a static tensor of integers: its element count times its storage width."""
+    from npu_opt.dialects.npu.ops_common import element_bits, shape_of
+
+    try:
+        width = element_bits(value)
+    except ValueError:  # not a tensor of integers
+        return None
+    if width % 8:
+        return None
+    count = 1
+    for dim in shape_of(value):
+        count *= int(dim)
+    return count * width // 8
+
+
+def batch_size(module: Operation) -> int | None:
+    """The leading dimension of the first function's first argument (Vela's batch size)."""
+    from npu_opt.dialects.npu.ops_common import shape_of
+
+    for op in module.walk():
+        if op.name == "func.func" and op.regions and op.regions[0].blocks:
+            arguments = op.regions[0].blocks[0].args
+            if arguments:
+                shape = shape_of(arguments[0])
+                return int(shape[0]) if shape else 1
+            return None
+    return None
+
+
+def summary_row(module: Operation, input_name: str) -> dict[str, Any]:
+    """The summary row of an estimated module (check ``missing_costs`` first); None values are
+    columns the IR has no source for."""
+    from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
+    from npu_opt.dialects.npu.schedule_attrs import USAGE_ATTR, UsageAttr
+    from npu_opt.dialects.npu.target import target_of
+
+    totals = module.attr(TOTALS_ATTR)
+    target = target_of(module, required=False)
+    row: dict[str, Any] = {column: None for column in COLUMNS}
+    row["experiment"] = "default"
+    row["network"] = network_name(input_name)
+    ops = costed_ops(module)
+    row["batch_size"] = batch_size(module)
+    row["passes_before_fusing"] = len(ops)
+    row["passes_after_fusing"] = fused_pass_count(ops)
+    row["total_original_weights"] = original_weight_bytes(ops)
+    row["nn_macs"] = totals.macs
+    row["cycles_npu"] = _number(totals.cycle("npu"))
+    row["cycles_total"] = _number(totals.cycle("total"))
+    for index, (area, prefix) in enumerate(MEMORY_PREFIXES):
+        row[f"cycles_{prefix}_access"] = _number(totals.cycle(CYCLE_NAMES[area]))
+        row[f"{prefix}_total_bytes"] = _number(totals.read[index] + totals.written[index])
+    usage = module.attr(USAGE_ATTR)
+    if target is not None:
+        clock = float(target.core_clock)
+        row["accelerator_configuration"] = accelerator_label(target.accelerator.name)
+        row["system_config"] = target.system.name
+        row["memory_mode"] = target.memory_mode.name
+        row["core_clock"] = clock
+        row["arena_cache_size"] = target.arena_cache_size / KIB
+        row["weights_storage_area"] = AREA_LABELS[target.permanent_storage_area]
+        row["feature_map_storage_area"] = AREA_LABELS[target.feature_map_storage_area]
+        connected = set(target.port_areas.values())
+        for area, prefix in MEMORY_PREFIXES:
+            row[f"{prefix}_bandwidth"] = target.bandwidth_bytes_per_second(area) / GIB
+            if area not in connected:
+                row[f"{prefix}_memory_used"] = 0.0
+            elif isinstance(usage, UsageAttr) and any(a == area for a, _, _ in usage):
+                row[f"{prefix}_memory_used"] = usage.used(area) / KIB
+        cycles = totals.cycle("total")
+        if cycles > 0 and clock > 0:
+            row["inference_time"] = cycles / clock
+            row["inferences_per_second"] = clock / cycles
+            row["nn_tops"] = totals.macs * 2 * row["inferences_per_second"] / 1e12
+    elif isinstance(usage, UsageAttr):
+        for area, used, _ in usage:
+            row[f"{dict(MEMORY_PREFIXES)[area]}_memory_used"] = used / KIB
+    return row
+
+
+CYCLE_NAMES: dict[str, str] = {"Sram": "sram", "Dram": "dram", "OnChipFlash": "on_chip_flash",
+                               "OffChipFlash": "off_chip_flash"}
+"""Memory area -> its access-cycle key in ``npu.cost``."""
+
+
+def render(rows: list[dict[str, Any]]) -> str:
+    """The CSV text: Vela's header, then one row per module; empty cells for None."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow(["" if row[column] is None else row[column] for column in COLUMNS])
+    return out.getvalue()
+
+
+__all__ = ["AREA_LABELS", "COLUMNS", "accelerator_label", "missing_costs", "network_name", "render", "summary_row"]
