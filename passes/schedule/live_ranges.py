@@ -80,7 +80,8 @@ class LiveRange:
     last: int
     kind: RangeKind = "feature_map"
     content: Hashable | None = None
-    """Equal non-None contents mean identical data (a DMA copy of the same constant)."""
+    """Equal non-None contents mean identical, unchanging data: a DMA copy of a whole constant
+    (a stream cut into several slices refills its buffer, so it has none)."""
 
     @property
     def owner(self) -> Value:
@@ -271,7 +272,8 @@ class _Extraction:
                         first = min(first, self.prefetch_start(producer))
                 if is_constant(source):
                     kind = "weights"
-                    content = (id(source), stream if isinstance(stream, StreamAttr) else None, size)
+                    if not isinstance(stream, StreamAttr) or len(stream.slices) == 2:
+                        content = (id(source), size)  # the whole constant: identical bytes
         area = feature_map(value, self.target).area
         return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content)
 
