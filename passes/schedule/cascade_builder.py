@@ -185,6 +185,7 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
         buffers = weight_buffers.get(index, 0)
         best = first.uncascaded_estimate(non_local.get(index, 0))
         stop = ""
+        memory_stop = False  # the chain ended on a memory test (its reason names the op)
         producer = first
         while True:
             nxt, stop = _next_in_chain(ops, in_scope, done, stripes, producer)
@@ -199,10 +200,12 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                 if whole < peak:
                     stop = (f"'{consumer.name}' fits uncascaded ({whole} bytes, under the limit of {peak} bytes): "
                             "everything fits")
+                    memory_stop = True
                     break
                 if buffers > peak:
                     stop = (f"the cascade's buffers would take {buffers} bytes with '{consumer.name}', "
                             f"more than the limit of {peak} bytes")
+                    memory_stop = True
                     break
                 best_chain, best = list(chain), buffers
             else:
@@ -210,15 +213,20 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                 if whole < peak and best < peak:
                     stop = (f"'{consumer.name}' ({whole} bytes) and the cascade so far ({best} bytes) fit under "
                             f"the limit of {peak} bytes: everything fits")
+                    memory_stop = True
                     break
                 if head_ifm + buffers > best:
                     stop = (f"adding '{consumer.name}' makes the IFM and buffers {head_ifm + buffers} bytes, "
                             f"more than the uncascaded footprint of {best} bytes")
+                    memory_stop = True
                     break
                 if size < best or size < whole:
                     best_chain, best = list(chain), size
             producer = consumer
         end = best_chain[-1]
+        if len(chain) > len(best_chain) and not memory_stop:
+            stop = (f"no longer chain up to '{ops[chain[-1]].name}' needs less fast storage than {best} bytes "
+                    f"(the chain ends there: {stop})")
         result.stops.append(Stop(end, stop))
         if len(best_chain) > 1:
             rolling_shapes = {p: _rolling(ops, stripes, p, c)[0] for p, c in zip(best_chain, best_chain[1:])}

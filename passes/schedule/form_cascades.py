@@ -137,9 +137,10 @@ class FormCascades(Pass):
                 cascades.append(cascade)
             else:
                 cascades.extend(grown.cascades)
-                for index in cascade.members:
+                for index in cascade.members[:-1]:
                     stops.pop(index, None)
-                stops.update({stop.index: stop.reason for stop in grown.stops})
+                # the chain still ends where the MIN build ended it, for the MIN build's reason
+                stops.update({stop.index: stop.reason for stop in grown.stops if stop.index != cascade.end})
             ctx.remark(f"stripe growth of the cascade '{records[cascade.start].name}'..'{records[cascade.end].name}':"
                        f" {grown.note}", ops[cascade.end])
         for cascade in cascades:
