@@ -1,0 +1,89 @@
+// npu-form-cascades groups chains of ops into cascades (Vela 5.2 legacy): MIN stripes, the greedy
+// builder under the SRAM target, stripe growth; it writes npu.stripe and npu.cascade on the
+// members and says with --pass-remarks why each chain stops. Inputs hold npu-order's times and
+// npu-format-nhcwb16/npu-place-tensors' formats and areas; the SRAM target is the module's
+// npu.schedule sram_target.
+// RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades | %filecheck %s
+// RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades --pass-remarks -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
+// RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
+
+// Dedicated SRAM: 'a' and 'b' cascade ('b' alone needs 16384 bytes, over 16000); 'c' fits whole.
+// Stripes grow to half the OFM (16 rows); a's OFM rolls in 16 + 18 rows, rounded to 18-row windows.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[A:.*]] = "npu.avg_pool"(%{{.*}}){{.*}}npu.stripe = #npu.stripe<16x16x16>, npu.cascade = #npu.cascade<0, rolling = 36x16x16>
+// CHECK: %[[B:.*]] = "npu.max_pool"(%[[A]]){{.*}}npu.stripe = #npu.stripe<16x16x16>, npu.cascade = #npu.cascade<0>}
+// CHECK: "npu.max_pool"(%[[B]]){{.*}}{npu.time = 2 : i64}
+// REMARK: remark: stripe growth of the cascade 'a_avgpool'..'b': final stripe 16 rows; stopped: the last proposal (16 rows) is half the OFM height or more
+// REMARK: remark: cascade of 2 ops from 'a_avgpool' to 'b': final stripe 16 rows, 9216 bytes of rolling buffers, 9216 bytes of fast storage
+// REMARK: remark: cascading stops at 'b': 'c' fits uncascaded (10240 bytes, under the limit of 16000 bytes): everything fits
+// REMARK: remark: cascading stops at 'c': its OFM has no consumer in this NPU run
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 16000>} {
+  func.func @chain(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x16x8x16x!quant.uniform<i8:f32, 0.5>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.max_pool"(%0) <{name = "b", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.max_pool"(%1) <{name = "c", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<3x3, stride = 2x2, dilation = 1x1, padding = [0, 0, 1, 1]>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x16x8x16x!quant.uniform<i8:f32, 0.5>>
+    return %2 : tensor<1x16x8x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// -----
+
+// Five ops, none fitting whole: one cascade; four rolling buffers of 2 x (h + 2) rows x 256 bytes
+// fit 16000 bytes up to a final stripe of 5 rows.
+// CHECK-LABEL: func.func @grow_limited
+// CHECK: "npu.avg_pool"{{.*}}npu.stripe = #npu.stripe<5x16x16>, npu.cascade = #npu.cascade<0, rolling = 14x16x16>
+// CHECK-COUNT-3: "npu.max_pool"{{.*}}npu.stripe = #npu.stripe<5x16x16>, npu.cascade = #npu.cascade<0, rolling = 14x16x16>
+// CHECK: "npu.max_pool"{{.*}}npu.stripe = #npu.stripe<5x16x16>, npu.cascade = #npu.cascade<0>}
+// REMARK: remark: stripe growth of the cascade 'a_avgpool'..'e': final stripe 5 rows; stopped: a final stripe of 6 rows needs 16384 bytes, more than the limit of 16000 bytes
+// REMARK: remark: cascade of 5 ops from 'a_avgpool' to 'e': final stripe 5 rows, 14336 bytes of rolling buffers, 14336 bytes of fast storage
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 16000>} {
+  func.func @grow_limited(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.max_pool"(%0) <{name = "b", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.max_pool"(%1) <{name = "c", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %3 = "npu.max_pool"(%2) <{name = "d", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %4 = "npu.max_pool"(%3) <{name = "e", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 4 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %4 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// -----
+
+// Refusals: a branch point ends a chain, an add of two feature maps is not cascadable.
+// CHECK-LABEL: func.func @refusals
+// CHECK-NOT: npu.cascade
+// REMARK: remark: cascading stops at 'a_avgpool': its OFM branches to 2 consumers
+// REMARK: remark: cascading stops at 'c': its consumer 'join' cannot be cascaded: its second operand is a feature map (only a constant or scalar may be)
+// REMARK: remark: cascading stops at 'b': its consumer 'join' cannot be cascaded: its second operand is a feature map (only a constant or scalar may be)
+// REMARK: remark: cascading stops at 'join': not cascadable: its second operand is a feature map (only a constant or scalar may be)
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 16000>} {
+  func.func @refusals(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.max_pool"(%0) <{name = "b", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.max_pool"(%0) <{name = "c", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %3 = "npu.add"(%1, %2) <{name = "join", activation = #npu.act<none, min = -128, max = 127>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %4 = "npu.max_pool"(%3) <{name = "e", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 4 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %4 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// -----
+
+// Shared SRAM (no spilling), Performance: the uncascaded schedule fits the target, nothing cascades.
+// CHECK-LABEL: func.func @fits
+// CHECK-NOT: npu.cascade
+// REMARK: remark: no cascades: the uncascaded schedule needs at most 16384 bytes of fast storage, under the SRAM target of 20000 bytes
+module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 4294967296, sram_target = 20000>} {
+  func.func @fits(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>
+    %1 = "npu.max_pool"(%0) <{name = "b", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>
+    %2 = "npu.max_pool"(%1) <{name = "c", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %2 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// STATS: 'npu-form-cascades'
+// STATS: (S) 1 cascades
+// STATS: (S) 2 ops-cascaded
+// STATS: (S) 2 largest-cascade
+// STATS: (S) 9216 rolling-bytes
