@@ -46,6 +46,7 @@ RULES = {1: "time", 2: "DMA", 3: "allocation", 4: "memory limit", 5: "cascade", 
     "functions": "functions checked",
     "allocations": "allocations checked",
     "violations": "rule violations reported",
+    "comparisons": "allocation pairs the overlap sweep compared (at most two per allocation)",
 })
 class CheckSchedule(Pass):
     """Report every violation of the schedule's rules (times, DMA completion, allocation
@@ -73,6 +74,7 @@ class CheckSchedule(Pass):
             for area, (rects, result) in check_overlaps(sched, groups, report).items():
                 used[area] = max(used.get(area, 0), max((r.end for r in rects), default=0))
                 bound[area] = max(bound.get(area, 0), peak_bytes(rects, result.shared))
+                ctx.stat("comparisons", result.comparisons)
             ctx.stat("allocations", sum(len(g.allocations) for g in groups.values()))
         usage = module.attr(USAGE_ATTR)
         if isinstance(usage, UsageAttr):
