@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from lark import Token
+
 from npu_opt.ir.lexing import _OPERANDS_OK, _VALUE_NAME
 from npu_opt.ir.location import FileLineColLoc, NameLoc
 from npu_opt.ir.opdef import lookup_dialect, lookup_op
@@ -57,13 +59,13 @@ def line_pattern(pieces: dict[str, str]) -> str:
 
 
 Line = tuple[int, int, "str | None", "re.Match[str]"]
-"""(line number, column of the op's position, result name or None, the line_pattern match)."""
+"""(line number, offset of the line's start, result name or None, the line_pattern match)."""
 
 
 def find_runs(body: str, line_re: re.Pattern[str]) -> tuple[str, list[list[Line]]] | None:
     """The text with each run of fast-path lines replaced by a placeholder, and the runs; None
     when there are too few such lines to be worth it (or the text holds the placeholder mark)."""
-    if body.count('"(', 0, 1 << 16) < 8 or MARK in body:
+    if body.count('"(', 0, 1 << 16) < min(8, MIN_LINES) or MARK in body:
         return None
     head, find, count = _HEAD.match, body.find, body.count
     runs: list[list[Line]] = []
@@ -80,7 +82,7 @@ def find_runs(body: str, line_re: re.Pattern[str]) -> tuple[str, list[list[Line]
             start = h.start(1) if result is not None else h.end()
             if not run:
                 run_start = start
-            run.append((line, start - pos + 1, result, m))
+            run.append((line, pos, result, m))
             run_end = m.end()
             pos = run_end + 1
             line += 1
@@ -114,12 +116,34 @@ def build_run(builder: "_Builder", token: str) -> list[Operation]:
     if index != state.next_run:
         raise FastPathBail(f"run {index} reached out of order")
     state.next_run += 1
-    return [_build_line(builder, state, entry) for entry in state.runs[index]]
+    ops = []
+    for entry in state.runs[index]:
+        try:
+            ops.append(_build_line(builder, state, entry))
+        except FastPathBail:
+            ops.append(_general_line(builder, entry))
+    return ops
+
+
+def _general_line(builder: "_Builder", entry: Line) -> Operation:
+    """The op of a line the fast path doubts, built by the rules lark would run for it, from the
+    very tokens lark would lex there (RESULTS, GENERIC_OP): same IR, same errors at the same
+    file:line:col."""
+    line, line_at, result, m = entry
+    text = m.string
+    results = None
+    if result is not None:
+        at = text.index("%", line_at)
+        equals = text.index("=", at)
+        results = Token("RESULTS", text[at:equals + 1], at, line, at - line_at + 1)
+    op_text = m.group(0).rstrip(" \t")
+    token = Token("GENERIC_OP", op_text, m.start(), line, m.start() - line_at + 1)
+    return builder.whole_generic_op([results, token, None])
 
 
 def _build_line(builder: "_Builder", state: Any, entry: Line) -> Operation:
     """One op, as _quick_generic_op then operation() build it (same objects, same positions)."""
-    line, column, result, m = entry
+    line, line_at, result, m = entry
     name = m.group("name")
     if "\\" in name:
         raise FastPathBail("escape in an op name")
@@ -160,12 +184,17 @@ def _build_line(builder: "_Builder", state: Any, entry: Line) -> Operation:
     if cls is None:
         cls = _op_class(state, name)
     results = fn_type.results
-    if result is not None and len(results) != 1:
-        raise FastPathBail("result count")
-    pos = FileLineColLoc(state.filename, line, column)
-    op = cls(name, values, results, attrs, props, (), (), location=loc or pos, pos=pos)
     if result is not None:
-        _define(state, result, op.results)
+        if len(results) != 1:
+            raise FastPathBail("result count")
+        _check_define(state, result)
+        column = m.string.index("%", line_at) - line_at + 1
+    else:
+        column = m.start() - line_at + 1
+    pos = FileLineColLoc(state.filename, line, column)
+    op = cls(name, values, results, attrs, props, (), (), location=pos if loc is None else loc, pos=pos)
+    if result is not None:
+        state.scopes[-1].values[result] = list(op.results)
     return op
 
 
@@ -203,8 +232,9 @@ def _lookup(state: Any, use: str, type_: Any) -> Any:
     raise FastPathBail("undefined value")  # pragma: no cover - the outermost scope is isolated
 
 
-def _define(state: Any, name: str, results: list[Any]) -> None:
-    """_define of one fresh name; FastPathBail for a redefinition or pending forward references."""
+def _check_define(state: Any, name: str) -> None:
+    """That _define would just bind ``name``: FastPathBail for a redefinition or pending forward
+    references (checked before the op is built, which records its operands' uses)."""
     scopes = state.scopes
     innermost = scopes[-1]
     if innermost.forward:
@@ -214,4 +244,3 @@ def _define(state: Any, name: str, results: list[Any]) -> None:
             raise FastPathBail("redefinition")
         if scope.isolated:
             break
-    innermost.values[name] = list(results)
