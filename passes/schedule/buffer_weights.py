@@ -38,9 +38,7 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
 from npu_opt.dialects.npu.perf.block_config import check_block_config, select_block_config
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
-from npu_opt.dialects.npu.perf.weight_buffering import (
-    BufferingDecision, buffered_cycles, propose_weight_buffering, weights_need_dma,
-)
+from npu_opt.dialects.npu.perf.weight_buffering import BufferingDecision, buffered_cycles, propose_weight_buffering
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
 from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
@@ -50,7 +48,8 @@ from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.passes.npu_order import graph_blocks, npu_runs
+from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks, npu_runs
+from npu_opt.passes.schedule.insert_dma import set_times
 
 
 class _Step(NamedTuple):
@@ -136,10 +135,14 @@ class BufferWeights(Pass):
             except ValueError as err:
                 ctx.error(str(err), block.parent_op())
                 continue
+            timed = any(op.attr(TIME_ATTR) is not None for run in runs for op in run)
+            moves: dict[Operation, Operation] = {}
             for run in runs:
                 steps = [step for step in (self._prepare(op, target, perf, arena, ctx) for op in run
                                            if is_costed(op) and not is_weight_dma(op)) if step is not None]
-                self._buffer_run(steps, perf, limit, ctx)
+                moves.update(self._buffer_run(steps, perf, limit, ctx))
+            if timed:
+                self._retime(block, moves, ctx)
 
     def _limit(self, module: Operation, target) -> int:
         """Fast-storage bytes the buffers may take under the chosen policy."""
@@ -179,17 +182,35 @@ class BufferWeights(Pass):
                            f"weight stream is sized raw ({planned.weights.raw_elements} weights, uncompressed)", op)
         return _Step(op, planned, block, encode, dma, op.attr(CASCADE_ATTR) is not None)
 
-    def _buffer_run(self, steps: list[_Step], perf: PerfTarget, limit: int, ctx: PassContext) -> None:
-        """Decide the run's weight DMAs in schedule order, chaining the slack from op to op."""
+    def _buffer_run(self, steps: list[_Step], perf: PerfTarget, limit: int, ctx: PassContext
+                    ) -> dict[Operation, Operation]:
+        """Decide the run's weight DMAs in schedule order, chaining the slack from op to op.
+        Returns the prefetched DMAs with the compute op each must now be issued before."""
         known = self._encode_ahead(steps, perf, limit, ctx) if self.encode_weights else {}
+        moves: dict[Operation, Operation] = {}
         prev_slack = 0.0
+        previous: Operation | None = None  # the NPU compute op issued last
         for index, step in enumerate(steps):
             dry = known.get(index)
             choice = dry[1] if dry is not None and dry[0] == prev_slack else self._choose(step, perf, limit,
                                                                                           prev_slack, step.encode)
             if step.dma is not None and choice.decision is not None:
-                self._apply(step, choice.decision, limit, ctx)
+                if self._apply(step, choice.decision, limit, previous is not None, ctx):
+                    assert previous is not None
+                    moves[step.dma] = previous
             prev_slack = choice.slack
+            if not isinstance(step.op, DmaOp):
+                previous = step.op
+        return moves
+
+    @staticmethod
+    def _retime(block, moves: dict[Operation, Operation], ctx: PassContext) -> None:
+        """Renumber the function's times: each prefetched DMA just before the compute op it
+        overlaps, erased DMAs' slots closed up."""
+        order = [op for op in execution_order(block) if op not in moves]
+        for dma, anchor in moves.items():
+            order.insert(order.index(anchor), dma)
+        set_times(order, ctx)
 
     @staticmethod
     def _choose(step: _Step, perf: PerfTarget, limit: int, prev_slack: float, encode: Encoder | None) -> _Choice:
@@ -204,22 +225,26 @@ class BufferWeights(Pass):
         decision = propose_weight_buffering(perf, planned, step.block, encode, prev_slack, limit, step.cascaded)
         return _Choice(decision, decision.slack_cycles)
 
-    def _apply(self, step: _Step, decision: BufferingDecision, limit: int, ctx: PassContext) -> None:
-        """Write the decision on the DMA, or erase the DMA when the weights are read in place."""
-        dma, op = step.dma, step.op
-        assert dma is not None
+    def _apply(self, step: _Step, decision: BufferingDecision, limit: int, after_npu_op: bool,
+               ctx: PassContext) -> bool:
+        """Write the decision on the DMA, or erase the DMA when the weights are read in place;
+        True when the first buffer is prefetched under the previous NPU op (``after_npu_op``:
+        there is one in the run). Vela prefetches outside cascades when both buffers fit."""
+        dma = step.dma
+        assert dma is not None and step.planned.weights is not None
         if decision.streaming is None:
-            self._read_in_place(step, decision, limit, perf_area=step.planned.weights.memory, ctx=ctx)  # type: ignore[union-attr]
-            return
+            self._read_in_place(step, decision, limit, step.planned.weights.memory, ctx)
+            return False
         encoded = decision.encoded
         double = decision.streaming.double_buffered
         buffers = encoded.double_buffer_sizes if double else (min(encoded.total_bytes, encoded.max_range_bytes),)
-        prefetch = not step.cascaded and encoded.double_buffer_size < limit
+        prefetch = not step.cascaded and encoded.double_buffer_size < limit and after_npu_op
         ctx.rewriter.set_attr(dma, STREAM_ATTR, StreamAttr(encoded.depth_slices, "double" if double else "single",
                                                            tuple(buffers), encoded.total_bytes, prefetch))
         ctx.stat("double" if double else "single")
         if prefetch:
             ctx.stat("prefetch")
+        return prefetch
 
     @staticmethod
     def _read_in_place(step: _Step, decision: BufferingDecision, limit: int, perf_area: str,

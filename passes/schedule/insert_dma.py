@@ -8,8 +8,10 @@ such op this pass inserts
 
     %copy = "npu.dma"(%w) : (tensor<...>) -> tensor<..., #npu.fm<NHWC, Sram>>
 
-right before the op, gives it the op's ``npu.time`` (the copy belongs to the op's slot of the
-schedule) and makes the op read ``%copy``. Each op gets its own copy, even of a constant several
+right before the op and makes the op read ``%copy``. When the function is ordered (``npu.time``,
+npu-order), the copy gets a time of its own just before its op's and the later ops move one
+slot down: every executed op keeps a time of its own, and a DMA is issued before the ops reading
+it (npu-check-schedule's rules 1 and 2). npu-buffer-weights moves a prefetched copy earlier. Each op gets its own copy, even of a constant several
 ops share: each op streams its weights through its own buffers. Whether and how the copy streams
 (slices, one or two buffers) is npu-buffer-weights' decision; that pass also erases a copy no
 buffer can hold.
@@ -33,12 +35,13 @@ from npu_opt.dialects.npu.perf.weight_buffering import weights_need_dma
 from npu_opt.dialects.npu.perf.weight_dma import weights_of
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Operation
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import TIME_ATTR
+from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks
 
 
 @register_pass("npu-insert-dma", statistics={
@@ -60,32 +63,47 @@ class InsertDma(Pass):
         target = target_of(module)
         perf = perf_target(target)
         fast = target.fast_storage_area
-        for op in list(module.walk()):
-            if not isinstance(op, NpuComputeOp):
+        for block in list(graph_blocks(module)):
+            try:
+                order = execution_order(block)
+            except ValueError as err:
+                ctx.error(str(err), block.parent_op())
                 continue
+            timed = any(op.attr(TIME_ATTR) is not None for op in order)
+            copies: dict[Operation, Operation] = {}
+            for op in order:
+                dma = self._visit(op, target, perf, fast, ctx)
+                if dma is not None:
+                    copies[op] = dma
+            if timed and copies:
+                set_times([item for op in order for item in ((copies[op], op) if op in copies else (op,))], ctx)
+
+    def _visit(self, op: Operation, target, perf, fast: str, ctx: PassContext) -> Operation | None:
+        """Copy ``op``'s weights if they need it (returns the DMA); remarks say why not."""
+        if isinstance(op, NpuComputeOp):
             if op.lut_operand() is not None:
                 ctx.stat("luts")
                 ctx.remark(f"the LUT of '{report_name(op)}' gets no npu.dma: Vela copies it into SHRAM, which no "
                            f"#npu.fm memory area names; the estimate charges that copy to the op", op)
-            weights = weights_of(op)
-            if weights is None or not self.weights:
-                continue
-            if not is_constant(weights):  # a copy already (the pass ran before) or not a constant
-                continue
-            interface = costed(op)
-            area = feature_map(weights, target).area
-            if interface is not None and interface.kind is OpKind.VECTOR_PRODUCT:
-                ctx.stat("in-place")
-                ctx.remark(f"weights of '{report_name(op)}' are read in place from {area}: fully connected ops "
-                           f"never buffer weights", op)
-                continue
-            if not weights_need_dma(perf, area):
-                ctx.stat("in-place")
-                ctx.remark(f"weights of '{report_name(op)}' are read in place from {area}: "
-                           f"{self._why_no_copy(area, target)}", op)
-                continue
-            self._copy(op, weights, fast, ctx)
-            ctx.stat("weights")
+        weights = weights_of(op)
+        if weights is None or not self.weights:
+            return None
+        if not is_constant(weights):  # a copy already (the pass ran before) or not a constant
+            return None
+        interface = costed(op)
+        area = feature_map(weights, target).area
+        if interface is not None and interface.kind is OpKind.VECTOR_PRODUCT:
+            ctx.stat("in-place")
+            ctx.remark(f"weights of '{report_name(op)}' are read in place from {area}: fully connected ops "
+                       f"never buffer weights", op)
+            return None
+        if not weights_need_dma(perf, area):
+            ctx.stat("in-place")
+            ctx.remark(f"weights of '{report_name(op)}' are read in place from {area}: "
+                       f"{self._why_no_copy(area, target)}", op)
+            return None
+        ctx.stat("weights")
+        return self._copy(op, weights, fast, ctx)
 
     @staticmethod
     def _why_no_copy(area: str, target) -> str:
@@ -94,17 +112,25 @@ class InsertDma(Pass):
         return f"{area} is not slow memory (only Dram and OffChipFlash weights are copied)"
 
     @staticmethod
-    def _copy(op: Operation, weights, fast: str, ctx: PassContext) -> None:
+    def _copy(op: Operation, weights, fast: str, ctx: PassContext) -> Operation:
         """Insert the DMA of ``weights`` into ``fast`` before ``op`` and make ``op`` read it."""
         t = weights.type
         assert isinstance(t, RankedTensorType)
         old = encoding_of(weights)
         copy_type = with_encoding(t, FmAttr(old.format if old is not None else "NHWC", fast))
-        discardable = {TIME_ATTR: op.attr(TIME_ATTR)} if op.attr(TIME_ATTR) is not None else {}
-        dma = DmaOp.build([weights], [copy_type], location=op.location, discardable=discardable)
+        dma = DmaOp.build([weights], [copy_type], location=op.location)
         ctx.rewriter.insert_before(dma, op)
         index = next(i for i, operand in enumerate(op.operands) if operand is weights)
         ctx.rewriter.set_operand(op, index, dma.results[0])
+        return dma
 
 
-__all__ = ["InsertDma"]
+def set_times(order: list[Operation], ctx: PassContext) -> None:
+    """Number ``order`` (a function's executed ops) 0, 1, 2, ... as their ``npu.time``."""
+    for time, op in enumerate(order):
+        current = op.attr(TIME_ATTR)
+        if not (isinstance(current, IntegerAttr) and current.value == time):
+            ctx.rewriter.set_attr(op, TIME_ATTR, IntegerAttr(time))
+
+
+__all__ = ["InsertDma", "set_times"]

@@ -21,9 +21,9 @@
 // CHECK: module attributes {{{.*}}npu.cost_totals = #npu.cost<total = 7248, npu = 7248, compute = 4384,
 // CHECK-SAME: read = [6976, 0, 0, 4928], written = [6976, 0, 0, 0]>
 // Each conv reads its own copy of the shared constant; the copy streams as one 16-channel slice.
-// CHECK: %[[D1:.*]] = "npu.dma"(%[[W:.*]]) {npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [2464], bytes = 2464, prefetch>} : (tensor<16x3x3x16xi8>) -> tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>
+// CHECK: %[[D1:.*]] = "npu.dma"(%[[W:.*]]) {npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [2464], bytes = 2464>} : (tensor<16x3x3x16xi8>) -> tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>
 // CHECK: "npu.conv2d"(%{{.*}}, %[[D1]], {{.*}}name = "conv1"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 4720, npu = 4720, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
-// CHECK: %[[D2:.*]] = "npu.dma"(%[[W]]) {npu.stream = #npu.stream<slices = [0, 16], buffering = single
+// CHECK: %[[D2:.*]] = "npu.dma"(%[[W]]) {npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [2464], bytes = 2464, prefetch>}
 // CHECK: "npu.conv2d"(%{{.*}}, %[[D2]], {{.*}}name = "conv2"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 2528, npu = 2528, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
 // STATS: 'npu-estimate'
 // STATS: (S) 2 ops - NPU ops estimated
