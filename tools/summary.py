@@ -102,7 +102,7 @@ def summary_text(module: Operation, input_name: str) -> str:
     lines.append(f"  Total cycles: {_count(cycles)} (NPU {_count(totals.cycle('npu'))})")
     if target is not None and cycles > 0:
         clock = float(target.core_clock)
-        lines.append(f"  Inference time: {cycles / clock * 1e3:.3f} ms, {clock / cycles:.2f} inferences/s "
+        lines.append(f"  Inference time: {cycles / clock * 1e3:.4g} ms, {clock / cycles:.2f} inferences/s "
                      f"at {clock / 1e6:g} MHz")
     else:
         lines.append("  Inference time: unknown (no npu.target clock)" if target is None else
