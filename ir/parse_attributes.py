@@ -46,7 +46,8 @@ def _flat_integers(body: str, type: RankedTensorType) -> Any:
     """The elements of a flat list of decimal integers for a rank-1 integer tensor (an imported
     bias, a shape) as parse_dense_literal would return them, or None for anything else (which
     parse_dense_literal then decodes, reporting any error): the general tokeniser costs about
-    0.1 ms per literal, a third of an imported constant's parse."""
+    0.1 ms per literal, a third of an imported constant's parse. Values that all fit the signed
+    range go straight into the array (what _to_array's masking gives for them)."""
     element = type.element_type
     if len(type.shape) != 1 or not isinstance(element, IntegerType) or element.width == 1:
         return None
@@ -59,11 +60,16 @@ def _flat_integers(body: str, type: RankedTensorType) -> Any:
     lo, hi = element.value_range()
     if element.signedness == "signless":
         hi = (1 << element.width) - 1  # signless accepts the unsigned spelling too
-    if min(values) < lo or max(values) > hi:
+    low, high = min(values), max(values)
+    if low < lo or high > hi:
         return None
     from npu_opt.ir.attributes import numpy_dtype
+    dtype = numpy_dtype(element)
+    if element.signedness != "unsigned" and high < 1 << (element.width - 1):
+        import numpy as np
+        return np.array(values, dtype=dtype)
     from npu_opt.ir.dense_literal import _to_array
-    return _to_array(values, element, numpy_dtype(element))
+    return _to_array(values, element, dtype)
 
 
 class AttributeRules:
@@ -184,8 +190,9 @@ class AttributeRules:
         from npu_opt.ir.dense_literal import parse_dense_literal  # imports numpy
         body = text[len("dense<"):-1]
         values = _flat_integers(body, type)
-        if values is not None:
-            return DenseElementsAttr(type, values)
+        if values is not None:  # a fresh 1-D array of the type's dtype: the interned fields as _init sets them
+            values.setflags(write=False)
+            return DenseElementsAttr._intern_fields((type, values.tobytes()), {"type": type, "array": values})
         return DenseElementsAttr(type, parse_dense_literal(body, type))
 
     def dense_resource_attr(self, children: list[Any]) -> Attribute:

@@ -215,6 +215,11 @@ class GenericOpRules:
         type_ = known.get(text)
         if type_ is not None:
             return type_
+        if text.startswith("tensor<"):
+            type_ = self.type_parser.quant_tensor(text)  # no dialect to check in it
+            if type_ is not None:
+                known[text] = type_
+                return type_
         try:
             type_ = self.type_parser.parse(text)
             if not self.state.options.allow_unregistered:

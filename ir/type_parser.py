@@ -201,6 +201,14 @@ class TypeParser:
                 raise TypeSyntaxError(str(err), enc_offset + err.offset) from None
         return RankedTensorType.from_parsed(tuple(shape), element, encoding)  # (every dimension is valid)
 
+    def quant_tensor(self, text: str) -> Type | None:
+        """``parse(text)`` when it is a tensor of ``!quant.uniform`` that _quant_tensor decodes
+        (so a type naming no dialect to check); None otherwise, without raising."""
+        found = self._quant_tensor(text)
+        if found is not None:
+            self._cache[text] = found
+        return found
+
     def _quant_tensor(self, text: str) -> Type | None:
         """An imported constant's or activation's type, ``tensor<8x3x3x8x!quant.uniform<HEAD,
         params>>`` with a head decoded before, in one match and without the element's own cache
