@@ -8,12 +8,14 @@ has one) in the same area; the group takes part in the overlap check as one rect
 of its members' bytes and live ranges.
 
 In place. Two groups may also share bytes when an elementwise op writes its OFM over an IFM it
-reads: both hulls have the same area, offset and size, the IFM's live range ends at the time
-the OFM's starts (the op's time), and the op producing the OFM reads the IFM. At that one time
-index the two count once (for ``npu.usage``'s bound too).
+reads (an npu binary/unary elementwise or LUT op): both hulls have the same area, offset and
+size, the op producing the OFM reads the IFM, and either the IFM's live range ends at the time
+the OFM's starts (the op's time; at that one time index the two count once, for
+``npu.usage``'s bound too) or the two rectangles are identical (one merged range for both, as
+npu-allocate writes it; they count once throughout).
 
 Live ranges are inclusive time indices. An allocation covers its value from the time it is
-written (the producing op; the earliest writer of the group for a view or concatenation; the
+written (the producing op; a prefetched weight DMA's transfer start, see check_rules.py; the earliest writer of the group for a view or concatenation; the
 function's first time for an argument) to its group's last executed reader (the function's last
 time when the group is returned).
 
@@ -44,7 +46,7 @@ from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.passes.npu_order import is_executed, is_view
-from npu_opt.passes.schedule.check_rules import FunctionSchedule, Report, label
+from npu_opt.passes.schedule.check_rules import FunctionSchedule, Report, label, transfer_start
 
 IN_PLACE_OPS = (BinaryElementwiseOp, UnaryElementwiseOp, LutOp)
 """Ops that may write their OFM over an IFM they read."""
@@ -76,7 +78,7 @@ def sweep(rects: Sequence[Rect], may_share: Callable[[int, int], bool] | None = 
     In order of (first, offset, index), each non-empty rectangle is compared with the live
     rectangles next to it by offset. If it overlaps one, that is reported as a conflict and the
     rectangle is not made live, unless it has the same bytes as the one it overlaps, starts when
-    that one ends, and ``may_share(that, it)``: then it replaces that one. So the live set never
+    that one ends (or is identical to it), and ``may_share(that, it)``: then it replaces that one. So the live set never
     holds two overlapping rectangles, and a rectangle is reported iff it overlaps a rectangle
     made live before it (the result is empty iff no two rectangles overlap, shared pairs aside)."""
     result = SweepResult()
@@ -105,7 +107,7 @@ def sweep(rects: Sequence[Rect], may_share: Callable[[int, int], bool] | None = 
             live.insert(at, index)
         else:
             before = rects[other]
-            if ((before.offset, before.end) == (rect.offset, rect.end) and before.last == rect.first
+            if ((before.offset, before.end) == (rect.offset, rect.end) and (before.last == rect.first or before == rect)
                     and may_share is not None and may_share(other, index)):
                 live[at] = index
                 result.shared.append((other, index))
@@ -263,8 +265,9 @@ def check_allocations(sched: FunctionSchedule, groups: dict[Value, Group], repor
                 report(3, f"{alloc.name} needs {needed} bytes ({why}) but its allocation reserves {attr.size}", alloc.at)
             written = _written(alloc.value, sched, group)
             if written is not None and attr.first > written:
-                report(3, f"the allocation of {alloc.name} is live from time {attr.first}, after it is written at "
-                          f"time {written}", alloc.at)
+                what = "its transfer starts" if isinstance(alloc.value.owner, DmaOp) else "it is written"
+                report(3, f"the allocation of {alloc.name} is live from time {attr.first}, after {what} at time "
+                          f"{written}", alloc.at)
             until = last if last is not None else written
             if until is not None and attr.last < until:
                 reader = "the end of the function" if group.returned else f"its last reader at time {until}"
@@ -278,13 +281,18 @@ def check_allocations(sched: FunctionSchedule, groups: dict[Value, Group], repor
 
 
 def _needs_allocation(group: Group) -> bool:
-    return any(isinstance(v, BlockArgument) or (isinstance(v, OpResult) and is_executed(v.op)) for v in group.members)
+    """An argument or the (first) result of an executed op lives in the group: it needs storage.
+    Further results of multi-result (CPU) ops are not required, as ``npu.alloc`` names one tensor."""
+    return any(isinstance(v, BlockArgument) or (isinstance(v, OpResult) and v.index == 0 and is_executed(v.op))
+               for v in group.members)
 
 
 def _written(value: Value, sched: FunctionSchedule, group: Group) -> int | None:
     if isinstance(value, BlockArgument):
         return sched.start
     owner = value.op  # type: ignore[attr-defined]
+    if isinstance(owner, DmaOp):
+        return transfer_start(sched, owner)
     if owner in sched.time:
         return sched.time[owner]
     return group.written
@@ -300,9 +308,13 @@ def hulls(groups: dict[Value, Group]) -> tuple[list[Rect], list[Group], list[str
         rects.append(Rect(min(a.first for a in attrs), max(a.last for a in attrs),
                           min(a.offset for a in attrs), max(a.end for a in attrs)))
         owners.append(group)
-        home_alloc = next((a for a in group.allocations if a.value is group.home), group.allocations[0])
-        areas.append(home_alloc.attr.area)
+        areas.append(_home_alloc(group).attr.area)
     return rects, owners, areas
+
+
+def _home_alloc(group: Group) -> Allocation:
+    """The allocation of the group's home, else its first (a group in the sweep has one)."""
+    return next((a for a in group.allocations if a.value is group.home), group.allocations[0])
 
 
 def check_overlaps(sched: FunctionSchedule, groups: dict[Value, Group],
@@ -321,9 +333,9 @@ def check_overlaps(sched: FunctionSchedule, groups: dict[Value, Group],
         for a, b in result.conflicts:
             first, second = owners[indices[a]], owners[indices[b]]
             ra, rb = local[a], local[b]
-            alloc = second.allocations[0]
+            alloc = _home_alloc(second)
             report(3, f"{alloc.name} ({area} bytes {rb.offset}..{rb.end - 1}, live {rb.first}..{rb.last}) overlaps "
-                      f"{first.allocations[0].name} ({area} bytes {ra.offset}..{ra.end - 1}, live {ra.first}..{ra.last})",
+                      f"{_home_alloc(first).name} ({area} bytes {ra.offset}..{ra.end - 1}, live {ra.first}..{ra.last})",
                    alloc.at)
     return swept
 
@@ -362,11 +374,12 @@ def check_limits(groups: dict[Value, Group], limits: Callable[[str], tuple[int, 
 
 def peak_bytes(rects: Sequence[Rect], shared: Sequence[tuple[int, int]]) -> int:
     """The most bytes live at one time index; a shared (in-place) pair counts once at its
-    common time."""
-    ends_early = {before for before, _ in shared}
+    common time (throughout when the two rectangles are identical)."""
+    ends_early = {before for before, after in shared if rects[before] != rects[after]}
+    merged = {before for before, after in shared if rects[before] == rects[after]}
     events: list[tuple[int, int]] = []
     for index, rect in enumerate(rects):
-        if rect.end <= rect.offset:
+        if rect.end <= rect.offset or index in merged:
             continue
         events.append((rect.first, rect.end - rect.offset))
         events.append((rect.last + (0 if index in ends_early else 1), rect.offset - rect.end))

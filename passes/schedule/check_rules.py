@@ -11,10 +11,12 @@ Time semantics (rules 1 and 2): ``npu.time`` is the order in which ops are issue
 only run after every executed op whose result it reads (through reshape/slice/concat views,
 which do not execute) has a smaller time. A DMA must be issued before each op reading its
 result (its time is smaller), and the NPU waits for it. A weight DMA whose ``#npu.stream`` says
-``prefetch`` fills its first buffer while the previous op runs: it must be issued before that
-op, i.e. its time is smaller than the time of the last NPU compute op issued before the
-consumer, and that op must exist and be an NPU op (not a CPU op and not nothing: a new NPU
-command stream starts after a CPU op, so nothing can hide the transfer).
+``prefetch`` keeps its own time index (usually just before its consumer) but starts filling
+its first buffer at the *previous op*: the last executed non-DMA op before the consumer. That
+op must exist and run on the NPU (after a CPU op a new command stream starts, and before the
+first op nothing runs), so the transfer overlaps it. The transfer therefore starts at
+``min(DMA time, previous op's time)`` (``transfer_start``), and rule 3 wants the DMA's buffer
+live from then.
 """
 from __future__ import annotations
 
@@ -50,6 +52,15 @@ class FunctionSchedule:
     executed: list[Operation]
     time: dict[Operation, int] = field(default_factory=dict)
     """Executed ops that carry an integer ``npu.time``."""
+    _computes: list[tuple[int, Operation]] | None = None
+
+    def previous_op(self, time: int) -> tuple[int, Operation] | None:
+        """(time, op) of the last executed non-DMA op issued before ``time``."""
+        if self._computes is None:
+            self._computes = sorted(((t, op) for op, t in self.time.items() if not isinstance(op, DmaOp)),
+                                    key=lambda p: p[0])
+        index = bisect_left(self._computes, time, key=lambda p: p[0]) - 1
+        return self._computes[index] if index >= 0 else None
 
     @property
     def start(self) -> int:
@@ -72,13 +83,31 @@ def function_schedule(block: Block) -> FunctionSchedule:
     return sched
 
 
-def label(op: Operation) -> str:
-    """How a message names an op: its ``name`` (Vela's tensor name) or its op name."""
+def label(op: Operation, timed: bool = True) -> str:
+    """How a message names an op: its ``name`` (Vela's tensor name), else its op name and (when
+    ``timed`` and the message does not say it already) its time."""
     name = op.attr("name")
     if isinstance(name, StringAttr):
         return f"'{name.value}'"
     time = op.attr(TIME_ATTR)
-    return f"'{op.name}'" + (f" (time {time.value})" if isinstance(time, IntegerAttr) else "")
+    return f"'{op.name}'" + (f" (time {time.value})" if timed and isinstance(time, IntegerAttr) else "")
+
+
+def stream_of(op: Operation) -> StreamAttr | None:
+    stream = op.attr(STREAM_ATTR)
+    return stream if isinstance(stream, StreamAttr) else None
+
+
+def transfer_start(sched: FunctionSchedule, dma: Operation) -> int | None:
+    """When a DMA's transfer starts: its time, or for a prefetched stream the time of the op
+    before its (first) reader when that is earlier (see the module docstring)."""
+    time = sched.time.get(dma)
+    stream = stream_of(dma)
+    if time is None or stream is None or not stream.prefetch:
+        return time
+    times = [sched.time[r] for r in readers(dma.results[0])[0] if r in sched.time]
+    previous = sched.previous_op(min(times)) if times else None
+    return time if previous is None else min(time, previous[0])
 
 
 def read_producers(op: Operation) -> Iterator[Operation]:
@@ -144,7 +173,7 @@ def check_times(sched: FunctionSchedule, report: Report) -> None:
             continue
         time = sched.time[op]
         if time in owner:
-            report(1, f"{label(op)} has time {time}, already the time of {label(owner[time])}", op)
+            report(1, f"{label(op, False)} has time {time}, already the time of {label(owner[time], False)}", op)
         else:
             owner[time] = op
     for op in sched.block.ops:
@@ -155,42 +184,36 @@ def check_times(sched: FunctionSchedule, report: Report) -> None:
             if isinstance(producer, DmaOp) or producer not in sched.time:
                 continue
             if sched.time[producer] > time:  # an equal time is a duplicate, reported above
-                report(1, f"{label(op)} runs at time {time} but reads the result of {label(producer)}, "
+                report(1, f"{label(op, False)} runs at time {time} but reads the result of {label(producer, False)}, "
                           f"which runs at time {sched.time[producer]}", op)
 
 
 # --- rule 2: every DMA completes before its readers ----------------------------------------------
 def check_dmas(sched: FunctionSchedule, report: Report) -> None:
-    """Rule 2: a DMA's time is smaller than each reader's; with ``prefetch`` it is smaller than
-    the time of the NPU compute op issued last before the reader (see the module docstring)."""
-    computes = sorted(((t, op) for op, t in sched.time.items() if not isinstance(op, DmaOp)), key=lambda p: p[0])
-    compute_times = [t for t, _ in computes]
+    """Rule 2: a DMA's time is smaller than each reader's; with ``prefetch`` an NPU op runs
+    before the reader to overlap the transfer (see the module docstring)."""
     for dma in sched.executed:
         if not isinstance(dma, DmaOp) or dma not in sched.time:
             continue
         time = sched.time[dma]
-        stream = dma.attr(STREAM_ATTR)
-        prefetch = isinstance(stream, StreamAttr) and stream.prefetch
+        stream = stream_of(dma)
+        prefetch = stream is not None and stream.prefetch
         for reader in readers(dma.results[0])[0]:
             if reader not in sched.time:
                 continue
             when = sched.time[reader]
             if time >= when:
-                report(2, f"DMA {label(dma)} runs at time {time}, so it has not completed when {label(reader)} "
-                          f"reads it at time {when}", dma)
+                report(2, f"DMA {label(dma, False)} runs at time {time}, so it has not completed when "
+                          f"{label(reader, False)} reads it at time {when}", dma)
                 continue
             if not prefetch:
                 continue
-            index = bisect_left(compute_times, when) - 1
-            previous = computes[index][1] if index >= 0 else None
+            found = sched.previous_op(when)
+            previous = found[1] if found is not None else None
             if previous is None or on_cpu(previous):
-                before = "nothing" if previous is None else f"only the CPU op {label(previous)}"
-                report(2, f"DMA {label(dma)} prefetches the weights of {label(reader)} but {before} runs before "
-                          f"{label(reader)} on the NPU to hide the transfer", dma)
-            elif time >= computes[index][0]:
-                report(2, f"DMA {label(dma)} prefetches the weights of {label(reader)} (time {when}) but is "
-                          f"issued at time {time}, after {label(previous)} (time {computes[index][0]}), the op "
-                          "it must overlap", dma)
+                before = "nothing runs" if previous is None else f"the op before it is the CPU op {label(previous)}"
+                report(2, f"DMA {label(dma)} prefetches the weights of {label(reader)} but {before}, so no NPU op "
+                          "hides the transfer", dma)
 
 
 # --- rule 5: stripes and rolling buffers ----------------------------------------------------------
@@ -316,4 +339,4 @@ def check_streams(sched: FunctionSchedule, report: Report) -> None:
 
 
 __all__ = ["FunctionSchedule", "Report", "check_cascades", "check_dmas", "check_streams", "check_times",
-           "function_schedule", "input_rows", "label", "read_producers", "readers"]
+           "function_schedule", "input_rows", "label", "read_producers", "readers", "stream_of", "transfer_start"]

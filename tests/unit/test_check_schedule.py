@@ -41,7 +41,8 @@ def _greedy(rects: list[Rect], may_share=None) -> tuple[list[tuple[int, int]], l
             continue
         j = hits[0]
         b = rects[j]
-        if (b.offset, b.end) == (r.offset, r.end) and b.last == r.first and may_share is not None and may_share(j, i):
+        if ((b.offset, b.end) == (r.offset, r.end) and (b.last == r.first or b == r)
+                and may_share is not None and may_share(j, i)):
             accepted[accepted.index(j)] = i
             shared.append((j, i))
         else:
@@ -78,6 +79,7 @@ def test_sweep_sharing_matches_brute_force() -> None:
         for _ in range(rng.randrange(5)):
             base = rng.choice(rects)
             rects.append(Rect(base.last, base.last + rng.randrange(4), base.offset, base.end))
+            rects.append(rng.choice(rects))  # identical: a merged in-place range
         allowed = {(i, j) for i in range(len(rects)) for j in range(len(rects)) if (i + j) % 3}
         may_share = lambda a, b: (a, b) in allowed  # noqa: E731
         result = sweep(rects, may_share)
@@ -88,6 +90,8 @@ def test_peak_counts_an_in_place_pair_once() -> None:
     rects = [Rect(0, 2, 0, 100), Rect(2, 4, 0, 100), Rect(1, 3, 100, 150)]
     assert peak_bytes(rects, []) == 250
     assert peak_bytes(rects, [(0, 1)]) == 150
+    merged = [Rect(0, 4, 0, 100), Rect(0, 4, 0, 100), Rect(1, 3, 100, 150)]
+    assert peak_bytes(merged, [(0, 1)]) == 150
 
 
 def test_input_rows() -> None:

@@ -87,18 +87,31 @@ module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 
 
 // -----
 
-// Rule 2: a prefetched weight DMA must be issued before the op that runs just before its
-// consumer ('add' at time 2), which hides the transfer.
-module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3584]>} {
-  func.func @prefetch_too_late(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+// Rule 2: a prefetched weight DMA fills its first buffer while the op before its consumer
+// runs; before the first op nothing runs.
+func.func @prefetch_first(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
+  %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+  %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+  // expected-error@+1 {{schedule rule 2 (DMA): DMA 'w_dma' prefetches the weights of 'conv' but nothing runs, so no NPU op hides the transfer}}
+  %0 = "npu.dma"(%w) <{name = "w_dma"}> {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [256], bytes = 256, prefetch>} : (tensor<16x1x1x16xi8>) -> tensor<16x1x1x16xi8>
+  %1 = "npu.conv2d"(%x, %0, %b) <{kernel = #npu.kernel<1x1>, name = "conv"}> {npu.time = 1 : i64} : (tensor<1x8x8x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+  return %1 : tensor<1x8x8x16xi8>
+}
+
+// -----
+
+// Rule 3: a prefetched weight DMA's buffer is live from the op before its consumer ('add' at
+// time 2), when its transfer starts, even though the DMA's own time is 3.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @prefetch_buffer_late(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
     %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
     %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
     %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
     %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
     %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
-    // expected-error@+1 {{schedule rule 2 (DMA): DMA 'conv2_weights' prefetches the weights of 'conv2' (time 4) but is issued at time 3, after 'add' (time 2), the op it must overlap}}
-    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 3 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    // expected-error@+1 {{schedule rule 3 (allocation): the allocation of 'conv2_weights' is live from time 3, after its transfer starts at time 2}}
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 3 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [3, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
     %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 1 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [1, 2]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
     %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 2 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
     %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
