@@ -25,6 +25,7 @@ PASS_MODULES: dict[str, tuple[str, ...]] = {
     "schedule.form_cascades": ("npu-form-cascades",),
     "schedule.insert_dma": ("npu-insert-dma",),
     "schedule.pipeline": ("schedule",),
+    "schedule.place_fast_storage": ("npu-place-fast-storage",),
     "test_passes": ("test-crash", "test-error", "test-dataflow", "test-break-ir"),
 }
 """Module (under npu_opt.passes) -> the passes and named pipelines it registers."""

@@ -1,0 +1,167 @@
+"""``npu-place-fast-storage``: which intermediate feature maps stay in a separate fast storage.
+
+With Dedicated_Sram the arena is in DRAM and the SRAM is a cache of ``arena_cache_size`` bytes.
+npu-place-tensors moved every NPU-internal feature map into it; this pass, run once cascades are
+formed, makes that fit (Vela's ``use_fast_storage_for_feature_maps``):
+
+* a cascade's result (the last member's OFM) returns to the arena: only the rolling buffers
+  inside a cascade are fast-storage data, and what leaves it is written where the arena is;
+* if the bytes live in fast storage (feature maps, rolling buffers, weight buffers) never exceed
+  the limit, everything else stays;
+* otherwise the OFMs of ops outside cascades compete, scored by the element accesses of their
+  writer and readers (what moving them out would slow down), and the best-scoring set that fits
+  at every time step stays (passes/schedule/fast_storage_choice.py decides, exactly as Vela's
+  search does, without its exhaustive enumeration). The rest return to the arena.
+
+The decision is the memory area in each value's ``#npu.fm`` encoding. A remark names each
+feature map sent back and why. Without a separate fast storage (Shared_Sram, Sram_Only) the
+arena is the fast storage and the pass changes nothing.
+"""
+from __future__ import annotations
+
+from npu_opt.dialects.npu.interfaces import costed
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, with_encoding
+from npu_opt.dialects.npu.attrs import FmAttr
+from npu_opt.dialects.npu.perf.access import element_access
+from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, report_name
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, SCHEDULE_ATTR, CascadeAttr, ScheduleAttr
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.core import Block, OpResult, Operation, Value
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.ir.types import RankedTensorType
+from npu_opt.passes.npu_order import graph_blocks
+from npu_opt.passes.schedule.buffer_weights import op_block
+from npu_opt.passes.schedule.fast_storage_choice import Candidate, choose_fast_storage
+from npu_opt.passes.schedule.live_ranges import LiveRange, live_ranges, memory_usage
+
+
+def move_to_area(value: Value, area: str | None, ctx: PassContext) -> bool:
+    """Put ``value`` in memory ``area`` (None: its kind's default) keeping its format, through
+    the rewriter; False when it is already there or is not a tensor an op produces."""
+    t = value.type
+    if not isinstance(t, RankedTensorType) or not isinstance(value, OpResult):
+        return False
+    old = encoding_of(value)
+    fmt = old.format if old is not None else "NHWC"
+    new = None if fmt == "NHWC" and area is None else FmAttr(fmt, area)
+    if new == old:
+        return False
+    with ctx.rewriter.modify(value.op):
+        value.type = with_encoding(t, new)
+    return True
+
+
+@register_pass("npu-place-fast-storage", statistics={
+    "kept": "feature maps kept in fast storage after competing for it",
+    "evicted": "feature maps returned to the arena because fast storage is full",
+    "cascade-results": "cascade results returned to the arena",
+})
+class PlaceFastStorage(Pass):
+    """With a separate fast storage (Dedicated_Sram), keep in it the intermediate feature maps
+    that fit its limit and are accessed most; return the others, and cascade results, to the
+    arena (the ``#npu.fm`` area of their type). Reads ``npu.time``, ``npu.cascade``, ``npu.block``
+    and ``npu.stream``; the limit is the module's ``npu.schedule`` SRAM target, else the target's
+    arena cache size."""
+
+    limit: int = option(-1, "fast-storage bytes available (-1: the module's npu.schedule sram_target, "
+                            "else the target's arena cache size)")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module)
+        if not target.is_spilling_enabled:
+            return
+        limit = self.limit
+        if limit < 0:
+            schedule = module.attr(SCHEDULE_ATTR)
+            limit = schedule.sram_target if isinstance(schedule, ScheduleAttr) else target.arena_cache_size
+        fast, arena = target.fast_storage_area, target.feature_map_storage_area
+        for block in list(graph_blocks(module)):
+            self._return_cascade_results(block, fast, arena, ctx)
+            try:
+                ranges = live_ranges(block, target)
+            except ValueError as err:
+                ctx.error(str(err), block.parent_op())
+                continue
+            self._place(block, ranges, fast, arena, limit, module, ctx)
+
+    @staticmethod
+    def _return_cascade_results(block: Block, fast: str, arena: str, ctx: PassContext) -> None:
+        """The last member of a cascade writes its whole OFM to the arena (Vela moves only
+        rolling buffers and OFMs of ops outside cascades into fast storage)."""
+        for op in block.ops:
+            cascade = op.attr(CASCADE_ATTR)
+            if isinstance(cascade, CascadeAttr) and cascade.rolling is None and op.results:
+                value = op.results[0]
+                enc = encoding_of(value)
+                if enc is not None and enc.area == fast and move_to_area(value, None, ctx):
+                    ctx.stat("cascade-results")
+
+    def _place(self, block: Block, ranges: list[LiveRange], fast: str, arena: str, limit: int,
+               module: Operation, ctx: PassContext) -> None:
+        in_fast = [r for r in ranges if r.area == fast]
+        if not in_fast:
+            return
+        horizon = max(r.last for r in ranges) + 1
+        usage = memory_usage(in_fast, length=horizon)
+        competing = [r for r in in_fast if self._may_compete(r)]
+        if max(usage, default=0) <= limit or not competing:
+            return
+        scores = self._access_scores(competing, module, ctx)
+        candidates = [Candidate(index, r.first, r.last, r.size, scores[index]) for index, r in enumerate(competing)]
+        choice = choose_fast_storage(candidates, usage, limit)
+        reasons = {**{k: "it does not fit next to the other fast-storage data live with it"
+                      for k in choice.evicted_never_fit},
+                   **{k: "it lives far longer than its neighbours" for k in choice.evicted_outlier},
+                   **{k: "feature maps accessed more often fill the fast storage while it lives"
+                      for k in choice.evicted_by_choice}}
+        for index, r in enumerate(competing):
+            if index in choice.kept:
+                ctx.stat("kept")
+                continue
+            for value in r.values:
+                move_to_area(value, None, ctx)
+            ctx.stat("evicted")
+            owner = r.owner
+            ctx.remark(f"'{report_name(owner.op)}' writes its OFM ({r.size} bytes, live {r.first}..{r.last}) to the "
+                       f"arena in {arena}, not to fast storage ({limit} bytes): {reasons[index]}", owner.op)
+
+    @staticmethod
+    def _may_compete(r: LiveRange) -> bool:
+        """An intermediate feature map written by an NPU compute op outside any cascade."""
+        if r.kind != "feature_map":
+            return False
+        owner = r.owner
+        producer = owner.op if isinstance(owner, OpResult) else None
+        return (isinstance(producer, NpuComputeOp) and costed(producer) is not None
+                and producer.attr(CASCADE_ATTR) is None and bool(list(owner.users())))
+
+    @staticmethod
+    def _access_scores(competing: list[LiveRange], module: Operation, ctx: PassContext) -> list[int]:
+        """Per range, the elements its writer writes and its readers read (as IFM or IFM2) with
+        each op's block configuration: what moving it to the arena would cost."""
+        perf = perf_target(target_of(module))
+        index_of = {value: index for index, r in enumerate(competing) for value in r.values}
+        scores = [0] * len(competing)
+        seen: set[Operation] = set()
+        for r in competing:
+            for value in r.values:
+                for op in [value.op if isinstance(value, OpResult) else None, *value.users()]:
+                    if op is None or op in seen or costed(op) is None:
+                        continue
+                    seen.add(op)
+                    desc = ctx.analyses.get(OpDescription, op).desc
+                    if desc is None:
+                        continue
+                    access = element_access(desc, op_block(op, desc, perf))
+                    operands = list(op.operands)
+                    for position, count in ((0, access.ifm_read), (1, access.ifm2_read)):
+                        if position < len(operands) and operands[position] in index_of:
+                            scores[index_of[operands[position]]] += count
+                    if op.results and op.results[0] in index_of:
+                        scores[index_of[op.results[0]]] += access.ofm_write
+        return scores
+
+
+__all__ = ["PlaceFastStorage", "move_to_area"]
