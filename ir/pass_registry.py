@@ -220,8 +220,9 @@ def make_pass(name: str, options: dict[str, str]) -> Pass:
         try:
             kwargs[cli.replace("-", "_")] = _convert(text, type_)
         except ValueError:
+            hint = suggest(text, typing.get_args(type_)) if typing.get_origin(type_) is typing.Literal else ""
             raise PipelineError(f"option '{cli}' of pass '{name}' expects {_type_name(type_)}, "
-                                f"got '{text}'") from None
+                                f"got '{text}'{hint}") from None
     return cls(**kwargs)
 
 
@@ -281,11 +282,38 @@ def parse_pipeline(text: str, _depth: int = 0) -> list[Pass]:
         _load(name)
         pipeline = _PIPELINES.get(name)
         if pipeline is not None:
-            if options:
-                raise PipelineError(f"pipeline '{name}' takes no options; set them on its passes")
-            passes.extend(parse_pipeline(pipeline.pipeline, _depth + 1))
+            passes.extend(_pipeline_with_options(pipeline, options, _depth + 1))
             continue
         passes.append(make_pass(name, options))
+    return passes
+
+
+def _pipeline_with_options(pipeline: PipelineInfo, options: dict[str, str], depth: int) -> list[Pass]:
+    """The passes of a named pipeline, each given those of ``options`` it declares: an option of
+    a pipeline (``schedule{optimise=Size}``) sets that option on every pass of it that has one."""
+    if not options:
+        return parse_pipeline(pipeline.pipeline, depth)
+    elements = [e.strip() for e in _split_top(pipeline.pipeline, ",") if e.strip()]
+    declared: dict[str, set[str]] = {}  # element -> its pass's option names
+    for element in elements:
+        name = element.partition("{")[0].strip()
+        _load(name)
+        cls = _PASSES.get(name)
+        declared[element] = {spec[0] for spec in option_specs(cls)} if cls is not None else set()
+    every = set().union(*declared.values())
+    for key in options:
+        if key not in every and key.replace("_", "-") not in every:
+            raise PipelineError(f"pipeline '{pipeline.name}' has no option '{key}'{suggest(key, every)} "
+                                f"(options: {', '.join(sorted(every)) or 'none'})")
+    passes: list[Pass] = []
+    for element in elements:
+        name, brace, rest = element.partition("{")
+        own = _parse_options(rest[:-1], name.strip()) if brace else {}
+        given = {k: v for k, v in options.items() if k in declared[element] or k.replace("_", "-") in declared[element]}
+        if given and name.strip() in _PASSES:
+            passes.append(make_pass(name.strip(), {**own, **given}))
+        else:
+            passes.extend(parse_pipeline(element, depth))
     return passes
 
 

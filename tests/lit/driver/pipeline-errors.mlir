@@ -8,6 +8,11 @@
 // RUN: not %npu_opt %s --pass='cse,,dce' 2>&1 | %filecheck %s --check-prefix=EMPTY
 // RUN: not %npu_opt %s --pass='foo.bar(cse)' 2>&1 | %filecheck %s --check-prefix=ANCHOR
 // RUN: not %npu_opt %s --pass=zzzzzz 2>&1 | %filecheck %s --check-prefix=NOHINT
+// A named pipeline's options set that option on each of its passes that has it; a misspelt
+// option or value of one gets a suggestion too.
+// RUN: not %npu_opt %s --pass='schedule{optimize=Size}' 2>&1 | %filecheck %s --check-prefix=PIPEOPT
+// RUN: not %npu_opt %s --pass='schedule{optimise=Sise}' 2>&1 | %filecheck %s --check-prefix=STRATEGY
+// RUN: %npu_opt %s --pass='schedule{optimise=Size}' --target=ethos-u55-128 --dump-pass-pipeline -o /dev/null 2>&1 | %filecheck %s --check-prefix=FORWARD
 // The pipeline is checked before the input file is opened.
 // RUN: not %npu_opt %S/../Inputs/does-not-exist.mlir --pass=bogus 2>&1 | %filecheck %s --check-prefix=FIRST
 
@@ -19,6 +24,9 @@
 // EMPTY: npu-opt: error: empty pass name in pipeline 'cse,,dce'
 // ANCHOR: npu-opt: error: unknown pass manager anchor 'foo.bar'
 // NOHINT: npu-opt: error: 'zzzzzz' does not refer to a registered pass or pipeline (see --list-passes)
+// PIPEOPT: npu-opt: error: pipeline 'schedule' has no option 'optimize'; did you mean 'optimise'?
+// STRATEGY: npu-opt: error: option 'optimise' of pass '{{.*}}' expects 'Performance' | 'Size', got 'Sise'; did you mean 'Size'?
+// FORWARD: npu-buffer-weights{optimise=Size
 // FIRST: error: 'bogus' does not refer to a registered pass
 // FIRST-NOT: does-not-exist
 
