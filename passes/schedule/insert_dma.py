@@ -45,7 +45,7 @@ from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks
 
 
 @register_pass("npu-insert-dma", statistics={
-    "weights": "weight constants given a DMA into fast storage",
+    "weights": "ops whose weights get a DMA into fast storage",
     "in-place": "weighted ops whose weights are read where they are (fast storage, or fully connected)",
     "luts": "LUTs left to the implicit SHRAM copy the estimate charges",
 })
@@ -109,7 +109,7 @@ class InsertDma(Pass):
     def _why_no_copy(area: str, target) -> str:
         if target.permanent_storage_area == target.fast_storage_area:
             return f"the permanent storage is the fast storage ({target.fast_storage_area})"
-        return f"{area} is not slow memory (only Dram and OffChipFlash weights are copied)"
+        return f"only weights in Dram or OffChipFlash are copied into {target.fast_storage_area}"
 
     @staticmethod
     def _copy(op: Operation, weights, fast: str, ctx: PassContext) -> Operation:
