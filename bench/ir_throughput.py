@@ -5,6 +5,7 @@ Run from anywhere:
 
     python bench/ir_throughput.py            # full run (10 to 15 minutes on 2 busy shared cores)
     python bench/ir_throughput.py --quick    # xDSL on a 5,000-op module, scaled (about 5 minutes)
+    python bench/ir_throughput.py --imported-only  # only the imported-IR rows, printed (about 2 minutes)
 
 It generates its inputs into a temporary directory (fixed seeds, so every run measures the same
 text), measures, and rewrites the results section of bench/RESULTS.md (``--results`` to write
@@ -537,6 +538,35 @@ def measure(quick: bool, keep: Path | None, started: float, num_ops: int = NUM_O
             shutil.rmtree(work, ignore_errors=True)
     r["machine"]["load_end"] = os.getloadavg()
     return r
+def measure_imported(rev: str | None, chain_layers: int, started: float) -> str:
+    """The imported-IR workloads alone (the chain, three fresh processes; each corpus model,
+    five), as a Markdown table of median CPU seconds and ops/s; RESULTS.md is not touched."""
+    with tempfile.TemporaryDirectory(prefix="npu-opt-bench-") as directory:
+        work, source = Path(directory), None
+        if rev is not None:
+            source = work / "src"
+            (source / "npu_opt").mkdir(parents=True)
+            archive = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", rev],
+                                     capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(source / "npu_opt")], input=archive, check=True)
+        sizes = run_worker("generate-imported", work, chain_layers, CORPUS, source=source)["imported_sizes"]
+        lines = [f"Imported IR at {_machine(rev)['commit']}, load average {os.getloadavg()[0]:.1f}:", "",
+                 "| input | ops | parse CPU (runs) | parse ops/s | verify CPU (runs) | verify ops/s |",
+                 "|---|---|---|---|---|---|"]
+        for name in sizes:
+            runs = [run_worker("imported", work / name, source=source) for _ in range(3 if name == "chain.mlir" else 5)]
+            parse = statistics.median(r["parse"] for r in runs)
+            verify = statistics.median(r["verify"] for r in runs)
+            ops = runs[0]["ops"]
+            parses = ", ".join(f"{r['parse']:.3f}" for r in runs)
+            verifies = ", ".join(f"{r['verify']:.3f}" for r in runs)
+            lines.append(f"| {name} | {ops:,} | {parse:.3f} s ({parses}) | {ops / parse:,.0f} | "
+                         f"{verify:.3f} s ({verifies}) | {ops / max(verify, 1e-9):,.0f} |")
+            _log(f"imported {name}", started)
+        lines.append(f"\nload average at the end {os.getloadavg()[0]:.1f}")
+        return "\n".join(lines) + "\n"
+
+
 def _dev_null_ok() -> bool:
     try:
         return stat.S_ISCHR(os.stat(os.devnull).st_mode)
@@ -556,6 +586,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--at", default=None, metavar="REV",
                         help="benchmark a committed revision (extracted with git archive into the temporary "
                              "directory) instead of the working tree, e.g. --at HEAD while the tree is mid-edit")
+    parser.add_argument("--imported-only", action="store_true",
+                        help="measure only the imported-IR workloads (chain and corpus models) and print "
+                             "them; RESULTS.md is not rewritten")
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     # For trying the script out on small inputs; the figures are then not comparable to the targets.
     parser.add_argument("--num-ops", type=int, default=NUM_OPS, help=argparse.SUPPRESS)
@@ -583,6 +616,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"{os.devnull} is not a character device; fix it before benchmarking\n")
         return 1
     started = time.perf_counter()
+    if args.imported_only:
+        sys.stdout.write(measure_imported(args.at, args.chain_layers, started))
+        return 0
     results = measure(args.quick, args.keep_inputs, started, args.num_ops, args.quick_ops,
                       args.blob_bytes, args.distinct_ops, args.at, args.chain_layers)
     elapsed = results["elapsed"] = time.perf_counter() - started
