@@ -13,7 +13,8 @@ cycles it cannot hide under the previous op's compute ("slack"):
 
 Weights are streamed only from a memory other than the fast storage (flash or DRAM) into the fast
 storage; which ops stream and how they are sliced is the scheduler's choice (weight_buffering.py
-has Vela's), carried here by ``WeightStreaming``.
+has Vela's; npu-buffer-weights writes it on the weight ``npu.dma`` as ``#npu.stream``), carried
+here by ``WeightStreaming``.
 """
 from __future__ import annotations
 

@@ -13,6 +13,8 @@ reproduced so that the scheduler and the fidelity benchmark cost ops as Vela doe
 * the op leaves the next op its compute time (of its last slice when sliced) as slack.
 
 ``propose_weight_buffering`` is pure: the encoder and the compute-cycle estimate are passed in.
+npu-buffer-weights (passes/schedule/buffer_weights.py) calls it along the schedule and writes the
+result as ``#npu.stream``; npu-estimate rebuilds the DMA's cost from that with ``streamed``.
 """
 from __future__ import annotations
 
