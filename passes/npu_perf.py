@@ -189,6 +189,9 @@ class Estimate(Pass):
                            f"({desc.weights.raw_elements} weights, uncompressed) instead of by the codec model", op)
                 ctx.stat("raw-weights")
         source = source_area(dma, target) if dma is not None else None
+        if dma is not None and not isinstance(stream, StreamAttr) and desc.weights is not None:
+            ctx.remark(f"the weight DMA of '{report_name(op)}' has no npu.stream (npu-buffer-weights has not run): "
+                       "it is costed as one copy of the whole stream into a single buffer", op)
         return _Step(op, desc, block, planned, encode, source, stream if isinstance(stream, StreamAttr) else None,
                      op.attr(CASCADE_ATTR) is not None)
 
