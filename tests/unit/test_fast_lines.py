@@ -162,3 +162,74 @@ def test_a_placeholder_inside_a_multiline_token_falls_back(counted, monkeypatch)
 def test_input_holding_the_placeholder_mark_is_parsed_the_ordinary_way():
     text = _module(LINES[:1] * 3 + ['"foo.c"() {s = "\x00"} : () -> ()'])
     assert fast_lines.find_runs(text, parser_module._lark_with_builder()[1].pieces["line"]) is None
+
+
+def test_the_run_pattern_of_one_tensor_matches_the_character_pattern():
+    """signature_split._ONE_TENSOR (runs of plain characters) accepts exactly what _TENSOR (one
+    step per character) accepts."""
+    import random
+
+    from npu_opt.ir.signature_split import _ONE_TENSOR, _patterns
+    one = _patterns()[0]
+    rng = random.Random(7)
+    alphabet = '<>{}[]x8a,"()-: '
+    for _ in range(20000):
+        text = "tensor<" + "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert (one.fullmatch(text) is None) == (_ONE_TENSOR.fullmatch(text) is None), text
+
+
+QUANT_TENSORS = [
+    "tensor<8x3x!quant.uniform<i8<-127:127>:f32:0, {0.5,0.25,1e-3,.5,2.5E+2,7,0.125,3.0e-05}>>",
+    "tensor<2x!quant.uniform<i8:f32:1, { 0.5 , 0.25 }>>",
+    "tensor<2x!quant.uniform<u8:f32:0, {0.5,0.25}>>",
+    "tensor<1x4x!quant.uniform<i8:f32, 0.125:-128>>",
+    "tensor<1x4x!quant.uniform<i8:f32, 0.125>>",
+    "tensor<4x!quant.uniform<i16:f32, 2.0:7>>",
+    "tensor<4x!quant.uniform<i8<-8:7>:f32, 2.0:7>>",
+    "tensor<4x!quant.uniform<i8<-8:7>:f32, 2.0:8>>",  # zero point out of range (all that follow: not taken)
+    "tensor<4x!quant.uniform<i8:f32, 0.0>>",  # zero scale
+    "tensor<4x!quant.uniform<i8:f32, inf>>",
+    "tensor<4x!quant.uniform<i8:f32, nan>>",
+    "tensor<2x!quant.uniform<i8:f32:0, {0.5,nan}>>",
+    "tensor<2x!quant.uniform<i8:f32:0, {0.5:1,0.25:2}>>",
+    "tensor<2x!quant.uniform<i8:f32:0, {0.5,}>>",
+    "tensor<2x!quant.uniform<i8:f32:0, 0.5>>",
+    "tensor<2x!quant.uniform<i8<1:0>:f32, 0.5>>",
+    "tensor<2x!quant.uniform<i8:f32, 0.5:99999999999999999999>>",
+    "tensor<99999999999999999999x!quant.uniform<i8:f32, 0.5>>",
+    "tensor<?x!quant.uniform<i8:f32, 0.5>>",
+]
+
+
+TAKEN = 7
+"""The first TAKEN spellings above are ones the fast decoder must take."""
+
+
+@pytest.mark.parametrize("text", QUANT_TENSORS)
+def test_quant_tensors_decode_as_the_general_type_parser_does(text):
+    """type_parser._quant_tensor gives the general path's object, or None where that path has
+    anything to say (an error, an unusual spelling)."""
+    from npu_opt.ir.type_parser import TypeParser, TypeSyntaxError
+    builder = parser_module._lark_with_builder()[1]
+
+    def general() -> object:
+        parser = TypeParser(builder._parse_attribute_text, builder._dialect_attr)
+        parser._quant_tensor = lambda text: None  # type: ignore[method-assign]
+        try:
+            return parser.parse(text)
+        except (TypeSyntaxError, ValueError) as err:
+            return ("error", str(err))
+
+    expected = general()
+    fast = TypeParser(builder._parse_attribute_text, builder._dialect_attr)
+    try:
+        fast.parse(text)  # decodes the head, the first time through the general path
+    except (TypeSyntaxError, ValueError):
+        pass
+    quick = fast.quant_tensor(text)
+    if isinstance(expected, tuple):
+        assert quick is None
+    elif QUANT_TENSORS.index(text) < TAKEN:
+        assert quick is expected
+    else:
+        assert quick is None or quick is expected
