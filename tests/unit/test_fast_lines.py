@@ -233,3 +233,17 @@ def test_quant_tensors_decode_as_the_general_type_parser_does(text):
         assert quick is expected
     else:
         assert quick is None or quick is expected
+
+
+def test_blocks_functions_and_top_level_ops(counted, monkeypatch):
+    """Runs inside labelled blocks, function bodies and at the top level (no module) are built
+    where the ordinary parse puts them."""
+    blocks = ('%r = "foo.r"() ({\n  ^bb0(%a: i32):\n    %b = "foo.c"(%a) : (i32) -> i32\n'
+              '    %c = "foo.c"(%b) : (i32) -> i32\n    "foo.br"(%c)[^bb1] : (i32) -> ()\n'
+              '  ^bb1:\n    "foo.y"() : () -> ()\n    "foo.y"() : () -> ()\n  }) : () -> i32')
+    func = ('func.func @f(%x: i32) -> i32 {\n    %0 = "foo.c"(%x) : (i32) -> i32 loc("a")\n'
+            '    %1 = "foo.c"(%0) : (i32) -> i32\n    return %1 : i32\n  }')
+    for text in (_module([blocks, func]), "\n".join(LINES[:2] + LINES[6:9]) + TRAILER):
+        runs = counted["runs"]
+        assert _walk(text) == _ordinary(monkeypatch, text)
+        assert counted["runs"] > runs
