@@ -9,6 +9,47 @@ from typing import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command (``argv`` None: the console script or ``python -m``, which end the process
+    here, without the interpreter's teardown) or a call with explicit arguments, which returns."""
+    import gc
+
+    command = argv is None
+    collecting = gc.isenabled()
+    gc.disable()  # see _main
+    try:
+        code = _main(argv)
+    finally:
+        if collecting and not command:
+            gc.enable()  # (for callers in a longer-lived process, such as the tests)
+    if command:
+        _end_process(code)
+    return code
+
+
+def _end_process(code: int) -> None:
+    """Exit with ``code`` once the exit handlers have run and the output is flushed, skipping
+    the interpreter's teardown: clearing every module and a last cycle collection over all the
+    objects a run leaves (the IR, numpy's), ~45 ms CPU on a one-op model and ~85 ms on a
+    3k-op one, of no use to a process that ends. If flushing fails (a closed pipe) the ordinary
+    exit reports it as before."""
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """``main`` with Python's cycle collector off. Its periodic scans walk every live object
+    (numpy's and the IR's, more of them as imports and passes go on) and find next to nothing to
+    free: the IR's cycles mostly live until the end. On the corpus the scans cost ~15 ms CPU on a
+    one-op model and ~60-75 ms on the large ones, at the same peak memory; reference counting
+    still frees everything else at once."""
     argv = list(sys.argv[1:] if argv is None else argv)
     from npu_opt.tools.blas_threads import single_threaded_blas
     single_threaded_blas()  # before anything imports numpy
