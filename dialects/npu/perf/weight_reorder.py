@@ -100,19 +100,30 @@ def reorder_weights(ohwi: np.ndarray, ifm_ublock_depth: int, ofm_ublock_depth: i
         ifm_groups = _block_groups(ifm_depth, ifm_block_depth)
     else:
         ifm_groups = [(np.arange(0, ifm_depth, ifm_block_depth), ifm_block_depth)]
+    # Cells are indexed in 32 bits when they fit (half the memory traffic of the index arithmetic).
+    index = np.int32 if zero_cell < (1 << 31) - 1 else np.int64
+    channel_cells = kernel_h * kernel_w * ifm_depth
     pieces = []
     for ofm_starts, ofm_extent in ofm_groups:
         per_ifm_group = []
+        ofm_base = (ofm_starts * channel_cells).astype(index)[:, None, None]
         for ifm_starts, ifm_extent in ifm_groups:
             per_sub = []
+            ifm_base = ifm_starts.astype(index)[None, :, None]
             for sub in subs:
                 walk = _brick(ofm_extent, ifm_extent, sub, ifm_ublock_depth, ofm_ublock_depth, depthwise,
                               partkernel, ifm_bits)
-                o = ofm_starts[:, None, None] + walk.ofm[None, None, :]
-                i = ifm_starts[None, :, None] + walk.ifm[None, None, :]
-                cell = ((o * kernel_h + walk.row) * kernel_w + walk.column) * ifm_depth + i
-                keep = (o < ofm_depth) & (i < ifm_depth) & walk.inside
-                per_sub.append(np.where(keep, cell, zero_cell))
+                # A cell is the walk's offset from the block's first weight plus the block's first
+                # weight; the walk stays inside the weights where its channels do and it is inside.
+                offset = (((walk.ofm * kernel_h + walk.row) * kernel_w + walk.column) * ifm_depth
+                          + walk.ifm).astype(index)
+                cell = ofm_base + ifm_base + offset[None, None, :]
+                keep_ofm = walk.ofm[None, :] < (ofm_depth - ofm_starts)[:, None]
+                keep_ifm = (walk.ifm[None, :] < (ifm_depth - ifm_starts)[:, None]) & walk.inside[None, :]
+                if keep_ofm.all() and keep_ifm.all():
+                    per_sub.append(cell)
+                else:
+                    per_sub.append(np.where(keep_ofm[:, None, :] & keep_ifm[None, :, :], cell, index(zero_cell)))
             cells = np.concatenate(per_sub, axis=2)
             per_ifm_group.append(cells.reshape(cells.shape[0], -1))
         pieces.append(np.concatenate(per_ifm_group, axis=1).reshape(-1))
