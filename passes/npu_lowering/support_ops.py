@@ -88,10 +88,13 @@ def _weights_and_bias(view: View, limit: bool = True) -> Iterator[Reason]:
         zp = np.asarray(q.zero_points if q is not None else (0,), dtype=np.int64)
         # Vela's layouts: OHWI -> HWIO for convolutions, 1HWC -> HWC1 for depthwise (so the sum of
         # a depthwise filter runs over all its channels, as in Vela)
-        hwio = np.transpose(values.astype(np.int64), (1, 2, 3, 0))
-        zp_b = zp if zp.size == 1 else zp.reshape((1, 1, 1, -1)) if view.op.name != "tfl.depthwise_conv_2d" \
-            else zp.reshape((1, 1, -1, 1))
-        total = int(np.amax(np.sum(np.absolute(hwio - zp_b), axis=(0, 1, 2))))
+        # (summed per O of the OHWI / 1HWC weights as laid out, not through a transposed view)
+        ohwi = values.astype(np.int64)
+        if ohwi.ndim != 4:
+            np.transpose(ohwi, (1, 2, 3, 0))  # not 4D: raises as the HWIO transpose did
+        zp_b = zp if zp.size == 1 else zp.reshape((-1, 1, 1, 1)) if view.op.name != "tfl.depthwise_conv_2d" \
+            else zp.reshape((1, 1, 1, -1))
+        total = int(np.amax(np.absolute(ohwi - zp_b).reshape(ohwi.shape[0], -1).sum(axis=1)))
         if total > 127 * 65536:
             yield reason("weights", f"one output channel's weights add up to {total} (absolute, less the zero "
                          "point), over the NPU's accumulator-safe limit of 8323072 = 127 x 65536")
