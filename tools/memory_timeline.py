@@ -4,8 +4,9 @@ One panel per memory area (per module with ``--split-input-file``): schedule tim
 address on y. Each allocation (``npu.alloc`` on the op defining a tensor, ``npu.arg_alloc`` for
 a function's arguments) is a rectangle from its first to past its last live time index, spanning
 its bytes; the copies made by ``npu.dma`` ops are hatched and their times marked with a triangle
-on top of the panel, and the time span of each cascade (``npu.cascade``) is shaded. The file is
-SVG or PNG, chosen by its suffix.
+on top of the panel, the time span of each cascade (``npu.cascade``) is shaded, and a dashed line
+marks the area's lower bound from ``npu.usage`` (the most bytes live at once), so the gap to the
+top of the packing is the allocator's waste. The file is SVG or PNG, chosen by its suffix.
 
 matplotlib draws it: a picture of hundreds of rectangles with axes, labels and a vector and a
 raster output is what it is made for, and nothing else in npu-opt needs it, so it is an optional
@@ -45,6 +46,8 @@ class Timeline:
     cascades: list[tuple[int, int]] = field(default_factory=list)
     """(first time, last time) of each cascade."""
     dma_times: list[int] = field(default_factory=list)
+    bounds: dict[str, int] = field(default_factory=dict)
+    """Per area, the lower bound of ``npu.usage`` (the most bytes live at one time)."""
 
 
 def check_request(path: str) -> None:
@@ -71,10 +74,13 @@ def _label(op: Operation) -> str:
 def collect(module: Operation, title: str) -> Timeline | None:
     """The timeline of ``module``; None when it has no allocation."""
     from npu_opt.dialects.npu.schedule_attrs import (
-        ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, TIME_ATTR, AllocAttr, CascadeAttr,
+        ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, CascadeAttr, UsageAttr,
     )
 
     timeline = Timeline(title)
+    usage = module.attr(USAGE_ATTR)
+    if isinstance(usage, UsageAttr):
+        timeline.bounds = {area: bound for area, _, bound in usage}
     spans: dict[tuple[int, int], list[int]] = {}
     for op in module.walk():
         time = op.attr(TIME_ATTR)
@@ -129,6 +135,9 @@ def render(timelines: list[Timeline], path: str) -> bytes:
             if len(intervals) <= 40:
                 axes.text(item.first + 0.05, item.offset + item.size / 2, item.label[:24], fontsize=6,
                           va="center", ha="left", zorder=3, clip_on=True)
+        if area in timeline.bounds:
+            axes.axhline(timeline.bounds[area], color="#b2182b", linestyle="--", linewidth=0.8, zorder=3,
+                         label=f"lower bound ({timeline.bounds[area]:,} B)")
         if timeline.dma_times:
             axes.plot(timeline.dma_times, [top] * len(timeline.dma_times), "v", color="#6a3d9a", markersize=6,
                       clip_on=False, zorder=4, label="DMA")
@@ -137,7 +146,7 @@ def render(timelines: list[Timeline], path: str) -> bytes:
         axes.set_xlabel("time (npu.time)")
         axes.set_ylabel("address (bytes)")
         axes.set_title(f"{timeline.title}: {area} ({top:,} bytes spanned)", fontsize=9)
-        if timeline.cascades or timeline.dma_times:
+        if timeline.cascades or timeline.dma_times or area in timeline.bounds:
             axes.legend(loc="upper right", fontsize=7)
     out = io.BytesIO()
     fmt = "png" if path.lower().endswith(".png") else "svg"
