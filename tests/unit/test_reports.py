@@ -214,3 +214,26 @@ def test_report_modules_load_only_when_asked_for(tmp_path):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result == {"code": 0, "loaded": []}
+
+
+def test_driver_asks_for_a_bar_only_on_a_terminal_with_nothing_else_on_stderr(monkeypatch):
+    import io
+
+    from npu_opt.tools.cli_args import parse_args
+    from npu_opt.tools.driver import _progress
+
+    class _Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NPU_OPT_NO_PROGRESS", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr(sys, "stderr", _Tty())
+    progress = _progress(parse_args(["x.mlir"]), 3)
+    assert isinstance(progress, PassProgress) and progress.total == 3
+    progress.close()
+    assert _progress(parse_args(["x.mlir"]), 0) is None  # no passes, nothing to show
+    assert _progress(parse_args(["x.mlir", "--print-ir-after-all"]), 3) is None  # IR dumps own stderr
+    assert _progress(parse_args(["x.mlir", "--verify-diagnostics"]), 3) is None
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # a pipe or file: never
+    assert _progress(parse_args(["x.mlir"]), 3) is None
