@@ -89,28 +89,29 @@ def _typed_entry() -> re.Pattern[str]:
         r'))?\s*+(,|\Z)')
 
 
+_GROUPS = ("string", "plain", "array", "type", "resource", "resource_type", "dense", "dense_type")
+
+
 def _typed_value(m: re.Match[str], typed: TypedValue) -> Attribute | None:
-    """The value of one ``_typed_entry`` match (UNIT when it has none)."""
-    text = m.group("string")
-    if text is not None:
-        return StringAttr(text[1:-1])
-    for kind in ("plain", "array"):
-        text = m.group(kind)
-        if text is not None:
-            text = text.strip()
-            found = _value(text)
-            if found is None and kind == "plain" and _BARE_TYPE.fullmatch(text):
-                return typed("type", "", text)  # i32, index, f32, none, !d.t
-            return found
-    text = m.group("type")
-    if text is not None:
-        return typed("type", "", text)
-    text = m.group("resource")
-    if text is not None:
-        return typed("dense_resource", text, m.group("resource_type"))
-    text = m.group("dense")
-    if text is not None:
-        return typed("dense", text, m.group("dense_type"))
+    """The value of one ``_typed_entry`` match (UNIT when it has none); its groups are fetched
+    in one call (a dictionary of an imported constant has two entries, each once)."""
+    string, plain, array, type_, resource, resource_type, dense, dense_type = m.group(*_GROUPS)
+    if string is not None:
+        return StringAttr(string[1:-1])
+    if plain is not None:
+        text = plain.strip()
+        found = _value(text)
+        if found is None and _BARE_TYPE.fullmatch(text):
+            return typed("type", "", text)  # i32, index, f32, none, !d.t
+        return found
+    if array is not None:
+        return _value(array.strip())
+    if type_ is not None:
+        return typed("type", "", type_)
+    if resource is not None:
+        return typed("dense_resource", resource, resource_type)
+    if dense is not None:
+        return typed("dense", dense, dense_type)
     return UNIT
 
 

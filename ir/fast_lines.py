@@ -125,6 +125,9 @@ def build_run(builder: "_Builder", token: str) -> list[Operation]:
     return ops
 
 
+_PIECES = ("name", "operands", "properties", "attributes", "signature", "loc")
+
+
 def _general_line(builder: "_Builder", entry: Line) -> Operation:
     """The op of a line the fast path doubts, built by the rules lark would run for it, from the
     very tokens lark would lex there (RESULTS, GENERIC_OP): same IR, same errors at the same
@@ -144,21 +147,18 @@ def _general_line(builder: "_Builder", entry: Line) -> Operation:
 def _build_line(builder: "_Builder", state: Any, entry: Line) -> Operation:
     """One op, as _quick_generic_op then operation() build it (same objects, same positions)."""
     line, line_at, result, m = entry
-    name = m.group("name")
+    name, operands, props, attrs, signature, loc_text = m.group(*_PIECES)
     if "\\" in name:
         raise FastPathBail("escape in an op name")
-    operands = m.group("operands")
-    props = m.group("properties")
     if props is not None:
         props = builder._quick_dictionary(props[1:-1])
         if props is None:
             raise FastPathBail("properties")
-    attrs = m.group("attributes")
     if attrs is not None:
         attrs = builder._quick_dictionary(attrs)
         if attrs is None:
             raise FastPathBail("attributes")
-    fn_type = builder._quick_signature(m.group("signature"))
+    fn_type = builder._quick_signature(signature)
     if fn_type is None:
         raise FastPathBail("signature")
     inputs = fn_type.inputs
@@ -173,7 +173,6 @@ def _build_line(builder: "_Builder", state: Any, entry: Line) -> Operation:
         if len(uses) != len(inputs):
             raise FastPathBail("operand count")
         values = [_lookup(state, use, t) for use, t in zip(uses, inputs)]
-    loc_text = m.group("loc")
     loc = None
     if loc_text is not None:
         if "\\" in loc_text:
