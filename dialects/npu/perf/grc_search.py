@@ -70,8 +70,16 @@ class _LaneBatch:
         self.first_lane = np.cumsum([0] + per_job)
         self.sizes = np.asarray(sizes)
         lanes = int(self.first_lane[-1])
-        # One cost table for all jobs (row 0: a no-op symbol costing nothing), symbols renumbered.
-        tables = [np.zeros((1, jobs[0].table.shape[1]), np.int64)] + [job.table for job in jobs]
+        # One cost table for all jobs (row 0: a no-op symbol costing nothing), symbols renumbered;
+        # jobs that share a table object (weight_encoding's per raw width) share its rows.
+        tables = [np.zeros((1, jobs[0].table.shape[1]), np.int64)]
+        slot: dict[int, int] = {}
+        job_table = []
+        for job in jobs:
+            if id(job.table) not in slot:
+                slot[id(job.table)] = len(tables)
+                tables.append(job.table)
+            job_table.append(slot[id(job.table)])
         table_offsets = np.cumsum([0] + [t.shape[0] for t in tables])
         self.max_cost = int(max(int(t.max()) for t in tables)) << _SHIFT
         self.idle_price = (SWITCH_PRICE << _SHIFT) + self.max_cost + (1 << _SHIFT)
@@ -87,22 +95,23 @@ class _LaneBatch:
         # changes nothing. Lane k of a job reads warm_up + lane steps from k * lane in its segment.
         segment = [round_up(warm_up + count * lane, lane) for count in per_job]
         seg_start = np.cumsum([0] + segment)
-        symbols = np.zeros(int(seg_start[-1]), np.intp)  # (take converts other index types per call)
-        price = np.full(int(seg_start[-1]), self.idle_price, self.dtype)
-        for index, job in enumerate(jobs):
-            first = int(seg_start[index]) + warm_up
-            symbols[first:first + sizes[index]] = np.asarray(job.symbols) + table_offsets[index + 1]
-            price[first:first + sizes[index]] = SWITCH_PRICE << _SHIFT
-            if job.free_steps is not None and len(job.free_steps):
-                price[first + np.asarray(job.free_steps)] = 0
-        rows = np.concatenate([seg_start[i] // lane + np.arange(count) for i, count in enumerate(per_job)])
-        window = warm_up + lane
-        self.symbols = np.lib.stride_tricks.sliding_window_view(symbols, window)[::lane][rows].T.copy()
+        symbols = np.zeros(int(seg_start[-1]), np.int32 if table_offsets[-1] < (1 << 31) else np.int64)
         # Without free steps every step may use the plain price: a no-op step before a stream
         # meets a state whose sets all cost the same (nothing switches), and one after it only
         # lowers sets above the switch price (the cheapest set stays; nothing reads those steps).
         self.uniform = not any(job.free_steps is not None and len(job.free_steps) for job in jobs)
-        self.price = None if self.uniform else \
+        price = None if self.uniform else np.full(int(seg_start[-1]), self.idle_price, self.dtype)
+        for index, job in enumerate(jobs):
+            first = int(seg_start[index]) + warm_up
+            symbols[first:first + sizes[index]] = np.asarray(job.symbols) + table_offsets[job_table[index]]
+            if price is not None:
+                price[first:first + sizes[index]] = SWITCH_PRICE << _SHIFT
+                if job.free_steps is not None and len(job.free_steps):
+                    price[first + np.asarray(job.free_steps)] = 0
+        rows = np.concatenate([seg_start[i] // lane + np.arange(count) for i, count in enumerate(per_job)])
+        window = warm_up + lane
+        self.symbols = np.lib.stride_tricks.sliding_window_view(symbols, window)[::lane][rows].T.copy()
+        self.price = None if price is None else \
             np.lib.stride_tricks.sliding_window_view(price, window)[::lane][rows].T.copy()
         self.starts_at_zero = np.zeros(lanes, bool)
         self.starts_at_zero[self.first_lane[:-1]] = True

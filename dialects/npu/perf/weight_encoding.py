@@ -99,10 +99,18 @@ class SectionCode:
         return SLICE_HEADER_BITS + PALETTE_HEADER_BITS + self.palette_bits * self.palette_size
 
     def weight_table(self) -> np.ndarray:
-        """Search cost of each symbol value under each weight set for this section."""
-        table = _W_COST.copy()
-        table[:, -1] = self.raw_bits
+        """Search cost of each symbol value under each weight set for this section (read-only,
+        one array per raw width, so that a search over many sections holds each table once)."""
+        table = _WEIGHT_TABLES.get(self.raw_bits)
+        if table is None:
+            table = _W_COST.copy()
+            table[:, -1] = self.raw_bits
+            table.flags.writeable = False
+            _WEIGHT_TABLES[self.raw_bits] = table
         return table
+
+
+_WEIGHT_TABLES: dict[int, np.ndarray] = {}
 
 
 def _sign_magnitude(values: np.ndarray) -> np.ndarray:
