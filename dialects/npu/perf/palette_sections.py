@@ -48,10 +48,11 @@ def _most_distinct(window: int) -> int:
 _LIMITS = {window: _most_distinct(window) for window in WINDOWS}
 
 
-def _distinct_per_block(values: np.ndarray, window: int) -> np.ndarray:
-    """Distinct values in each aligned block of ``window`` values (a partial block ignored)."""
+def _distinct_per_block(values: np.ndarray, window: int, marks: bool) -> np.ndarray:
+    """Distinct values in each aligned block of ``window`` values (a partial block ignored);
+    ``marks``: every value is in -256..255."""
     blocks = values.size // window
-    if window >= 128 and blocks and -256 <= int(values.min()) and int(values.max()) < 256:
+    if window >= 128 and blocks and marks:
         # Long blocks: mark each block's values in its own 512-cell row (no more cells than
         # 4 x values) and count the marks, cheaper than sorting every block.
         cells = values[:blocks * window].reshape(blocks, window) + np.arange(256, blocks * 512, 512)[:, None]
@@ -73,7 +74,11 @@ def could_split(values: np.ndarray) -> bool:
     base = WINDOWS[0]
     if nonzero.size < base:
         return False
-    small = _distinct_per_block(nonzero, base)
+    low, high = int(nonzero.min()), int(nonzero.max())
+    if nonzero.dtype != np.int32 and -(1 << 31) <= low and high < (1 << 31):
+        nonzero = nonzero.astype(np.int32)  # (numpy sorts short int32 rows fastest)
+    marks = -256 <= low and high < 256
+    small = _distinct_per_block(nonzero, base, marks)
     for window in WINDOWS:
         parts = window // base
         blocks = nonzero.size // window
@@ -82,7 +87,7 @@ def could_split(values: np.ndarray) -> bool:
         bound = small[:blocks * parts].reshape(blocks, parts).max(axis=1)
         if int(bound.min()) > _LIMITS[window]:
             continue
-        exact = small if window == base else _distinct_per_block(nonzero, window)
+        exact = small if window == base else _distinct_per_block(nonzero, window, marks)
         if int(exact.min()) <= _LIMITS[window]:
             return True
     return False
@@ -187,10 +192,9 @@ class _Scan:
 
 def palette_sections(values: np.ndarray) -> list[int]:
     """Start positions of the codec's palette sections of ``values`` (always starting with 0)."""
-    values = np.asarray(values, dtype=np.int64)
-    if not could_split(values):
+    if not could_split(np.asarray(values)):
         return [0]
-    return _Scan(values).run()
+    return _Scan(np.asarray(values, dtype=np.int64)).run()
 
 
 __all__ = ["could_split", "palette_sections"]

@@ -255,7 +255,7 @@ def _encoded_batch(streams: list[np.ndarray]) -> list[int]:
     sections: list[tuple[int, SectionCode]] = []
     for index, stream in enumerate(streams):
         values = np.asarray(stream, dtype=np.int64)
-        starts = palette_sections(values) + [values.size]
+        starts = palette_sections(stream) + [values.size]  # (the stream's own type: less to scan)
         for a, b in zip(starts, starts[1:]):
             if b > a:
                 sections.append((index, code_section(values[a:b])))
