@@ -89,12 +89,15 @@ def _weights_and_bias(view: View, limit: bool = True) -> Iterator[Reason]:
         # Vela's layouts: OHWI -> HWIO for convolutions, 1HWC -> HWC1 for depthwise (so the sum of
         # a depthwise filter runs over all its channels, as in Vela)
         # (summed per O of the OHWI / 1HWC weights as laid out, not through a transposed view)
-        ohwi = values.astype(np.int64)
+        # 8-bit weights less zero points within +-256 differ by less than 2**15: 16-bit arithmetic.
+        narrow = values.dtype in (np.int8, np.uint8) and zp.size > 0 and int(np.abs(zp).max()) <= 256
+        ohwi = values.astype(np.int16 if narrow else np.int64)
         if ohwi.ndim != 4:
             np.transpose(ohwi, (1, 2, 3, 0))  # not 4D: raises as the HWIO transpose did
         zp_b = zp if zp.size == 1 else zp.reshape((-1, 1, 1, 1)) if view.op.name != "tfl.depthwise_conv_2d" \
             else zp.reshape((1, 1, 1, -1))
-        total = int(np.amax(np.absolute(ohwi - zp_b).reshape(ohwi.shape[0], -1).sum(axis=1)))
+        distance = np.absolute(ohwi - zp_b.astype(ohwi.dtype))
+        total = int(np.amax(distance.reshape(ohwi.shape[0], -1).sum(axis=1, dtype=np.int64)))
         if total > 127 * 65536:
             yield reason("weights", f"one output channel's weights add up to {total} (absolute, less the zero "
                          "point), over the NPU's accumulator-safe limit of 8323072 = 127 x 65536")
