@@ -101,8 +101,8 @@ class ConfigResult:
         return sum(1 for r in self.rows if r.vela_macs == r.ours_macs)
 
 
-def estimate_rows(model_bytes: bytes, model: str, config: str) -> list[dict]:
-    """The ``estimate`` pipeline's per-op rows (tools/perf_report.py) for a model on ``config``."""
+def estimate_rows(model_bytes: bytes, model: str, config: str, pipeline: str = PIPELINE) -> list[dict]:
+    """A pipeline's (``estimate`` by default) per-op rows (tools/perf_report.py) for a model on ``config``."""
     accel, system, mode = CONFIGS[config]
     request = prepare_target(argparse.Namespace(target=accel, system_config=system, memory_mode=mode, config=[],
                                                 arena_cache_size=None))
@@ -115,7 +115,7 @@ def estimate_rows(model_bytes: bytes, model: str, config: str) -> list[dict]:
     try:  # the imported model is verified first, as npu-opt does, and after every pass
         if not verify(module, engine):
             raise PassFailure()
-        PassManager(parse_pipeline(PIPELINE), engine, verify_each=True).run(module)
+        PassManager(parse_pipeline(pipeline), engine, verify_each=True).run(module)
     except PassFailure:
         raise ModelError(f"{model} ({config}) does not go through the pipeline:\n{stream.getvalue().rstrip()}") from None
     return collect_rows(module)
@@ -125,15 +125,16 @@ class ModelError(Exception):
     """A corpus model the verifier or a pass rejects; the message holds its diagnostics."""
 
 
-def compare_model(corpus: Path, model: str, config: str, csv_dir: Path | None) -> tuple[list[Row], int, list[str]]:
-    ours_rows = estimate_rows((corpus / "models" / f"{model}.tflite").read_bytes(), model, config)
+def compare_model(corpus: Path, model: str, config: str, csv_dir: Path | None, pipeline: str = PIPELINE,
+                  strategy: str = "Performance") -> tuple[list[Row], int, list[str]]:
+    ours_rows = estimate_rows((corpus / "models" / f"{model}.tflite").read_bytes(), model, config, pipeline)
     if csv_dir is not None:
         csv_dir.mkdir(parents=True, exist_ok=True)
         (csv_dir / f"{model}_{config}_ours.csv").write_text(render_report(ours_rows, "ours.csv"), encoding="utf-8")
     ours: dict[str, list[dict]] = {}
     for row in ours_rows:
         ours.setdefault(str(row["name"]), []).append(row)
-    report = corpus / "vela_reports" / f"{model}_{config}_Performance_legacy_per_layer.csv"
+    report = corpus / "vela_reports" / f"{model}_{config}_{strategy}_legacy_per_layer.csv"
     rows: list[Row] = []
     unmatched: list[str] = []
     vela_rows = list(csv.DictReader(report.open(encoding="utf-8")))

@@ -66,7 +66,8 @@ def min_memory_requirement(ops: list[SchedOp]) -> int:
 class FormCascades(Pass):
     """Group chains of ops into cascades and choose their stripes, as Vela 5.2's legacy scheduler
     does (see the module docstring): MIN stripes, the greedy builder under the SRAM target, the
-    MAX-fits shortcut, then per-cascade stripe growth. Writes ``npu.stripe`` and ``npu.cascade``."""
+    MAX-fits shortcut, then per-cascade stripe growth. Writes ``npu.stripe`` and ``npu.cascade``,
+    and the strategy and SRAM target it scheduled for as the module's ``npu.schedule``."""
 
     sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule sram_target, "
                                   "else the target's arena cache size)")
@@ -84,6 +85,9 @@ class FormCascades(Pass):
         limit = self.sram_target
         if limit < 0:
             limit = schedule.sram_target if isinstance(schedule, ScheduleAttr) else target.arena_cache_size
+        policy = ScheduleAttr(strategy, target.arena_cache_size, limit)
+        if schedule != policy:
+            ctx.rewriter.set_attr(module, SCHEDULE_ATTR, policy)
         largest = 0
         for block in list(graph_blocks(module)):
             try:

@@ -1,19 +1,20 @@
 """The ``schedule`` pipeline: the scheduling passes in the order their decisions build on each other.
 
 Legalisation, ordering, formats and placement come first (their decisions are the schedule's
-input), then the block configurations, the weight DMAs and how they stream, and the estimate of
-the result. Passes still to come (cascades, fast storage for feature maps, allocation) slot into
-the one pipeline line below.
+input), then the block configurations, the weight DMAs and how they stream, the cascades and
+their stripes, which feature maps keep fast storage, the addresses of everything, and the
+estimate of the result. ``schedule{optimise=Size}`` sets the policy on every pass that has one.
 """
 from __future__ import annotations
 
 from npu_opt.ir.pass_registry import register_pipeline
 
 SCHEDULE_PIPELINE = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,"
-                     "npu-insert-dma,npu-buffer-weights,npu-estimate")
+                     "npu-insert-dma,npu-buffer-weights,npu-form-cascades,npu-place-fast-storage,npu-allocate,"
+                     "npu-estimate")
 
 register_pipeline("schedule", SCHEDULE_PIPELINE,
-                  "legalise, order and place, then schedule: block configs, weight DMAs and their buffering; "
-                  "estimate the result")
+                  "legalise, order and place, then schedule: block configs, weight DMAs and their buffering, "
+                  "cascades, fast storage for feature maps and addresses; estimate the result")
 
 __all__ = ["SCHEDULE_PIPELINE"]

@@ -1,0 +1,195 @@
+"""How closely ``npu-opt --pass=schedule`` reproduces Vela 5.2's legacy scheduler; writes bench/SCHEDULE_FIDELITY.md.
+
+    python bench/schedule_fidelity.py [--corpus DIR] [--configs A,B,C] [--models m1,m2]
+                                      [--strategies Performance,Size] [--out FILE] [--jobs N]
+
+Per ../shared/corpus model, config (A: ethos-u55-128, Ethos_U55_High_End_Embedded, Shared_Sram;
+B: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram; C: as B with Dedicated_Sram_384KB) and
+strategy, the user's command runs as a child process, verifier on:
+
+    npu-opt MODEL.tflite --pass='schedule{optimise=STRATEGY}' --target=... --system-config=...
+            --memory-mode=... --summary-csv=OUT.csv -o /dev/null
+
+and its summary CSV (the columns of Vela's own) is set beside the legacy core's
+(``vela_baseline.json``, records with ``compiler_core == "legacy"``): total cycles, NPU cycles,
+SRAM used and off-chip traffic (DRAM plus off-chip flash bytes). A row is "within" when total
+cycles and SRAM used are both within +-5 % (SRAM: or within 1 KiB, as Vela rounds to KiB).
+Goal: >= 90 % of rows within, every other row explained. Per layer, config C Performance:
+the schedule's per-op cycles against Vela's legacy per-layer report, joined on the op name as
+bench/perf_fidelity.py joins them (goal: >= 95 % of layers within +-5 %).
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import csv
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import perf_fidelity  # noqa: E402  (the per-layer join, shared with the estimate's fidelity bench)
+
+CONFIGS = perf_fidelity.CONFIGS
+MODELS = perf_fidelity.MODELS
+STRATEGIES = ("Performance", "Size")
+TOLERANCE = 0.05
+
+
+@dataclass
+class Outcome:
+    """One (model, config, strategy): our summary figures beside Vela's, or why there are none."""
+
+    model: str
+    config: str
+    strategy: str
+    ours: dict[str, float] | None
+    vela: dict[str, float]
+    seconds: float
+    error: str = ""
+
+    def ratio(self, key: str) -> float | None:
+        if self.ours is None or not self.vela.get(key):
+            return None
+        return self.ours[key] / self.vela[key]
+
+    @property
+    def within(self) -> bool:
+        if self.ours is None:
+            return False
+        cycles = self.ratio("cycles_total")
+        sram_close = abs(self.ours["sram"] - self.vela["sram"]) <= 1024 or (
+            self.vela["sram"] > 0 and abs(self.ours["sram"] / self.vela["sram"] - 1) <= TOLERANCE)
+        return cycles is not None and abs(cycles - 1) <= TOLERANCE and sram_close
+
+
+def _figures(row: dict[str, str]) -> dict[str, float]:
+    """The compared figures of one summary-CSV row (ours or Vela's: same columns)."""
+    def number(key: str) -> float:
+        text = str(row.get(key, "") or "0")
+        return float(text)
+    return {"cycles_total": number("cycles_total"), "cycles_npu": number("cycles_npu"),
+            "sram": number("sram_memory_used") * 1024.0,
+            "off_chip": number("dram_total_bytes") + number("off_chip_flash_total_bytes")}
+
+
+def vela_records(corpus: Path) -> dict[tuple[str, str, str], dict[str, float]]:
+    data = json.loads((corpus / "vela_baseline.json").read_text(encoding="utf-8"))
+    return {(r["model"], r["config"], r["optimise"]): _figures(r["summary_csv_raw"])
+            for r in data["records"] if r.get("compiler_core") == "legacy" and r.get("status") == "ok"}
+
+
+def run_one(corpus: Path, model: str, config: str, strategy: str) -> tuple[dict[str, float] | None, float, str]:
+    accel, system, mode = CONFIGS[config]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "summary.csv"
+        command = ["npu-opt", str(corpus / "models" / f"{model}.tflite"), f"--pass=schedule{{optimise={strategy}}}",
+                   f"--target={accel}", f"--system-config={system}", f"--memory-mode={mode}",
+                   f"--summary-csv={out}", "-o", "/dev/null"]
+        began = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True)
+        seconds = time.perf_counter() - began
+        if done.returncode != 0 or not out.exists():
+            return None, seconds, (done.stderr.strip().splitlines() or ["no output"])[-1][:300]
+        rows = list(csv.DictReader(out.open(encoding="utf-8")))
+        return _figures(rows[0]), seconds, ""
+
+
+def _fmt(value: float | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def _pct(ratio: float | None) -> str:
+    return "-" if ratio is None else f"{(ratio - 1) * 100:+.1f} %"
+
+
+def render(outcomes: list[Outcome], layers: perf_fidelity.ConfigResult | None) -> str:
+    ok = sum(o.within for o in outcomes)
+    lines = ["# Schedule fidelity: `npu-opt --pass=schedule` beside Vela 5.2.0's legacy scheduler", "",
+             "Generated by `python bench/schedule_fidelity.py` (method in its docstring). Vela's figures: "
+             "../shared/corpus/vela_baseline.json, legacy-core records.", "",
+             f"**Rows within +-5 % on total cycles and SRAM used: {ok}/{len(outcomes)} "
+             f"({100.0 * ok / max(1, len(outcomes)):.0f} %; goal >= 90 %).**", ""]
+    if layers is not None:
+        n = len(layers.rows)
+        lines += [f"**Per layer, config C Performance: {layers.within()}/{n} joined layers within +-5 % of Vela's "
+                  f"op cycles ({100.0 * layers.within() / max(1, n):.1f} %; goal >= 95 %); "
+                  f"{n}/{layers.vela_layers} of Vela's layers joined.**", ""]
+    lines += ["| model | config | strategy | cycles ours | cycles Vela | diff | NPU cycles diff | SRAM ours | "
+              "SRAM Vela | diff | off-chip bytes ours | Vela | within | s |",
+              "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
+    for o in outcomes:
+        if o.ours is None:
+            lines.append(f"| {o.model} | {o.config} | {o.strategy} | error: {o.error} | | | | | | | | | no | "
+                         f"{o.seconds:.1f} |")
+            continue
+        lines.append(f"| {o.model} | {o.config} | {o.strategy} | {_fmt(o.ours['cycles_total'])} | "
+                     f"{_fmt(o.vela['cycles_total'])} | {_pct(o.ratio('cycles_total'))} | "
+                     f"{_pct(o.ratio('cycles_npu'))} | {_fmt(o.ours['sram'])} | {_fmt(o.vela['sram'])} | "
+                     f"{_pct(o.ratio('sram'))} | {_fmt(o.ours['off_chip'])} | {_fmt(o.vela['off_chip'])} | "
+                     f"{'yes' if o.within else 'no'} | {o.seconds:.1f} |")
+    if layers is not None and layers.rows:
+        errors = sorted(layers.rows, key=lambda r: -abs(r.total_error))[:15]
+        lines += ["", "## Config C, Performance: the layers furthest from Vela (op cycles)", "",
+                  "| model | layer | ours | Vela | diff |", "|---|---|---:|---:|---:|"]
+        for r in errors:
+            lines.append(f"| {r.model} | {perf_fidelity._short(r.name)} | {r.ours_total:,.0f} | {r.vela_total:,.0f} | "
+                         f"{r.total_error * 100:+.1f} % |")
+        lines.append(f"\nMedian |op-cycle error| over joined layers: "
+                     f"{statistics.median([abs(r.total_error) for r in layers.rows]) * 100:.2f} %.")
+    return "\n".join(lines) + "\n"
+
+
+def layer_fidelity(corpus: Path, models: list[str]) -> perf_fidelity.ConfigResult:
+    """Config C, Performance: per-layer op cycles of the ``schedule`` pipeline against Vela's."""
+    result = perf_fidelity.ConfigResult("C")
+    for model in models:
+        rows, count, unmatched = perf_fidelity.compare_model(corpus, model, "C", None, pipeline="schedule")
+        result.rows.extend(rows)
+        result.vela_layers += count
+        result.unmatched.extend(unmatched)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--configs", default="A,B,C")
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--strategies", default=",".join(STRATEGIES))
+    parser.add_argument("--out", type=Path, default=HERE / "SCHEDULE_FIDELITY.md")
+    parser.add_argument("--jobs", type=int, default=2, help="child processes at once (default 2)")
+    parser.add_argument("--no-layers", action="store_true", help="skip the per-layer comparison of config C")
+    args = parser.parse_args(argv)
+    if not (args.corpus / "vela_baseline.json").is_file():
+        print(f"error: no corpus at '{args.corpus}' (vela_baseline.json missing): this benchmark needs the shared "
+              "corpus (../shared/corpus, see its README.md); give its place with --corpus DIR", file=sys.stderr)
+        return 1
+    configs = [c for c in args.configs.split(",") if c]
+    models = [m for m in args.models.split(",") if m]
+    strategies = [s for s in args.strategies.split(",") if s]
+    vela = vela_records(args.corpus)
+    jobs = [(m, c, s) for m in models for c in configs for s in strategies]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(lambda job: run_one(args.corpus, *job), jobs))
+    outcomes = [Outcome(m, c, s, ours, vela[(m, c, s)], seconds, error)
+                for (m, c, s), (ours, seconds, error) in zip(jobs, results)]
+    layers = None if args.no_layers or "C" not in configs else layer_fidelity(args.corpus, models)
+    args.out.write_text(render(outcomes, layers), encoding="utf-8")
+    ok = sum(o.within for o in outcomes)
+    print(f"{ok}/{len(outcomes)} rows within +-5 % on cycles and SRAM; wrote {args.out}")
+    if layers is not None:
+        print(f"config C per layer: {layers.within()}/{len(layers.rows)} within +-5 %")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
