@@ -176,16 +176,20 @@ class PlaceTensors(Pass):
     value a non-NPU op reads stays in the arena; so does a class where some value already has an
     explicit area (e.g. a DMA's destination). With a shared arena (Shared_Sram, Sram_Only)
     nothing changes: the arena is the fast storage. Placement ignores the arena cache size
-    (Vela's schedule for an unlimited cache: no cascading), but a warning names the op with the
-    most live fast-storage feature maps when they exceed it (passes/npu_liveness.py)."""
+    (npu-form-cascades and npu-place-fast-storage make the schedule fit it later), but unless
+    ``check-limit=false`` a warning names the op with the most live fast-storage feature maps when
+    they exceed it (passes/npu_liveness.py): the estimate pipeline does not cascade."""
 
     enabled: bool = option(True, "place feature maps (false: leave them all in the arena)")
+    check_limit: bool = option(True, "warn when live fast-storage feature maps exceed the arena cache size "
+                                     "(the schedule pipeline turns it off: its later passes cascade and evict)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
         if self.enabled and target.is_spilling_enabled:
             self._place(module, target, ctx)
-        self._check_limit(module, target, ctx)
+        if self.check_limit:
+            self._check_limit(module, target, ctx)
 
     @staticmethod
     def _check_limit(module: Operation, target, ctx: PassContext) -> None:
@@ -206,8 +210,8 @@ class PlaceTensors(Pass):
             name = getattr(peak.op.attr("name"), "value", None) or peak.op.name
             ctx.warning(f"feature maps live in {area} while '{name}' runs take {peak.live_bytes} bytes, more than "
                         f"the arena cache size of {limit} bytes ({peak.over_limit_ops} NPU op(s) over it); Vela "
-                        "would cascade these ops or keep feature maps in slower memory, which no pass models yet, "
-                        "so their estimates may be far off", peak.op)
+                        "would cascade these ops or keep feature maps in slower memory, which the estimate pipeline does not "
+                        "do (run --pass=schedule to cascade and place them), so their estimates may be far off", peak.op)
 
     def _place(self, module: Operation, target, ctx: PassContext) -> None:
         """Move the NPU-internal feature maps to the fast storage (see the class docstring)."""
