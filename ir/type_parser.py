@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import functools
 import re
+import struct
 from typing import Callable
 
 from npu_opt.ir.attributes import Attribute, OpaqueAttr
 from npu_opt.ir.strings import INT64_MAX, bounded_int
 from npu_opt.ir.types import (
-    DYNAMIC, FLOAT_KINDS, FloatType, IndexType, IntegerType, NoneType, OpaqueType,
+    DYNAMIC, FLOAT_KINDS, MAX_QUANT_STORAGE_WIDTH, FloatType, IndexType, IntegerType, NoneType, OpaqueType,
     QuantUniformType, RankedTensorType, Type, UnrankedTensorType,
 )
 
@@ -52,6 +53,7 @@ is the text before the first ',' exactly as _quant's partition finds it (see _qu
 _DIALECT_HEAD = re.compile(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?:\.([A-Za-z0-9_$.]*))?")
 
 
+_INF = float("inf")
 MAX_INT_WIDTH = 1 << 24
 """The widest integer type (as MLIR's limit, 2^24 - 1 bits, give or take one)."""
 
@@ -138,6 +140,7 @@ class TypeParser:
         self._quant_heads: dict[str, tuple[IntegerType, FloatType, int | None, int | None, int | None]] = {}
         """``!quant.uniform`` storage, expressed type, axis and range by the text before the first
         ``,`` (``i8<-127:127>:f32:0``): shared by every layer, so decoded once."""
+        self._quant_facts: dict[str, tuple] = {}  # per head, for _quant_tensor (see _head_facts)
         self._attribute_parser = attribute_parser
         self._dialect_attr = dialect_attr
 
@@ -218,10 +221,12 @@ class TypeParser:
         if m is None:
             return None
         dims, head, params = m.groups()
-        known = self._quant_heads.get(head)
-        if known is None:
-            return None
-        storage, expressed_type, axis, lo, hi = known
+        facts = self._quant_facts.get(head)
+        if facts is None:
+            facts = self._head_facts(head)
+            if facts is None:
+                return None
+        storage, expressed_type, axis, lo, hi, key_lo, key_hi = facts
         params = params.strip()
         if axis is None:
             pm = _PARAM.match(params)
@@ -230,17 +235,41 @@ class TypeParser:
             zp = pm.group(2)
             if zp is not None and len(zp) >= 19:
                 return None
-            scales, zero_points = [float(pm.group(1))], [0 if zp is None else int(zp)]
+            scales = (float(pm.group(1)),)
+            zero_points: tuple[int, ...] = (0 if zp is None else int(zp),)
+            if not (0 < scales[0] < _INF and lo <= zero_points[0] <= hi):
+                return None
         else:
             if not (params.startswith("{") and params.endswith("}")) or not _SCALES_ONLY.match(params, 1, len(params) - 1):
                 return None
-            scales = list(map(float, params[1:-1].split(",")))
-            zero_points = [0] * len(scales)
-        try:
-            element = QuantUniformType.from_parsed(storage, expressed_type, scales, zero_points, axis, lo, hi)
-        except ValueError:
-            return None
+            scales = tuple(map(float, params[1:-1].split(",")))
+            if not (sum(scales) < _INF and min(scales) > 0 and lo <= 0 <= hi):  # (a NaN makes the sum one)
+                return None
+            zero_points = (0,) * len(scales)
+        # the key and fields QuantUniformType.from_parsed builds for these checked parameters
+        key = (storage, expressed_type, struct.pack(f"<{len(scales)}d", *scales), zero_points, axis, key_lo, key_hi)
+        element = QuantUniformType._intern_fields(key, {
+            "storage_type": storage, "expressed_type": expressed_type, "scales": scales,
+            "zero_points": zero_points, "axis": axis, "storage_min": lo, "storage_max": hi})
         return RankedTensorType.from_parsed(tuple(map(int, dims[:-1].split("x"))), element, None)
+
+    def _head_facts(self, head: str) -> tuple | None:
+        """What _quant_tensor needs of a decoded ``!quant.uniform`` head: its parts, the storage
+        range with the defaults filled in, and that range as the interning key spells it; None
+        when the head was not decoded yet or QuantUniformType would refuse it."""
+        known = self._quant_heads.get(head)
+        if known is None:
+            return None
+        storage, expressed_type, axis, lo, hi = known
+        full_min, full_max = storage.value_range()
+        low = full_min if lo is None else lo
+        high = full_max if hi is None else hi
+        if storage.width > MAX_QUANT_STORAGE_WIDTH or not full_min <= low <= high <= full_max:
+            return None
+        facts = (storage, expressed_type, axis, low, high, None if low == full_min else low,
+                 None if high == full_max else high)
+        self._quant_facts[head] = facts
+        return facts
 
     def _element(self, text: str, offset: int) -> Type:
         if not text:
