@@ -1,7 +1,7 @@
 """How closely ``npu-opt --pass=estimate`` reproduces Vela's per-layer estimates; writes bench/PERF_FIDELITY.md.
 
     python bench/perf_fidelity.py [--corpus DIR] [--configs A,B] [--models m1,m2] [--out FILE]
-                                  [--csv-dir DIR]
+                                  [--csv-dir DIR] [--pipeline estimate|schedule|PASSES]
 
 For every ../shared/corpus model and config (A: ethos-u55-128, Ethos_U55_High_End_Embedded,
 Shared_Sram; B: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram) the model is imported
@@ -152,13 +152,14 @@ def compare_model(corpus: Path, model: str, config: str, csv_dir: Path | None, p
     return rows, len(vela_rows), unmatched
 
 
-def run(corpus: Path, configs: list[str], models: list[str], csv_dir: Path | None) -> list[ConfigResult]:
+def run(corpus: Path, configs: list[str], models: list[str], csv_dir: Path | None,
+        pipeline: str = PIPELINE) -> list[ConfigResult]:
     results = []
     for config in configs:
         result = ConfigResult(config)
         began = time.perf_counter()
         for model in models:
-            rows, layers, unmatched = compare_model(corpus, model, config, csv_dir)
+            rows, layers, unmatched = compare_model(corpus, model, config, csv_dir, pipeline)
             result.rows.extend(rows)
             result.vela_layers += layers
             result.unmatched.extend(unmatched)
@@ -312,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--out", type=Path, default=HERE / "PERF_FIDELITY.md")
     parser.add_argument("--csv-dir", type=Path, default=None, help="also write our per-op reports (--perf-report CSV) here")
+    parser.add_argument("--pipeline", default=PIPELINE,
+                        help="pipeline (or comma-separated passes) to run, e.g. schedule (default: %(default)s)")
     args = parser.parse_args(argv)
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     models = [m.strip() for m in args.models.split(",") if m.strip()]
@@ -330,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no model {', '.join(unknown)} in {args.corpus / 'models'}", file=sys.stderr)
         return 1
     try:
-        results = run(args.corpus, configs, models, args.csv_dir)
+        results = run(args.corpus, configs, models, args.csv_dir, args.pipeline)
     except ModelError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -1,7 +1,9 @@
 """Block-config selection and performance estimation passes, and the ``estimate`` pipeline.
 
 * ``npu-select-block-config``: per NPU compute op, the OFM block configuration Vela's search
-  picks (dialects/npu/perf/block_config.py), recorded as ``npu.block = #npu.block<...>``.
+  picks (dialects/npu/perf/block_config.py), recorded as ``npu.block = #npu.block<...>``. An op
+  with an ``npu.stripe`` (npu-form-cascades) gets the block searched for its OFM stripe, as
+  Vela's scheduler chooses it per stripe proposal, so the estimate reads the stripe's block.
 * ``npu-estimate``: per NPU op (compute ops and DMAs), the cost model's estimate
   (dialects/npu/perf/estimate.py), recorded as ``npu.cost = #npu.cost<...>``, and the module's
   sums as ``npu.cost_totals``. Ops are costed in schedule order (``npu.time``, from npu-order;
@@ -35,7 +37,8 @@ from npu_opt.dialects.npu.perf.weight_buffering import buffered_cycles, streamed
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
 from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, StreamAttr
+from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, StreamAttr, StripeAttr
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.passes.npu_order import graph_blocks, npu_runs
 from npu_opt.passes.schedule.buffer_weights import arena_placement
@@ -61,6 +64,15 @@ class _Step(NamedTuple):
     cascaded: bool
 
 
+def striped(op: Operation, desc: NpuOpDesc) -> NpuOpDesc:
+    """``desc`` producing the OFM stripe the op's ``npu.stripe`` names (``desc`` itself without one)."""
+    stripe = op.attr(STRIPE_ATTR)
+    if not isinstance(stripe, StripeAttr):
+        return desc
+    height, width, depth = stripe.shape
+    return desc.with_ofm_stripe(Shape4(1, height, width, depth))
+
+
 def _costed_ops(module: Operation) -> list[Operation]:
     return [op for op in module.walk() if is_costed(op)]
 
@@ -74,6 +86,7 @@ class SelectBlockConfig(Pass):
     The search tries every OFM block of micro-block multiples (at most 32 x 64 x 128) whose IFM
     block (double-buffered) and accumulators fit the SHRAM banks left by the reserved output banks
     and the LUT, and keeps the one fetching the fewest IFM and weight elements per OFM element.
+    An op with an ``npu.stripe`` is searched as producing that stripe (its input window as IFM).
     Results are memoised on the op's shape signature."""
 
     PRESERVES = (OpDescription, DominanceInfo)
@@ -88,7 +101,7 @@ class SelectBlockConfig(Pass):
             desc = ctx.analyses.get(OpDescription, op).desc
             if desc is None or desc.block_type is None:
                 continue
-            block = select_block_config(desc, accel)
+            block = select_block_config(striped(op, desc), accel)
             if block is None:
                 ctx.error(f"no block configuration of {accel.name} fits this op's IFM and accumulators in SHRAM", op)
                 continue
