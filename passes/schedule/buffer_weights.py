@@ -42,7 +42,8 @@ from npu_opt.dialects.npu.perf.weight_buffering import BufferingDecision, buffer
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
 from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, ScheduleAttr, StreamAttr
+from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, CascadeAttr, ScheduleAttr,
+                                                 StreamAttr)
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
@@ -50,6 +51,7 @@ from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks, npu_runs
 from npu_opt.passes.schedule.insert_dma import set_times
+from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
 
 
 class _Step(NamedTuple):
@@ -63,6 +65,9 @@ class _Step(NamedTuple):
     encode: Encoder | None
     dma: DmaOp | None
     cascaded: bool
+    limit: int
+    """Fast-storage bytes free for this op's buffers: the limit less the bytes of other storage
+    (feature maps, rolling buffers; not weight buffers) live while its buffer would be."""
 
 
 class _Choice(NamedTuple):
@@ -71,6 +76,43 @@ class _Choice(NamedTuple):
 
     decision: BufferingDecision | None
     slack: float
+
+
+class _Snapshot:
+    """Fast-storage bytes live at each time of a function, weight buffers left out (they are
+    what is being decided): Vela's memory snapshot, from passes/schedule/live_ranges.py. With
+    ``arena`` (decide-in-arena) the feature maps npu-place-tensors moved to fast storage count
+    as in the arena, as in Vela's scheduler; a cascade's rolling buffers always count."""
+
+    def __init__(self, block, target, arena: dict[Value, str] | None, limit: int) -> None:
+        self.limit = limit
+        self.usage: list[int] = []
+        self.times: dict[Operation, int] = {}
+        self.cascade_end: dict[int, int] = {}
+        try:
+            _, self.times = op_times(block)
+            ranges = live_ranges(block, target)
+        except ValueError:  # not consistently timed: npu-buffer-weights reports it elsewhere
+            return
+        fast, moved = target.fast_storage_area, arena or {}
+        kept = [r for r in ranges if r.area == fast and r.kind != "weights"
+                and (r.kind == "rolling" or not any(v in moved for v in r.values))]
+        self.usage = memory_usage(kept, fast, alignment=16, length=max(self.times.values(), default=-1) + 1)
+        for op, time in self.times.items():
+            cascade = op.attr(CASCADE_ATTR)
+            if isinstance(cascade, CascadeAttr):
+                self.cascade_end[cascade.id] = max(self.cascade_end.get(cascade.id, time), time)
+
+    def free(self, op: Operation) -> int:
+        """Bytes of the limit left for ``op``'s weight buffers: the limit less the most bytes
+        live from the op's time to its cascade's end (a member's buffer is read until then)."""
+        if not self.usage or op not in self.times:
+            return self.limit
+        start = end = self.times[op]
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr):
+            end = max(end, self.cascade_end.get(cascade.id, end))
+        return self.limit - max(self.usage[start:end + 1], default=0)
 
 
 def arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
@@ -136,16 +178,19 @@ class BufferWeights(Pass):
                 ctx.error(str(err), block.parent_op())
                 continue
             timed = any(op.attr(TIME_ATTR) is not None for run in runs for op in run)
+            room = _Snapshot(block, target, arena, limit)
             moves: dict[Operation, Operation] = {}
             for run in runs:
-                steps = [step for step in (self._prepare(op, target, perf, arena, ctx) for op in run
+                steps = [step for step in (self._prepare(op, target, perf, arena, room, ctx) for op in run
                                            if is_costed(op) and not is_weight_dma(op)) if step is not None]
-                moves.update(self._buffer_run(steps, perf, limit, ctx))
+                moves.update(self._buffer_run(steps, perf, ctx))
             if timed:
                 self._retime(block, moves, ctx)
 
     def _limit(self, module: Operation, target) -> int:
-        """Fast-storage bytes the buffers may take under the chosen policy."""
+        """Fast-storage bytes the buffers and whatever else is live may take under the chosen
+        policy: Size the module's ``npu.schedule`` SRAM target, Performance the arena cache size
+        (the SRAM target npu-form-cascades writes for it)."""
         if self.buffer_limit > 0:
             return self.buffer_limit
         schedule = module.attr(SCHEDULE_ATTR)
@@ -154,7 +199,7 @@ class BufferWeights(Pass):
         return target.arena_cache_size
 
     def _prepare(self, op: Operation, target, perf: PerfTarget, arena: dict[Value, str] | None,
-                 ctx: PassContext) -> _Step | None:
+                 room: "_Snapshot", ctx: PassContext) -> _Step | None:
         """What the chain needs of ``op``; None for an op without description or block config
         (npu-select-block-config or npu-estimate reports those)."""
         desc = ctx.analyses.get(OpDescription, op).desc
@@ -180,40 +225,55 @@ class BufferWeights(Pass):
                 ctx.stat("raw-weights")
                 ctx.remark(f"the weight values of '{report_name(op)}' are not in the IR (an elided constant); its "
                            f"weight stream is sized raw ({planned.weights.raw_elements} weights, uncompressed)", op)
-        return _Step(op, planned, block, encode, dma, op.attr(CASCADE_ATTR) is not None)
+        cascaded = op.attr(CASCADE_ATTR) is not None
+        return _Step(op, planned, block, encode, dma, cascaded, room.free(op))
 
-    def _buffer_run(self, steps: list[_Step], perf: PerfTarget, limit: int, ctx: PassContext
-                    ) -> dict[Operation, Operation]:
+    def _buffer_run(self, steps: list[_Step], perf: PerfTarget, ctx: PassContext) -> dict[Operation, Operation]:
         """Decide the run's weight DMAs in schedule order, chaining the slack from op to op.
-        Returns the prefetched DMAs with the compute op each must now be issued before."""
-        known = self._encode_ahead(steps, perf, limit, ctx) if self.encode_weights else {}
+        Returns the prefetched DMAs with the compute op each must now be issued before.
+
+        A first buffer is prefetched when the double buffer fits the memory the previous op
+        leaves (its free bytes less its own last buffer: Vela's slack memory)."""
+        known = self._encode_ahead(steps, perf, ctx) if self.encode_weights else {}
         moves: dict[Operation, Operation] = {}
         prev_slack = 0.0
+        prev_room: int | None = None  # None: no NPU compute op before in the run
         previous: Operation | None = None  # the NPU compute op issued last
         for index, step in enumerate(steps):
             dry = known.get(index)
-            choice = dry[1] if dry is not None and dry[0] == prev_slack else self._choose(step, perf, limit,
-                                                                                          prev_slack, step.encode)
+            choice = dry[1] if dry is not None and dry[0] == prev_slack else self._choose(step, perf, prev_slack,
+                                                                                          step.encode)
+            used = 0
             if step.dma is not None and choice.decision is not None:
-                if self._apply(step, choice.decision, limit, previous is not None, ctx):
+                prefetch, used = self._apply(step, choice.decision, prev_room, ctx)
+                if prefetch:
                     assert previous is not None
                     moves[step.dma] = previous
             prev_slack = choice.slack
             if not isinstance(step.op, DmaOp):
                 previous = step.op
+                prev_room = step.limit - used
         return moves
 
     @staticmethod
     def _retime(block, moves: dict[Operation, Operation], ctx: PassContext) -> None:
         """Renumber the function's times: each prefetched DMA just before the compute op it
-        overlaps, erased DMAs' slots closed up."""
-        order = [op for op in execution_order(block) if op not in moves]
+        overlaps, every other weight DMA just before its reader (a DMA an earlier run moved
+        ahead comes back when no longer prefetched), erased DMAs' slots closed up."""
+        order = execution_order(block)
+        present = set(order)
+        placed: dict[Operation, list[Operation]] = {}  # op -> the DMAs issued right before it
+        for op in order:
+            dma = weight_dma(op)
+            if dma is not None and dma in present and dma not in moves:
+                placed.setdefault(op, []).append(dma)
         for dma, anchor in moves.items():
-            order.insert(order.index(anchor), dma)
-        set_times(order, ctx)
+            placed.setdefault(anchor, []).append(dma)
+        moved = {dma for dmas in placed.values() for dma in dmas}
+        set_times([item for op in order if op not in moved for item in (*placed.get(op, ()), op)], ctx)
 
     @staticmethod
-    def _choose(step: _Step, perf: PerfTarget, limit: int, prev_slack: float, encode: Encoder | None) -> _Choice:
+    def _choose(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None) -> _Choice:
         """The decision for ``step`` after an op that left ``prev_slack``; ``encode`` sizes its
         weight streams."""
         if encode is None or step.block is None:
@@ -222,29 +282,31 @@ class BufferWeights(Pass):
         planned = with_weights(step.planned, encode((0, depth)).total_bytes)
         if step.dma is None:  # read in place: the whole OFM's compute is the slack
             return _Choice(None, buffered_cycles(perf, planned, step.block)(depth))
-        decision = propose_weight_buffering(perf, planned, step.block, encode, prev_slack, limit, step.cascaded)
+        decision = propose_weight_buffering(perf, planned, step.block, encode, prev_slack, max(step.limit, 0),
+                                            step.cascaded)
         return _Choice(decision, decision.slack_cycles)
 
-    def _apply(self, step: _Step, decision: BufferingDecision, limit: int, after_npu_op: bool,
-               ctx: PassContext) -> bool:
-        """Write the decision on the DMA, or erase the DMA when the weights are read in place;
-        True when the first buffer is prefetched under the previous NPU op (``after_npu_op``:
-        there is one in the run). Vela prefetches outside cascades when both buffers fit."""
+    def _apply(self, step: _Step, decision: BufferingDecision, prev_room: int | None,
+               ctx: PassContext) -> tuple[bool, int]:
+        """Write the decision on the DMA, or erase the DMA when the weights are read in place.
+        Returns whether the first buffer is prefetched under the previous NPU op and the bytes
+        of the buffer used last. Vela prefetches outside cascades when the double buffer fits
+        ``prev_room``, the memory the previous NPU op leaves (None: no NPU op before)."""
         dma = step.dma
         assert dma is not None and step.planned.weights is not None
         if decision.streaming is None:
-            self._read_in_place(step, decision, limit, step.planned.weights.memory, ctx)
-            return False
+            self._read_in_place(step, decision, step.limit, step.planned.weights.memory, ctx)
+            return False, 0
         encoded = decision.encoded
         double = decision.streaming.double_buffered
         buffers = encoded.double_buffer_sizes if double else (min(encoded.total_bytes, encoded.max_range_bytes),)
-        prefetch = not step.cascaded and encoded.double_buffer_size < limit and after_npu_op
+        prefetch = not step.cascaded and prev_room is not None and encoded.double_buffer_size < prev_room
         ctx.rewriter.set_attr(dma, STREAM_ATTR, StreamAttr(encoded.depth_slices, "double" if double else "single",
                                                            tuple(buffers), encoded.total_bytes, prefetch))
         ctx.stat("double" if double else "single")
         if prefetch:
             ctx.stat("prefetch")
-        return prefetch
+        return prefetch, buffers[-1]
 
     @staticmethod
     def _read_in_place(step: _Step, decision: BufferingDecision, limit: int, perf_area: str,
@@ -257,7 +319,7 @@ class BufferWeights(Pass):
             why = "fully connected ops never buffer weights"
         elif decision.needed_bytes:
             why = (f"its smallest weight buffer takes {decision.needed_bytes} bytes, more than the "
-                   f"{limit}-byte limit of fast storage for weight buffers")
+                   f"{max(limit, 0)} bytes of fast storage free for weight buffers")
         else:
             why = f"{perf_area} weights need no copy on this target"
         ctx.remark(f"weights of '{name}' are read in place from {perf_area}: {why}", op)
@@ -267,7 +329,7 @@ class BufferWeights(Pass):
             ctx.rewriter.erase_op(dma)
         ctx.stat("in-place")
 
-    def _encode_ahead(self, steps: list[_Step], perf: PerfTarget, limit: int, ctx: PassContext
+    def _encode_ahead(self, steps: list[_Step], perf: PerfTarget, ctx: PassContext
                       ) -> dict[int, tuple[float, _Choice]]:
         """Encode the slicings the run's decisions will ask for in one codec batch: the chain runs
         dry first with speculative encoders, which queue the slicings not encoded yet and answer
@@ -284,7 +346,7 @@ class BufferWeights(Pass):
                 streams = WeightStreams.of(step.op, ctx.analyses)
                 encode = streams.speculative(encode)
             before = streams.queued() if streams is not None else 0
-            choice = self._choose(step, perf, limit, prev_slack, encode)
+            choice = self._choose(step, perf, prev_slack, encode)
             if (streams.queued() if streams is not None else 0) == before:
                 known[index] = (prev_slack, choice)
             prev_slack = choice.slack

@@ -34,6 +34,7 @@ from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.dialects.npu.perf.weight_buffering import weights_need_dma
 from npu_opt.dialects.npu.perf.weight_dma import weights_of
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Operation
@@ -126,11 +127,21 @@ class InsertDma(Pass):
 
 
 def set_times(order: list[Operation], ctx: PassContext) -> None:
-    """Number ``order`` (a function's executed ops) 0, 1, 2, ... as their ``npu.time``."""
+    """Number ``order`` (a function's executed ops) 0, 1, 2, ... as their ``npu.time``. A
+    cascade's id is its first member's time, so cascade members (``npu.cascade``) are renamed
+    with the new time of their cascade's first member."""
+    first: dict[int, int] = {}  # old cascade id -> new time of its first member
+    for time, op in enumerate(order):
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr):
+            first[cascade.id] = min(first.get(cascade.id, time), time)
     for time, op in enumerate(order):
         current = op.attr(TIME_ATTR)
         if not (isinstance(current, IntegerAttr) and current.value == time):
             ctx.rewriter.set_attr(op, TIME_ATTR, IntegerAttr(time))
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr) and first[cascade.id] != cascade.id:
+            ctx.rewriter.set_attr(op, CASCADE_ATTR, CascadeAttr(first[cascade.id], cascade.rolling))
 
 
 __all__ = ["InsertDma", "set_times"]

@@ -238,14 +238,17 @@ class _Extraction:
                         record.kind = "output"
 
     def prefetch_start(self, dma: Operation) -> int:
-        """The time of the NPU op (not a DMA) running just before ``dma``, or its own time."""
-        for index in range(self.position[dma] - 1, -1, -1):
+        """The time of the NPU op (not a DMA) running just before ``dma``'s first reader when
+        earlier than the DMA's own time (npu-check-schedule's transfer start), else the DMA's."""
+        readers = [self.position[op] for op in dma.results[0].users() if op in self.position]
+        start = min(readers, default=self.position[dma])
+        for index in range(start - 1, -1, -1):
             earlier = self.order[index]
             if on_cpu(earlier):
                 break
             interface = costed(earlier)
             if isinstance(earlier, NpuOp) and (interface is None or interface.kind is not OpKind.DMA):
-                return self.times[earlier]
+                return min(self.times[earlier], self.times[dma])
         return self.times[dma]
 
     def build(self, value: Value, record: _Home) -> LiveRange:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from npu_opt.ir.pass_registry import register_pipeline
 
 SCHEDULE_PIPELINE = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,"
-                     "npu-insert-dma,npu-buffer-weights,npu-form-cascades,npu-place-fast-storage,npu-allocate,"
+                     "npu-insert-dma,npu-buffer-weights,npu-form-cascades,npu-insert-dma,npu-buffer-weights,"
+                     "npu-place-fast-storage,npu-allocate,"
                      "npu-estimate")
 
 register_pipeline("schedule", SCHEDULE_PIPELINE,
