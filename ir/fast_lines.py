@@ -20,7 +20,7 @@ that every run was built, in order.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from lark import Token
 
@@ -106,6 +106,43 @@ def find_runs(body: str, line_re: re.Pattern[str]) -> tuple[str, list[list[Line]
         return None
     parts.append(body[copied:])
     return "".join(parts), runs
+
+
+def parse_runs(parser: Any, builder: "_Builder", make_state: Callable[[], Any], body: str) -> list[Operation] | None:
+    """The top-level ops of ``body`` parsed by ``parser`` with its runs of whole generic-op lines
+    read here (``builder.state`` set to ``make_state()`` meanwhile); None when it has too few of
+    them, or when anything at all went wrong or looks unusual (the caller then parses ``body`` the
+    ordinary way, which reports any error at its place)."""
+    found = find_runs(body, builder.pieces["line"])
+    if found is None:
+        return None
+    skeleton, runs = found
+    builder.state = state = make_state()
+    state.runs = runs
+    try:
+        ops = parser.parse(skeleton, start="start")
+        builder._check_blocks_defined(state.scopes[0])  # successors of top-level ops
+    except Exception:  # noqa: BLE001 - every error is reported by the ordinary parse
+        return None
+    finally:
+        builder.state = None  # type: ignore[assignment]
+    if state.next_run != len(runs) or state.scopes[0].forward:
+        return None  # a placeholder lark did not reduce as an operation, or values never defined
+    return ops
+
+
+def flatten_runs(items: list[Any]) -> list[Operation]:
+    """``items`` with each op_run list spliced in place (and anything but ops dropped): what
+    the rules collecting operations (start, region, block) keep."""
+    if not any(isinstance(item, list) for item in items):
+        return [item for item in items if isinstance(item, Operation)]
+    flat: list[Operation] = []
+    for item in items:
+        if isinstance(item, list):
+            flat.extend(item)
+        elif isinstance(item, Operation):
+            flat.append(item)
+    return flat
 
 
 def build_run(builder: "_Builder", token: str) -> list[Operation]:

@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedInput
 from npu_opt.ir.attributes import Attribute, OpaqueAttr, StringAttr, TypeAttr, ArrayAttr, DictionaryAttr
 from npu_opt.ir.core import Block, Operation, Region, Value
 from npu_opt.ir.diagnostics import UserError
-from npu_opt.ir.fast_lines import Line, build_run, find_runs, line_pattern
+from npu_opt.ir.fast_lines import Line, build_run, flatten_runs as _flatten, line_pattern, parse_runs
 from npu_opt.ir.lexing import (
     _CLOSE_TOKENS, _OPEN_TOKENS, _RESULT_NAME, _RESULTS_OK, MAX_NESTING,
     _cache_path, _grammar_text,
@@ -518,21 +518,6 @@ class _Builder(GenericOpRules, AttributeRules, Transformer):
         return block
 
 
-def _flatten(items: list[Any]) -> list[Operation]:
-    """``items`` with each op_run list spliced in place (and anything but ops dropped)."""
-    if not any(isinstance(item, list) for item in items):
-        return [item for item in items if isinstance(item, Operation)]
-    flat: list[Operation] = []
-    for item in items:
-        if isinstance(item, list):
-            flat.extend(item)
-        elif isinstance(item, Operation):
-            flat.append(item)
-    return flat
-
-
-
-
 @functools.lru_cache(maxsize=1)
 def _lark_with_builder() -> tuple[Lark, "_Builder"]:
     builder = _Builder()
@@ -549,8 +534,6 @@ def _lark_with_builder() -> tuple[Lark, "_Builder"]:
                                                     grammar), pieces.values())
     builder.pieces = {kind: patterns.compile(pattern) for kind, pattern in pieces.items()}
     return parser, builder
-
-
 
 
 def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None = None) -> tuple[list[Operation], Resources]:
@@ -574,36 +557,14 @@ def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None
     collecting = gc.isenabled()
     gc.disable()  # the parse only allocates; cyclic GC passes over it cost ~15% and free nothing
     try:
-        fast = _parse_fast_lines(body, filename, options, resources)
+        parser, builder = _lark_with_builder()
+        fast = parse_runs(parser, builder, lambda: _State(filename, options, resources), body)
     finally:
         if collecting:
             gc.enable()
     if fast is not None:
         return fast, resources
     return _parse_body(body, filename, options, resources), resources
-
-
-def _parse_fast_lines(body: str, filename: str, options: ParseOptions, resources: Resources) -> list[Operation] | None:
-    """The top-level ops of ``body`` parsed with its runs of whole generic-op lines read by
-    ir/fast_lines.py; None when it has too few of them, or when anything at all went wrong or
-    looks unusual (the caller then parses ``body`` the ordinary way, which reports any error)."""
-    parser, builder = _lark_with_builder()
-    found = find_runs(body, builder.pieces["line"])
-    if found is None:
-        return None
-    skeleton, runs = found
-    builder.state = state = _State(filename, options, resources)
-    state.runs = runs
-    try:
-        ops = parser.parse(skeleton, start="start")
-        builder._check_blocks_defined(state.scopes[0])
-    except Exception:  # noqa: BLE001 - every error is reported by the ordinary parse, at its place
-        return None
-    finally:
-        builder.state = None  # type: ignore[assignment]
-    if state.next_run != len(runs) or state.scopes[0].forward:
-        return None
-    return ops
 
 
 def _parse_body(body: str, filename: str, options: ParseOptions, resources: Resources) -> list[Operation]:
