@@ -111,3 +111,34 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
     return %0 : tensor<1x8x8x16xi8>
   }
 }
+
+// -----
+
+// The memory snapshot: buffers get the limit less what else is live in fast storage while they
+// are (the feature maps npu-place-tensors moved to Sram count as in the arena, as in Vela; a
+// cascade's rolling buffer always counts). Both convs are one cascade (ID 1), so each takes one
+// full-depth buffer, never prefetched, read until the cascade ends. With buffer-limit=10000 less
+// conv1's 4x16x32 rolling buffer (2048 bytes), 7952 bytes are free: conv1's 4928-byte buffer
+// fits; conv2's 9536 bytes, which the bare limit would hold, do not, so conv2 reads its weights
+// in place and the function is renumbered.
+// MEM-LABEL: func.func @snapshot
+// MEM: "npu.dma"(%{{.*}}) {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 32], buffering = single, buffers = [4928], bytes = 4928>}
+// MEM: "npu.conv2d"({{.*}}name = "conv1"}> {npu.time = 1 : i64, npu.cascade = #npu.cascade<1, rolling = 4x16x32>}
+// MEM-NOT: npu.dma
+// MEM: "npu.conv2d"({{.*}}name = "conv2"}> {npu.time = 2 : i64, npu.cascade = #npu.cascade<1>}
+// MEMR: remark: weights of 'conv2' are read in place from Dram: its smallest weight buffer takes 9536 bytes, more than the 7952 bytes of fast storage free for weight buffers
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=10000}" | %filecheck %s --check-prefix=MEM
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=10000}" --pass-remarks 2>&1 | %filecheck %s --check-prefix=MEMR
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">} {
+  func.func @snapshot(%ifm: tensor<1x16x16x16xi8>) -> tensor<1x16x16x32xi8> {
+    %w1 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x3x3x16xi8>}> : () -> tensor<32x3x3x16xi8>
+    %b1 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x3x3x32xi8>}> : () -> tensor<32x3x3x32xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %d1 = "npu.dma"(%w1) {npu.time = 0 : i64} : (tensor<32x3x3x16xi8>) -> tensor<32x3x3x16xi8, #npu.fm<NHWC, Sram>>
+    %0 = "npu.conv2d"(%ifm, %d1, %b1) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 1 : i64, npu.cascade = #npu.cascade<1, rolling = 4x16x32>} : (tensor<1x16x16x16xi8>, tensor<32x3x3x16xi8, #npu.fm<NHWC, Sram>>, tensor<32xi32>) -> tensor<1x16x16x32xi8, #npu.fm<NHCWB16, Sram>>
+    %d2 = "npu.dma"(%w2) {npu.time = 2 : i64} : (tensor<32x3x3x32xi8>) -> tensor<32x3x3x32xi8, #npu.fm<NHWC, Sram>>
+    %1 = "npu.conv2d"(%0, %d2, %b2) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv2"}> {npu.time = 3 : i64, npu.cascade = #npu.cascade<1>} : (tensor<1x16x16x32xi8, #npu.fm<NHCWB16, Sram>>, tensor<32x3x3x32xi8, #npu.fm<NHWC, Sram>>, tensor<32xi32>) -> tensor<1x16x16x32xi8>
+    return %1 : tensor<1x16x16x32xi8>
+  }
+}

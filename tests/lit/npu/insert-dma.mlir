@@ -6,6 +6,8 @@
 // RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma | %filecheck %s
 // RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma --verify-diagnostics -o /dev/null
 // RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
+// Idempotent (the schedule pipeline runs it again after npu-form-cascades): a second run adds nothing.
+// RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma,npu-insert-dma | %filecheck %s
 
 // Statistics are per input: the first has two copies.
 // STATS: (S) 2 weights - ops whose weights get a DMA into fast storage
@@ -76,6 +78,26 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
     %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
     %0 = "npu.conv2d"(%ifm, %w, %b) <{kernel = #npu.kernel<1x1>, name = "conv"}> : (tensor<1x8x8x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
     return %0 : tensor<1x8x8x16xi8>
+  }
+}
+
+// -----
+
+// After npu-form-cascades, a copy npu-buffer-weights erased is inserted again, the one that is
+// still there kept; times shift and the cascade keeps the name of its first member's time.
+// CHECK-LABEL: func.func @cascaded
+// CHECK: %[[D1:.*]] = "npu.dma"(%{{.*}}) {npu.time = 0 : i64}
+// CHECK: "npu.conv2d"(%{{.*}}, %[[D1]], %{{.*}}) <{{.*}}name = "conv1"}> {npu.time = 1 : i64, npu.cascade = #npu.cascade<1, rolling = 2x8x16>}
+// CHECK: %[[D2:.*]] = "npu.dma"(%{{.*}}) {npu.time = 2 : i64}
+// CHECK: "npu.conv2d"(%{{.*}}, %[[D2]], %{{.*}}) <{{.*}}name = "conv2"}> {npu.time = 3 : i64, npu.cascade = #npu.cascade<1>}
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">} {
+  func.func @cascaded(%ifm: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %0 = "npu.conv2d"(%ifm, %w, %b) <{kernel = #npu.kernel<1x1>, name = "conv1"}> {npu.time = 0 : i64, npu.cascade = #npu.cascade<0, rolling = 2x8x16>} : (tensor<1x8x8x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %d = "npu.dma"(%w) {npu.time = 1 : i64} : (tensor<16x1x1x16xi8>) -> tensor<16x1x1x16xi8, #npu.fm<NHWC, Sram>>
+    %1 = "npu.conv2d"(%0, %d, %b) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 2 : i64, npu.cascade = #npu.cascade<0>} : (tensor<1x8x8x16xi8>, tensor<16x1x1x16xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    return %1 : tensor<1x8x8x16xi8>
   }
 }
 
