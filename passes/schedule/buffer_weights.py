@@ -12,13 +12,22 @@ restarts after every CPU op and in every function, as the estimate's does. An op
 are read in place (no DMA) leaves the compute of its whole OFM as slack, a streamed one that of
 its last slice.
 
-When no buffer of the best slicing fits the limit, Vela reads the weights in place: the DMA is
-erased (the op reads the constant again) and a remark gives the bytes and the limit. The limit
-is the fast storage the policy lets buffers take: the arena cache size (``optimise=Performance``,
-Vela's default) or, when optimising for size, the module's ``npu.schedule`` SRAM target (the
-minimal schedule's peak, Vela's MLBEDSW-7147) when present, else the arena cache size.
-``buffer-limit`` overrides both. Feature maps live at the same time are not subtracted yet: no
-pass has allocated them.
+When no buffer of the best slicing fits, Vela reads the weights in place: the DMA is erased (the
+op reads the constant again) and a remark gives the bytes and the room. The limit is the fast
+storage the policy allows: the arena cache size (``optimise=Performance``, Vela's default) or,
+when optimising for size, the module's ``npu.schedule`` SRAM target (the minimal schedule's
+peak, Vela's MLBEDSW-7147) when present, else the arena cache size; ``buffer-limit`` overrides
+both. Each op's buffers get that limit less the memory snapshot (Vela's slack memory): the
+fast-storage bytes live from the op's time to its cascade's end, weight buffers left out
+(passes/schedule/live_ranges.py). A first buffer is prefetched when the double buffer fits the
+previous op's room less that op's last buffer.
+
+The schedule pipeline runs this pass twice: before npu-form-cascades (the cascades are built
+with those buffers) and after it, with npu-insert-dma first putting back the copies the first
+run erased, as Vela buffers its MIN schedule again once cascaded (MIN_BUFFERED): cascade
+members then take one full-depth buffer, never prefetched, beside the rolling buffers. A run
+over DMAs that were already decided decides them afresh and issues each non-prefetched DMA just
+before its reader again.
 
 With a separate fast storage (Dedicated_Sram), decisions and the slack chain see the feature
 maps npu-place-tensors moved to SRAM still in the arena (Vela decides before it moves them;

@@ -2,8 +2,10 @@
 
 Legalisation, ordering, formats and placement come first (their decisions are the schedule's
 input), then the block configurations, the weight DMAs and how they stream, the cascades and
-their stripes, which feature maps keep fast storage, the addresses of everything, and the
-estimate of the result. ``schedule{optimise=Size}`` sets the policy on every pass that has one.
+their stripes, the weight DMAs and their streaming again (Vela re-buffers its cascaded schedule:
+a cascade member takes one full-depth buffer, and every buffer must fit beside the rolling
+buffers live at its time), which feature maps keep fast storage, the addresses of everything,
+and the estimate of the result. ``schedule{optimise=Size}`` sets the policy on every pass that has one.
 """
 from __future__ import annotations
 

@@ -87,3 +87,32 @@ def test_a_one_byte_limit_erases_every_weight_dma() -> None:
     assert not [op for op in module.walk() if isinstance(op, DmaOp)]
     in_place = _run(_imported("conv", "shared"), f"{FRONT},npu-estimate")
     assert _costs(_run(module, "npu-estimate")) == _costs(in_place)
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_deciding_again_changes_nothing_when_nothing_changed(config: str) -> None:
+    # The schedule pipeline runs npu-insert-dma and npu-buffer-weights again after the cascades:
+    # on a module nothing else touched, the second run re-inserts and re-decides the same copies.
+    once = _run(_imported("conv", config), f"{FRONT},npu-insert-dma,npu-buffer-weights")
+    twice = _run(_imported("conv", config), f"{FRONT},npu-insert-dma,npu-buffer-weights,npu-insert-dma,"
+                                            "npu-buffer-weights")
+    assert print_op(twice) == print_op(once)
+
+
+CORPUS_MODEL = Path("/work/shared/corpus/models/mobilenet_v1_100_224.tflite")
+
+
+@pytest.mark.skipif(not CORPUS_MODEL.exists(), reason="the shared corpus is not here")
+def test_cascaded_mobilenet_fits_the_dedicated_384kb_cache() -> None:
+    # Buffers decided after the cascades, beside their 372736 bytes of rolling buffers, leave the
+    # whole schedule within the 393216-byte cache (Vela: 378896 bytes); decided before them,
+    # sliced member streams and a prefetch took 622928.
+    request = prepare_target(argparse.Namespace(target="ethos-u65-256", system_config="Ethos_U65_High_End",
+                                                memory_mode="Dedicated_Sram_384KB", config=[], arena_cache_size=None))
+    assert request is not None
+    module = import_tflite(CORPUS_MODEL.read_bytes(), "mobilenet_v1")
+    apply_target(module, request)
+    _run(module, "schedule")
+    usage = str(module.attr("npu.usage"))
+    sram = int(usage.split("Sram = [")[1].split(",")[0])
+    assert sram <= 393216
