@@ -31,7 +31,7 @@ from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import graph_blocks
+from npu_opt.passes.npu_order import graph_blocks, is_view
 from npu_opt.passes.schedule.buffer_weights import op_block
 from npu_opt.passes.schedule.fast_storage_choice import Candidate, choose_fast_storage
 from npu_opt.passes.schedule.live_ranges import LiveRange, live_ranges, memory_usage
@@ -51,6 +51,17 @@ def move_to_area(value: Value, area: str | None, ctx: PassContext) -> bool:
     with ctx.rewriter.modify(value.op):
         value.type = with_encoding(t, new)
     return True
+
+
+def _move_with_views(value: Value, ctx: PassContext) -> None:
+    """Return ``value`` to the arena with every view of it (a reshape or slice reads in place, so
+    it stays in its source's area)."""
+    pending = [value]
+    while pending:
+        current = pending.pop()
+        move_to_area(current, None, ctx)
+        pending.extend(user.results[0] for user in current.users()
+                       if is_view(user) and user.operands and user.operands[0] is current and user.results)
 
 
 @register_pass("npu-place-fast-storage", statistics={
@@ -95,7 +106,8 @@ class PlaceFastStorage(Pass):
             if isinstance(cascade, CascadeAttr) and cascade.rolling is None and op.results:
                 value = op.results[0]
                 enc = encoding_of(value)
-                if enc is not None and enc.area == fast and move_to_area(value, None, ctx):
+                if enc is not None and enc.area == fast:
+                    _move_with_views(value, ctx)
                     ctx.stat("cascade-results")
 
     def _place(self, block: Block, ranges: list[LiveRange], fast: str, arena: str, limit: int,
@@ -121,7 +133,7 @@ class PlaceFastStorage(Pass):
                 ctx.stat("kept")
                 continue
             for value in r.values:
-                move_to_area(value, None, ctx)
+                _move_with_views(value, ctx)
             ctx.stat("evicted")
             owner = r.owner
             ctx.remark(f"'{report_name(owner.op)}' writes its OFM ({r.size} bytes, live {r.first}..{r.last}) to the "

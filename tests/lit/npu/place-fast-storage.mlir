@@ -62,3 +62,19 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
     return %1 : tensor<1x8x8x16xi8>
   }
 }
+
+// -----
+
+// A view of a returned map moves with it: a reshape reads in place, in its source's area.
+// CHECK-LABEL: func.func @cascade_result_view
+// CHECK: %[[R:.*]] = "npu.max_pool"(%{{.*}}) {{.*}}npu.cascade = #npu.cascade<0>{{.*}} -> tensor<1x8x8x16xi8>
+// CHECK: "npu.reshape"(%[[R]]) {{.*}} -> tensor<1x8x1x128xi8>
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram", arena_cache_size = 65536>} {
+  func.func @cascade_result_view(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x1x128xi8> {
+    %0 = "npu.max_pool"(%x) <{name = "c1", kernel = #npu.kernel<1x1>}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<1x8x16>, npu.cascade = #npu.cascade<0, rolling = 2x8x16>} : (tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8, #npu.fm<NHWC, Sram>>
+    %1 = "npu.max_pool"(%0) <{name = "c2", kernel = #npu.kernel<1x1>}> {npu.time = 1 : i64, npu.stripe = #npu.stripe<1x8x16>, npu.cascade = #npu.cascade<0>} : (tensor<1x8x8x16xi8, #npu.fm<NHWC, Sram>>) -> tensor<1x8x8x16xi8, #npu.fm<NHWC, Sram>>
+    %2 = "npu.reshape"(%1) : (tensor<1x8x8x16xi8, #npu.fm<NHWC, Sram>>) -> tensor<1x8x1x128xi8, #npu.fm<NHWC, Sram>>
+    %3 = "npu.max_pool"(%2) <{name = "p3", kernel = #npu.kernel<1x1>}> {npu.time = 2 : i64} : (tensor<1x8x1x128xi8, #npu.fm<NHWC, Sram>>) -> tensor<1x8x1x128xi8>
+    return %3 : tensor<1x8x1x128xi8>
+  }
+}
