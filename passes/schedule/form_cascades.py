@@ -57,6 +57,23 @@ def min_memory_requirement(ops: list[SchedOp]) -> int:
                default=0)
 
 
+def min_schedule_peak(ops: list[SchedOp], cascades: list[Cascade], non_local: dict[int, int]) -> int:
+    """Peak fast-storage bytes of the cascaded MIN schedule in a shared arena (Size's SRAM limit
+    for stripe growth): a cascade member takes its cascade's buffers plus what is live beside the
+    cascade's first op; any other op its own IFM and OFM (none when it overwrites the IFM) plus
+    what is live beside it."""
+    member_of = {i: c for c in cascades for i in c.members}
+    peak = 0
+    for op in ops:
+        cascade = member_of.get(op.index)
+        if cascade is not None:
+            used = cascade.mem_usage + non_local.get(cascade.start, 0)
+        else:
+            used = op.ifm_bytes + (0 if op.reuses_ifm else op.ofm_bytes) + non_local.get(op.index, 0)
+        peak = max(peak, used)
+    return peak
+
+
 @register_pass("npu-form-cascades", statistics={
     "cascades": "cascades formed",
     "ops-cascaded": "ops in a cascade",
@@ -85,9 +102,7 @@ class FormCascades(Pass):
         limit = self.sram_target
         if limit < 0:
             limit = schedule.sram_target if isinstance(schedule, ScheduleAttr) else target.arena_cache_size
-        policy = ScheduleAttr(strategy, target.arena_cache_size, limit)
-        if schedule != policy:
-            ctx.rewriter.set_attr(module, SCHEDULE_ATTR, policy)
+        min_peaks: list[int] = []
         largest = 0
         for block in list(graph_blocks(module)):
             try:
@@ -97,7 +112,7 @@ class FormCascades(Pass):
                 continue
             formed: set[Operation] = set()
             for run in runs:
-                for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx):
+                for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx, min_peaks):
                     self._write(cascade, ops, ctx)
                     formed.update(ops[i] for i in cascade.members)
                     ctx.stat("cascades")
@@ -109,12 +124,18 @@ class FormCascades(Pass):
                     for name in (STRIPE_ATTR, CASCADE_ATTR):
                         if op.attr(name) is not None:
                             ctx.rewriter.remove_attr(op, name)
+        # Size in a shared arena: what follows (weight buffering, fast storage for feature maps)
+        # works under the cascaded MIN schedule's peak, not the arena cache size
+        sram_target = max(min_peaks) if min_peaks else limit
+        policy = ScheduleAttr(strategy, target.arena_cache_size, sram_target)
+        if schedule != policy:
+            ctx.rewriter.set_attr(module, SCHEDULE_ATTR, policy)
         if largest > ctx.stats["largest-cascade"]:
             ctx.stat("largest-cascade", largest - ctx.stats["largest-cascade"])
 
     # -- one NPU run ---------------------------------------------------------------------------
     def _schedule_run(self, block: Block, run: list[Operation], target, strategy: str, limit: int,
-                      ctx: PassContext) -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
+                      ctx: PassContext, min_peaks: list[int]) -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
         describe: Callable[[Operation], NpuOpDesc] = lambda op: ctx.analyses.get(OpDescription, op).desc  # noqa: E731
         records, ops = sched_ops(run, describe)
         if not records:
@@ -131,8 +152,17 @@ class FormCascades(Pass):
                 ctx.remark(f"no cascades: the uncascaded schedule needs at most {peak} bytes of fast storage, "
                            f"under the SRAM target of {limit} bytes (everything fits)", ops[0])
                 return []
-        growth_limit = limit if strategy == "Performance" else max(
-            (c.mem_usage for c in built.cascades), default=build_limit)
+        if strategy == "Performance":
+            growth_limit = limit
+        elif spilling:
+            growth_limit = max((c.mem_usage for c in built.cascades), default=build_limit)
+        else:
+            growth_limit = min_schedule_peak(records, built.cascades, non_local)
+            min_peaks.append(growth_limit)
+            if built.cascades:
+                ctx.remark(f"Size: the cascaded MIN schedule peaks at {growth_limit} bytes of fast storage (the "
+                           f"minimum memory requirement was {build_limit} bytes); its cascades' stripes grow "
+                           f"under that limit", ops[0])
         weights = self._weight_buffers(ops, records, target, ctx) if self.weight_buffers else (lambda s: {})
         cascades: list[Cascade] = []
         for cascade in built.cascades:
@@ -235,4 +265,4 @@ class FormCascades(Pass):
                 cascade_id, None if rolling is None else (rolling.height, rolling.width, rolling.depth)))
 
 
-__all__ = ["FormCascades", "min_memory_requirement"]
+__all__ = ["FormCascades", "min_memory_requirement", "min_schedule_peak"]
