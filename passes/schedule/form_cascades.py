@@ -155,7 +155,10 @@ class FormCascades(Pass):
         if strategy == "Performance":
             growth_limit = limit
         elif spilling:
-            growth_limit = max((c.mem_usage for c in built.cascades), default=build_limit)
+            # only the rolling buffers live in fast storage: the MIN schedule peaks at its
+            # largest cascade's (nothing at all without cascades)
+            growth_limit = max((c.mem_usage for c in built.cascades), default=0)
+            min_peaks.append(growth_limit)
         else:
             growth_limit = min_schedule_peak(records, built.cascades, non_local)
             min_peaks.append(growth_limit)
