@@ -82,6 +82,45 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
   }
 }
 
+// -----
+
+// Size, shared SRAM: the MIN build finds no cascade that beats 'a' alone (16384 bytes); the MIN
+// schedule's peak becomes the module's SRAM target, the limit weight buffering and fast storage
+// then work under (not the arena cache size).
+// CHECK: npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 16384>
+// CHECK-LABEL: func.func @size_min_peak
+// CHECK-NOT: npu.cascade
+// REMARK: remark: cascading stops at 'a_avgpool': no longer chain up to 'c' needs less fast storage than 16384 bytes
+module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">, npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 4294967296>} {
+  func.func @size_min_peak(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>
+    %1 = "npu.max_pool"(%0) <{name = "b", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>
+    %2 = "npu.max_pool"(%1) <{name = "c", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %2 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// -----
+
+// Size with spilling (Dedicated SRAM): only rolling buffers live in fast storage, so the MIN
+// cascade's 6144 bytes of them are the limit; a taller stripe does not fit it and the SRAM target
+// written is that peak.
+// CHECK: npu.schedule = #npu.schedule<Size, arena_cache_size = 393216, sram_target = 6144>
+// CHECK-LABEL: func.func @size_spilling
+// CHECK: "npu.avg_pool"{{.*}}npu.stripe = #npu.stripe<1x16x16>, npu.cascade = #npu.cascade<0, rolling = 
+// REMARK: remark: stripe growth of the cascade 'a_avgpool'..'e': kept the MIN stripes: a final stripe of 2 rows needs 16384 bytes, more than the limit of 6144 bytes
+// REMARK: remark: cascade of 5 ops from 'a_avgpool' to 'e': final stripe 1 rows, 6144 bytes of rolling buffers, 6144 bytes of fast storage
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Size, arena_cache_size = 393216, sram_target = 393216>} {
+  func.func @size_spilling(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.max_pool"(%0) <{name = "b", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.max_pool"(%1) <{name = "c", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %3 = "npu.max_pool"(%2) <{name = "d", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %4 = "npu.max_pool"(%3) <{name = "e", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 4 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %4 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
 // STATS: 'npu-form-cascades'
 // STATS: (S) 1 cascades
 // STATS: (S) 2 ops-cascaded
