@@ -284,7 +284,8 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
                    hwd: tuple[int, int, int], report: Report) -> None:
     rolling = cascade.rolling
     assert rolling is not None
-    if rolling[1:] != hwd[1:]:
+    if rolling[1] != hwd[1] or rolling[2] not in (hwd[2], -(-hwd[2] // 16) * 16):
+        # (depth: the OFM's, or the same rounded up to whole 16-channel bricks, as NHCWB16 stores it)
         report(5, f"the rolling buffer of {label(producer)} is {rolling[1]} wide and {rolling[2]} deep but its OFM "
                   f"is {hwd[1]} wide and {hwd[2]} deep", producer)
     produced = _stripe_height(producer) or hwd[0]

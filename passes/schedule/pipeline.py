@@ -2,7 +2,8 @@
 
 Legalisation, ordering, formats and placement come first (their decisions are the schedule's
 input), then the block configurations, the weight DMAs and how they stream, the cascades and
-their stripes, the weight DMAs and their streaming again (Vela re-buffers its cascaded schedule:
+their stripes, the block configurations of striped ops again (Vela searches a cascaded op's block
+on its stripe), the weight DMAs and their streaming again (Vela re-buffers its cascaded schedule:
 a cascade member takes one full-depth buffer, and every buffer must fit beside the rolling
 buffers live at its time), which feature maps keep fast storage, the addresses of everything,
 and the estimate of the result. ``schedule{optimise=Size}`` sets the policy on every pass that has one.
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 from npu_opt.ir.pass_registry import register_pipeline
 
-SCHEDULE_PIPELINE = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,"
-                     "npu-insert-dma,npu-buffer-weights,npu-form-cascades,npu-insert-dma,npu-buffer-weights,"
-                     "npu-place-fast-storage,npu-allocate,"
-                     "npu-estimate")
+SCHEDULE_PIPELINE = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},"
+                     "npu-select-block-config,npu-insert-dma,npu-buffer-weights,npu-form-cascades,"
+                     "npu-select-block-config,npu-insert-dma,npu-buffer-weights,"
+                     "npu-place-fast-storage,npu-allocate,npu-estimate")
 
 register_pipeline("schedule", SCHEDULE_PIPELINE,
                   "legalise, order and place, then schedule: block configs, weight DMAs and their buffering, "
