@@ -97,6 +97,18 @@ def element_bits(value_or_type: Value | Type) -> int:
     return storage.width
 
 
+def element_bytes(value_or_type: Value | Type) -> int:
+    """Bytes one element takes in memory, for any tensor a schedule stores: (quantised) integers
+    (at least a byte), floats left on the CPU, and other element types as one byte each."""
+    t = value_or_type.type if isinstance(value_or_type, Value) else value_or_type
+    storage = storage_of(t)
+    if storage is not None:
+        return max(storage.width, 8) // 8
+    elem = element_type_of(t)
+    width = getattr(elem, "width", 8)
+    return max(int(width), 8) // 8
+
+
 def is_signed(value_or_type: Value | Type) -> bool:
     t = value_or_type.type if isinstance(value_or_type, Value) else value_or_type
     storage = storage_of(t)
@@ -315,7 +327,7 @@ def check_window(kernel: KernelAttr, ifm: Sequence[int], ofm: Sequence[int], ups
 __all__ = [
     "ActivationC", "AnyStaticTensor", "Bias", "FeatureMap4D", "FeatureMapOrScalar", "IsAttr",
     "KernelC", "KeyedAttrDef", "LookupTable", "NpuComputeOp", "NpuOp", "OffsetC", "RescaleC", "ResamplingC",
-    "RoundingC", "Weights", "activation_range", "check_depth", "check_window", "dtype_range", "element_bits",
+    "RoundingC", "Weights", "activation_range", "check_depth", "check_window", "dtype_range", "element_bits", "element_bytes",
     "encoding_of", "feature_map", "fmt", "is_constant", "is_signed", "quant_of", "shape_of", "storage_of",
     "with_encoding",
 ]

@@ -36,7 +36,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from npu_opt.dialects.npu.ops_common import element_bits, encoding_of, shape_of
+from npu_opt.dialects.npu.ops_common import element_bytes, encoding_of, shape_of
 from npu_opt.dialects.npu.ops_elementwise import BinaryElementwiseOp, LutOp, UnaryElementwiseOp
 from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.schedule_attrs import (
@@ -145,7 +145,7 @@ def storage_bytes(value: Value) -> int:
     count = 1
     for dim in shape:
         count *= dim
-    return count * max(element_bits(value), 8) // 8
+    return count * element_bytes(value)
 
 
 def required_bytes(value: Value) -> tuple[int, str]:
@@ -159,7 +159,7 @@ def required_bytes(value: Value) -> tuple[int, str]:
             d = (d + 15) // 16 * 16
         shape = shape_of(value)
         batch = shape[0] if len(shape) == 4 else 1
-        return batch * h * w * d * max(element_bits(value), 8) // 8, f"the rolling buffer {h}x{w}x{cascade.rolling[2]}"
+        return batch * h * w * d * element_bytes(value), f"the rolling buffer {h}x{w}x{cascade.rolling[2]}"
     stream = op.attr(STREAM_ATTR) if isinstance(op, DmaOp) else None
     if isinstance(stream, StreamAttr):
         return stream.buffer_bytes, f"its {stream.buffering}-buffered weight stream"

@@ -45,7 +45,7 @@ from typing import Hashable, Iterable, Literal, Protocol, Sequence
 
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.op_kind import OpKind
-from npu_opt.dialects.npu.ops_common import NpuOp, element_bits, encoding_of, feature_map, is_constant
+from npu_opt.dialects.npu.ops_common import NpuOp, element_bytes, encoding_of, feature_map, is_constant
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, StreamAttr
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Value
@@ -135,13 +135,13 @@ def storage_bytes(value: Value) -> int:
     count = 1
     for dim in shape:
         count *= max(dim, 0)
-    return count * max(element_bits(value), 8) // 8
+    return count * element_bytes(value)
 
 
 def rolling_bytes(value: Value, rolling: tuple[int, int, int]) -> int:
     """Bytes of a cascade's rolling buffer of shape ``rolling`` (HxWxD, NHCWB16) for ``value``."""
     height, width, depth = rolling
-    return height * width * align(depth, 16) * max(element_bits(value), 8) // 8
+    return height * width * align(depth, 16) * element_bytes(value)
 
 
 def _stored(value: Value) -> bool:
