@@ -31,6 +31,7 @@ from npu_opt.dialects.npu.perf import select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, op_weights_hwio
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
+from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.dialects.npu.perf.shape import Shape4, round_up
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
@@ -166,9 +167,11 @@ class FormCascades(Pass):
                 ctx.remark(f"Size: the cascaded MIN schedule peaks at {growth_limit} bytes of fast storage (the "
                            f"minimum memory requirement was {build_limit} bytes); its cascades' stripes grow "
                            f"under that limit", ops[0])
-        weights = self._weight_buffers(ops, records, target, ctx) if self.weight_buffers else (lambda s: {})
+        sizes = self._weight_buffers(ops, records, target, ctx) if self.weight_buffers else (lambda s: {})
         cascades: list[Cascade] = []
         for cascade in built.cascades:
+            weights = self._staged_weights(cascade, records, sizes, growth_limit,
+                                           0 if spilling else non_local.get(cascade.start, 0), ops, ctx)
             grown = grow_stripes(records, cascade, growth_limit, spilling, non_local, weights)
             if grown.cascades is None:
                 cascades.append(cascade)
@@ -222,17 +225,39 @@ class FormCascades(Pass):
         return max(usage, default=0)
 
     @staticmethod
+    def _staged_weights(cascade: Cascade, records: list[SchedOp],
+                        sizes: Callable[[dict[int, Shape4]], dict[int, int]], limit: int, beside: int,
+                        ops: list[Operation], ctx: PassContext) -> Callable[[dict[int, Shape4]], dict[int, int]]:
+        """The weight buffers stripe growth counts for one MIN cascade: a member's weights are
+        staged in fast storage only when their full-depth buffer (encoded for the MIN stripe) fits
+        in what the limit leaves beside the MIN cascade at that member (its buffers plus what else
+        is live there); the others are read in place and cost no fast storage."""
+        room = limit - cascade.mem_usage - beside
+        at_min = sizes(dict(cascade.stripes))
+        staged = {i for i, size in at_min.items() if 0 < size <= room}
+        left = [i for i, size in at_min.items() if size > room]
+        if left:
+            names = ", ".join(f"'{records[i].name}' ({at_min[i]} bytes)" for i in left)
+            ctx.remark(f"weight buffers not counted while growing stripes: {names}; the limit of {limit} bytes "
+                       f"leaves {max(room, 0)} bytes beside the MIN cascade's {cascade.mem_usage + beside} bytes",
+                       ops[cascade.start])
+        return lambda stripes: sizes({i: s for i, s in stripes.items() if i in staged})
+
+    @staticmethod
     def _weight_buffers(ops: list[Operation], records: list[SchedOp], target,
                         ctx: PassContext) -> Callable[[dict[int, Shape4]], dict[int, int]]:
         """Bytes of each member's weight buffer for a stripe proposal: the weights encoded at full
-        depth for the block config of the op's stripe, when they live outside fast storage."""
+        depth for the block config of the op's stripe, when they live outside fast storage (an op
+        reading an ``npu.dma`` copy of them counts too, wherever the copy was placed)."""
         perf = perf_target(target)
         cache: dict[tuple[int, object], int] = {}
 
         def size(index: int, stripe: Shape4) -> int:
             op = ops[index]
             desc: NpuOpDesc = ctx.analyses.get(OpDescription, op).desc
-            if desc.weights is None or desc.weights.memory == target.fast_storage_area:
+            # weights npu-insert-dma copies in (from flash or DRAM) need a buffer; weights that
+            # already live in fast storage are read in place
+            if desc.weights is None or (desc.weights.memory == target.fast_storage_area and weight_dma(op) is None):
                 return 0
             striped = desc.with_ofm_stripe(stripe.min(desc.ofm.shape))
             block = select_block_config(striped, perf.accel)
