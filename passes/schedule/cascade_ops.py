@@ -107,15 +107,22 @@ def _linear(value: Value) -> bool:
     return enc is None or enc.format == TensorFormat.NHWC.value
 
 
+def _storage(value: Value) -> object:
+    """The element type as stored (a quantised type's storage integer type): an OFM may
+    overwrite an IFM whatever the two quantisations are."""
+    element = getattr(value.type, "element_type", value.type)
+    return getattr(element, "storage_type", element)
+
+
 def _reuses_ifm(op: Operation, desc: NpuOpDesc, inputs: list[Value]) -> bool:
-    """An elementwise OFM may overwrite an input of the same shape, format and element width
-    that only this op reads."""
+    """An elementwise OFM may overwrite an input of the same shape, format and stored element
+    type (quantisation aside) that only this op reads."""
     if not desc.kind.is_elementwise:
         return False
     ofm = op.results[0]
     for value in inputs:
         if (value is not None and not _fixed(value) and shape_of(value) == shape_of(ofm)
-                and encoding_of(value) == encoding_of(ofm) and value.type == ofm.type
+                and encoding_of(value) == encoding_of(ofm) and _storage(value) == _storage(ofm)
                 and len(value.users()) == 1):
             return True
     return False

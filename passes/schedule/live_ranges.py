@@ -31,7 +31,7 @@ What gets storage, and for how long:
   starts at the time of the nearest earlier NPU op that is not a DMA (not across a CPU op).
 * In-place elementwise reuse (Vela's fusion of live ranges): an NPU elementwise op or DMA writes
   its OFM over an IFM, so both share one range, when the IFM and OFM have the same (4D) shape,
-  format, element type and memory area, the op is the IFM's only reader (so the IFM is neither
+  format, stored element type (quantisation aside) and memory area, the op is the IFM's only reader (so the IFM is neither
   a graph output nor read twice), the OFM is nobody's part or view (one writer), and neither is
   a rolling buffer or a weight stream. IFM 1 is tried before IFM 2.
 
@@ -281,6 +281,13 @@ class _Extraction:
         return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content)
 
 
+def _stored(value: Value) -> object:
+    """The element type as stored: a quantised type's storage integer (an OFM overwrites an IFM
+    of another quantisation, as Vela compares data types only)."""
+    element = getattr(value.type, "element_type", value.type)
+    return getattr(element, "storage_type", element)
+
+
 def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
     """The IFM whose storage ``op``'s OFM may overwrite in place, if any (module docstring)."""
     interface = costed(op)
@@ -298,7 +305,7 @@ def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
             continue
         if len(ifm.uses) != 1 or source.area != out.area:
             continue
-        if _shape4(ifm) != _shape4(ofm) or ifm.type.element_type != ofm.type.element_type:  # type: ignore[attr-defined]
+        if _shape4(ifm) != _shape4(ofm) or _stored(ifm) != _stored(ofm):
             continue
         in_fmt = getattr(encoding_of(ifm), "format", "NHWC")
         if in_fmt != getattr(encoding_of(ofm), "format", "NHWC"):

@@ -154,3 +154,17 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
     return %4, %6 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
   }
 }
+
+// -----
+
+// Size, shared SRAM: an elementwise OFM overwrites its IFM whatever their quantisations (only the
+// stored i8 must match), so 'b_add' needs its IFM and the live %arg0, 16384 bytes, not 24576.
+// CHECK: npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 16384>
+// CHECK-LABEL: func.func @size_add_in_place
+module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">, npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 4294967296>} {
+  func.func @size_add_in_place(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.25>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    %1 = "npu.add"(%0, %arg0) <{name = "b_add", activation = #npu.act<none, min = -128, max = 127>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.25>>
+    return %1 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.25>>
+  }
+}
