@@ -219,6 +219,18 @@ def execution_order(block: Block) -> list[Operation]:
     return [op for _, op in sorted(zip([t.value for t in times], ops), key=lambda pair: pair[0])]  # type: ignore[union-attr]
 
 
+def runs_by_function(module: Operation, ctx: PassContext) -> Iterator[tuple[Block, list[list[Operation]]]]:
+    """Each function body of ``module`` with its NPU runs (``npu_runs``); a body whose ops are
+    only partly numbered is reported as an error at its function and skipped."""
+    for block in list(graph_blocks(module)):
+        try:
+            runs = npu_runs(block)
+        except ValueError as err:
+            ctx.error(str(err), block.parent_op())
+            continue
+        yield block, runs
+
+
 def npu_runs(block: Block) -> list[list[Operation]]:
     """The stretches of NPU ops between CPU ops, in schedule order (Vela's NPU subgraphs)."""
     runs: list[list[Operation]] = [[]]
@@ -287,4 +299,4 @@ class Order(Pass):
 
 
 __all__ = ["Order", "TIME_ATTR", "concat_user", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
-           "npu_runs", "on_cpu", "stream_outputs"]
+           "npu_runs", "runs_by_function", "on_cpu", "stream_outputs"]

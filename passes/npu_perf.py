@@ -40,7 +40,7 @@ from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.perf.shape import Shape4
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, StreamAttr, StripeAttr
 from npu_opt.dialects.npu.target import target_of
-from npu_opt.passes.npu_order import graph_blocks, npu_runs
+from npu_opt.passes.npu_order import runs_by_function
 from npu_opt.passes.schedule.buffer_weights import arena_placement
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
@@ -146,12 +146,7 @@ class Estimate(Pass):
         arena = arena_placement(_costed_ops(module), target) if self.decide_in_arena else None
         if arena:
             ctx.stat("decided-in-arena")
-        for block in list(graph_blocks(module)):
-            try:
-                runs = npu_runs(block)
-            except ValueError as err:
-                ctx.error(str(err), block.parent_op())
-                continue
+        for _, runs in runs_by_function(module, ctx):
             for run in runs:  # each NPU stretch starts with nothing to hide its DMA under
                 ops = [op for op in run if is_costed(op) and not is_weight_dma(op)]
                 self._estimate_run(ops, target, perf, arena, totals, ctx)
