@@ -281,7 +281,7 @@ class _Extraction:
         return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content)
 
 
-def _stored(value: Value) -> object:
+def _storage_type(value: Value) -> object:
     """The element type as stored: a quantised type's storage integer (an OFM overwrites an IFM
     of another quantisation, as Vela compares data types only)."""
     element = getattr(value.type, "element_type", value.type)
@@ -305,7 +305,7 @@ def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
             continue
         if len(ifm.uses) != 1 or source.area != out.area:
             continue
-        if _shape4(ifm) != _shape4(ofm) or _stored(ifm) != _stored(ofm):
+        if _shape4(ifm) != _shape4(ofm) or _storage_type(ifm) != _storage_type(ofm):
             continue
         in_fmt = getattr(encoding_of(ifm), "format", "NHWC")
         if in_fmt != getattr(encoding_of(ofm), "format", "NHWC"):
