@@ -58,7 +58,7 @@ from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks, npu_runs
+from npu_opt.passes.npu_order import TIME_ATTR, execution_order, runs_by_function
 from npu_opt.passes.schedule.insert_dma import set_times
 from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
 
@@ -180,12 +180,7 @@ class BufferWeights(Pass):
         limit = self._limit(module, target)
         ops = [op for op in module.walk() if is_costed(op)]
         arena = arena_placement(ops, target) if self.decide_in_arena else None
-        for block in list(graph_blocks(module)):
-            try:
-                runs = npu_runs(block)
-            except ValueError as err:
-                ctx.error(str(err), block.parent_op())
-                continue
+        for block, runs in runs_by_function(module, ctx):
             timed = any(op.attr(TIME_ATTR) is not None for run in runs for op in run)
             room = _Snapshot(block, target, arena, limit)
             moves: dict[Operation, Operation] = {}

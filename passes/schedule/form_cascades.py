@@ -42,7 +42,7 @@ from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.passes.npu_order import graph_blocks, npu_runs
+from npu_opt.passes.npu_order import runs_by_function
 from npu_opt.passes.schedule.cascade_builder import (
     Cascade, SchedOp, Stop, build_cascades, grow_stripes, min_stripes,
 )
@@ -105,12 +105,7 @@ class FormCascades(Pass):
             limit = schedule.sram_target if isinstance(schedule, ScheduleAttr) else target.arena_cache_size
         min_peaks: list[int] = []
         largest = 0
-        for block in list(graph_blocks(module)):
-            try:
-                runs = npu_runs(block)
-            except ValueError as err:
-                ctx.error(str(err), block.parent_op())
-                continue
+        for block, runs in runs_by_function(module, ctx):
             formed: set[Operation] = set()
             for run in runs:
                 for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx, min_peaks):
