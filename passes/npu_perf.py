@@ -89,8 +89,9 @@ class SelectBlockConfig(Pass):
     An op with an ``npu.stripe`` is searched as producing that stripe (its input window as IFM).
     Results are memoised on the op's shape signature."""
 
-    PRESERVES = (OpDescription, DominanceInfo)
-    """Setting npu.block changes neither the ops' descriptions nor the control flow."""
+    PRESERVES = (OpDescription, DominanceInfo, WeightStreams)
+    """Setting npu.block changes neither the ops' descriptions nor the control flow; the weight
+    encoders check their block depth on every request, so a new block re-encodes only that op."""
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

@@ -25,6 +25,8 @@ exceeding it is a remark.
 """
 from __future__ import annotations
 
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, ARG_ALLOC_ATTR, USAGE_ATTR, AllocAttr, UsageAttr
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
@@ -76,6 +78,9 @@ class Allocate(Pass):
     best fit, or linear allocation. Errors when an area does not fit its hard limit (the
     arena cache size of a Dedicated_Sram fast storage, the address space); a remark when the
     shared fast storage exceeds the arena cache size."""
+
+    PRESERVES = (WeightStreams, DominanceInfo)
+    """The weight encodings and dominance stay valid: addresses change neither weight values nor control flow."""
 
     allocator: str = option("hillclimb", "how to pack live ranges: hillclimb | greedy | linear")
 

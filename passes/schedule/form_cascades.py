@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.perf import select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, op_weights_hwio
@@ -86,6 +88,9 @@ class FormCascades(Pass):
     does (see the module docstring): MIN stripes, the greedy builder under the SRAM target, the
     MAX-fits shortcut, then per-cascade stripe growth. Writes ``npu.stripe`` and ``npu.cascade``,
     and the strategy and SRAM target it scheduled for as the module's ``npu.schedule``."""
+
+    PRESERVES = (WeightStreams, DominanceInfo)
+    """The weight encodings and dominance stay valid: npu.stripe/npu.cascade and npu.schedule change neither weight values nor control flow."""
 
     sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule sram_target, "
                                   "else the target's arena cache size)")

@@ -19,6 +19,8 @@ arena is the fast storage and the pass changes nothing.
 """
 from __future__ import annotations
 
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, with_encoding
 from npu_opt.dialects.npu.attrs import FmAttr
@@ -75,6 +77,9 @@ class PlaceFastStorage(Pass):
     arena (the ``#npu.fm`` area of their type). Reads ``npu.time``, ``npu.cascade``, ``npu.block``
     and ``npu.stream``; the limit is the module's ``npu.schedule`` SRAM target, else the target's
     arena cache size."""
+
+    PRESERVES = (WeightStreams, DominanceInfo)
+    """The weight encodings and dominance stay valid: memory areas of feature maps change neither weight values nor control flow."""
 
     limit: int = option(-1, "fast-storage bytes available (-1: the module's npu.schedule sram_target, "
                             "else the target's arena cache size)")
