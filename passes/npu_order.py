@@ -256,14 +256,15 @@ def stream_outputs(module: Operation) -> set[Value]:
             if op not in stretch:
                 continue
             for value in op.results:
-                for user in _executed_users(value):
+                for user in readers_through_views(value):
                     if user in stretch and stretch[user] != stretch[op]:
                         crossing.add(value)
     return crossing
 
 
-def _executed_users(value: Value) -> list[Operation]:
-    """The executed ops reading ``value``, directly or through memory-only views."""
+def readers_through_views(value: Value) -> list[Operation]:
+    """The ops (not views) reading ``value``, directly or through memory-only views; a terminator
+    returning it counts as a reader."""
     found: list[Operation] = []
     work = [value]
     while work:
@@ -299,4 +300,4 @@ class Order(Pass):
 
 
 __all__ = ["Order", "TIME_ATTR", "concat_user", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
-           "npu_runs", "runs_by_function", "on_cpu", "stream_outputs"]
+           "npu_runs", "runs_by_function", "on_cpu", "readers_through_views", "stream_outputs"]

@@ -26,7 +26,7 @@ from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, TensorFormat
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.traits import MemoryOnly, ReturnLike
-from npu_opt.passes.npu_order import concat_user
+from npu_opt.passes.npu_order import concat_user, readers_through_views
 from npu_opt.passes.schedule.cascade_builder import SchedOp
 from npu_opt.passes.schedule.stripes import tensor_bytes
 
@@ -49,19 +49,6 @@ def _source(value: Value) -> Operation | None:
             return op
         value = op.operands[0]
     return None
-
-
-def _readers(value: Value) -> list[Operation]:
-    """The ops reading ``value``, directly or through views (a terminator counts as a reader)."""
-    found: list[Operation] = []
-    work = [value]
-    while work:
-        for user in work.pop().users():
-            if user.has_trait(MemoryOnly):
-                work.extend(user.results)
-            else:
-                found.append(user)
-    return found
 
 
 def _fixed(value: Value) -> bool:
@@ -141,7 +128,7 @@ def sched_ops(run: list[Operation], describe) -> tuple[list[SchedOp], list[Opera
         ifm_of[index] = ifm
         ofm = op.results[0]
         source = _source(ifm)
-        readers = _readers(ofm)
+        readers = readers_through_views(ofm)
         consumers = tuple(sorted({position[r] for r in readers if r in position}))
         full_ifm = None
         if source is None or source not in position:
