@@ -27,11 +27,11 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from npu_opt.dialects.npu.ops_common import NpuComputeOp
-from npu_opt.dialects.npu.perf import BlockConfig, check_block_config, estimate_op, op_compute_cycles, select_block_config
+from npu_opt.dialects.npu.perf import BlockConfig, estimate_op, op_compute_cycles, select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, report_name, with_weights
-from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr
+from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_buffering import buffered_cycles, streamed
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
@@ -241,15 +241,12 @@ class Estimate(Pass):
     def _block(self, op: Operation, desc: NpuOpDesc, perf, ctx: PassContext) -> BlockConfig | None:
         if desc.block_type is None:
             return None
-        given = op.attr(BLOCK_ATTR)
-        if isinstance(given, BlockAttr):
-            block = check_block_config(desc, perf.accel, given.ofm_block, given.is_partkernel)
-            if block is None:
-                ctx.error(f"block configuration {given} does not fit this op on {perf.accel.name}", op)
-            return block
-        block = select_block_config(desc, perf.accel)
+        block = op_block_config(op, desc, perf.accel)
         if block is None:
-            ctx.error(f"no block configuration of {perf.accel.name} fits this op ({report_name(op)})", op)
+            given = op.attr(BLOCK_ATTR)
+            ctx.error(f"block configuration {given} does not fit this op on {perf.accel.name}"
+                      if isinstance(given, BlockAttr) else
+                      f"no block configuration of {perf.accel.name} fits this op ({report_name(op)})", op)
         return block
 
 

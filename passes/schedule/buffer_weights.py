@@ -44,8 +44,7 @@ from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.perf import BlockConfig, op_compute_cycles
 from npu_opt.dialects.npu.perf.arch import PerfTarget, perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, report_name, with_weights
-from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
-from npu_opt.dialects.npu.perf.block_config import check_block_config, select_block_config
+from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
 from npu_opt.dialects.npu.perf.weight_buffering import BufferingDecision, buffered_cycles, propose_weight_buffering
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
@@ -144,14 +143,6 @@ def arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
     return placement or None
 
 
-def op_block(op: Operation, desc: NpuOpDesc, perf: PerfTarget) -> BlockConfig | None:
-    """The op's block configuration: its npu.block when it fits, else the search's choice."""
-    given = op.attr(BLOCK_ATTR)
-    if isinstance(given, BlockAttr):
-        return check_block_config(desc, perf.accel, given.ofm_block, given.is_partkernel)
-    return select_block_config(desc, perf.accel)
-
-
 @register_pass("npu-buffer-weights", statistics={
     "double": "weight DMAs streaming through two alternating buffers",
     "single": "weight DMAs streaming through one buffer",
@@ -209,7 +200,7 @@ class BufferWeights(Pass):
         desc = ctx.analyses.get(OpDescription, op).desc
         if desc is None:
             return None
-        block = op_block(op, desc, perf) if desc.block_type is not None else None
+        block = op_block_config(op, desc, perf.accel) if desc.block_type is not None else None
         if desc.block_type is not None and block is None:
             return None
         dma = weight_dma(op)
@@ -359,4 +350,4 @@ class BufferWeights(Pass):
         return known
 
 
-__all__ = ["BufferWeights", "arena_placement", "op_block"]
+__all__ = ["BufferWeights", "arena_placement"]

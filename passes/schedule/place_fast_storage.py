@@ -27,6 +27,7 @@ from npu_opt.dialects.npu.attrs import FmAttr
 from npu_opt.dialects.npu.perf.access import element_access
 from npu_opt.dialects.npu.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, report_name
+from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, SCHEDULE_ATTR, CascadeAttr, ScheduleAttr
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.core import Block, OpResult, Operation, Value
@@ -34,7 +35,6 @@ from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.types import RankedTensorType
 from npu_opt.passes.npu_order import graph_blocks, is_view
-from npu_opt.passes.schedule.buffer_weights import op_block
 from npu_opt.passes.schedule.fast_storage_choice import Candidate, choose_fast_storage
 from npu_opt.passes.schedule.live_ranges import LiveRange, live_ranges, memory_usage
 
@@ -171,7 +171,7 @@ class PlaceFastStorage(Pass):
                     desc = ctx.analyses.get(OpDescription, op).desc
                     if desc is None:
                         continue
-                    access = element_access(desc, op_block(op, desc, perf))
+                    access = element_access(desc, op_block_config(op, desc, perf.accel))
                     operands = list(op.operands)
                     for position, count in ((0, access.ifm_read), (1, access.ifm2_read)):
                         if position < len(operands) and operands[position] in index_of:

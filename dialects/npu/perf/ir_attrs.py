@@ -18,13 +18,18 @@ Both parse back from their printed form. The npu dialect registers their parsers
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from npu_opt.dialects.npu.perf.block_config import BlockConfig
+from npu_opt.dialects.npu.perf.block_config import BlockConfig, check_block_config, select_block_config
 from npu_opt.dialects.npu.perf.estimate import OpCost
 from npu_opt.dialects.npu.perf.shape import Shape4
 from npu_opt.ir.attributes import Attribute
+from npu_opt.ir.core import Operation
 from npu_opt.ir.type_parser import split_top_level
+
+if TYPE_CHECKING:
+    from npu_opt.dialects.npu.accelerators import AcceleratorConfig
+    from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 
 TRAVERSALS = ("depth_first", "part_kernel")
 CYCLE_KEYS = ("total", "npu", "compute", "dma", "sram", "dram", "on_chip_flash", "off_chip_flash")
@@ -221,4 +226,13 @@ COST_ATTR = "npu.cost"
 TOTALS_ATTR = "npu.cost_totals"
 """Module attribute holding the sums over the module's ops."""
 
-__all__ = ["BLOCK_ATTR", "BlockAttr", "COST_ATTR", "CYCLE_KEYS", "CostAttr", "TOTALS_ATTR", "format_number"]
+def op_block_config(op: Operation, desc: "NpuOpDesc", accel: "AcceleratorConfig") -> BlockConfig | None:
+    """``op``'s block configuration for ``desc`` on ``accel``: its ``npu.block`` when one is set
+    (None when that block does not fit), else the block-config search's choice."""
+    given = op.attr(BLOCK_ATTR)
+    if isinstance(given, BlockAttr):
+        return check_block_config(desc, accel, given.ofm_block, given.is_partkernel)
+    return select_block_config(desc, accel)
+
+
+__all__ = ["BLOCK_ATTR", "BlockAttr", "COST_ATTR", "CYCLE_KEYS", "CostAttr", "TOTALS_ATTR", "format_number", "op_block_config"]

@@ -15,9 +15,9 @@ from typing import Callable
 import numpy as np
 
 from npu_opt.dialects.npu.perf.arch import PerfTarget
-from npu_opt.dialects.npu.perf.block_config import BlockConfig, check_block_config, select_block_config
+from npu_opt.dialects.npu.perf.block_config import BlockConfig
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, module_of, op_weights_hwio
-from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
+from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder, encode_together
 from npu_opt.ir.analysis import Analysis, AnalysisManager
@@ -88,11 +88,7 @@ class WeightStreams(Analysis):
             desc = self._manager.get(OpDescription, op).desc
             if desc is None or desc.weights is None or desc.block_type is None:
                 continue
-            given = op.attr(BLOCK_ATTR)
-            if isinstance(given, BlockAttr):
-                block = check_block_config(desc, perf.accel, given.ofm_block, given.is_partkernel)
-            else:
-                block = select_block_config(desc, perf.accel)
+            block = op_block_config(op, desc, perf.accel)
             hwio = op_weights_hwio(op) if block is not None else None
             if hwio is not None and block is not None:
                 encoders[op] = _encoder_for(hwio, perf, desc, block)
