@@ -42,6 +42,7 @@ ROOT = HERE.parent
 CONFIGS = {
     "A": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "B": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
+    "C": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB"),  # (a 384 KB cache: Vela cascades)
 }
 MODELS = ("kws_dscnn", "vww_mobilenet_v1_025", "ic_resnet8", "ad_autoencoder", "mobilenet_v2_035_96",
           "mobilenet_v1_100_224", "deep_chain_conv")
@@ -81,12 +82,12 @@ def run_child(command: list[str], env: dict[str, str] | None = None) -> Usage:
     return Usage(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, child.returncode)
 
 
-def npu_opt_command(model: Path, config: str) -> list[str]:
-    """The estimate as a user runs it (the console script when installed)."""
+def npu_opt_command(model: Path, config: str, pipeline: str = "estimate") -> list[str]:
+    """``pipeline`` (the estimate by default) as a user runs it (the console script when installed)."""
     accel, system, memory = CONFIGS[config]
     tool = shutil.which("npu-opt")
     head = [tool] if tool else [sys.executable, "-m", "npu_opt.tools.npu_opt"]
-    return head + ["--pass=estimate", f"--target={accel}", f"--system-config={system}",
+    return head + [f"--pass={pipeline}", f"--target={accel}", f"--system-config={system}",
                    f"--memory-mode={memory}", str(model), "-o", os.devnull]
 
 

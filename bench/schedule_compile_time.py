@@ -15,7 +15,6 @@ issue): npu-opt no slower than Vela's C++ core on every model.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import sys
@@ -29,23 +28,7 @@ sys.path.insert(0, str(HERE))
 import compile_time as ct  # noqa: E402  (the child-process timing shared with the estimate's bench)
 
 GOAL_RATIO = 1.0
-CONFIGS = {**ct.CONFIGS, "C": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB")}
-"""The estimate bench's configs, and C: a 384 KB fast storage, where Vela cascades."""
 
-
-def vela_command(vela: str, model: Path, config: str, out_dir: str) -> list[str]:
-    """Vela's full compile (default C++ core, --optimise Performance) of ``model`` on ``config``."""
-    accel, system, memory = CONFIGS[config]
-    return [vela, str(model), "--output-dir", out_dir, "--config", "Arm/vela.ini", "--accelerator-config", accel,
-            "--system-config", system, "--memory-mode", memory]
-
-
-def schedule_command(model: Path, config: str) -> list[str]:
-    accel, system, memory = CONFIGS[config]
-    tool = shutil.which("npu-opt")
-    head = [tool] if tool else [sys.executable, "-m", "npu_opt.tools.npu_opt"]
-    return head + ["--pass=schedule", f"--target={accel}", f"--system-config={system}",
-                   f"--memory-mode={memory}", str(model), "-o", os.devnull]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,9 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configs = [c for c in args.configs.split(",") if c]
     models = [m for m in args.models.split(",") if m]
-    unknown = [c for c in configs if c not in CONFIGS]
+    unknown = [c for c in configs if c not in ct.CONFIGS]
     if unknown:
-        print(f"schedule_compile_time.py: unknown config {unknown[0]!r} (known: {', '.join(CONFIGS)})",
+        print(f"schedule_compile_time.py: unknown config {unknown[0]!r} (known: {', '.join(ct.CONFIGS)})",
               file=sys.stderr)
         return 1
     if not (args.corpus / "models").is_dir():
@@ -78,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
             path = args.corpus / "models" / f"{model}.tflite"
             for config in configs:
                 runs: dict[str, list] = {"ours": [], "cpp": [], "legacy": []}
-                commands = [("ours", schedule_command(path, config), env),
-                            ("cpp", vela_command(vela, path, config, out_dir), None),
-                            ("legacy", vela_command(vela, path, config, out_dir) + ["--debug-force-legacy-core"],
+                commands = [("ours", ct.npu_opt_command(path, config, "schedule"), env),
+                            ("cpp", ct.vela_command(vela, path, config, out_dir), None),
+                            ("legacy", ct.vela_command(vela, path, config, out_dir) + ["--debug-force-legacy-core"],
                              None)]
                 for attempt in range(max(1, args.repeat)):
                     order = commands[attempt % 3:] + commands[:attempt % 3]
