@@ -30,7 +30,6 @@ import compile_time as ct  # noqa: E402  (the child-process timing shared with t
 GOAL_RATIO = 1.0
 
 
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
