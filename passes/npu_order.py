@@ -143,6 +143,22 @@ def concat_user(value: Value) -> Operation | None:
     return next((user for user in value.users() if is_view(user) and len(user.operands) > 1), None)
 
 
+def storage_home(value: Value) -> Value:
+    """The value owning ``value``'s storage: through reshape/slice views to their source, and
+    from a concatenation part to the concatenation's result."""
+    for _ in range(10_000):  # views form no cycles; the bound only guards against malformed IR
+        concat = concat_user(value)
+        if concat is not None:
+            value = concat.results[0]
+            continue
+        producer = value.op if isinstance(value, OpResult) else None
+        if producer is not None and is_view(producer) and len(producer.operands) == 1:
+            value = producer.operands[0]
+            continue
+        break
+    return value
+
+
 def _concat_of(op: Operation) -> Operation | None:
     """The concatenation ``op``'s result is written into, if ``op`` is an NPU concat writer."""
     if not isinstance(op, NpuOp) or is_view(op) or len(op.results) != 1:
@@ -300,4 +316,4 @@ class Order(Pass):
 
 
 __all__ = ["Order", "TIME_ATTR", "concat_user", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
-           "npu_runs", "runs_by_function", "on_cpu", "readers_through_views", "stream_outputs"]
+           "npu_runs", "runs_by_function", "on_cpu", "readers_through_views", "storage_home", "stream_outputs"]

@@ -45,7 +45,7 @@ from npu_opt.dialects.npu.schedule_attrs import (
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
-from npu_opt.passes.npu_order import is_executed, is_view
+from npu_opt.passes.npu_order import is_executed, is_view, storage_home
 from npu_opt.passes.schedule.check_rules import FunctionSchedule, Report, label, transfer_start
 
 IN_PLACE_OPS = (BinaryElementwiseOp, UnaryElementwiseOp, LutOp)
@@ -119,22 +119,6 @@ def sweep(rects: Sequence[Rect], may_share: Callable[[int, int], bool] | None = 
 
 
 # --- storage groups ------------------------------------------------------------------------------------
-def home(value: Value) -> Value:
-    """The value owning ``value``'s storage: through reshape/slice views to their source, and from
-    a concatenation part to the concatenation's result."""
-    for _ in range(10_000):  # views form no cycles; the bound only guards against malformed IR
-        concat = next((u for u in value.users() if is_view(u) and len(u.operands) > 1), None)
-        if concat is not None:
-            value = concat.results[0]
-            continue
-        producer = value.op if isinstance(value, OpResult) else None
-        if producer is not None and is_view(producer) and len(producer.operands) == 1:
-            value = producer.operands[0]
-            continue
-        break
-    return value
-
-
 def storage_bytes(value: Value) -> int:
     """Bytes ``value`` occupies: elements x storage width (at least a byte), NHCWB16 rounding the
     depth up to 16."""
@@ -200,7 +184,7 @@ def collect(sched: FunctionSchedule, report: Report) -> dict[Value, Group]:
     groups: dict[Value, Group] = {}
 
     def group_of(value: Value) -> Group:
-        root = home(value)
+        root = storage_home(value)
         group = groups.get(root)
         if group is None:
             group = groups[root] = Group(root)
@@ -392,4 +376,4 @@ def peak_bytes(rects: Sequence[Rect], shared: Sequence[tuple[int, int]]) -> int:
 
 
 __all__ = ["Allocation", "Group", "IN_PLACE_OPS", "Rect", "SweepResult", "check_allocations", "check_limits",
-           "check_overlaps", "collect", "home", "hulls", "peak_bytes", "required_bytes", "storage_bytes", "sweep"]
+           "check_overlaps", "collect", "hulls", "peak_bytes", "required_bytes", "storage_bytes", "sweep"]

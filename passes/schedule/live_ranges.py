@@ -51,7 +51,7 @@ from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import concat_user, execution_order, is_view, on_cpu
+from npu_opt.passes.npu_order import execution_order, on_cpu, storage_home
 
 RangeKind = Literal["input", "output", "feature_map", "rolling", "weights"]
 """What a range holds: a graph input, a graph output, an intermediate feature map, a cascade's
@@ -108,22 +108,6 @@ def align(size: int, alignment: int) -> int:
 
 
 # --- per-value facts -----------------------------------------------------------------------------
-def home(value: Value) -> Value:
-    """The tensor whose storage ``value`` occupies: through views to their source, and from a
-    concatenation input to the concatenation's result."""
-    for _ in range(1000):  # views form no cycles; the bound only guards against malformed IR
-        concat = concat_user(value)
-        if concat is not None:
-            value = concat.results[0]
-            continue
-        producer = value.op if isinstance(value, OpResult) else None
-        if producer is not None and is_view(producer) and len(producer.operands) == 1:
-            value = producer.operands[0]
-            continue
-        return value
-    return value
-
-
 def storage_bytes(value: Value) -> int:
     """Bytes ``value`` takes in memory (NHCWB16: depth rounded up to 16)."""
     t = value.type
@@ -201,7 +185,7 @@ class _Extraction:
         return time, time
 
     def entry(self, value: Value) -> tuple[Value, _Home]:
-        key = home(value)
+        key = storage_home(value)
         record = self.homes.get(key)
         if record is None:
             record = self.homes[key] = _Home()
@@ -297,11 +281,11 @@ def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
         return None
     ofm = op.results[0]
     out = ranges.get(ofm)
-    if out is None or out.kind not in ("feature_map", "output") or home(ofm) is not ofm:
+    if out is None or out.kind not in ("feature_map", "output") or storage_home(ofm) is not ofm:
         return None
     for ifm in op.operands[:2]:
         source = ranges.get(ifm)
-        if source is None or home(ifm) is not ifm or source.kind not in ("feature_map", "input"):
+        if source is None or storage_home(ifm) is not ifm or source.kind not in ("feature_map", "input"):
             continue
         if len(ifm.uses) != 1 or source.area != out.area:
             continue
@@ -376,5 +360,5 @@ def live_at(ranges: Sequence[LiveRange], time: int) -> list[LiveRange]:
     return [r for r in ranges if r.first <= time <= r.last]
 
 
-__all__ = ["Interval", "LiveRange", "RangeKind", "SimpleRange", "align", "home", "live_at", "live_ranges",
+__all__ = ["Interval", "LiveRange", "RangeKind", "SimpleRange", "align", "live_at", "live_ranges",
            "lower_bound", "memory_usage", "op_times", "rolling_bytes", "storage_bytes"]
