@@ -263,6 +263,10 @@ class Dialect:
     allow_unknown_ops: bool = False
     sections: dict[str, str] = field(default_factory=dict)
     """Further documentation for ``--dialect-docs``, by heading (e.g. how a schedule is written)."""
+    kernel_modules: tuple[str, ...] = ()
+    """Modules holding the interpreter's kernels of this dialect's ops (see ir.interpreter),
+    imported the first time a kernel is looked up, so a run that interprets nothing pays nothing."""
+    kernels: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
     def op(self, cls: type[Op]) -> type[Op]:
         """Class decorator: register ``cls`` in this dialect."""
@@ -273,6 +277,28 @@ class Dialect:
         self.ops[cls.OP_NAME] = cls
         _OPS[cls.OP_NAME] = cls
         return cls
+
+    def kernel(self, *ops: type[Op]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator registering an interpreter kernel for ``ops`` (op classes of this dialect)."""
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            for cls in ops:
+                if cls.OP_NAME in self.kernels:
+                    raise TypeError(f"op {cls.OP_NAME!r} has two interpreter kernels")
+                self.kernels[cls.OP_NAME] = fn
+            return fn
+        return register
+
+    def load_kernels(self) -> None:
+        """Import the kernel modules (once); they register with ``kernel``."""
+        modules, self.kernel_modules = self.kernel_modules, ()
+        for module in modules:
+            importlib.import_module(module)
+
+    def find_kernel(self, op_name: str) -> Callable[..., Any] | None:
+        """The interpreter kernel of ``op_name``, loading the kernel modules first; None if none."""
+        if self.kernel_modules:
+            self.load_kernels()
+        return self.kernels.get(op_name)
 
     def attribute(self, name: str) -> Callable[[Callable[[str | None], Attribute]], Callable[[str | None], Attribute]]:
         """Decorator registering a parser for ``#dialect.name<body>``."""

@@ -1,0 +1,8 @@
+"""Interpreter kernels of the tfl ops: TensorFlow Lite's reference-kernel arithmetic in numpy.
+
+Imported by the interpreter (ir.interpreter) the first time it runs a tfl op; each module
+registers its kernels with ``TFL.kernel``.
+"""
+from __future__ import annotations
+
+from npu_opt.dialects.tfl.kernels import constants  # noqa: F401  (registration happens on import)
