@@ -3,8 +3,8 @@ bit-exact with TFLite's reference kernels.
 
 A real multiplier M > 0 is held as a 32-bit fixed-point mantissa in [2**30, 2**31) and a
 power-of-two exponent, M = mantissa * 2**(exponent - 31). Applying it to an int32 x is a
-rounding "doubling high multiply" (x * mantissa / 2**31, rounded half away from zero and
-saturated) followed by a rounding right shift (half away from zero) -- the default, double
+rounding "doubling high multiply" (x * mantissa / 2**31, rounded to nearest with ties upward,
+saturated) followed by a rounding right shift (ties away from zero) -- the default, double
 rounding of TFLite's reference kernels. All functions take numpy arrays (or scalars) and
 broadcast.
 """
@@ -42,7 +42,7 @@ def _truncating_div_pow2(value: np.ndarray, bits: int) -> np.ndarray:
 
 
 def doubling_high_mul(x: Any, mantissa: Any) -> np.ndarray:
-    """Round-to-nearest (ties away from zero) of x * mantissa / 2**31, saturating the single
+    """Round-to-nearest (ties toward +inf: -1.5 gives -1) of x * mantissa / 2**31, saturating the single
     overflowing case (both -2**31) to INT32_MAX. Inputs are int32 values; result int64."""
     a = np.asarray(x, dtype=np.int64)
     b = np.asarray(mantissa, dtype=np.int64)
