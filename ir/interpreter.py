@@ -70,7 +70,7 @@ class Interpreter:
         funcs = [op for op in self.module.walk() if op.name == "func.func" and op.regions
                  and op.regions[0].entry is not None]
         if name is not None:
-            funcs = [f for f in funcs if f.attr("sym_name") == name]
+            funcs = [f for f in funcs if getattr(f, "sym_name", None) == name]
         if not funcs:
             what = f"function '@{name}'" if name is not None else "function with a body"
             raise InterpretError(f"the module has no {what} to run", self.module.diag_location())
@@ -84,7 +84,7 @@ class Interpreter:
         block = func.regions[0].entry
         assert block is not None
         if len(inputs) != len(block.args):
-            raise InterpretError(f"@{func.attr('sym_name')} takes {len(block.args)} input(s), "
+            raise InterpretError(f"@{getattr(func, 'sym_name', '?')} takes {len(block.args)} input(s), "
                                  f"but {len(inputs)} were given", func.diag_location())
         env = self._env
         env.clear()
