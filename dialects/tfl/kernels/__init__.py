@@ -6,3 +6,4 @@ registers its kernels with ``TFL.kernel``.
 from __future__ import annotations
 
 from npu_opt.dialects.tfl.kernels import constants  # noqa: F401  (registration happens on import)
+from npu_opt.dialects.tfl.kernels import shape, slicing, resize  # noqa: F401,E402  (data movement)
