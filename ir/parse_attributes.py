@@ -41,6 +41,28 @@ def _element_bytes(element: Type) -> int | None:
 
 _FLAT_INTEGERS = re.compile(r"\s*+\[\s*+(-?[0-9]{1,18}+(?:\s*+,\s*+-?[0-9]{1,18}+)*+)\s*+\]\s*+")
 
+_FLAT_FACTS: dict[RankedTensorType, tuple | None] = {}
+"""Per tensor type, what _flat_integers checks a literal against (see _flat_facts)."""
+
+
+def _flat_facts(type: RankedTensorType) -> tuple | None:
+    """(element count, lowest and highest value accepted, the dtype, and the highest value that
+    goes straight into the array) for a rank-1 integer tensor type; None for any other type.
+    Worked out once per type: a model's biases share a handful of types."""
+    if type in _FLAT_FACTS:
+        return _FLAT_FACTS[type]
+    element = type.element_type
+    facts = None
+    if len(type.shape) == 1 and isinstance(element, IntegerType) and element.width != 1:
+        from npu_opt.ir.attributes import numpy_dtype
+        lo, hi = element.value_range()
+        if element.signedness == "signless":
+            hi = (1 << element.width) - 1  # signless accepts the unsigned spelling too
+        direct = -1 if element.signedness == "unsigned" else (1 << (element.width - 1)) - 1
+        facts = (type.shape[0], lo, hi, numpy_dtype(element), direct)
+    _FLAT_FACTS[type] = facts
+    return facts
+
 
 def _flat_integers(body: str, type: RankedTensorType) -> Any:
     """The elements of a flat list of decimal integers for a rank-1 integer tensor (an imported
@@ -48,28 +70,24 @@ def _flat_integers(body: str, type: RankedTensorType) -> Any:
     parse_dense_literal then decodes, reporting any error): the general tokeniser costs about
     0.1 ms per literal, a third of an imported constant's parse. Values that all fit the signed
     range go straight into the array (what _to_array's masking gives for them)."""
-    element = type.element_type
-    if len(type.shape) != 1 or not isinstance(element, IntegerType) or element.width == 1:
+    facts = _flat_facts(type)
+    if facts is None:
         return None
     m = _FLAT_INTEGERS.fullmatch(body)
     if m is None:
         return None
-    values = [int(v) for v in m.group(1).split(",")]
-    if len(values) != type.shape[0]:
+    count, lo, hi, dtype, direct = facts
+    values = list(map(int, m.group(1).split(",")))  # int() takes the blanks around each numeral
+    if len(values) != count:
         return None
-    lo, hi = element.value_range()
-    if element.signedness == "signless":
-        hi = (1 << element.width) - 1  # signless accepts the unsigned spelling too
-    low, high = min(values), max(values)
-    if low < lo or high > hi:
+    high = max(values)
+    if min(values) < lo or high > hi:
         return None
-    from npu_opt.ir.attributes import numpy_dtype
-    dtype = numpy_dtype(element)
-    if element.signedness != "unsigned" and high < 1 << (element.width - 1):
+    if high <= direct:
         import numpy as np
         return np.array(values, dtype=dtype)
     from npu_opt.ir.dense_literal import _to_array
-    return _to_array(values, element, dtype)
+    return _to_array(values, type.element_type, dtype)
 
 
 class AttributeRules:
@@ -187,12 +205,12 @@ class AttributeRules:
         """``dense<...> : type`` from the text of its ``dense<...>``; ValueError saying what is wrong."""
         if not isinstance(type, RankedTensorType):
             raise ValueError(f"dense attribute needs a ranked tensor type, not '{type}'")
-        from npu_opt.ir.dense_literal import parse_dense_literal  # imports numpy
         body = text[len("dense<"):-1]
         values = _flat_integers(body, type)
         if values is not None:  # a fresh 1-D array of the type's dtype: the interned fields as _init sets them
             values.setflags(write=False)
             return DenseElementsAttr._intern_fields((type, values.tobytes()), {"type": type, "array": values})
+        from npu_opt.ir.dense_literal import parse_dense_literal  # imports numpy
         return DenseElementsAttr(type, parse_dense_literal(body, type))
 
     def dense_resource_attr(self, children: list[Any]) -> Attribute:

@@ -219,6 +219,10 @@ class GenericOpRules:
             type_ = self.type_parser.quant_tensor(text)  # no dialect to check in it
             if type_ is not None:
                 known[text] = type_
+                # a spelling quant_tensor takes is one balanced tensor type without parentheses
+                # or arrows, as split_spaced_signature checks: a constant's type, met again in
+                # its own signature and its user's, is not matched a second time there
+                self.state.tensor_texts.add(text)
                 return type_
         try:
             type_ = self.type_parser.parse(text)

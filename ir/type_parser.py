@@ -46,10 +46,14 @@ _SCALES_ONLY = re.compile(rf"\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+\Z")
 _QUANT_ELEMENT = re.compile(r'!quant\.uniform<[^<>"]*+(?:<[^<>"]*+>[^<>"]*+)?>')
 """A ``!quant.uniform<...>`` element with no encoding after it (no string, so no comma can be
 outside its brackets): the commonest imported element type, which then needs no split_top_level."""
-_QUANT_TENSOR = re.compile(r'tensor<((?:[0-9]{1,18}x)++)!quant\.uniform<([^<>",]*+(?:<[^<>",]*+>[^<>",]*+)?),'
-                           r'([^<>"]*+)>>\Z')
-"""``tensor<dims x !quant.uniform<head, params>>`` with no '?' dimension and no encoding: the head
-is the text before the first ',' exactly as _quant's partition finds it (see _quant_tensor)."""
+_QUANT_TENSOR_HEAD = r'tensor<((?:[0-9]{1,18}x)++)!quant\.uniform<([^<>",]*+(?:<[^<>",]*+>[^<>",]*+)?),'
+"""``tensor<dims x !quant.uniform<head,`` with no '?' dimension: the head is the text before the
+first ',' exactly as _quant's partition finds it (see _quant_tensor)."""
+_QUANT_TENSOR_AXIS = re.compile(rf"{_QUANT_TENSOR_HEAD}\s*+\{{(\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+)\}}\s*+>>\Z")
+"""A tensor of a per-axis ``!quant.uniform`` with scales only (what importers print) and no
+encoding: the parameters checked in the same match (what ``_SCALES_ONLY`` checks)."""
+_QUANT_TENSOR_ONE = re.compile(rf"{_QUANT_TENSOR_HEAD}\s*+({_SCALE})(?:\s*:\s*([-+]?[0-9]+))?\s*+>>\Z")
+"""A tensor of a per-tensor ``!quant.uniform`` (``scale[:zero_point]``, what ``_PARAM`` takes)."""
 _DIALECT_HEAD = re.compile(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?:\.([A-Za-z0-9_$.]*))?")
 
 
@@ -141,6 +145,7 @@ class TypeParser:
         """``!quant.uniform`` storage, expressed type, axis and range by the text before the first
         ``,`` (``i8<-127:127>:f32:0``): shared by every layer, so decoded once."""
         self._quant_facts: dict[str, tuple] = {}  # per head, for _quant_tensor (see _head_facts)
+        self._shapes: dict[str, tuple[int, ...]] = {}  # '8x3x3x8x' -> (8, 3, 3, 8), for _quant_tensor
         self._attribute_parser = attribute_parser
         self._dialect_attr = dialect_attr
 
@@ -214,44 +219,41 @@ class TypeParser:
 
     def _quant_tensor(self, text: str) -> Type | None:
         """An imported constant's or activation's type, ``tensor<8x3x3x8x!quant.uniform<HEAD,
-        params>>`` with a head decoded before, in one match and without the element's own cache
-        entry: what _tensor and _quant build for it, or None for anything else or anything
-        doubtful (they then decode it, and report any error)."""
-        m = _QUANT_TENSOR.match(text)
-        if m is None:
-            return None
-        dims, head, params = m.groups()
-        facts = self._quant_facts.get(head)
-        if facts is None:
-            facts = self._head_facts(head)
-            if facts is None:
+        params>>`` with a head decoded before, checked in one match and built without the
+        element's own cache entry: what _tensor and _quant build for it, or None for anything
+        else or anything doubtful (they then decode it, and report any error)."""
+        m = _QUANT_TENSOR_AXIS.match(text)
+        if m is not None:
+            dims, head, params = m.groups()
+            facts = self._quant_facts.get(head) or self._head_facts(head)
+            if facts is None or facts[2] is None:
+                return None  # (a per-tensor head takes no '{...}': _quant reports it)
+            scales = tuple(map(float, params.split(",")))
+            if not (sum(scales) < _INF and min(scales) > 0 and facts[3] <= 0 <= facts[4]):
+                return None  # (a NaN makes the sum one)
+            zero_points: tuple[int, ...] = (0,) * len(scales)
+        else:
+            m = _QUANT_TENSOR_ONE.match(text)
+            if m is None:
+                return None
+            dims, head, scale, zp = m.groups()
+            facts = self._quant_facts.get(head) or self._head_facts(head)
+            if facts is None or facts[2] is not None or (zp is not None and len(zp) >= 19):
+                return None
+            scales = (float(scale),)
+            zero_points = (0 if zp is None else int(zp),)
+            if not (0 < scales[0] < _INF and facts[3] <= zero_points[0] <= facts[4]):
                 return None
         storage, expressed_type, axis, lo, hi, key_lo, key_hi = facts
-        params = params.strip()
-        if axis is None:
-            pm = _PARAM.match(params)
-            if pm is None:
-                return None
-            zp = pm.group(2)
-            if zp is not None and len(zp) >= 19:
-                return None
-            scales = (float(pm.group(1)),)
-            zero_points: tuple[int, ...] = (0 if zp is None else int(zp),)
-            if not (0 < scales[0] < _INF and lo <= zero_points[0] <= hi):
-                return None
-        else:
-            if not (params.startswith("{") and params.endswith("}")) or not _SCALES_ONLY.match(params, 1, len(params) - 1):
-                return None
-            scales = tuple(map(float, params[1:-1].split(",")))
-            if not (sum(scales) < _INF and min(scales) > 0 and lo <= 0 <= hi):  # (a NaN makes the sum one)
-                return None
-            zero_points = (0,) * len(scales)
         # the key and fields QuantUniformType.from_parsed builds for these checked parameters
         key = (storage, expressed_type, struct.pack(f"<{len(scales)}d", *scales), zero_points, axis, key_lo, key_hi)
         element = QuantUniformType._intern_fields(key, {
             "storage_type": storage, "expressed_type": expressed_type, "scales": scales,
             "zero_points": zero_points, "axis": axis, "storage_min": lo, "storage_max": hi})
-        return RankedTensorType.from_parsed(tuple(map(int, dims[:-1].split("x"))), element, None)
+        shape = self._shapes.get(dims)
+        if shape is None:
+            shape = self._shapes[dims] = tuple(map(int, dims[:-1].split("x")))
+        return RankedTensorType.from_parsed(shape, element, None)
 
     def _head_facts(self, head: str) -> tuple | None:
         """What _quant_tensor needs of a decoded ``!quant.uniform`` head: its parts, the storage
