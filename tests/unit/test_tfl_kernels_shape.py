@@ -195,3 +195,68 @@ def test_resize_bilinear_and_nearest_neighbor_in_every_mode(elem):
                 outs.append(f.op(f"tfl.resize_{kind}", [x, f.i32([h, w])], [t((2, h, w, 3), elem)], props,
                                  f"{kind}_{mode}_{h}x{w}")[0])
     _compare(f, outs, seed=9)
+
+
+def _run_text(body: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """Run a function written directly as tfl IR text (for cases litert cannot check)."""
+    from npu_opt.ir.parser import parse_module
+    return run_function(parse_module(body, "case.mlir"), inputs)
+
+
+def test_strided_slice_offset_makes_end_relative_to_begin():
+    # litert crashes on offset = true, so the expectation is numpy's x[1:3, 1:5:2].
+    body = """func.func @main(%x: tensor<4x6x2xf32>) -> tensor<2x2x2xf32> {
+  %b = "tfl.pseudo_const"() <{value = dense<[1, 1]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %e = "tfl.pseudo_const"() <{value = dense<[2, 4]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %s = "tfl.pseudo_const"() <{value = dense<[1, 2]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %0 = "tfl.strided_slice"(%x, %b, %e, %s) <{begin_mask = 0 : i32, ellipsis_mask = 0 : i32, end_mask = 0 : i32, new_axis_mask = 0 : i32, offset = true, shrink_axis_mask = 0 : i32}> : (tensor<4x6x2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<2x2x2xf32>
+  func.return %0 : tensor<2x2x2xf32>
+}
+"""
+    x = np.arange(48, dtype=np.float32).reshape(4, 6, 2)
+    assert np.array_equal(_run_text(body, [x])[0], x[1:3, 1:5:2])
+
+
+def test_int8_concatenation_requantises_inputs_quantised_differently():
+    # Output scale 0.5, zero point 1. Input a: scale 0.25, zero point -2, so stored x becomes
+    # round_half_away((x + 2) / 2) + 1; input b: scale 1.0, zero point 0, becomes 2x + 1 (clamped).
+    body = """func.func @main(%a: tensor<5x!quant.uniform<i8:f32, 0.25:-2>>, %b: tensor<3x!quant.uniform<i8:f32, 1.0>>)
+    -> tensor<8x!quant.uniform<i8:f32, 0.5:1>> {
+  %0 = "tfl.concatenation"(%a, %b) <{axis = 0 : i32, fused_activation_function = "NONE"}> : (tensor<5x!quant.uniform<i8:f32, 0.25:-2>>, tensor<3x!quant.uniform<i8:f32, 1.0>>) -> tensor<8x!quant.uniform<i8:f32, 0.5:1>>
+  func.return %0 : tensor<8x!quant.uniform<i8:f32, 0.5:1>>
+}
+"""
+    a = np.array([-128, -5, -3, 1, 127], dtype=np.int8)
+    b = np.array([-100, 3, 100], dtype=np.int8)
+    (out,) = _run_text(body, [a, b])
+    assert out.dtype == np.int8
+    assert out.tolist() == [-62, -1, 0, 3, 66, -128, 7, 127]
+
+
+@pytest.mark.parametrize("op_text, message", [
+    ('"tfl.custom"(%x) <{custom_code = "MyCustomOp", version = 1 : i32}>', "custom operator 'MyCustomOp'"),
+    ('"tfl.unsupported"(%x) <{builtin_code = 36 : i32, opcode = "GATHER", version = 1 : i32}>',
+     "builtin operator GATHER"),
+])
+def test_opaque_operators_are_located_errors_naming_the_operator(op_text, message):
+    body = f"""func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {{
+  %0 = {op_text} : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}}
+"""
+    with pytest.raises(InterpretError, match=message) as info:
+        _run_text(body, [np.zeros(4, np.float32)])
+    location = info.value.diagnostic.location
+    assert (location.file, location.line) == ("case.mlir", 2)
+
+
+def test_index_operands_out_of_range_are_errors_naming_the_value():
+    body = """func.func @main(%x: tensor<2x3xf32>, %b: tensor<2xi32>, %s: tensor<2xi32>) -> tensor<?x?xf32> {
+  %0 = "tfl.slice"(%x, %b, %s) : (tensor<2x3xf32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x?xf32>
+  func.return %0 : tensor<?x?xf32>
+}
+"""
+    x = np.arange(6, dtype=np.float32)
+    assert _run_text(body, [x, [0, 1], [2, -1]])[0].tolist() == [[1, 2], [4, 5]]
+    with pytest.raises(InterpretError, match=r"slice \[2, 4\) of dimension 1 is outside its size 3"):
+        _run_text(body, [x, [0, 2], [1, 2]])
