@@ -1,0 +1,114 @@
+"""Weight streams: an op's weights copied slice by slice into the fast-storage buffers of its DMA.
+
+A weight DMA with ``#npu.stream<slices = [0, d1, ..., D], buffering, buffers = [b0(, b1)]>``
+cuts its consumer's weights into OFM-depth slices and copies each into a buffer of the DMA's
+allocation: buffer 0 at the allocation's offset, buffer 1 (double buffering) right after
+buffer 0's ``b0`` bytes. Slice copy ``g`` (counted over the whole run of the consumer: with a
+striped consumer and more than one slice, the slices are streamed again for every stripe) goes
+to buffer ``g mod buffers``. The consumer reads each slice back from its buffer's bytes, so a
+buffer that something else overwrites before it is read, or that the next slice refills too
+early, gives wrong weights.
+
+A slice is stored as its raw weights (the output-channel slice in the consumer's layout, C
+order) followed by its biases (int32 little-endian), standing in for the encoded stream, which
+also carries each channel's bias and scale. When the raw bytes exceed the buffer (the encoded
+stream can be smaller, when it compresses well) the bytes past the buffer's end are kept aside
+and only the part inside the buffer is modelled in memory.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from npu_opt.dialects.npu.schedule_attrs import AllocAttr, StreamAttr
+
+
+def output_axis(consumer_name: str) -> int:
+    """The weights' output-channel axis: C of a depthwise's 1HWC, else O (OHWI and [O, I])."""
+    return -1 if consumer_name == "npu.depthwise_conv2d" else 0
+
+
+def channel_slice(array: np.ndarray, axis: int, c0: int, c1: int) -> np.ndarray:
+    """``array`` cut to channels [c0, c1) on ``axis``."""
+    index = [slice(None)] * array.ndim
+    index[axis] = slice(c0, c1)
+    return np.ascontiguousarray(array[tuple(index)])
+
+
+@dataclass
+class WeightStream:
+    """One DMA's weight stream into its buffers in ``memory`` (the area's byte array)."""
+
+    stream: StreamAttr
+    alloc: AllocAttr
+    weights: np.ndarray
+    """The whole weights (the DMA's source, a constant)."""
+    bias: np.ndarray | None
+    """The consumer's biases (one per output channel), streamed with the weights."""
+    axis: int
+    memory: np.ndarray
+    copies_per_pass: int = field(init=False)
+    _written: dict[int, int] = field(default_factory=dict, init=False)
+    """Slice copy -> buffer it was written into (the copies made so far)."""
+    _spill: dict[int, bytes] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self.copies_per_pass = len(self.stream.slices) - 1
+
+    @property
+    def depth_slices(self) -> list[tuple[int, int]]:
+        """The OFM channel range of each slice."""
+        s = self.stream.slices
+        return list(zip(s[:-1], s[1:]))
+
+    def _buffer(self, copy: int) -> tuple[int, int]:
+        """(offset, bytes) of the buffer slice copy ``copy`` goes to."""
+        index = copy % len(self.stream.buffers)
+        return self.alloc.offset + sum(self.stream.buffers[:index]), self.stream.buffers[index]
+
+    def _payload(self, copy: int) -> tuple[np.ndarray, np.ndarray | None]:
+        c0, c1 = self.depth_slices[copy % self.copies_per_pass]
+        w = channel_slice(self.weights, self.axis, c0, c1)
+        b = None if self.bias is None else np.ascontiguousarray(self.bias[c0:c1])
+        return w, b
+
+    def _bytes(self, copy: int) -> bytes:
+        w, b = self._payload(copy)
+        raw = w.astype(w.dtype.newbyteorder("<")).tobytes()
+        if b is not None:
+            raw += b.astype(b.dtype.newbyteorder("<")).tobytes()
+        return raw
+
+    def written(self, copy: int) -> bool:
+        return copy in self._written
+
+    def fill(self, copy: int) -> None:
+        """The DMA copies slice copy ``copy`` into its buffer."""
+        offset, size = self._buffer(copy)
+        raw = self._bytes(copy)
+        inside = min(len(raw), size)
+        if offset + inside > self.memory.size:
+            raise IndexError(f"weight buffer bytes {offset}..{offset + inside - 1} are outside the memory area "
+                             f"of {self.memory.size} bytes")
+        self.memory[offset:offset + inside] = np.frombuffer(raw[:inside], dtype=np.uint8)
+        self._spill[copy] = raw[inside:]
+        self._written[copy] = copy % len(self.stream.buffers)
+
+    def read(self, copy: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """(weights, biases) of slice copy ``copy`` as its buffer holds them now."""
+        if copy not in self._written:
+            raise RuntimeError(f"weight slice copy {copy} is read before the DMA wrote it")
+        offset, size = self._buffer(copy)
+        w, b = self._payload(copy)
+        total = w.nbytes + (0 if b is None else b.nbytes)
+        inside = min(total, size)
+        raw = self.memory[offset:offset + inside].tobytes() + self._spill[copy]
+        weights = np.frombuffer(raw[:w.nbytes], dtype=w.dtype.newbyteorder("<")).reshape(w.shape).astype(w.dtype)
+        bias = None
+        if b is not None:
+            bias = np.frombuffer(raw[w.nbytes:total], dtype=b.dtype.newbyteorder("<")).reshape(b.shape).astype(b.dtype)
+        return weights, bias
+
+
+__all__ = ["WeightStream", "channel_slice", "output_axis"]

@@ -1,0 +1,102 @@
+"""The stripe-by-stripe executor of scheduled IR (dialects/npu/schedule_exec): byte layouts,
+rolling-buffer slots, weight-stream buffers, and whole scheduled models against the plain
+interpreter, including hand-broken schedules that must give wrong outputs."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from npu_opt.dialects.npu.schedule_attrs import AllocAttr, StreamAttr
+from npu_opt.dialects.npu.schedule_exec.layout import address_map, footprint, gather, scatter
+from npu_opt.dialects.npu.schedule_exec.weights import WeightStream
+
+
+# --- layouts -----------------------------------------------------------------------------------
+def test_nhwc_map_is_c_order_bytes():
+    shape = (1, 3, 4, 5)
+    addresses = address_map(shape, 2, "NHWC", base=100)
+    expected = 100 + 2 * np.arange(np.prod(shape)).reshape(shape)
+    assert np.array_equal(addresses, expected)
+    assert footprint(shape, 2, "NHWC") == 120
+
+
+def test_nhcwb16_map_puts_16_channel_bricks_row_by_row():
+    # 2 rows x 3 columns x 20 channels: a row holds brick 0 (channels 0..15 of all 3 columns),
+    # then brick 1 (channels 16..19, padded to 16) -> 3 * 32 = 96 bytes per row.
+    addresses = address_map((1, 2, 3, 20), 1, "NHCWB16")
+    assert footprint((1, 2, 3, 20), 1, "NHCWB16") == 2 * 3 * 32
+    assert addresses[0, 0, 0, 0] == 0 and addresses[0, 0, 0, 15] == 15
+    assert addresses[0, 0, 1, 0] == 16            # the next column of the same brick
+    assert addresses[0, 0, 0, 16] == 3 * 16       # brick 1 starts after the 3 columns of brick 0
+    assert addresses[0, 0, 2, 19] == 3 * 16 + 2 * 16 + 3
+    assert addresses[0, 1, 0, 0] == 96            # the next row
+    assert len(np.unique(addresses)) == addresses.size
+
+
+def test_rolling_buffer_keeps_row_r_in_slot_r_mod_rows():
+    addresses = address_map((1, 7, 2, 3), 1, "NHWC", base=10, rows=3)
+    assert np.array_equal(addresses[0, 5], addresses[0, 2])
+    assert np.array_equal(addresses[0, 3], addresses[0, 0])
+    assert addresses.max() == 10 + 3 * 2 * 3 - 1
+    assert footprint((1, 7, 2, 3), 1, "NHWC", rows=3) == 18
+
+
+def test_gather_scatter_round_trip_little_endian():
+    memory = np.zeros(64, dtype=np.uint8)
+    addresses = address_map((1, 2, 2, 3), 2, "NHWC", base=4)
+    values = np.arange(-6, 6, dtype=np.int16).reshape(1, 2, 2, 3) * 1000
+    scatter(memory, addresses, values)
+    assert memory[4:6].tolist() == list((-6000).to_bytes(2, "little", signed=True))
+    assert np.array_equal(gather(memory, addresses, np.int16), values)
+    with pytest.raises(IndexError, match="outside the memory area of 64 bytes"):
+        gather(memory, addresses + 60, np.int16)
+
+
+def test_overlapping_rolling_rows_lose_the_older_row():
+    memory = np.zeros(32, dtype=np.uint8)
+    addresses = address_map((1, 4, 1, 2), 1, "NHWC", rows=2)
+    for row in range(4):
+        scatter(memory, addresses[:, row:row + 1], np.full((1, 1, 1, 2), row + 1, np.int8))
+    got = gather(memory, addresses, np.int8)
+    assert got[0, :, 0, 0].tolist() == [3, 4, 3, 4]   # rows 0 and 1 were overwritten by 2 and 3
+
+
+# --- weight streams ----------------------------------------------------------------------------
+def _stream(buffering: str, buffers: list[int], memory: np.ndarray) -> WeightStream:
+    weights = np.arange(32 * 2, dtype=np.int8).reshape(32, 1, 1, 2)
+    bias = np.arange(32, dtype=np.int32) * 7
+    stream = StreamAttr((0, 16, 32), buffering, tuple(buffers), 200)
+    alloc = AllocAttr("Sram", 8, sum(buffers), 0, 1)
+    return WeightStream(stream, alloc, weights, bias, 0, memory)
+
+
+def test_double_buffered_slices_alternate_buffers_and_read_back():
+    memory = np.zeros(256, dtype=np.uint8)
+    ws = _stream("double", [100, 100], memory)
+    ws.fill(0)
+    ws.fill(1)
+    w0, b0 = ws.read(0)
+    w1, b1 = ws.read(1)
+    assert np.array_equal(w0, ws.weights[:16]) and np.array_equal(b0, ws.bias[:16])
+    assert np.array_equal(w1, ws.weights[16:]) and np.array_equal(b1, ws.bias[16:])
+    assert memory[8] == 0 and memory[8 + 100] == 32      # slice 1 starts at buffer 1's offset
+
+
+def test_a_slice_refilled_into_the_same_buffer_before_it_is_read_is_lost():
+    memory = np.zeros(256, dtype=np.uint8)
+    ws = _stream("single", [100], memory)
+    ws.fill(0)
+    ws.fill(1)                                            # single buffer: overwrites slice 0
+    w0, _ = ws.read(0)
+    assert not np.array_equal(w0, ws.weights[:16])
+
+
+def test_bytes_past_a_small_buffer_are_kept_aside():
+    memory = np.zeros(256, dtype=np.uint8)
+    ws = _stream("double", [20, 20], memory)             # a slice is 16 * 2 + 16 * 4 = 96 bytes
+    ws.fill(0)
+    ws.fill(1)
+    w0, b0 = ws.read(0)
+    assert np.array_equal(w0, ws.weights[:16]) and np.array_equal(b0, ws.bias[:16])
+    memory[8:28] = 0                                       # the modelled part is still memory
+    assert not np.array_equal(ws.read(0)[0], ws.weights[:16])
