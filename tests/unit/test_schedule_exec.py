@@ -3,10 +3,26 @@ rolling-buffer slots, weight-stream buffers, and whole scheduled models against 
 interpreter, including hand-broken schedules that must give wrong outputs."""
 from __future__ import annotations
 
+import argparse
+import functools
+import io
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from npu_opt.dialects.npu.schedule_attrs import AllocAttr, StreamAttr
+import npu_opt.dialects  # noqa: F401
+import npu_opt.passes  # noqa: F401
+from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, AllocAttr, StreamAttr
+from npu_opt.dialects.npu.schedule_exec.placement import Placements
+from npu_opt.dialects.tfl.tflite import import_tflite
+from npu_opt.ir.core import OpResult
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.pass_manager import PassManager
+from npu_opt.ir.pass_registry import parse_pipeline
+from npu_opt.ir.printer import print_op
+from npu_opt.tools.target_options import apply_target, prepare_target
 from npu_opt.dialects.npu.schedule_exec.layout import address_map, footprint, gather, scatter
 from npu_opt.dialects.npu.schedule_exec.weights import WeightStream
 
@@ -100,3 +116,72 @@ def test_bytes_past_a_small_buffer_are_kept_aside():
     assert np.array_equal(w0, ws.weights[:16]) and np.array_equal(b0, ws.bias[:16])
     memory[8:28] = 0                                       # the modelled part is still memory
     assert not np.array_equal(ws.read(0)[0], ws.weights[:16])
+
+
+# --- scheduled modules ---------------------------------------------------------------------------
+DATA = Path(__file__).resolve().parents[1] / "data"
+TARGETS = {
+    "shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
+    "dedicated": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB"),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _printed(model: str, pipeline: str, target: str) -> str:
+    """``model`` after ``pipeline`` on ``target``, printed (parsed again by each test, so tests
+    never share a module)."""
+    accel, system, mode = TARGETS[target]
+    request = prepare_target(argparse.Namespace(target=accel, system_config=system, memory_mode=mode, config=[],
+                                                arena_cache_size=None))
+    module = import_tflite((DATA / f"{model}.tflite").read_bytes(), model)
+    assert request is not None
+    apply_target(module, request)
+    engine = DiagnosticEngine(stream=io.StringIO())
+    engine.show_remarks = False
+    PassManager(parse_pipeline(pipeline), engine).run(module)
+    return print_op(module)
+
+
+def _module(model: str, pipeline: str, target: str = "shared"):
+    return parse_module(_printed(model, pipeline, target), f"{model}.mlir")
+
+
+def _function(module):
+    return next(op for op in module.walk() if op.name == "func.func")
+
+
+@pytest.mark.parametrize("target", sorted(TARGETS))
+@pytest.mark.parametrize("strategy", ["Performance", "Size"])
+@pytest.mark.parametrize("model", ["data_movement", "kernels", "shape", "weight_stream", "odd_channels"])
+def test_every_stored_tensor_lies_inside_its_allocation(model: str, strategy: str, target: str):
+    # The layouts written here (NHCWB16 bricks, rolling rows) agree with the sizes npu-allocate
+    # reserved: no tensor's bytes reach outside its #npu.alloc.
+    func = _function(_module(model, f"schedule{{optimise={strategy}}}", target))
+    places = Placements(func)
+    owners = [v for v in places.owners()
+              if not (isinstance(v, OpResult) and v.op.attr(STREAM_ATTR) is not None)]
+    assert owners
+    for owner in owners:
+        alloc, place = places.alloc_of(owner), places.place(owner)
+        if place.addresses.size:
+            assert place.addresses.min() >= alloc.offset
+            assert place.addresses.max() + place.dtype.itemsize <= alloc.end, (owner, alloc)
+
+
+def test_views_and_concatenation_parts_read_their_owners_bytes():
+    func = _function(_module("data_movement", "schedule"))
+    places = Placements(func)
+    ops = list(func.regions[0].entry.ops)
+    concat = next(op for op in ops if op.name == "npu.concat")
+    whole = places.place(concat.results[0]).addresses
+    for part, offset in zip(concat.operands, concat.offsets):
+        n, h, w, c = offset.values
+        shape = part.type.shape
+        assert np.array_equal(places.place(part).addresses,
+                              whole[n:n + shape[0], h:h + shape[1], w:w + shape[2], c:c + shape[3]])
+    box = next(op for op in ops if op.name == "npu.slice" and any(op.offset.values))
+    n, h, w, c = box.offset.values
+    source = places.place(box.operands[0]).addresses
+    shape = box.results[0].type.shape
+    assert np.array_equal(places.place(box.results[0]).addresses,
+                          source[n:n + shape[0], h:h + shape[1], w:w + shape[2], c:c + shape[3]])

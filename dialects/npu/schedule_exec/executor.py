@@ -30,12 +30,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from npu_opt.dialects.npu.ops_common import NpuComputeOp
-from npu_opt.dialects.npu.ops_memory import DmaOp, ReshapeOp
+from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.schedule_attrs import (
     ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, AllocAttr, CascadeAttr, StreamAttr, StripeAttr,
 )
 from npu_opt.dialects.npu.schedule_exec.layout import gather, scatter
-from npu_opt.dialects.npu.schedule_exec.placement import Placements, is_constant_value
+from npu_opt.dialects.npu.schedule_exec.placement import Placements, is_constant_value, is_reshape_view
 from npu_opt.dialects.npu.schedule_exec.weights import WeightStream, channel_slice, output_axis
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import OpResult, Operation, Value
@@ -314,8 +314,8 @@ class ScheduledRun:
         runs = {op: self._op_run(op) for op in members}
         for run in runs.values():
             for value in run.op.operands:
-                while isinstance(value, OpResult) and isinstance(value.op, ReshapeOp):
-                    value = value.op.operands[0]
+                while is_reshape_view(value):
+                    value = value.op.operands[0]  # type: ignore[attr-defined]
                 if isinstance(value, OpResult) and value.op in runs:
                     run.inputs.append(runs[value.op])
         last = runs[members[-1]]

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from npu_opt.dialects.npu.ops_common import encoding_of
-from npu_opt.dialects.npu.ops_memory import ConcatOp, ReshapeOp, SliceOp
-from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, AllocAttr, CascadeAttr
+from npu_opt.dialects.npu.ops_memory import ConcatOp, SliceOp
+from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, AllocAttr, CascadeAttr
 from npu_opt.dialects.npu.schedule_exec.layout import address_map, footprint
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.interpreter import InterpretError, storage_dtype
-from npu_opt.ir.traits import ConstantLike
+from npu_opt.ir.traits import ConstantLike, MemoryOnly
 from npu_opt.ir.types import RankedTensorType
 
 
@@ -51,6 +51,19 @@ def _location(value: Value):
 def concat_of(value: Value) -> Operation | None:
     """The concatenation ``value`` is a part of (written in place into its buffer), if any."""
     return next((user for user in value.users() if isinstance(user, ConcatOp)), None)
+
+
+def is_reshape_view(value: Value) -> bool:
+    """A memory-only view of its first operand's elements in the same order (npu.reshape, and
+    tfl.reshape / squeeze / expand_dims left on the CPU): it reads the bytes of that operand."""
+    if not isinstance(value, OpResult) or isinstance(value.op, (SliceOp, ConcatOp)):
+        return False
+    op = value.op
+    if not op.has_trait(MemoryOnly) or not op.operands:
+        return False
+    source, result = op.operands[0].type, value.type
+    return (isinstance(source, RankedTensorType) and isinstance(result, RankedTensorType)
+            and source.num_elements() == result.num_elements())
 
 
 def is_constant_value(value: Value) -> bool:
@@ -97,7 +110,8 @@ class Placements:
         assert block is not None
         found: list[Value] = list(block.args[:len(self._arg_allocs)])
         for op in block.ops:
-            if isinstance(op.attr(ALLOC_ATTR), AllocAttr) and op.results and concat_of(op.results[0]) is None:
+            if (isinstance(op.attr(ALLOC_ATTR), AllocAttr) and op.results and concat_of(op.results[0]) is None
+                    and not is_reshape_view(op.results[0])):
                 found.append(op.results[0])
         return found
 
@@ -105,6 +119,8 @@ class Placements:
         """(area, first byte after) of an owner's storage: its alloc, or further if its layout
         needs more bytes than the alloc reserves (a broken schedule writes past its buffer)."""
         alloc = self.alloc_of(value)
+        if isinstance(value, OpResult) and value.op.attr(STREAM_ATTR) is not None:
+            return alloc.area, alloc.end  # weight buffers: weights.py keeps slices inside them
         fmt = self._format(value)
         rows = self.rolling_rows(value)
         need = footprint(_shape(value), storage_dtype(value.type).itemsize, fmt, rows) if _shape(value) else 4
@@ -137,8 +153,8 @@ class Placements:
             steps = concat.steps()
             box = tuple(slice(o, o + (n - 1) * s + 1, s) for o, n, s in zip(offset, _shape(value), steps))
             return Place(whole.area, whole.addresses[box], dtype)
-        if isinstance(value, OpResult) and isinstance(value.op, ReshapeOp):
-            source = self.place(value.op.operands[0])
+        if is_reshape_view(value):
+            source = self.place(value.op.operands[0])  # type: ignore[attr-defined]
             return Place(source.area, source.addresses.reshape(_shape(value)), dtype)
         if isinstance(value, OpResult) and isinstance(value.op, SliceOp):
             source = self.place(value.op.operands[0])
@@ -151,4 +167,4 @@ class Placements:
         return Place(alloc.area, addresses, dtype)
 
 
-__all__ = ["Place", "Placements", "concat_of", "is_constant_value"]
+__all__ = ["Place", "Placements", "concat_of", "is_constant_value", "is_reshape_view"]
