@@ -9,7 +9,6 @@ Float ops compute in float32; numpy broadcasting matches TFLite's.
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,8 @@ from npu_opt.dialects.tfl.common import TFL
 from npu_opt.dialects.tfl.kernels.fixed_point import (
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_shift_right)
 from npu_opt.dialects.tfl.kernels.quantize import (
-    Quant, activation_float, activation_int, activation_range, is_quantized, quant_of)
+    Quant, activation_float, activation_int, activation_range, is_quantized,
+    log2_if_power_of_two, quant_of)
 from npu_opt.dialects.tfl.ops_elementwise import (
     AddOp, MaximumOp, MinimumOp, MulOp, SquaredDifferenceOp, SubOp)
 from npu_opt.ir.core import Operation
@@ -53,13 +53,6 @@ def _float_or_int(op: Operation, result: np.ndarray) -> np.ndarray:
     return activation_int(op, activation, result).astype(dtype)
 
 
-def _log2_exact(scale: float) -> int | None:
-    """log2(scale) when ``scale`` is a power of two, else None (TFLite's CheckedLog2 tolerance)."""
-    exponent = math.log2(scale)
-    rounded = round(exponent)
-    return rounded if abs(exponent - rounded) < 1e-3 else None
-
-
 def _pot_int16(op: Operation, q1: Quant, q2: Quant, qo: Quant) -> tuple[int, int] | None:
     """The input shifts (both <= 0) of TFLite's power-of-two int16 add/sub path, or None when
     the op takes the general path (8-bit, ``pot_scale_int16 = false``, or a scale not a power
@@ -69,7 +62,7 @@ def _pot_int16(op: Operation, q1: Quant, q2: Quant, qo: Quant) -> tuple[int, int
     flag = op.attr("pot_scale_int16")
     if flag is not None and not flag.value:
         return None
-    logs = [_log2_exact(q.scale) for q in (q1, q2, qo)]
+    logs = [log2_if_power_of_two(q.scale) for q in (q1, q2, qo)]
     if any(log is None for log in logs):
         return None
     shift1, shift2 = logs[0] - logs[2], logs[1] - logs[2]  # type: ignore[operator]

@@ -6,6 +6,7 @@ rounds at a tie rounds as TFLite's does. Rounding to integers is half away from 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +66,14 @@ def float_to_int32(x: Any) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     inside = np.isfinite(x) & (x >= -2.0 ** 31) & (x < 2.0 ** 31)
     return np.where(inside, x, -2.0 ** 31).astype(np.int64)
+
+
+def log2_if_power_of_two(scale: float) -> int | None:
+    """log2(scale) when ``scale`` is a power of two (within TFLite's CheckedLog2 tolerance of
+    1e-3 in the exponent), else None."""
+    exponent = math.log2(scale)
+    rounded = round(exponent)
+    return int(rounded) if abs(exponent - rounded) < 1e-3 else None
 
 
 def wrap_int32(x: Any) -> np.ndarray:
@@ -206,5 +215,6 @@ def _requantize_int8_blocks(x: np.ndarray, ratio: float, in_zero: int, out_zero:
 
 
 __all__ = ["ACTIVATION_BOUNDS", "Quant", "activation_float", "activation_int",
-           "activation_range", "dequantize", "float_to_int32", "is_quantized", "quant_of",
+           "activation_range", "dequantize", "float_to_int32", "is_quantized",
+           "log2_if_power_of_two", "quant_of",
            "quantize", "quantize_real", "round_half_away", "wrap_int32"]

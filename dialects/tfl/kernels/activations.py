@@ -1,0 +1,277 @@
+"""Kernels of tfl's unary element-wise ops: abs, the relu family, leaky_relu, hard_swish,
+logistic, tanh, exp, log and rsqrt.
+
+Quantised kernels follow what litert computes:
+- clamps (relu family), abs and leaky_relu rescale with TFLite's fixed-point multipliers;
+- hard_swish runs TFLite's int16 fixed-point path;
+- int8 logistic, tanh, exp and log read a 256-entry table built by evaluating the float
+  function in float32 on every input value (``float_table``);
+- int16 logistic and tanh interpolate TFLite's 256-entry sigmoid table;
+- int8 rsqrt is TFLite's Newton-Raphson inverse square root.
+Float kernels compute in float32 where TFLite does; transcendental functions are evaluated in
+float64 and rounded once, which is what a correctly rounded libm gives.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from npu_opt.dialects.tfl.common import TFL
+from npu_opt.dialects.tfl.kernels.fixed_point import (
+    multiply_by_quantized_multiplier, quantize_multiplier)
+from npu_opt.dialects.tfl.kernels.quantize import (
+    ACTIVATION_BOUNDS, Quant, activation_float, activation_range, float_to_int32, is_quantized,
+    log2_if_power_of_two, quant_of, round_half_away)
+from npu_opt.dialects.tfl.ops_elementwise import (
+    AbsOp, ExpOp, HardSwishOp, LeakyReluOp, LogisticOp, LogOp, Relu0To1Op, Relu1Op, Relu6Op,
+    ReluOp, RsqrtOp, TanhOp)
+from npu_opt.ir.core import Operation
+from npu_opt.ir.interpreter import fail, storage_dtype
+
+FloatFn = Callable[[np.ndarray], np.ndarray]
+
+
+def _io(op: Operation) -> tuple[Quant, Quant]:
+    """The per-tensor quantisation of the input and the result."""
+    return quant_of(op, op.operands[0].type, "input"), quant_of(op, op.results[0].type, "result")
+
+
+def _rescale(op: Operation, centred: np.ndarray, real: float, what: str) -> np.ndarray:
+    """``centred`` * ``real`` with TFLite's fixed-point multiplier (``real`` below 2**31)."""
+    if not 0 <= real < 2.0 ** 31:
+        raise fail(op, f"the {what} multiplier {real:g} is outside [0, 2**31)")
+    mantissa, exponent = quantize_multiplier(real)
+    return multiply_by_quantized_multiplier(centred, mantissa, exponent)
+
+
+def _ratio32(a: float, b: float) -> float:
+    """a / b computed in float32, as TFLite's float-typed prepare code does."""
+    return float(np.float32(a) / np.float32(b))
+
+
+def _f64(fn: Callable[[np.ndarray], np.ndarray]) -> FloatFn:
+    """``fn`` evaluated in float64 on float32 input and rounded once to float32."""
+    def evaluate(x: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return fn(np.asarray(x, dtype=np.float64)).astype(np.float32)
+    return evaluate
+
+
+def _logistic32(x: np.ndarray) -> np.ndarray:
+    """1 / (1 + exp(-x)) with each step rounded to float32, as TFLite writes it."""
+    e = _f64(np.exp)(-np.asarray(x, dtype=np.float32))
+    with np.errstate(all="ignore"):
+        return np.float32(1.0) / (np.float32(1.0) + e)
+
+
+EXP32 = _f64(np.exp)
+LOG32 = _f64(np.log)
+TANH32 = _f64(np.tanh)
+
+
+def float_table(fn: FloatFn, q_in: Quant, q_out: Quant) -> np.ndarray:
+    """The output for every stored input value of an 8-bit quantised ``fn``: dequantise in
+    float32, apply ``fn``, multiply by 1 / out_scale, round half away, add the zero point in
+    float32, convert to int32 (out of range -> INT32_MIN, as on x86) and clamp."""
+    stored = np.arange(q_in.low, q_in.high + 1, dtype=np.int64)
+    real = q_in.scale32 * (stored - q_in.zero).astype(np.float32)
+    inverse = np.float32(1.0) / q_out.scale32
+    with np.errstate(all="ignore"):
+        rescaled = round_half_away(fn(real).astype(np.float32) * inverse)
+        shifted = rescaled + np.float32(q_out.zero)
+    return np.clip(float_to_int32(shifted), q_out.low, q_out.high)
+
+
+def _lookup(table: np.ndarray, x: np.ndarray, q_in: Quant, dtype: np.dtype) -> np.ndarray:
+    """``table`` (indexed from the storage minimum) applied to ``x``."""
+    return table[x.astype(np.int64) - q_in.low].astype(dtype)
+
+
+def _unary_float_or_table(op: Operation, x: np.ndarray, fn: FloatFn) -> np.ndarray:
+    """Float: ``fn`` on the values; 8-bit quantised: the float-evaluated table of ``fn``."""
+    dtype = storage_dtype(op.results[0].type)
+    if not is_quantized(op.results[0].type):
+        return fn(x.astype(np.float32)).astype(dtype)
+    q_in, q_out = _io(op)
+    if q_in.bits != 8:
+        raise fail(op, f"a {q_in.bits}-bit quantised input is not supported (8-bit is)")
+    return _lookup(float_table(fn, q_in, q_out), x, q_in, dtype)
+
+
+def _clamp_kernel(name: str) -> Callable[[Operation, list[Any]], list[np.ndarray]]:
+    """The kernel of relu-family op ``name``: a clamp to its real range; quantised, a rescale
+    input -> output scale (one multiplier) and a clamp to the range on the output's grid."""
+    def kernel(op: Operation, args: list[Any]) -> list[np.ndarray]:
+        (x,) = args
+        dtype = storage_dtype(op.results[0].type)
+        if not is_quantized(op.results[0].type):
+            return [activation_float(op, name, x.astype(dtype))]
+        q_in, q_out = _io(op)
+        low, high = activation_range(op, name, q_out)
+        real = float(np.float64(q_in.scale32) / np.float64(q_out.scale32))
+        out = _rescale(op, x.astype(np.int64) - q_in.zero, real, "rescale") + q_out.zero
+        return [np.clip(out, low, high).astype(dtype)]
+    kernel.__name__ = name.lower()
+    kernel.__doc__ = f"{name}: clamp to {ACTIVATION_BOUNDS[name]} (None: unbounded)."
+    return kernel
+
+
+for _op, _name in ((ReluOp, "RELU"), (Relu6Op, "RELU6"), (Relu1Op, "RELU_N1_TO_1"),
+                   (Relu0To1Op, "RELU_0_TO_1")):
+    TFL.kernel(_op)(_clamp_kernel(_name))
+
+
+@TFL.kernel(AbsOp)
+def abs_(op: Operation, args: list[Any]) -> list[np.ndarray]:
+    """|x|; quantised: |stored - zero| rescaled in_scale / out_scale, plus the output zero."""
+    (x,) = args
+    dtype = storage_dtype(op.results[0].type)
+    if not is_quantized(op.results[0].type):
+        return [np.abs(x).astype(dtype)]
+    q_in, q_out = _io(op)
+    magnitude = np.abs(x.astype(np.int64) - q_in.zero)
+    out = _rescale(op, magnitude, _ratio32(q_in.scale, q_out.scale), "rescale") + q_out.zero
+    return [np.clip(out, q_out.low, q_out.high).astype(dtype)]
+
+
+@TFL.kernel(LeakyReluOp)
+def leaky_relu(op: Operation, args: list[Any]) -> list[np.ndarray]:
+    """x >= 0 ? x : alpha * x; quantised: two multipliers, in/out scale for the non-negative
+    side and alpha * in/out scale for the negative side."""
+    (x,) = args
+    alpha = np.float32(op.attr("alpha").value)
+    dtype = storage_dtype(op.results[0].type)
+    if not is_quantized(op.results[0].type):
+        xf = x.astype(np.float32)
+        return [np.where(xf >= 0, xf, xf * alpha).astype(dtype)]
+    q_in, q_out = _io(op)
+    centred = x.astype(np.int64) - q_in.zero
+    identity = _rescale(op, centred, _ratio32(q_in.scale, q_out.scale), "identity")
+    alpha_real = float(q_in.scale32 * alpha / q_out.scale32)
+    if not abs(alpha_real) < 2.0 ** 31:
+        raise fail(op, f"the alpha multiplier {alpha_real:g} is not below 2**31 in magnitude")
+    # a negative alpha keeps its sign in the mantissa, as TFLite's multiplier does
+    negative = multiply_by_quantized_multiplier(centred, *quantize_multiplier(alpha_real))
+    out = np.where(centred >= 0, identity, negative) + q_out.zero
+    return [np.clip(out, q_out.low, q_out.high).astype(dtype)]
+
+
+_TABLE_ONE_HIGHER = (4, 8, 12, 14, 15, 16, 17, 19, 20, 21, 22, 25, 27, 28, 29, 30, 31, 33, 34,
+                     35, 37, 39, 40, 41, 43, 44, 45, 46, 49, 50, 54, 62, 63, 64, 66, 82, 86,
+                     93, 100, 103, 112, 116, 135, 255)
+"""Where TFLite's sigmoid table holds one more than round(65536 * sigmoid(i / 24)) (its entries
+were not produced by that exact formula; these are the measured differences)."""
+
+
+def _sigmoid_table() -> np.ndarray:
+    """TFLite's int16 sigmoid table: sigmoid(i / 24) for i in [0, 256) as 0.16 fixed point."""
+    table = np.round(65536.0 / (1.0 + np.exp(-np.arange(256) / 24.0))).astype(np.int64)
+    table[list(_TABLE_ONE_HIGHER)] += 1
+    return table
+
+
+SIGMOID_TABLE = _sigmoid_table()
+
+
+def _sigmoid16_input(op: Operation, q_in: Quant, q_out: Quant, tanh: bool) -> tuple[int, int]:
+    """(multiplier, right shift) that bring int16 input onto the table's grid, 3 * 4096 steps
+    per unit (the table's argument step is 1/24 = 512 of them): the input scale * 3 * 4096
+    doubled until it exceeds 32767 / 2 (at most 31 doublings), truncated to an integer."""
+    if q_in.zero or q_out.zero:
+        raise fail(op, f"int16 logistic/tanh needs zero points of 0, not {q_in.zero} (input) "
+                       f"and {q_out.zero} (output)")
+    if log2_if_power_of_two(q_out.scale) != -15:
+        raise fail(op, f"int16 logistic/tanh needs an output scale of 2**-15, not {q_out.scale:g}")
+    log2 = log2_if_power_of_two(q_in.scale)
+    if log2 is not None and 12 + log2 in ((0, 1) if tanh else (0,)):
+        raise fail(op, f"an int16 input scale of 2**{log2} takes litert's gemmlowp fixed-point "
+                       f"path, which is not implemented (other input scales are)")
+    multiplier = float(q_in.scale32) * 4096.0 * 3.0
+    shift = 0
+    while multiplier <= 32767.0 / 2.0 and shift <= 30:
+        shift += 1
+        multiplier *= 2.0
+    return int(multiplier), shift
+
+
+def _sigmoid16(op: Operation, x: np.ndarray, tanh: bool) -> np.ndarray:
+    """int16 logistic or tanh as TFLite computes them: scale the input onto the table's grid
+    (rounding), interpolate the sigmoid table linearly in |input| (9 fraction bits for
+    logistic; tanh(x) = 2 * sigmoid(2x) - 1 reads it at twice the rate, 8 bits), mirror
+    negative inputs, and round to Q0.15."""
+    q_in, q_out = _io(op)
+    multiplier, shift = _sigmoid16_input(op, q_in, q_out, tanh)
+    half = (1 << shift) >> 1
+    scaled = (x.astype(np.int64) * multiplier + half) >> shift
+    magnitude = np.abs(scaled)
+    bits = 8 if tanh else 9
+    index = magnitude >> bits
+    inside = index < 255
+    safe = np.minimum(index, 254)
+    low, high = SIGMOID_TABLE[safe], SIGMOID_TABLE[safe + 1]
+    fraction = magnitude & ((1 << bits) - 1)
+    saturated = (0xFFFF << 8) if tanh else (0x7FFF << 10)
+    value = np.where(inside, (low << bits) + fraction * (high - low), saturated)
+    if tanh:
+        offset = (1 << 23) - (1 << 7)
+        out = np.where(scaled >= 0, value - offset, offset + (1 << 8) - 1 - value) >> 8
+    else:
+        out = np.where(scaled >= 0, value + (1 << 9), (1 << 25) - value + (1 << 9) - 1) >> 10
+    return out.astype(np.int16)
+
+
+@TFL.kernel(LogisticOp)
+def logistic(op: Operation, args: list[Any]) -> list[np.ndarray]:
+    """1 / (1 + exp(-x)): float32, the int8 float-evaluated table, or int16 TFLite's
+    interpolated sigmoid table."""
+    (x,) = args
+    if is_quantized(op.results[0].type) and _io(op)[0].bits == 16:
+        return [_sigmoid16(op, x, tanh=False)]
+    if not is_quantized(op.results[0].type):
+        return [_logistic32(x.astype(np.float32)).astype(storage_dtype(op.results[0].type))]
+    return [_unary_float_or_table(op, x, _logistic32)]
+
+
+@TFL.kernel(TanhOp)
+def tanh(op: Operation, args: list[Any]) -> list[np.ndarray]:
+    """tanh(x): float, the int8 float-evaluated table, or int16 TFLite's interpolated table."""
+    (x,) = args
+    if is_quantized(op.results[0].type) and _io(op)[0].bits == 16:
+        return [_sigmoid16(op, x, tanh=True)]
+    return [_unary_float_or_table(op, x, TANH32)]
+
+
+@TFL.kernel(ExpOp)
+def exp(op: Operation, args: list[Any]) -> list[np.ndarray]:
+    """exp(x): float, or the int8 float-evaluated table."""
+    return [_unary_float_or_table(op, args[0], EXP32)]
+
+
+@TFL.kernel(LogOp)
+def log(op: Operation, args: list[Any]) -> list[np.ndarray]:
+    """log(x): float (NaN below zero, -inf at zero), or the int8 float-evaluated table."""
+    return [_unary_float_or_table(op, args[0], LOG32)]
+
+
+@TFL.kernel(RsqrtOp)
+def rsqrt(op: Operation, args: list[Any]) -> list[np.ndarray]:
+    """1 / sqrt(x): float32 sqrt then division (both correctly rounded)."""
+    (x,) = args
+    dtype = storage_dtype(op.results[0].type)
+    if not is_quantized(op.results[0].type):
+        with np.errstate(all="ignore"):
+            return [(np.float32(1.0) / np.sqrt(x.astype(np.float32))).astype(dtype)]
+    raise fail(op, "quantised rsqrt is not supported yet")
+
+
+@TFL.kernel(HardSwishOp)
+def hard_swish(op: Operation, args: list[Any]) -> list[np.ndarray]:
+    """x * relu6(x + 3) / 6: float32, or TFLite's int16 fixed-point path for 8-bit values."""
+    (x,) = args
+    dtype = storage_dtype(op.results[0].type)
+    if not is_quantized(op.results[0].type):
+        xf = x.astype(np.float32)
+        relu6 = np.minimum(np.maximum(xf + np.float32(3.0), np.float32(0.0)), np.float32(6.0))
+        return [(xf * relu6 / np.float32(6.0)).astype(dtype)]
+    raise fail(op, "quantised hard_swish is not supported yet")
