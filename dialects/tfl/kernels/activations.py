@@ -19,7 +19,7 @@ import numpy as np
 
 from npu_opt.dialects.tfl.common import TFL
 from npu_opt.dialects.tfl.kernels.fixed_point import (
-    multiply_by_quantized_multiplier, quantize_multiplier)
+    multiply_by_quantized_multiplier, quantize_multiplier, rounding_shift_right)
 from npu_opt.dialects.tfl.kernels.quantize import (
     ACTIVATION_BOUNDS, Quant, activation_float, activation_range, float_to_int32, is_quantized,
     log2_if_power_of_two, quant_of, round_half_away)
@@ -274,4 +274,55 @@ def hard_swish(op: Operation, args: list[Any]) -> list[np.ndarray]:
         xf = x.astype(np.float32)
         relu6 = np.minimum(np.maximum(xf + np.float32(3.0), np.float32(0.0)), np.float32(6.0))
         return [(xf * relu6 / np.float32(6.0)).astype(dtype)]
-    raise fail(op, "quantised hard_swish is not supported yet")
+    q_in, q_out = _io(op)
+    if q_in.bits != 8:
+        raise fail(op, f"a {q_in.bits}-bit quantised hard_swish is not supported (8-bit is)")
+    return [_hard_swish8(op, x, q_in, q_out).astype(dtype)]
+
+
+def _int16_multiplier(real: float) -> tuple[int, int]:
+    """(Q0.15 mantissa, exponent) of ``real``: TFLite's 32-bit mantissa rounded to its top 16
+    bits (saturating at 32767)."""
+    mantissa, exponent = quantize_multiplier(real)
+    if mantissa >= (1 << 31) - 1 - (1 << 15):
+        return 32767, exponent
+    return (mantissa + (1 << 15)) >> 16, exponent
+
+
+def _high_mul16(a: np.ndarray, b: Any, rounding: bool) -> np.ndarray:
+    """The int16 doubling high multiply a * b / 2**15: rounded to nearest (the nudge is
+    +2**14, or 1 - 2**14 for a negative product) or truncated toward zero; -32768 * -32768
+    saturates to 32767."""
+    product = np.asarray(a, dtype=np.int64) * np.asarray(b, dtype=np.int64)
+    if rounding:
+        product = product + np.where(product >= 0, 1 << 14, 1 - (1 << 14))
+    high = np.where(product >= 0, product >> 15, -((-product) >> 15))
+    return np.where(product >= (1 << 30), 32767, high)
+
+
+def _hard_swish8(op: Operation, x: np.ndarray, q_in: Quant, q_out: Quant) -> np.ndarray:
+    """TFLite's 8-bit hard_swish in int16 fixed point. The centred input is moved up 7 bits
+    ("hires" scale in_scale / 128); one Q0.15 multiplier takes it to the output scale (before a
+    final right shift), another to a "reluish" value where 3.0 is 32768, saturated to [-1, 1]
+    and mapped to [0, 1]; their non-rounding product, shifted and offset, is the output."""
+    hires = np.float32(np.float32(1.0 / 128.0) * q_in.scale32)
+    out_mantissa, out_exponent = _int16_multiplier(float(hires / q_out.scale32))
+    relu_mantissa, relu_exponent = _int16_multiplier(float(hires / np.float32(3.0 / 32768.0)))
+    if out_exponent > 0:
+        raise fail(op, f"the output multiplier {float(hires / q_out.scale32):g} must be below 1 "
+                       f"(input scale / 128 below the output scale)")
+    centred = x.astype(np.int64) - q_in.zero
+    on_hires = centred * 128  # |centred| <= 255, so this fits int16
+    preshift = _high_mul16(on_hires, out_mantissa, rounding=True)
+    reluish = on_hires
+    if relu_exponent > 0:
+        reluish = np.clip(reluish << (relu_exponent - 1), -32768, 32767)
+    reluish = _high_mul16(reluish, relu_mantissa, rounding=True)
+    if relu_exponent > 0:
+        reluish = np.clip(reluish << 1, -32768, 32767)
+    elif relu_exponent < 0:
+        reluish = rounding_shift_right(reluish, -relu_exponent)
+    reluish = (reluish + (1 << 15)) >> 1
+    product = _high_mul16(reluish, preshift, rounding=False)
+    out = rounding_shift_right(product, -out_exponent) + q_out.zero
+    return np.clip(out, q_out.low, q_out.high)
