@@ -83,8 +83,40 @@ def requantize(values: Any, in_scale: float, in_zero: int, out_scale: float, out
     return np.clip(scaled, low, high)
 
 
+def multiply_by_quantized_multiplier_wide(x: Any, mantissa: Any, exponent: Any) -> np.ndarray:
+    """x * mantissa * 2**(exponent - 31) for a 64-bit accumulator ``x``, as TFLite's int64
+    overload computes it (16x8 convolutions and fully connected layers): the mantissa is first
+    rounded to 16 bits (saturating at 0x7FFF), the product shifted right by 15 - exponent with
+    rounding half up, and the result truncated to int32."""
+    m = np.asarray(mantissa, dtype=np.int64)
+    reduced = np.where(m < 0x7FFF0000, (m + (1 << 15)) >> 16, 0x7FFF)
+    total = 15 - np.asarray(exponent, dtype=np.int64)
+    value = np.asarray(x, dtype=np.int64) * reduced + (np.int64(1) << (total - 1))
+    shifted = value >> total
+    return ((shifted + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+
+
+def multiply_rounding_away(x: Any, mantissa: Any, exponent: Any) -> np.ndarray:
+    """x * mantissa * 2**(exponent - 31) rounded once, halves away from zero (exact in int64):
+    the rescale litert's reference fully_connected kernel is measured to apply (int8 and 16x8
+    alike; its convolutions round twice, as ``multiply_by_quantized_multiplier``)."""
+    product = np.asarray(x, dtype=np.int64) * np.asarray(mantissa, dtype=np.int64)
+    total = 31 - np.asarray(exponent, dtype=np.int64)
+    magnitude = (np.abs(product) + (np.int64(1) << (total - 1))) >> total
+    return np.where(product < 0, -magnitude, magnitude)
+
+
+def quantize_multipliers(reals: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``quantize_multiplier`` of each real in ``reals``: (mantissas, exponents) as int64 arrays."""
+    pairs = [quantize_multiplier(float(r)) for r in np.ravel(np.asarray(reals, dtype=np.float64))]
+    mantissas = np.array([m for m, _ in pairs], dtype=np.int64)
+    exponents = np.array([e for _, e in pairs], dtype=np.int64)
+    return mantissas, exponents
+
+
 __all__ = [
     "INT32_MAX", "INT32_MIN", "doubling_high_mul", "multiply_by_quantized_multiplier",
+    "multiply_by_quantized_multiplier_wide", "multiply_rounding_away", "quantize_multipliers",
     "quantize_multiplier", "requantize",
     "rounding_shift_right",
 ]
