@@ -8,3 +8,4 @@ from __future__ import annotations
 from npu_opt.dialects.tfl.kernels import constants  # noqa: F401  (registration happens on import)
 from npu_opt.dialects.tfl.kernels import shape, slicing, resize  # noqa: F401,E402  (data movement)
 from npu_opt.dialects.tfl.kernels import elementwise, activations, quantize  # noqa: F401,E402  (element-wise)
+from npu_opt.dialects.tfl.kernels import conv, pool, reduce, softmax  # noqa: F401,E402  (MAC, pooling, reductions)
