@@ -112,11 +112,39 @@ class GenericOpRules:
         if found is None:
             if "//" in text:
                 return None
+            if text.startswith("{qtype = tensor<"):
+                constant = self._constant_dictionary(text)
+                if constant is not None:
+                    return constant  # (each constant's is new: not worth keeping in the cache)
             found = simple_dictionary(text[1:-1], self._fast_value)
             if found is None:
                 return None
             cache[text] = found
         return dict(found)
+
+    def _constant_dictionary(self, text: str) -> dict[str, Attribute] | None:
+        """The properties of an imported constant, ``{qtype = Q, value = dense<...> : T}`` or
+        ``dense_resource<key>`` instead of ``dense<...>``, spelled exactly so (one blank around
+        each ``=`` and ``:``) with ``Q`` a tensor of ``!quant.uniform`` spelling: cut with str
+        methods and one short match of the value, instead of the general typed-entry pattern
+        over the whole text. Q is the text up to the first ``>>, value = ``: a quantised tensor
+        spelling holds ``>>`` only at its end, and requiring that it decode as one makes the cut
+        the one that pattern finds, and the values the ones it gives. None for anything else."""
+        cut = text.find(">>, value = ")
+        if cut < 0:
+            return None
+        tail = _CONSTANT_VALUE.match(text, cut + 12)
+        if tail is None:
+            return None
+        qtype = text[9:cut + 2]
+        type_ = self._known_type(qtype)
+        if type_ is None or qtype not in self.state.tensor_texts:
+            return None  # not one quantised tensor spelling: the general pattern decides
+        literal, value_type = tail.groups()
+        value = self._fast_value("dense" if literal[5] == "<" else "dense_resource", literal, value_type)
+        if value is None:
+            return None
+        return {"qtype": TypeAttr(type_), "value": value}
 
     def op_name(self, children: list[Token]) -> Token:
         self.state.op_stack.append(self._unquote(children[0]))
@@ -239,6 +267,11 @@ class GenericOpRules:
         results, types with attribute dictionaries, comments, errors): the grammar path takes those."""
         if "//" in body:
             return None
+        if body.startswith("() -> "):  # a constant's, its one type usually decoded just before
+            spelling = body[6:]
+            result = self.state.known_types.get(spelling)
+            if result is not None and spelling in self.state.tensor_texts:  # (split_spaced_signature's check)
+                return FunctionType.from_parsed((), (result,))
         tensors = split_spaced_signature(body, self.state.tensor_texts) or split_tensor_signature(body)
         if tensors is not None:
             input_texts, result_texts = tensors[0], [tensors[1]]
@@ -325,6 +358,10 @@ def _type_list(text: str) -> list[str] | None:
     return [part.strip() for part in split_top_level(text)]
 
 
+_CONSTANT_VALUE = re.compile(r"(dense_resource<[^<>]*+>|dense<[^<>]*+>) : (tensor<(?:[0-9]{1,18}+x)*+[a-z0-9]++>)\}\Z")
+"""The value of an imported constant's properties, from just after ``value = `` to the closing
+brace: what the typed-entry pattern's ``dense``/``dense_resource`` alternatives take there, with
+a plain tensor type of static shape."""
 _PARENS = re.compile(r'"(?:[^"\\]|\\.)*+"|[()]', re.S)
 
 

@@ -25,6 +25,22 @@ GOOD = [
     '%a = "foo.c"() : () -> i8\n"foo.d"(%a, %a) : (i8, i8) -> ()',
     '"foo.c"() {f = () -> (), g = (i32, f32) -> (i1, i8)} : () -> ()',
 ]
+BIAS = "tensor<2x!quant.uniform<i32:f32:0, {0.5,2.5e-05}>>"
+ACT = "tensor<2x!quant.uniform<i8:f32, 0.25:-128>>"
+CONSTANTS = [  # imported constants' properties (the constant-dictionary cut) and near misses
+    f'%0 = "foo.c"() <{{qtype = {BIAS}, value = dense<[1, -2]> : tensor<2xi32>}}> : () -> {BIAS}',
+    f'%0 = "foo.c"() <{{qtype = {ACT}, value = dense<[1, -2]> : tensor<2xi8>}}> : () -> {ACT}',
+    f'%0 = "foo.c"() <{{qtype = {ACT}, value = dense_resource<w> : tensor<4xi8>}}> : () -> {ACT}',
+    f'%0 = "foo.c"() <{{qtype = {ACT}, value = dense<[1, -2]> : tensor<2xi8>, k = 1 : i32}}> : () -> {ACT}',
+    f'%0 = "foo.c"() <{{qtype = {ACT}, value = dense<[1, -2]>  : tensor<2xi8>}}> : () -> {ACT}',
+    f'%0 = "foo.c"() <{{qtype = {ACT}, value = dense<5> : tensor<2xi8>}}> : ()  -> {ACT}',
+    '%0 = "foo.c"() <{qtype = tensor<2xi8>, value = dense<[1, 2]> : tensor<2xi8>}> : () -> tensor<2xi8>',
+    '%0 = "foo.c"() <{qtype = tensor<2x!foo.t<">>, value = ">>, value = dense<[1, 2]> : tensor<2xi8>}> '
+    ': () -> i8',
+    f'%0 = "foo.c"() <{{qtype = {ACT}, value = dense<[1, -2]> : tensor<2xi8>}}> : () -> {ACT}\n'
+    f'%1 = "foo.d"() <{{qtype = {ACT}, value = dense<[1, -2]> : tensor<2xi8>}}> : () -> {ACT}',
+]
+GOOD += CONSTANTS
 TRAILER = '\n{-#\n  dialect_resources: {\n    builtin: {\n      w: "0x0400000001020304"\n    }\n  }\n#-}\n'
 BAD = [
     '%0 = "foo.c"() <{v = dense_resource<w> : tensor<5xi8>}> : () -> i32',  # 4 bytes, not 5
@@ -36,11 +52,23 @@ BAD = [
     '%0 = "foo.c"() {t = !bar.baz} : () -> i32',  # (errors only without --allow-unregistered-dialect)
     '%0 = "foo.c"() : () -> !bar.baz',
 ]
+BAD[:0] = [
+    f'%0 = "foo.c"() <{{qtype = {BIAS}, value = dense<[1, 2, 3]> : tensor<2xi32>}}> : () -> {BIAS}',
+    f'%0 = "foo.c"() <{{qtype = {ACT}, value = dense_resource<w> : tensor<5xi8>}}> : () -> {ACT}',
+    f'%0 = "foo.c"() <{{qtype = {ACT}, value = dense<[1, 300]> : tensor<2xi8>}}> : () -> {ACT}',
+    '%0 = "foo.c"() <{qtype = tensor<2x!quant.uniform<i8:f32:0, {0.5,-1.0}>>, value = dense<[1, 2]> '
+    ': tensor<2xi8>}> : () -> i8',
+    '%0 = "foo.c"() <{qtype = tensor<2x!quant.uniform<i8:f32, 0.5:-300>>, value = dense<[1, 2]> '
+    ': tensor<2xi8>}> : () -> i8',
+    '%0 = "foo.c"() <{qtype = tensor<2x!quant.uniform<i8:f32, 0.5>>, value = dense_resource<nokey> '
+    ': tensor<2xi8>}> : () -> tensor<2x!quant.uniform<i8:f32, 0.5>>\n"foo.d"(%0) : (i8) -> ()',
+]
 STRICT_ONLY = 2
 
 
 def _disable_fast_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parse_generic_op, "simple_dictionary", lambda body, typed=None: None)
+    monkeypatch.setattr(parser_module._Builder, "_constant_dictionary", lambda self, text: None)
     monkeypatch.setattr(parser_module._Builder, "_fast_signature", lambda self, body: None)
 
 
@@ -169,3 +197,19 @@ def test_flat_integer_literals_decode_as_the_general_reader_does():
                 continue
             assert fast is None or (fast.dtype == slow.dtype and np.array_equal(fast, slow)), (body, width, sign)
     assert _flat_integers("[1, 2]", RankedTensorType([1, 2], IntegerType(8))) is None
+
+
+def test_imported_constants_take_the_constant_dictionary_cut(monkeypatch):
+    """The properties and signature of an imported constant (either value kind) decode without
+    the typed-entry pattern or the signature split."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the general path was used")
+    monkeypatch.setattr(parse_generic_op, "simple_dictionary", refuse)
+    monkeypatch.setattr(parse_generic_op, "split_spaced_signature", refuse)
+    module = parse_module("\n".join(CONSTANTS[:3]).replace("%0", "%a", 1).replace("%0", "%b", 1)
+                          + TRAILER, "f.mlir", ParseOptions(allow_unregistered=True))
+    ops = list(module.walk())[1:]
+    assert [str(op.properties["qtype"]) for op in ops] == [BIAS, ACT, ACT]
+    assert [str(op.results[0].type) for op in ops] == [BIAS, ACT, ACT]
+    assert ops[0].properties["value"].array.tolist() == [1, -2]
+    assert ops[2].properties["value"].blob is not None
