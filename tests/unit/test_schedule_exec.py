@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import io
 from pathlib import Path
 
@@ -13,13 +14,18 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
-from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, AllocAttr, StreamAttr
+from npu_opt.dialects.npu.schedule_attrs import (
+    ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, TIME_ATTR, AllocAttr, CascadeAttr, StreamAttr,
+)
+from npu_opt.dialects.npu.schedule_exec import run_scheduled
 from npu_opt.dialects.npu.schedule_exec.placement import Placements
 from npu_opt.dialects.tfl.tflite import import_tflite
+from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import OpResult
 from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.interpreter import run_function, storage_dtype
 from npu_opt.ir.parser import parse_module
-from npu_opt.ir.pass_manager import PassManager
+from npu_opt.ir.pass_manager import PassFailure, PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
 from npu_opt.tools.target_options import apply_target, prepare_target
@@ -185,3 +191,167 @@ def test_views_and_concatenation_parts_read_their_owners_bytes():
     shape = box.results[0].type.shape
     assert np.array_equal(places.place(box.results[0]).addresses,
                           source[n:n + shape[0], h:h + shape[1], w:w + shape[2], c:c + shape[3]])
+
+
+# --- scheduled runs against the plain interpreter ---------------------------------------------------
+def _inputs(func, seed: int = 0) -> list[np.ndarray]:
+    """Seeded random inputs over each argument's whole storage range."""
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for arg in func.regions[0].entry.args:
+        dtype = storage_dtype(arg.type)
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            arrays.append(rng.integers(info.min, info.max, size=arg.type.shape, endpoint=True).astype(dtype))
+        else:
+            arrays.append(rng.standard_normal(arg.type.shape).astype(dtype))
+    return arrays
+
+
+def _reference(model: str, target: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """(inputs, outputs of the plain interpreter on the legalised module)."""
+    module = _module(model, "estimate", target)
+    inputs = _inputs(_function(module))
+    return inputs, run_function(module, inputs)
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Bit-identical arrays (NaNs of float CPU ops included)."""
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def _npu_kernels() -> bool:
+    """Whether the npu dialect's kernels (another deliverable of issue 9) are importable."""
+    try:
+        importlib.import_module("npu_opt.dialects.npu.kernels.windows")
+    except ImportError:
+        return False
+    return True
+
+
+needs_npu_kernels = pytest.mark.skipif(not _npu_kernels(), reason="the npu kernels (dialects/npu/kernels) "
+                                       "have not landed yet")
+
+MODELS = ["branches", "conv", "data_movement", "int16", "kernels", "odd_channels", "shape", "two_outputs",
+          "weight_stream"]
+
+
+@needs_npu_kernels
+@pytest.mark.parametrize("target", sorted(TARGETS))
+@pytest.mark.parametrize("strategy", ["Performance", "Size"])
+@pytest.mark.parametrize("model", MODELS)
+def test_scheduled_run_matches_the_legalised_run(model: str, strategy: str, target: str):
+    inputs, expected = _reference(model, target)
+    got = run_scheduled(_module(model, f"schedule{{optimise={strategy}}}", target), inputs)
+    assert len(got) == len(expected)
+    for index, (a, b) in enumerate(zip(got, expected)):
+        assert _same(a, b), f"output #{index}: {np.count_nonzero(a != b)} of {a.size} elements differ"
+
+
+@needs_npu_kernels
+def test_observer_sees_every_executed_op_once_in_time_order():
+    module = _module("kernels", "schedule{optimise=Size}")
+    seen: list[tuple[int, tuple[int, ...]]] = []
+    run_scheduled(module, _inputs(_function(module)),
+                  observer=lambda op, results: seen.append((op.attr(TIME_ATTR).value, results[0].shape)))
+    timed = sorted((op.attr(TIME_ATTR).value, op.results[0].type.shape) for op in module.walk()
+                   if isinstance(op.attr(TIME_ATTR), IntegerAttr))
+    assert seen == timed
+
+
+# --- hand-broken schedules: wrong outputs here, and npu-check-schedule rejects them too -------------
+def _check_schedule(text: str) -> str:
+    """npu-check-schedule's errors on ``text``."""
+    stream = io.StringIO()
+    engine = DiagnosticEngine(stream=stream)
+    engine.show_remarks = False
+    try:
+        PassManager(parse_pipeline("npu-check-schedule"), engine).run(parse_module(text, "broken.mlir"))
+    except PassFailure:
+        pass
+    return stream.getvalue()
+
+
+def _edit(text: str, op_name: str, old: str, new: str) -> str:
+    """``text`` with ``old`` replaced by ``new`` on the one line defining the op named ``op_name``."""
+    lines = text.split("\n")
+    hits = [i for i, line in enumerate(lines) if f'name = "{op_name}"' in line and old in line]
+    assert len(hits) == 1, (op_name, old, len(hits))
+    lines[hits[0]] = lines[hits[0]].replace(old, new, 1)
+    return "\n".join(lines)
+
+
+def _edit_result(text: str, value: str, old: str, new: str) -> str:
+    """``text`` with ``old`` replaced by ``new`` on the line defining SSA value ``value``."""
+    lines = text.split("\n")
+    hits = [i for i, line in enumerate(lines) if line.lstrip().startswith(f"{value} = ") and old in line]
+    assert len(hits) == 1, (value, old, len(hits))
+    lines[hits[0]] = lines[hits[0]].replace(old, new, 1)
+    return "\n".join(lines)
+
+
+def _differs(text: str, model: str, target: str = "shared") -> bool:
+    inputs, expected = _reference(model, target)
+    got = run_scheduled(parse_module(text, "broken.mlir"), inputs)
+    return any(not _same(a, b) for a, b in zip(got, expected))
+
+
+def _owners(text: str) -> list[tuple[str, AllocAttr, list[int]]]:
+    """(SSA name, alloc, times it is read at) of each op result with an #npu.alloc, in IR order."""
+    module = parse_module(text, "scheduled.mlir")
+    names = {}
+    for line in text.split("\n"):
+        head = line.strip().split(" = ", 1)
+        if len(head) == 2 and head[0].startswith("%"):
+            names[len(names)] = head[0]
+    found = []
+    results = [op for op in _function(module).regions[0].entry.ops if op.results]
+    for index, op in enumerate(results):
+        alloc = op.attr(ALLOC_ATTR)
+        if isinstance(alloc, AllocAttr):
+            reads = [u.attr(TIME_ATTR).value for u in op.results[0].users() if isinstance(u.attr(TIME_ATTR), IntegerAttr)]
+            found.append((names[index], alloc, reads))
+    return found
+
+
+@needs_npu_kernels
+def test_a_rolling_buffer_too_small_gives_wrong_outputs_and_is_rejected():
+    text = _printed("kernels", "schedule{optimise=Size}", "shared")
+    assert _differs(text, "kernels") is False
+    # k_conv7x1's OFM rolls through 14 rows for the 5x5 depthwise that reads it; keep 2.
+    module = parse_module(text, "kernels.mlir")
+    producer = next(op for op in module.walk() if op.attr("name") is not None
+                    and op.attr("name").value == "k_conv7x1")
+    cascade = producer.attr(CASCADE_ATTR)
+    broken = _edit(text, "k_conv7x1", str(cascade), str(CascadeAttr(cascade.id, (2,) + cascade.rolling[1:])))
+    assert "schedule rule 5" in _check_schedule(broken)
+    assert _differs(broken, "kernels")
+
+
+@needs_npu_kernels
+def test_overlapping_live_buffers_give_wrong_outputs_and_are_rejected():
+    text = _printed("kernels", "schedule{optimise=Size}", "shared")
+    owners = _owners(text)
+    # a tensor still to be read later, and another one written while it is live: put the second
+    # at the first's address.
+    kept, moved = next((a, b) for a in owners for b in owners
+                       if a[1].area == b[1].area and a[1].first < b[1].first and max(a[2], default=-1) > b[1].first)
+    broken = _edit_result(text, moved[0], f"offset = {moved[1].offset},", f"offset = {kept[1].offset},")
+    assert "schedule rule 3" in _check_schedule(broken)
+    assert _differs(broken, "kernels")
+
+
+@needs_npu_kernels
+def test_a_weight_buffer_over_a_live_tensor_gives_wrong_outputs_and_is_rejected():
+    text = _printed("weight_stream", "schedule", "shared")
+    owners = _owners(text)
+    module = parse_module(text, "weight_stream.mlir")
+    buffers = {op.attr(ALLOC_ATTR) for op in _function(module).regions[0].entry.ops
+               if op.attr(STREAM_ATTR) is not None}
+    assert buffers
+    # a weight DMA's transfer writes its first slice over a feature map that is read afterwards
+    victim, dma = next((f, d) for f in owners for d in owners if d[1] in buffers and f[1] not in buffers
+                       and f[1].first <= d[1].first < max(f[2], default=-1))
+    broken = _edit_result(text, dma[0], f"offset = {dma[1].offset},", f"offset = {victim[1].offset},")
+    assert "schedule rule 3" in _check_schedule(broken)
+    assert _differs(broken, "weight_stream")

@@ -210,25 +210,34 @@ class ScheduledRun:
         step_of = self._step_times(executed)
         fills = self._transfer_starts(executed, step_of)
         for op in executed:
-            if step_of[op] == _time(op):  # a step starts: transfers starting under it begin first
-                for stream in fills.pop(step_of[op], []):
-                    if not stream.written(0):
-                        stream.fill(0)
-            if op in self.done:
-                continue
-            cascade = op.attr(CASCADE_ATTR)
-            if isinstance(cascade, CascadeAttr):
-                self._run_cascade([m for m in executed if step_of[m] == cascade.id
-                                   and isinstance(m.attr(CASCADE_ATTR), CascadeAttr)])
-            elif isinstance(op, DmaOp):
-                self._run_dma(op)
-            elif isinstance(op, NpuComputeOp):
-                self._run_compute(op)
-            else:
-                self._run_whole(op)
+            try:
+                self._step(op, executed, step_of, fills)
+            except IndexError as err:  # a layout reaching past its memory area: a broken schedule
+                raise fail(op, str(err)) from None
         terminator = self.block.last
         assert terminator is not None
         return [np.array(self._array(v)) for v in terminator.operands]
+
+    def _step(self, op: Operation, executed: list[Operation], step_of: dict[Operation, int],
+              fills: dict[int, list[WeightStream]]) -> None:
+        """The schedule reaches ``op``'s time: start the transfers due, then run it (with its
+        whole cascade when it starts one) unless it already ran."""
+        if step_of[op] == _time(op):  # a step starts: transfers starting under it begin first
+            for stream in fills.pop(step_of[op], []):
+                if not stream.written(0):
+                    stream.fill(0)
+        if op in self.done:
+            return
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr):
+            self._run_cascade([m for m in executed if step_of[m] == cascade.id
+                               and isinstance(m.attr(CASCADE_ATTR), CascadeAttr)])
+        elif isinstance(op, DmaOp):
+            self._run_dma(op)
+        elif isinstance(op, NpuComputeOp):
+            self._run_compute(op)
+        else:
+            self._run_whole(op)
 
     @staticmethod
     def _step_times(executed: list[Operation]) -> dict[Operation, int]:
