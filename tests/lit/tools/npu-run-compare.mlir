@@ -1,0 +1,25 @@
+// npu-run --compare-tflite runs ai-edge-litert (its reference kernels) on the TFLite model with
+// the same inputs and prints, per output, the largest absolute difference and how many elements
+// differ; any difference beyond --tolerance (default 0) is an error and exit code 1.
+// RUN: npu-run %S/../../data/two_outputs.tflite --compare-tflite --print-limit 0 | %filecheck %s --check-prefix=SAME
+// SAME:      input 0 'input': tensor<1x10x10x8x!quant.uniform<i8:f32, 0.0625>> random (seed 0)
+// SAME-NEXT: output 0 'head_a_pool': tensor<1x5x5x32x!quant.uniform<i8:f32, 0.25>>
+// SAME-NEXT: output 1 'head_b_conv': tensor<1x5x5x40x!quant.uniform<i8:f32, 0.25>>
+// SAME-NEXT: compare 0 'head_a_pool': max abs diff 0, 0 of 800 elements differ
+// SAME-NEXT: compare 1 'head_b_conv': max abs diff 0, 0 of 1000 elements differ
+// The function below has odd_channels.tflite's signature but returns a constant.
+// RUN: not npu-run %s --compare-tflite --tflite %S/../../data/odd_channels.tflite -o %t.npz > %t.out 2> %t.err
+// RUN: %filecheck %s --check-prefix=DIFF --input-file %t.out
+// RUN: %filecheck %s --check-prefix=DIFF-ERR --input-file %t.err
+// DIFF:      output 0 'odd_dense7': tensor<1x7x!quant.uniform<i8:f32, 0.5>> min 0 max 0
+// DIFF:      compare 0 'odd_dense7': max abs diff 128, 7 of 7 elements differ
+// DIFF-ERR:  npu-run: error: 1 output(s) differ from TFLite by more than the tolerance 0: 'odd_dense7' (max abs diff 128)
+// A difference is still a result: the outputs are written.
+// RUN: %exists %t.npz
+// RUN: npu-run %s --compare-tflite --tflite %S/../../data/odd_channels.tflite --tolerance 128 | %filecheck %s --check-prefix=TOLERATED
+// TOLERATED: compare 0 'odd_dense7': max abs diff 128, 7 of 7 elements differ
+
+func.func @main(%x: tensor<1x9x11x3x!quant.uniform<i8:f32, 0.0625>>) -> tensor<1x7x!quant.uniform<i8:f32, 0.5>> attributes {tf.entry_function = {inputs = "input", outputs = "odd_dense7"}} {
+  %c = "tfl.pseudo_qconst"() <{qtype = tensor<1x7x!quant.uniform<i8:f32, 0.5>>, value = dense<0> : tensor<1x7xi8>}> : () -> tensor<1x7x!quant.uniform<i8:f32, 0.5>>
+  return %c : tensor<1x7x!quant.uniform<i8:f32, 0.5>>
+}
