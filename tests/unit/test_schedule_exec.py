@@ -309,7 +309,8 @@ def _owners(text: str) -> list[tuple[str, AllocAttr, list[int]]]:
     for index, op in enumerate(results):
         alloc = op.attr(ALLOC_ATTR)
         if isinstance(alloc, AllocAttr):
-            reads = [u.attr(TIME_ATTR).value for u in op.results[0].users() if isinstance(u.attr(TIME_ATTR), IntegerAttr)]
+            reads = [u.attr(TIME_ATTR).value for u in op.results[0].users()
+                     if isinstance(u.attr(TIME_ATTR), IntegerAttr)]
             found.append((names[index], alloc, reads))
     return found
 

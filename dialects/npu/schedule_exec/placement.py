@@ -17,7 +17,9 @@ import numpy as np
 
 from npu_opt.dialects.npu.ops_common import encoding_of
 from npu_opt.dialects.npu.ops_memory import ConcatOp, SliceOp
-from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, AllocAttr, CascadeAttr
+from npu_opt.dialects.npu.schedule_attrs import (
+    ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, AllocAttr, CascadeAttr,
+)
 from npu_opt.dialects.npu.schedule_exec.layout import address_map, footprint
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import BlockArgument, OpResult, Operation, Value
