@@ -19,7 +19,8 @@ import numpy as np
 
 from npu_opt.dialects.tfl.common import TFL
 from npu_opt.dialects.tfl.kernels.fixed_point import (
-    multiply_by_quantized_multiplier, quantize_multiplier, rounding_shift_right)
+    INT32_MAX, INT32_MIN, doubling_high_mul, multiply_by_quantized_multiplier, quantize_multiplier,
+    rounding_shift_right)
 from npu_opt.dialects.tfl.kernels.quantize import (
     ACTIVATION_BOUNDS, Quant, activation_float, activation_range, float_to_int32, is_quantized,
     log2_if_power_of_two, quant_of, round_half_away)
@@ -256,24 +257,83 @@ def log(op: Operation, args: list[Any]) -> list[np.ndarray]:
 
 @TFL.kernel(RsqrtOp)
 def rsqrt(op: Operation, args: list[Any]) -> list[np.ndarray]:
-    """1 / sqrt(x): float32 sqrt then division (both correctly rounded)."""
+    """1 / sqrt(x): float32 sqrt then division (both correctly rounded); int8: TFLite's
+    fixed-point inverse square root of the centred value, rescaled by
+    1 / (sqrt(in_scale) * out_scale); a centred 0 gives the largest output."""
     (x,) = args
     dtype = storage_dtype(op.results[0].type)
     if not is_quantized(op.results[0].type):
         with np.errstate(all="ignore"):
             return [(np.float32(1.0) / np.sqrt(x.astype(np.float32))).astype(dtype)]
-    raise fail(op, "quantised rsqrt is not supported yet")
+    q_in, q_out = _io(op)
+    if q_in.bits != 8:
+        raise fail(op, f"a {q_in.bits}-bit quantised rsqrt is not supported (8-bit is)")
+    centred = x.astype(np.int64) - q_in.zero
+    if centred.size and centred.min() < 0:
+        raise fail(op, f"rsqrt of a negative value (stored {int(x.ravel()[np.argmin(centred)])} "
+                       f"below the zero point {q_in.zero})")
+    real = 1.0 / float(np.sqrt(q_in.scale32) * q_out.scale32)
+    if not real < 2.0 ** 31:
+        raise fail(op, f"the output multiplier {real:g} is not below 2**31")
+    mantissa, exponent = quantize_multiplier(real)
+    kshift = 20  # TFLite keeps 1 / sqrt(value) as an integer scaled by 2**20
+    inv_mantissa, inv_exponent = inv_sqrt_multiplier(centred)
+    scaled_inverse = multiply_by_quantized_multiplier(1, inv_mantissa, inv_exponent + kshift)
+    out = multiply_by_quantized_multiplier(scaled_inverse, mantissa, exponent - kshift)
+    out = np.where(centred == 0, q_out.high, out + q_out.zero)  # 0 stands for the largest value
+    return [np.clip(out, q_out.low, q_out.high).astype(dtype)]
+
+
+def saturating_shift_left(raw: np.ndarray, exponent: int) -> np.ndarray:
+    """gemmlowp's saturating multiply of int32 ``raw`` by 2**exponent (exponent > 0): values
+    beyond +-(2**(31 - exponent) - 1) saturate to INT32_MAX / INT32_MIN."""
+    threshold = (1 << (31 - exponent)) - 1
+    shifted = raw << exponent
+    return np.where(raw > threshold, INT32_MAX, np.where(raw < -threshold, INT32_MIN, shifted))
+
+
+def inv_sqrt_multiplier(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(mantissa, exponent) with 1 / sqrt(value) = mantissa * 2**(exponent - 31), for int32
+    values >= 0, as TFLite computes it: normalise the value by an even shift into
+    [2**27, 2**29), run five Newton-Raphson steps x <- 1.5 x - (v / 2) x**3 in Q3.28 fixed
+    point from x = 1, and scale by sqrt(2) / 2. Values 0 and 1 give (INT32_MAX, 0)."""
+    v = np.asarray(values, dtype=np.int64)
+    work = np.maximum(v, 2)
+    shift = np.full(v.shape, 11, dtype=np.int64)
+    while (work >= (1 << 29)).any():
+        big = work >= (1 << 29)
+        work = np.where(big, work // 4, work)
+        shift = shift + big
+    leading_zeros = 32 - np.frexp(work.astype(np.float64))[1].astype(np.int64)  # exact here
+    pairs = (leading_zeros - 1) // 2 - 1
+    shift = shift - pairs
+    work = work << (2 * pairs)
+    q3_input = work >> 1
+    half_input = rounding_shift_right(q3_input, 1)
+    three_halves = (1 << 28) + (1 << 27)
+    x = np.full(v.shape, 1 << 28, dtype=np.int64)
+    for _ in range(5):
+        cube = saturating_shift_left(doubling_high_mul(doubling_high_mul(x, x), x), 6)
+        difference = doubling_high_mul(three_halves, x) - doubling_high_mul(half_input, cube)
+        x = saturating_shift_left(((difference + (1 << 31)) & 0xFFFFFFFF) - (1 << 31), 3)
+    mantissa = doubling_high_mul(x, 1518500250)  # sqrt(2) / 2 in Q0.31
+    negative = shift < 0
+    mantissa = np.where(negative, mantissa << np.maximum(-shift, 0), mantissa)
+    shift = np.where(negative, 0, shift)
+    small = v <= 1
+    return np.where(small, INT32_MAX, mantissa), np.where(small, 0, -shift)
 
 
 @TFL.kernel(HardSwishOp)
 def hard_swish(op: Operation, args: list[Any]) -> list[np.ndarray]:
-    """x * relu6(x + 3) / 6: float32, or TFLite's int16 fixed-point path for 8-bit values."""
+    """x * relu6(x + 3) / 6: float32 as litert orders it ((x * (1/6)) * relu6(x + 3)), or
+    TFLite's int16 fixed-point path for 8-bit values."""
     (x,) = args
     dtype = storage_dtype(op.results[0].type)
     if not is_quantized(op.results[0].type):
         xf = x.astype(np.float32)
         relu6 = np.minimum(np.maximum(xf + np.float32(3.0), np.float32(0.0)), np.float32(6.0))
-        return [(xf * relu6 / np.float32(6.0)).astype(dtype)]
+        return [(xf * np.float32(1.0 / 6.0) * relu6).astype(dtype)]  # litert's order
     q_in, q_out = _io(op)
     if q_in.bits != 8:
         raise fail(op, f"a {q_in.bits}-bit quantised hard_swish is not supported (8-bit is)")
