@@ -334,3 +334,15 @@ def test_shuffled_weights_are_refused_with_the_format_named():
             op.properties["weights_format"] = type(op.properties["weights_format"])("SHUFFLED4x16INT8")
     with pytest.raises(InterpretError, match="weights_format SHUFFLED4x16INT8"):
         run_function(module, [np.zeros((1, 16), dtype=np.int8)])
+
+
+def test_hybrid_weights_are_refused():
+    text = """func.func @main(%a: tensor<1x4xf32>) -> tensor<1x2xf32> {
+  %w = "tfl.pseudo_qconst"() <{qtype = tensor<2x4x!quant.uniform<i8:f32, 0.5>>, value = dense<1> : tensor<2x4xi8>}> : () -> tensor<2x4x!quant.uniform<i8:f32, 0.5>>
+  %n = "tfl.no_value"() <{value}> : () -> none
+  %r = "tfl.fully_connected"(%a, %w, %n) <{fused_activation_function = "NONE", keep_num_dims = false, weights_format = "DEFAULT"}> : (tensor<1x4xf32>, tensor<2x4x!quant.uniform<i8:f32, 0.5>>, none) -> tensor<1x2xf32>
+  func.return %r : tensor<1x2xf32>
+}
+"""
+    with pytest.raises(InterpretError, match="hybrid op"):
+        run_function(parse_module(text, "case.mlir"), [np.zeros((1, 4), dtype=np.float32)])

@@ -143,6 +143,9 @@ def weights_centred(op: Operation, w: np.ndarray, channels: int, axis: int) -> n
     t = op.operands[1].type
     if not _is_quant(t):
         return w.astype(np.float64)
+    if not _is_quant(op_input(op).type):
+        raise fail(op, f"float input with quantised weights ({element_type_of(t)}) is a hybrid op, "
+                       f"which is not supported (quantised or float inputs and weights are)")
     _, zeros = channel_params(op, t, channels)
     if not zeros.any():
         return w.astype(np.float64)
