@@ -1,0 +1,220 @@
+"""Run every ../shared/corpus model through the reference interpreter per stage; write bench/INTERPRETER.md.
+
+    python bench/interpreter.py [--repeat 3] [--seed 0] [--target ethos-u55-256] [--corpus DIR]
+
+Stages: ``tfl`` (the model as imported), ``estimate`` (legalised to npu ops and costed) and
+``schedule`` (the full scheduling pipeline; the module then runs through the scheduled runner,
+as ``npu-run`` does). Each stage runs on the same seeded random inputs as ai-edge-litert's
+reference kernels and is compared with them: the largest absolute difference over all outputs
+and the number of elements that differ. The schedule stage is also compared with the estimate
+stage's outputs (the issue asks for identical results). The run time is the interpreter's
+alone (the module is built once per stage), process CPU time, median of ``--repeat`` runs.
+
+A stage that cannot run (a pass error, an op without a kernel, a kernel's bug) is a row saying
+why, never a crash of the bench.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+import npu_opt.dialects  # noqa: E402,F401
+import npu_opt.passes  # noqa: E402,F401
+from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError  # noqa: E402
+from npu_opt.ir.interpreter import Interpreter  # noqa: E402
+from npu_opt.tools.litert_compare import difference, pair_outputs, run_litert  # noqa: E402
+from npu_opt.tools.npu_run import RunCrash, execute, is_scheduled, load_module, transform  # noqa: E402
+from npu_opt.tools.run_inputs import function_ports, gather_inputs  # noqa: E402
+from npu_opt.tools.target_options import apply_target, prepare_target  # noqa: E402
+
+STAGES = {"tfl": [], "estimate": ["estimate"], "schedule": ["schedule"]}
+"""Each stage's pipeline (npu-run --pipeline)."""
+
+
+@dataclass
+class Row:
+    """One model at one stage: how it compares, how long it ran, or why it did not."""
+
+    model: str
+    stage: str
+    ops: int = 0
+    max_abs: float | None = None
+    differing: int | None = None
+    total: int | None = None
+    vs_estimate: str = ""
+    seconds: float | None = None
+    problem: str = ""
+
+
+def _first_line(text: str) -> str:
+    return " ".join(text.strip().splitlines()[0].split()) if text.strip() else "(no message)"
+
+
+def _build(name: str, data: bytes, pipeline: list[str], target: Any) -> tuple[Any, str]:
+    """(the module after ``pipeline``, "") or (None, why the pipeline failed)."""
+    errors = io.StringIO()
+    engine = DiagnosticEngine(SourceManager(), stream=errors)
+    engine.show_remarks = False
+    try:
+        module = load_module(name, data, engine).module
+        apply_target(module, target)
+        if not transform(module, pipeline, engine):
+            return None, "pipeline failed: " + _first_line(errors.getvalue())
+    except UserError as err:
+        return None, "pipeline failed: " + err.diagnostic.message
+    except RunCrash as crash:
+        return None, f"pipeline crashed in {crash.where}: {crash}"
+    return module, ""
+
+
+def _run(module: Any, inputs: list[np.ndarray], repeat: int) -> tuple[list[np.ndarray] | None, float, str]:
+    """(outputs, median CPU seconds, "") or (None, 0, why the interpreter stopped)."""
+    notes: list[str] = []
+    times = []
+    outputs = None
+    for _ in range(repeat):
+        began = time.process_time()
+        try:
+            outputs = execute(module, inputs, notes.append)
+        except UserError as err:
+            return None, 0.0, f"not run: {err.diagnostic.message}"  # (the op's long TFLite name left out)
+        except RunCrash as crash:
+            return None, 0.0, f"kernel crashed: {str(crash)[:160]}"
+        times.append(time.process_time() - began)
+    if notes:
+        notes[:] = ["op by op: the scheduled runner is not available"]
+    return outputs, statistics.median(times), "; ".join(dict.fromkeys(notes))
+
+
+def _ops(module: Any) -> int:
+    """Ops that compute (not constants, DMA or views) in the module's function."""
+    skip = ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.no_value", "func.return", "npu.dma")
+    func = Interpreter(module).function()
+    return sum(1 for op in func.regions[0].entry.ops if op.name not in skip)
+
+
+def _compare(row: Row, outputs: list[np.ndarray], reference: list[np.ndarray], names: list[str]) -> None:
+    diffs = [difference(np.asarray(o), r, n) for o, r, n in zip(outputs, reference, names)]
+    row.max_abs = max(d.max_abs for d in diffs)
+    row.differing = sum(d.differing for d in diffs)
+    row.total = sum(d.total for d in diffs)
+
+
+def bench_model(path: Path, target: Any, seed: int, repeat: int) -> list[Row]:
+    """Every stage of one model."""
+    data = path.read_bytes()
+    rows: list[Row] = []
+    legalised: list[np.ndarray] | None = None
+    base, problem = _build(path.name, data, [], target)
+    if base is None:
+        return [Row(path.stem, stage, problem=problem) for stage in STAGES]
+    arg_ports, result_ports = function_ports(Interpreter(base).function())
+    inputs = gather_inputs(arg_ports, [], seed).arrays
+    names = [p.name for p in result_ports]
+    try:
+        reference = pair_outputs(names, run_litert(data, path.name, inputs))
+    except UserError as err:
+        return [Row(path.stem, stage, problem="ai-edge-litert: " + err.diagnostic.message) for stage in STAGES]
+    for stage, pipeline in STAGES.items():
+        module, problem = (base, "") if not pipeline else _build(path.name, data, pipeline, target)
+        row = Row(path.stem, stage, problem=problem)
+        rows.append(row)
+        if module is None:
+            continue
+        row.ops = _ops(module)
+        outputs, seconds, note = _run(module, inputs, repeat)
+        row.problem = note
+        if outputs is None:
+            continue
+        row.seconds = seconds
+        try:
+            _compare(row, outputs, reference, names)
+        except UserError as err:
+            row.problem = err.diagnostic.message
+            continue
+        if stage == "estimate":
+            legalised = outputs
+        if stage == "schedule":
+            row.vs_estimate = ("n/a" if legalised is None else
+                               "identical" if all(np.array_equal(a, b) for a, b in zip(outputs, legalised))
+                               else "differs")
+            if not is_scheduled(module):
+                row.problem = (row.problem + "; " if row.problem else "") + "no npu.schedule on the module"
+    return rows
+
+
+def render(rows: list[Row], args: argparse.Namespace) -> str:
+    """The markdown report."""
+    exact = sum(1 for r in rows if r.max_abs == 0)
+    ran = sum(1 for r in rows if r.max_abs is not None)
+    lines = [
+        "# Reference interpreter on the corpus (issue 9)",
+        "",
+        "Generated by `python bench/interpreter.py` (do not edit by hand). Each model runs on seeded",
+        f"random inputs (seed {args.seed}, over each input's storage range) at three stages: `tfl` (as",
+        "imported), `estimate` (legalised to npu ops) and `schedule` (scheduled; run by the scheduled",
+        f"runner), with target {args.target}. *max diff* and *differing* compare all outputs with",
+        "ai-edge-litert's reference kernels on the same inputs; *= estimate* says whether the scheduled",
+        "run gives the legalised run's outputs exactly. *CPU s* is the interpreter's run alone, process",
+        f"CPU time, median of {args.repeat}. A stage that cannot run says why.",
+        "",
+        f"Machine: {platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}. "
+        f"{exact} of {len(rows)} model-stages bit-exact ({ran} ran to the end).",
+        "",
+        "| model | stage | ops | max diff | differing | = estimate | CPU s | note |",
+        "|---|---|---:|---:|---:|---|---:|---|",
+    ]
+    for r in rows:
+        diff = "" if r.max_abs is None else f"{r.max_abs:g}"
+        differing = "" if r.differing is None else f"{r.differing:,} / {r.total:,}"
+        seconds = "" if r.seconds is None else f"{r.seconds:.3f}"
+        note = r.problem.replace("|", "\\|")
+        lines.append(f"| {r.model} | {r.stage} | {r.ops or ''} | {diff} | {differing} | {r.vs_estimate} | "
+                     f"{seconds} | {note} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--target", default="ethos-u55-256")
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "models")
+    parser.add_argument("--models", nargs="*", default=None, help="model names (stems) to run; default all")
+    parser.add_argument("-o", dest="output", type=Path, default=HERE / "INTERPRETER.md")
+    args = parser.parse_args()
+    models = sorted(args.corpus.glob("*.tflite"))
+    if args.models:
+        models = [m for m in models if m.stem in args.models]
+    if not models:
+        print(f"no .tflite models in {args.corpus}", file=sys.stderr)
+        return 1
+    target = prepare_target(argparse.Namespace(target=args.target, config=[], system_config=None,
+                                               memory_mode=None, arena_cache_size=None))
+    rows: list[Row] = []
+    for path in models:
+        for row in bench_model(path, target, args.seed, args.repeat):
+            rows.append(row)
+            seconds = "" if row.seconds is None else f"{row.seconds:.3f} s"
+            print(f"{row.model:<22} {row.stage:<9} max diff {row.max_abs} differing {row.differing} "
+                  f"{row.vs_estimate} {seconds} {row.problem}", flush=True)
+    args.output.write_text(render(rows, args), encoding="utf-8")
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
