@@ -18,6 +18,12 @@ _BLANKS = re.compile(r"[ \t]*")
 _TOKEN = re.compile(r'\s*(?:(\{|\}|:|,|#-\})|([A-Za-z_][A-Za-z0-9_$.\-]*)|(")|([-+]?[0-9]+)|(\S))')
 
 
+_BLOB_ENTRY = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_$.\-]*)\s*:\s*("0x[0-9A-Fa-f]*")\s*([,}])')
+"""``key: "0x..."`` and the ',' or '}' after it: the tokens the scanner reads for a blob entry
+(an identifier, ':', a string with no escape in it, then the separator), in one match. Anything
+else (a quoted key, an escape, an error) is left to the scanner, which reports it."""
+
+
 class ResourceSyntaxError(ValueError):
     def __init__(self, message: str, offset: int) -> None:
         super().__init__(message)
@@ -201,6 +207,15 @@ def _parse_groups(scanner: _Scanner, resources: Resources, dialect: bool) -> Non
         scanner.expect(":")
         scanner.expect("{")
         while True:
+            if dialect:
+                m = _BLOB_ENTRY.match(text, scanner.pos)
+                if m is not None:  # the commonest entry, read in one match (see _BLOB_ENTRY)
+                    start, end = m.span(2)
+                    resources.blobs.setdefault(owner, {})[m.group(1)] = decode_blob(text, start, start, end)
+                    scanner.pos = m.end()
+                    if m.group(3) == "}":
+                        break
+                    continue
             kind, key, at = scanner.next()
             if kind == "punct" and key == "}":
                 break

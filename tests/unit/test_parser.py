@@ -310,6 +310,38 @@ def test_resources_are_returned_and_attached() -> None:
     assert ops[0].attributes["w"].as_array().tolist() == [-86, -69, -52]
 
 
+TRAILERS = [  # blob entries the one-match reader takes, and ones it leaves to the scanner
+    '  k: "0x01000000AABBCC",\n  k2 : "0x0400000001020304" }',
+    '  k: "0x01000000AABBCC",\n }',
+    '  "q k": "0x01000000AB", k.b-c: "0x01000000"}',
+    '  k: "0x01000000AB\\x", j: "0x01000000"}',
+    '  k: "0x01000000ABC"}',
+    '  k: "0x03000000AB"}',
+    '  k: "0x01000000AB" j: "0x01000000"}',
+    '  k: "0x010000\n00AB"}',
+    '  k: 12}',
+    '  k: "0x01000000AB",, }',
+]
+
+
+@pytest.mark.parametrize("entries", TRAILERS)
+def test_blob_entries_read_in_one_match_as_the_scanner_reads_them(entries, monkeypatch) -> None:
+    import re
+    from npu_opt.ir import resources
+
+    def outcome() -> object:
+        text = "{-#\n  dialect_resources: {\n    builtin: {\n" + entries + "\n  }\n#-}\n"
+        try:
+            found = resources.parse_trailer(text)
+        except resources.ResourceSyntaxError as err:
+            return str(err), err.offset
+        return {key: (bytes(blob.data), blob.alignment) for key, blob in found.blobs["builtin"].items()}
+
+    fast = outcome()
+    monkeypatch.setattr(resources, "_BLOB_ENTRY", re.compile(r"(?!)"))  # never matches: the scanner alone
+    assert outcome() == fast
+
+
 def test_trailer_needs_its_own_line() -> None:
     # ``{-#`` only starts the trailer at the start of a line (after blanks)
     module = _parse('"foo.a"() {s = "{-#"} : () -> ()\n  {-#\n#-}\n')
