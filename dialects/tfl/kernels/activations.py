@@ -73,14 +73,15 @@ TANH32 = _f64(np.tanh)
 
 def float_table(fn: FloatFn, q_in: Quant, q_out: Quant) -> np.ndarray:
     """The output for every stored input value of an 8-bit quantised ``fn``: dequantise in
-    float32, apply ``fn``, multiply by 1 / out_scale, round half away, add the zero point in
-    float32, convert to int32 (out of range -> INT32_MIN, as on x86) and clamp."""
+    float32, apply ``fn``, multiply by 1 / out_scale, round half away, add the zero point and
+    clamp to the storage range in float32, convert to int32 (NaN -> INT32_MIN, so -128)."""
     stored = np.arange(q_in.low, q_in.high + 1, dtype=np.int64)
     real = q_in.scale32 * (stored - q_in.zero).astype(np.float32)
     inverse = np.float32(1.0) / q_out.scale32
     with np.errstate(all="ignore"):
         rescaled = round_half_away(fn(real).astype(np.float32) * inverse)
-        shifted = rescaled + np.float32(q_out.zero)
+        shifted = np.clip(rescaled + np.float32(q_out.zero), q_out.low, q_out.high)
+    # NaN survives the float clamp and converts to INT32_MIN, which clamps to the minimum
     return np.clip(float_to_int32(shifted), q_out.low, q_out.high)
 
 
@@ -333,7 +334,8 @@ def hard_swish(op: Operation, args: list[Any]) -> list[np.ndarray]:
     if not is_quantized(op.results[0].type):
         xf = x.astype(np.float32)
         relu6 = np.minimum(np.maximum(xf + np.float32(3.0), np.float32(0.0)), np.float32(6.0))
-        return [(xf * np.float32(1.0 / 6.0) * relu6).astype(dtype)]  # litert's order
+        with np.errstate(invalid="ignore"):  # -inf * 0 is NaN, as in TFLite
+            return [(xf * np.float32(1.0 / 6.0) * relu6).astype(dtype)]  # litert's order
     q_in, q_out = _io(op)
     if q_in.bits != 8:
         raise fail(op, f"a {q_in.bits}-bit quantised hard_swish is not supported (8-bit is)")
