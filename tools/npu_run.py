@@ -154,14 +154,22 @@ def execute(module: "Operation", inputs: Sequence[Any],
             if remark is not None:
                 remark("the module carries a schedule, but the scheduled runner "
                        "(npu_opt.dialects.npu.schedule_exec) is not available: running it op by op instead")
+    last: list["Operation"] = []
+
+    def note_op(op: "Operation", results: Sequence[Any]) -> None:
+        last[:] = [op]
+
     try:
-        return list(runner(module, inputs))
+        return list(runner(module, inputs, observer=note_op))
     except UserError:
         raise
     except RecursionError:
         raise
     except Exception as err:  # noqa: BLE001 - a kernel's bug: one line, never a traceback
-        raise RunCrash("interpretation", err) from err
+        from npu_opt.ir.diagnostics import location_prefix
+        where = "interpretation" + (f" (after '{last[0].name}' at {location_prefix(last[0].diag_location())})"
+                                    if last else " (of the first op)")
+        raise RunCrash(where, err) from err
 
 
 def _values_text(array: "np.ndarray") -> str:
@@ -270,13 +278,23 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The console script: parse the options and run; exit code 0, 1 (bad input, or outputs
-    beyond the tolerance) or 2 (an internal error)."""
+    beyond the tolerance) or 2 (an internal error). Location-less diagnostics start with
+    ``npu-run`` during the call (the previous program name is restored for in-process callers)."""
     from npu_opt.tools.blas_threads import single_threaded_blas
     single_threaded_blas()  # before anything imports numpy
     from npu_opt.ir.diagnostics import PROGRAM
+    previous = PROGRAM[0]
     PROGRAM[0] = "npu-run"
     try:
-        args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        PROGRAM[0] = previous
+
+
+def _main(argv: list[str]) -> int:
+    """``main`` once the program name is set."""
+    try:
+        args = build_parser().parse_args(argv)
     except SystemExit as done:
         return int(done.code or 0)
     try:

@@ -137,3 +137,11 @@ def test_a_custom_op_fails_at_its_location(tmp_path, capsys: pytest.CaptureFixtu
     assert main([_model("custom"), "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert err.startswith('"custom": error: \'tfl.custom\' cannot be interpreted') and not out.exists()
+
+
+def test_the_program_name_is_restored_for_in_process_callers(capsys: pytest.CaptureFixture[str]) -> None:
+    from npu_opt.ir.diagnostics import PROGRAM
+    before = PROGRAM[0]
+    assert main(["--compare-tflite", "--tflite", _model("conv"), os.path.join(DATA, "no-such.mlir")]) == 1
+    assert capsys.readouterr().err.startswith("npu-run: error: cannot open input file")
+    assert PROGRAM[0] == before
