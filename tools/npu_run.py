@@ -70,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed of the random inputs (default 0)")
     p.add_argument("-o", dest="output", default=None, metavar="FILE.npz",
-                   help="write the outputs to FILE.npz, keyed by output name (atomically)")
+                   help="write the outputs to FILE.npz, keyed by output name (atomically); '-' writes the .npz "
+                        "to stdout and the summary to stderr")
     p.add_argument("--print-limit", type=int, default=64, metavar="N",
                    help="print the values of outputs with at most N elements (default 64)")
     p.add_argument("--compare-tflite", action="store_true",
@@ -267,8 +268,9 @@ def run(args: argparse.Namespace) -> int:
     report += [describe("output", port, array, args.print_limit) for port, array in zip(result_ports, outputs)]
     if theirs is not None:
         report += lines
-    sys.stdout.write("\n".join(report) + "\n")
-    sys.stdout.flush()
+    summary = sys.stderr if args.output == "-" else sys.stdout  # (stdout holds the .npz then)
+    summary.write("\n".join(report) + "\n")
+    summary.flush()
     if theirs is not None and beyond:
         engine.emit(Diagnostic("error", f"{len(beyond)} output(s) differ from TFLite by more than the "
                                         f"tolerance {args.tolerance:g}: " + ", ".join(beyond), None))
