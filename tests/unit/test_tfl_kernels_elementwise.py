@@ -364,3 +364,25 @@ def test_dequantize() -> None:
         x = every_int(bits)
         model = one_op("tfl.dequantize", [tensor(x.shape, q(bits, s, z))], tensor(x.shape, "f32"))
         assert_same(model, [x])
+
+
+def test_uint8_int16_abs_and_per_axis_dequantize() -> None:
+    """uint8 operands (requantise to int8, relu, logistic, add), int16 abs over every value,
+    and a per-axis dequantise."""
+    u8 = np.arange(256).astype(np.uint8)
+    def qu(scale: float, zero: int) -> str:
+        return f"!quant.uniform<u8:f32, {scale!r}:{zero}>"
+    qt = tensor((256,), q(8, 0.07, 3))
+    assert_same(one_op("tfl.quantize", [tensor((256,), qu(0.05, 130))], qt, f"qtype = {qt}"), [u8])
+    assert_same(one_op("tfl.relu", [tensor((256,), qu(0.05, 130))], tensor((256,), qu(0.07, 3))), [u8])
+    assert_same(one_op("tfl.logistic", [tensor((256,), qu(0.05, 130))],
+                       tensor((256,), qu(1 / 256, 0))), [u8])
+    assert_same(one_op("tfl.add", [tensor((256,), qu(0.05, 130)), tensor((256,), qu(0.03, 100))],
+                       tensor((256,), qu(0.07, 3)), 'fused_activation_function = "NONE"'),
+                [u8, u8[::-1].copy()])
+    x16 = every_int(16)
+    assert_same(one_op("tfl.abs", [tensor((65536,), q(16, 0.001))], tensor((65536,), q(16, 0.0013))),
+                [x16])
+    per_axis = "!quant.uniform<i8:f32:0, {0.5:1,0.25:-3}>"
+    assert_same(one_op("tfl.dequantize", [tensor((2, 128), per_axis)], tensor((2, 128), "f32")),
+                [every_int(8, (2, 128))])
