@@ -55,6 +55,7 @@ class Row:
     differing: int | None = None
     total: int | None = None
     vs_estimate: str = ""
+    distinct: int | None = None
     seconds: float | None = None
     problem: str = ""
 
@@ -111,6 +112,7 @@ def _compare(row: Row, outputs: list[np.ndarray], reference: list[np.ndarray], n
     row.max_abs = max(d.max_abs for d in diffs)
     row.differing = sum(d.differing for d in diffs)
     row.total = sum(d.total for d in diffs)
+    row.distinct = int(sum(len(np.unique(r)) for r in reference))
 
 
 def bench_model(path: Path, target: Any, seed: int, repeat: int) -> list[Row]:
@@ -168,21 +170,24 @@ def render(rows: list[Row], args: argparse.Namespace) -> str:
         "imported), `estimate` (legalised to npu ops) and `schedule` (scheduled; run by the scheduled",
         f"runner), with target {args.target}. *max diff* and *differing* compare all outputs with",
         "ai-edge-litert's reference kernels on the same inputs; *= estimate* says whether the scheduled",
-        "run gives the legalised run's outputs exactly. *CPU s* is the interpreter's run alone, process",
+        "run gives the legalised run's outputs exactly. *distinct* counts the different values in",
+        "TFLite's outputs: few of them mean random inputs saturated the network, a weaker check.",
+        "*CPU s* is the interpreter's run alone, process",
         f"CPU time, median of {args.repeat}. A stage that cannot run says why.",
         "",
         f"Machine: {platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}. "
         f"{exact} of {len(rows)} model-stages bit-exact ({ran} ran to the end).",
         "",
-        "| model | stage | ops | max diff | differing | = estimate | CPU s | note |",
-        "|---|---|---:|---:|---:|---|---:|---|",
+        "| model | stage | ops | max diff | differing | distinct | = estimate | CPU s | note |",
+        "|---|---|---:|---:|---:|---:|---|---:|---|",
     ]
     for r in rows:
         diff = "" if r.max_abs is None else f"{r.max_abs:g}"
         differing = "" if r.differing is None else f"{r.differing:,} / {r.total:,}"
         seconds = "" if r.seconds is None else f"{r.seconds:.3f}"
         note = r.problem.replace("|", "\\|")
-        lines.append(f"| {r.model} | {r.stage} | {r.ops or ''} | {diff} | {differing} | {r.vs_estimate} | "
+        distinct = "" if r.distinct is None else str(r.distinct)
+        lines.append(f"| {r.model} | {r.stage} | {r.ops or ''} | {diff} | {differing} | {distinct} | {r.vs_estimate} | "
                      f"{seconds} | {note} |")
     return "\n".join(lines) + "\n"
 
