@@ -127,7 +127,7 @@ def bench_model(path: Path, target: Any, seed: int, repeat: int) -> list[Row]:
     inputs = gather_inputs(arg_ports, [], seed).arrays
     names = [p.name for p in result_ports]
     try:
-        reference = pair_outputs(names, run_litert(data, path.name, inputs))
+        reference = pair_outputs(names, run_litert(data, path.name, inputs).outputs)
     except UserError as err:
         return [Row(path.stem, stage, problem="ai-edge-litert: " + err.diagnostic.message) for stage in STAGES]
     for stage, pipeline in STAGES.items():

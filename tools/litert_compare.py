@@ -10,7 +10,7 @@ and unique, else by position.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -30,17 +30,27 @@ class Difference:
     total: int
 
 
-def run_litert(model: bytes, path: str, inputs: Sequence[np.ndarray],
-               kernels: str = "ref") -> list[tuple[str, np.ndarray]]:
-    """(tensor name, array) of every output of the ``model`` flatbuffer's main subgraph run on
-    ``inputs``; ``path`` names the model in errors."""
+@dataclass
+class LitertRun:
+    """What ai-edge-litert computed: the outputs in its order, and (when asked for) every tensor
+    of the subgraph by name."""
+
+    outputs: list[tuple[str, np.ndarray]]
+    tensors: dict[str, np.ndarray]
+
+
+def run_litert(model: bytes, path: str, inputs: Sequence[np.ndarray], kernels: str = "ref",
+               keep_all: bool = False) -> LitertRun:
+    """Run the ``model`` flatbuffer's main subgraph on ``inputs`` (``path`` names the model in
+    errors); ``keep_all`` keeps every intermediate tensor too."""
     try:
         from ai_edge_litert.interpreter import Interpreter, OpResolverType
     except ImportError:
         raise UserError("--compare-tflite needs ai-edge-litert (pip install 'npu-opt[run]')") from None
     resolver = OpResolverType.BUILTIN_REF if kernels == "ref" else OpResolverType.BUILTIN
     try:
-        runner = Interpreter(model_content=model, experimental_op_resolver_type=resolver)
+        runner = Interpreter(model_content=model, experimental_op_resolver_type=resolver,
+                             experimental_preserve_all_tensors=keep_all)
         details = runner.get_input_details()
         if len(details) != len(inputs):
             raise UserError(f"'{path}' takes {len(details)} input(s) in ai-edge-litert, but the "
@@ -54,13 +64,48 @@ def run_litert(model: bytes, path: str, inputs: Sequence[np.ndarray],
         for detail, array in zip(details, inputs):
             runner.set_tensor(detail["index"], array)
         runner.invoke()
-        return [(detail["name"], np.array(runner.get_tensor(detail["index"])))
-                for detail in runner.get_output_details()]
+        outputs = [(detail["name"], np.array(runner.get_tensor(detail["index"])))
+                   for detail in runner.get_output_details()]
+        tensors: dict[str, np.ndarray] = {}
+        if keep_all:
+            for detail in runner.get_tensor_details():
+                if detail["name"] and detail["name"] not in tensors:
+                    try:
+                        tensors[detail["name"]] = np.array(runner.get_tensor(detail["index"]))
+                    except ValueError:  # (a tensor without data, e.g. a scratch buffer)
+                        continue
+        return LitertRun(outputs, tensors)
     except UserError:
         raise
     except (ValueError, RuntimeError) as err:
         text = " ".join(str(err).split())
         raise UserError(f"ai-edge-litert cannot run '{path}': {text[:300]}") from None
+
+
+def result_names(op: Any) -> list[str | None]:
+    """The TFLite tensor name each result of ``op`` carries in its location (the importer's
+    ``loc("name")``, a fused location for several results, kept by the passes), else None."""
+    from npu_opt.ir.location import FusedLoc, NameLoc
+    loc = op.location
+    if isinstance(loc, NameLoc):
+        return [loc.name] + [None] * (len(op.results) - 1)
+    if isinstance(loc, FusedLoc) and len(loc.locations) == len(op.results):
+        return [part.name if isinstance(part, NameLoc) else None for part in loc.locations]
+    return [None] * len(op.results)
+
+
+class NamedResults:
+    """An interpreter observer keeping the results named by a TFLite tensor in ``wanted``; when
+    several ops carry one name (a legalised op and the reshapes around it) the last one wins."""
+
+    def __init__(self, wanted: set[str]) -> None:
+        self.wanted = wanted
+        self.found: dict[str, tuple[str, np.ndarray]] = {}
+
+    def __call__(self, op: Any, results: Sequence[Any]) -> None:
+        for name, array in zip(result_names(op), results):
+            if name in self.wanted and array is not None:
+                self.found[name] = (op.name, np.array(array))
 
 
 def pair_outputs(names: Sequence[str], theirs: Sequence[tuple[str, np.ndarray]]) -> list[np.ndarray]:
@@ -92,4 +137,5 @@ def difference(ours: np.ndarray, theirs: np.ndarray, name: str) -> Difference:
     return Difference(float(delta.max()) if delta.size else 0.0, int(unequal.sum()), int(ours.size))
 
 
-__all__ = ["Difference", "RESOLVERS", "difference", "pair_outputs", "run_litert"]
+__all__ = ["Difference", "LitertRun", "NamedResults", "RESOLVERS", "difference", "pair_outputs",
+           "result_names", "run_litert"]

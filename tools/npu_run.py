@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the TFLite model to compare with when the input is MLIR text")
     p.add_argument("--tolerance", type=_tolerance, default=0.0, metavar="T",
                    help="largest absolute difference from TFLite accepted (default 0: bit-exact)")
+    p.add_argument("--compare-each-op", action="store_true",
+                   help="with --compare-tflite, also compare every op result named by a TFLite tensor (its "
+                        "location) with that tensor in ai-edge-litert; informative, the exit code follows "
+                        "the outputs only")
     p.add_argument("--tflite-kernels", choices=RESOLVERS, default="ref",
                    help="ai-edge-litert's reference kernels (default) or its optimised builtin ones")
     p.add_argument("--list-passes", action="store_true", help="list the passes and pipelines, then exit")
@@ -138,11 +142,12 @@ def is_scheduled(module: "Operation") -> bool:
     return module.attr(SCHEDULE_ATTR) is not None
 
 
-def execute(module: "Operation", inputs: Sequence[Any],
-            remark: Callable[[str], None] | None = None) -> list[Any]:
-    """Run ``module`` on ``inputs``: as scheduled when it carries a schedule, else op by op.
-    When the scheduled runner is not available, the module runs op by op and ``remark`` is told
-    so. InterpretError for what the interpreter cannot run; RunCrash for a bug."""
+def execute(module: "Operation", inputs: Sequence[Any], remark: Callable[[str], None] | None = None,
+            observer: Callable[["Operation", Sequence[Any]], None] | None = None) -> list[Any]:
+    """Run ``module`` on ``inputs``: as scheduled when it carries a schedule, else op by op;
+    ``observer`` sees each op's results. When the scheduled runner is not available, the module
+    runs op by op and ``remark`` is told so. InterpretError for what the interpreter cannot run;
+    RunCrash for a bug."""
     from npu_opt.ir.diagnostics import UserError
     from npu_opt.ir.interpreter import run_function
 
@@ -159,6 +164,8 @@ def execute(module: "Operation", inputs: Sequence[Any],
 
     def note_op(op: "Operation", results: Sequence[Any]) -> None:
         last[:] = [op]
+        if observer is not None:
+            observer(op, results)
 
     try:
         return list(runner(module, inputs, observer=note_op))
@@ -210,6 +217,30 @@ def compare_lines(ports: Sequence["Port"], ours: Sequence["np.ndarray"], theirs:
     return lines, beyond
 
 
+def op_compare_lines(named: Any, tensors: dict[str, "np.ndarray"]) -> list[str]:
+    """A line per op result named by a TFLite tensor: its difference from that tensor, or why
+    it is not comparable (a legalised op may hold the tensor in another shape)."""
+    from npu_opt.ir.diagnostics import UserError
+    from npu_opt.tools.litert_compare import difference
+    skip = ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.no_value")
+    lines = []
+    differ = compared = 0
+    for tensor, (op_name, array) in named.found.items():
+        if op_name in skip:
+            continue
+        try:
+            diff = difference(array, tensors[tensor], tensor)
+        except UserError as err:
+            lines.append(f"op '{tensor}' ({op_name}): not compared: {err.diagnostic.message}")
+            continue
+        compared += 1
+        differ += diff.differing > 0
+        lines.append(f"op '{tensor}' ({op_name}): max abs diff {diff.max_abs:g}, "
+                     f"{diff.differing} of {diff.total} elements differ")
+    lines.append(f"ops: {compared} result(s) compared by tensor name, {differ} differ")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     """The whole npu-run for parsed ``args``; returns the exit code."""
     import npu_opt.dialects  # noqa: F401 - registers dialects
@@ -233,6 +264,8 @@ def run(args: argparse.Namespace) -> int:
         target = prepare_target(args)
         if args.output is not None:
             check_output_path(args.output)
+        if args.compare_each_op and not args.compare_tflite:
+            raise UserError("--compare-each-op compares with TFLite: it needs --compare-tflite")
         if args.tflite is not None and not args.compare_tflite:
             raise UserError("--tflite names the model to compare with: it needs --compare-tflite")
         name, data = read_input(args.input)
@@ -249,15 +282,22 @@ def run(args: argparse.Namespace) -> int:
         func = Interpreter(loaded.module).function()
         arg_ports, result_ports = function_ports(func)
         inputs = gather_inputs(arg_ports, args.inputs, args.seed)
-        outputs = execute(loaded.module, inputs.arrays,  # (this remark shows without --pass-remarks)
-                          lambda text: sys.stderr.write(render(Diagnostic("remark", text)) + "\n"))
-        theirs = None
+        litert = named = None
         if args.compare_tflite:
-            from npu_opt.tools.litert_compare import pair_outputs, run_litert
-            tflite_name = args.tflite or name
-            theirs = pair_outputs([p.name for p in result_ports],
-                                  run_litert(reference, tflite_name, inputs.arrays, args.tflite_kernels))
+            from npu_opt.tools.litert_compare import NamedResults, run_litert
+            litert = run_litert(reference, args.tflite or name, inputs.arrays, args.tflite_kernels,
+                                keep_all=args.compare_each_op)
+            if args.compare_each_op:
+                named = NamedResults(set(litert.tensors) - {p.name for p in arg_ports})
+        outputs = execute(loaded.module, inputs.arrays,  # (this remark shows without --pass-remarks)
+                          lambda text: sys.stderr.write(render(Diagnostic("remark", text)) + "\n"), named)
+        theirs = None
+        if litert is not None:
+            from npu_opt.tools.litert_compare import pair_outputs
+            theirs = pair_outputs([p.name for p in result_ports], litert.outputs)
             lines, beyond = compare_lines(result_ports, outputs, theirs, args.tolerance)
+            if named is not None:
+                lines += op_compare_lines(named, litert.tensors)
         if args.output is not None:
             write_output(args.output, npz_bytes(result_ports, outputs))
     except UserError as err:

@@ -7,6 +7,16 @@
 // SAME-NEXT: output 1 'head_b_conv': tensor<1x5x5x40x!quant.uniform<i8:f32, 0.25>>
 // SAME-NEXT: compare 0 'head_a_pool': max abs diff 0, 0 of 800 elements differ
 // SAME-NEXT: compare 1 'head_b_conv': max abs diff 0, 0 of 1000 elements differ
+// --compare-each-op also compares each op result that carries a TFLite tensor name (its location)
+// with that tensor, as ai-edge-litert computed it.
+// RUN: npu-run %S/../../data/conv.tflite --compare-tflite --compare-each-op --print-limit 0 | %filecheck %s --check-prefix=EACH
+// EACH:      compare 0 'logits': max abs diff 0, 0 of 10 elements differ
+// EACH-NEXT: op 'conv' (tfl.conv_2d): max abs diff 0, 0 of 128 elements differ
+// EACH-NEXT: op 'depthwise' (tfl.depthwise_conv_2d): max abs diff 0, 0 of 256 elements differ
+// EACH:      op 'logits' (tfl.fully_connected): max abs diff 0, 0 of 10 elements differ
+// EACH-NEXT: ops: 7 result(s) compared by tensor name, 0 differ
+// RUN: not npu-run %S/../../data/conv.tflite --compare-each-op 2>&1 | %filecheck %s --check-prefix=EACH-ALONE
+// EACH-ALONE: npu-run: error: --compare-each-op compares with TFLite: it needs --compare-tflite
 // The function below has odd_channels.tflite's signature but returns a constant.
 // RUN: not npu-run %s --compare-tflite --tflite %S/../../data/odd_channels.tflite -o %t.npz > %t.out 2> %t.err
 // RUN: %filecheck %s --check-prefix=DIFF --input-file %t.out
