@@ -11,7 +11,10 @@ The programme is sequential, so numpy runs it in *lanes*: each stream is cut int
 stream first *warms up* on the symbols before it, from an arbitrary state: the clamp to "cheapest
 plus price" erases the start state within a few hundred symbols on real weights. Each piece's
 warmed-up state is then compared with the exact end state of the piece before it; a piece that
-differs is run again from that exact state, so the chosen runs are the codec's, always.
+differs is run again from that exact state, so the chosen runs are the codec's, always. A rerun
+stops for a lane as soon as its state, at a 16-step checkpoint, equals the one the first run
+recorded there: from then on both runs take the same decisions (they depend on the costs relative
+to the cheapest only), so most reruns cover a few checkpoints instead of the whole lane.
 
 Costs are kept as ``16 * bits + set index`` in one integer, so that a single minimum over the
 sets gives both the cheapest cost and the first cheapest set (the codec's tie rule).
@@ -128,39 +131,76 @@ class _LaneBatch:
         return np.take(self.table, symbols, axis=0).transpose(0, 2, 1).copy()
 
 
+def _relative_capped(state: np.ndarray) -> np.ndarray:
+    """Each set's bits above the lane's cheapest, capped at SWITCH_PRICE + 1 (an excess over the
+    price switches at the next step whatever it is): everything later steps depend on."""
+    bits = state >> _SHIFT
+    return np.minimum(bits - bits.min(axis=0), SWITCH_PRICE + 1)
+
+
 def _advance(batch: _LaneBatch, lanes: np.ndarray | None, state: np.ndarray, t0: int, t1: int,
-             switched: np.ndarray | None, best: np.ndarray | None) -> np.ndarray:
+             switched: np.ndarray | None, best: np.ndarray | None, marks: np.ndarray | None = None,
+             follow: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
     """Run steps t0..t1 of ``lanes`` (None: all) from ``state`` (sets x lanes keys); record, when given,
-    per step which sets switched and which set was cheapest (indexed from step ``batch.warm_up``).
+    per step which sets switched and which set was cheapest (indexed from step ``batch.warm_up``;
+    global arrays, written at the lanes' own columns). Returns the end state and the lanes it
+    belongs to (``lanes`` less those that rejoined their recorded run).
+
+    ``marks`` (chunk x sets x all lanes, int8) holds each lane's relative state at every chunk
+    start of the recorded run. Without ``follow`` the run writes them; with it (a rerun from an
+    exact start) a lane whose state at a chunk start equals its mark has rejoined the recorded
+    run, which is then right from there on: it stops, and the others overwrite their marks.
 
     Every operand is a whole contiguous (sets x lanes) array or a lanes row and every constant a
     numpy scalar of the state's type: numpy's broadcasting and Python-int conversions cost more
     per call than the arithmetic on a step."""
     dtype = batch.dtype
-    count = state.shape[1]
-    index = np.ascontiguousarray(np.broadcast_to(np.arange(batch.sets, dtype=dtype)[:, None], state.shape))
-    threshold = np.empty_like(state)
-    low = np.empty(count, dtype)
     set_bits = dtype((1 << _SHIFT) - 1)
     cost_bits = dtype(~((1 << _SHIFT) - 1))
-    # Prices less the set-index bits: (cheapest | 15) + price - 15 is the cheapest cost, shifted.
-    if batch.price is None:
-        prices = None
-        plain = index + dtype((SWITCH_PRICE << _SHIFT) - ((1 << _SHIFT) - 1))
-    else:
-        prices = (batch.price if lanes is None else batch.price[:, lanes]) - set_bits
     cheapest = np.minimum.reduce
     chunk = RENORMALISE
+
+    def operands(count: int) -> tuple:
+        index = np.ascontiguousarray(np.broadcast_to(np.arange(batch.sets, dtype=dtype)[:, None], (batch.sets, count)))
+        # Prices less the set-index bits: (cheapest | 15) + price - 15 is the cheapest cost, shifted.
+        if batch.price is None:
+            prices, plain = None, index + dtype((SWITCH_PRICE << _SHIFT) - ((1 << _SHIFT) - 1))
+        else:
+            prices, plain = (batch.price if lanes is None else batch.price[:, lanes]) - set_bits, None
+        return index, np.empty((batch.sets, count), dtype), np.empty(count, dtype), prices, plain
+
+    index, threshold, low, prices, plain = operands(state.shape[1])
     for c0 in range(t0, t1, chunk):
         c1 = min(t1, c0 + chunk)
-        costs = batch.step_costs(c0, c1, lanes)
         cheapest(state, axis=0, out=low)
         np.bitwise_and(low, cost_bits, out=low)
         np.subtract(state, low, out=state)
+        if marks is not None and c0 >= batch.warm_up:
+            mark = (c0 - batch.warm_up) // chunk
+            relative = np.minimum(state >> _SHIFT, SWITCH_PRICE + 1).astype(np.int8)
+            if not follow:
+                marks[mark] = relative
+            else:
+                assert lanes is not None
+                joined = (relative == marks[mark][:, lanes]).all(axis=0) if c0 > t0 else np.zeros(lanes.size, bool)
+                keep = np.flatnonzero(~joined)
+                if keep.size < lanes.size:
+                    lanes, state, relative = lanes[keep], state[:, keep], relative[:, keep]
+                    if lanes.size == 0:
+                        return state, lanes
+                    index, threshold, low, prices, plain = operands(lanes.size)
+                marks[mark][:, lanes] = relative
+        costs = batch.step_costs(c0, c1, lanes)
+        steps = c1 - c0
+        record0 = c0 - batch.warm_up
+        # A rerun records a chunk in its own buffers, then writes them at its lanes' columns.
+        local = lanes is not None and switched is not None and record0 >= 0
+        chunk_switched = np.empty((steps, batch.sets, lanes.size), bool) if local else None
+        chunk_best = np.empty((steps, lanes.size), dtype) if local else None
         for t in range(c0, c1):
             record = t - batch.warm_up
             if best is not None and record >= 0:
-                row = best[record]
+                row = chunk_best[t - c0] if chunk_best is not None else best[record]
                 cheapest(state, axis=0, out=row)
                 np.bitwise_or(row, set_bits, out=low)
             else:
@@ -172,17 +212,20 @@ def _advance(batch: _LaneBatch, lanes: np.ndarray | None, state: np.ndarray, t0:
                 np.add(low, prices[t], out=low)
                 np.add(index, low, out=threshold)
             if switched is not None and record >= 0:
-                np.greater(state, threshold, out=switched[record])
+                np.greater(state, threshold, out=chunk_switched[t - c0] if chunk_switched is not None
+                           else switched[record])
             np.minimum(state, threshold, out=state)
             np.add(state, costs[t - c0], out=state)
-    return state
+        if local:
+            switched[record0:record0 + steps, :, lanes] = chunk_switched
+            best[record0:record0 + steps, lanes] = chunk_best
+    return state, lanes
 
 
 def _relative(state: np.ndarray) -> np.ndarray:
     """What the search's next decisions depend on, per lane: each set's cost above the cheapest,
     where every excess over the switch price counts the same (such a set switches next anyway)."""
-    bits = state >> _SHIFT
-    return np.minimum(bits - bits.min(axis=0), SWITCH_PRICE + 1).T
+    return _relative_capped(state).T
 
 
 def search_runs(jobs: list[SearchJob], warm_up: int = WARM_UP) -> list[Runs]:
@@ -200,13 +243,15 @@ def search_runs(jobs: list[SearchJob], warm_up: int = WARM_UP) -> list[Runs]:
     initial = np.broadcast_to(np.arange(sets, dtype=batch.dtype)[:, None], (sets, lanes)).copy()
     switched = np.empty((lane, sets, lanes), bool)
     best = np.empty((lane, lanes), batch.dtype)
-    state = _advance(batch, None, initial.copy(), 0, warm_up, None, None)
+    marks = np.empty((-(-lane // RENORMALISE), sets, lanes), np.int8)
+    state, _ = _advance(batch, None, initial.copy(), 0, warm_up, None, None)
     entry = _relative(state)
-    state = _advance(batch, None, state, warm_up, warm_up + lane, switched, best)
+    state, _ = _advance(batch, None, state, warm_up, warm_up + lane, switched, best, marks)
     exit_ = _relative(state)
     final_keys = state
-    # Every lane that did not start where the lane before it ended is run again from there;
-    # when none is left, each lane continues its predecessor exactly, back to a stream start.
+    # Every lane that did not start where the lane before it ended is run again from there, until
+    # it rejoins its recorded run (then its exit is unchanged); when none is left, each lane
+    # continues its predecessor exactly, back to a stream start.
     while True:
         differs = np.zeros(lanes, bool)
         differs[1:] = (entry[1:] != exit_[:-1]).any(axis=1)
@@ -214,14 +259,12 @@ def search_runs(jobs: list[SearchJob], warm_up: int = WARM_UP) -> list[Runs]:
         if redo.size == 0:
             break
         start = final_keys[:, redo - 1].copy()
-        sub_switched = np.empty((lane, sets, redo.size), bool)
-        sub_best = np.empty((lane, redo.size), batch.dtype)
-        state = _advance(batch, redo, start.copy(), warm_up, warm_up + lane, sub_switched, sub_best)
-        switched[:, :, redo] = sub_switched
-        best[:, redo] = sub_best
         entry[redo] = _relative(start)
-        exit_[redo] = _relative(state)
-        final_keys[:, redo] = state
+        state, changed = _advance(batch, redo, start, warm_up, warm_up + lane, switched, best, marks, True)
+        assert changed is not None
+        if changed.size:
+            exit_[changed] = _relative(state)
+            final_keys[:, changed] = state
     for slot, job_index in enumerate(nonempty):
         results[job_index] = _trace_back(batch, slot, switched, best, final_keys)
     return results
