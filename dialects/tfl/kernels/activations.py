@@ -1,7 +1,7 @@
 """Kernels of tfl's unary element-wise ops: abs, the relu family, leaky_relu, hard_swish,
 logistic, tanh, exp, log and rsqrt.
 
-Quantised kernels follow what litert computes:
+Quantised kernels follow TFLite's reference kernels (litert's BUILTIN_REF resolver):
 - clamps (relu family), abs and leaky_relu rescale with TFLite's fixed-point multipliers;
 - hard_swish runs TFLite's int16 fixed-point path;
 - int8 logistic, tanh, exp and log read a 256-entry table built by evaluating the float
@@ -10,8 +10,8 @@ Quantised kernels follow what litert computes:
 - int8 rsqrt is TFLite's Newton-Raphson inverse square root.
 Float kernels compute in float32 where TFLite does and are bit-exact, except the
 transcendental ones: they are evaluated in float64 and rounded once (a correctly rounded libm),
-while litert's exp and log differ from that by at most 1 float32 ulp and its tanh and logistic
-(its own approximations) by at most 6 ulps (measured; the tests hold these bounds).
+while the reference kernels' libm exp, log, tanh and logistic differ from that by at most 2
+float32 ulps (measured; the tests hold these bounds).
 """
 from __future__ import annotations
 
@@ -61,11 +61,21 @@ def _f64(fn: Callable[[np.ndarray], np.ndarray]) -> FloatFn:
     return evaluate
 
 
+LOGISTIC_UPPER_CUTOFF = np.float32(16.619047164916992)
+"""Above this input TFLite's float logistic is exactly 1 (1 - sigmoid is below float32's ulp)."""
+LOGISTIC_LOWER_CUTOFF = np.float32(-9.0)
+"""Below this input TFLite's float logistic is exp(x) (the 1 in 1 + exp(-x) no longer counts)."""
+
+
 def _logistic32(x: np.ndarray) -> np.ndarray:
-    """1 / (1 + exp(-x)) with each step rounded to float32, as TFLite writes it."""
-    e = _f64(np.exp)(-np.asarray(x, dtype=np.float32))
+    """1 / (1 + exp(-x)) with each step rounded to float32, as TFLite's reference kernel writes
+    it, including its two cut-offs (1 above the upper one, exp(x) below the lower one)."""
+    xf = np.asarray(x, dtype=np.float32)
+    exp = _f64(np.exp)
     with np.errstate(all="ignore"):
-        return np.float32(1.0) / (np.float32(1.0) + e)
+        middle = np.float32(1.0) / (np.float32(1.0) + exp(-xf))
+        return np.where(xf > LOGISTIC_UPPER_CUTOFF, np.float32(1.0),
+                        np.where(xf < LOGISTIC_LOWER_CUTOFF, exp(xf), middle)).astype(np.float32)
 
 
 EXP32 = _f64(np.exp)
@@ -329,15 +339,15 @@ def inv_sqrt_multiplier(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @TFL.kernel(HardSwishOp)
 def hard_swish(op: Operation, args: list[Any]) -> list[np.ndarray]:
-    """x * relu6(x + 3) / 6: float32 as litert orders it ((x * (1/6)) * relu6(x + 3)), or
-    TFLite's int16 fixed-point path for 8-bit values."""
+    """x * relu6(x + 3) / 6: in float32, multiplied then divided as TFLite's reference kernel
+    does, or TFLite's int16 fixed-point path for 8-bit values."""
     (x,) = args
     dtype = storage_dtype(op.results[0].type)
     if not is_quantized(op.results[0].type):
         xf = x.astype(np.float32)
         relu6 = np.minimum(np.maximum(xf + np.float32(3.0), np.float32(0.0)), np.float32(6.0))
         with np.errstate(invalid="ignore"):  # -inf * 0 is NaN, as in TFLite
-            return [(xf * np.float32(1.0 / 6.0) * relu6).astype(dtype)]  # litert's order
+            return [(xf * relu6 / np.float32(6.0)).astype(dtype)]
     q_in, q_out = _io(op)
     if q_in.bits != 8:
         raise fail(op, f"a {q_in.bits}-bit quantised hard_swish is not supported (8-bit is)")

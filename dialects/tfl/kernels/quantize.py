@@ -145,28 +145,25 @@ def _axis_params(op: Operation, elem: QuantUniformType, rank: int) -> tuple[np.n
 
 @TFL.kernel(DequantizeOp)
 def dequantize(op: Operation, args: list[Any]) -> list[np.ndarray]:
-    """stored * scale - zero * scale in float32 (as litert's optimized kernel computes it: each
-    product rounded to float32, then the difference); f16 and plain i8 inputs are widened."""
+    """scale * (stored - zero), computed in double and rounded once to float32, as TFLite's
+    reference kernel does; f16 and plain integer inputs are widened."""
     (x,) = args
     elem = element_type_of(op.operands[0].type)
     out_dtype = storage_dtype(op.results[0].type)
     if isinstance(elem, QuantUniformType):
         scales, zeros = _axis_params(op, elem, x.ndim)
-        # TFLite's float32 form: x * scale - zero * scale, each product rounded to float32.
-        real = x.astype(np.float32) * scales - zeros.astype(np.float32) * scales
+        real = scales.astype(np.float64) * (x.astype(np.int64) - zeros).astype(np.float64)
         return [real.astype(out_dtype)]
-    if isinstance(elem, IntegerType):  # a plain i8 weight: its value is its real value
-        return [x.astype(out_dtype)]
     return [x.astype(out_dtype)]
 
 
 @TFL.kernel(QuantizeOp)
 def quantize(op: Operation, args: list[Any]) -> list[np.ndarray]:
-    """Float -> quantised: zero + round(x / scale), in int32
-    arithmetic (an out-of-range product becomes INT32_MIN, then the zero point is added with
-    wrap-around), clamped to the storage range. As litert's x86 build: whole blocks of 8
-    elements (flat order) take its vector path, x * (1 / scale) rounded half to even; the
-    tail takes the scalar one, x / scale in float64 rounded half away from zero. Quantised -> quantised: TFLite's requantisation, one multiplier in_scale / out_scale."""
+    """Float -> quantised: zero + round(x / scale) with the division in float32 and rounding
+    half away from zero, converted to int32 (an out-of-range value becomes INT32_MIN, then the
+    zero point is added with wrap-around), clamped to the storage range -- TFLite's reference
+    arithmetic. Quantised -> quantised: TFLite's requantisation, one multiplier
+    in_scale / out_scale."""
     (x,) = args
     out_type = op.results[0].type
     out_elem = element_type_of(out_type)
@@ -175,15 +172,8 @@ def quantize(op: Operation, args: list[Any]) -> list[np.ndarray]:
     dtype = storage_dtype(out_type)
     if not is_quantized(op.operands[0].type):
         scales, zeros = _axis_params(op, out_elem, x.ndim)
-        reciprocal = np.float32(1.0) / scales
-        shape = np.broadcast_shapes(x.shape, np.shape(scales))
-        product = np.broadcast_to(x.astype(np.float32) * reciprocal, shape).reshape(-1)
-        quotient = np.broadcast_to(x.astype(np.float64) / scales.astype(np.float64),
-                                   shape).reshape(-1)
-        scaled = round_half_away(quotient)
-        vector_end = product.size - product.size % 8
-        scaled[:vector_end] = np.rint(product[:vector_end])
-        scaled = scaled.reshape(shape)
+        with np.errstate(all="ignore"):
+            scaled = round_half_away(x.astype(np.float32) / scales)
         stored = wrap_int32(float_to_int32(scaled) + zeros)
         return [np.clip(stored, low, high).astype(dtype)]
     q_in = quant_of(op, op.operands[0].type, "input")
@@ -192,26 +182,7 @@ def quantize(op: Operation, args: list[Any]) -> list[np.ndarray]:
     if ratio >= 2.0 ** 31:
         raise fail(op, f"the requantisation multiplier {ratio:g} exceeds 2**31")
     out = requantize(x, q_in.scale32, q_in.zero, q_out.scale32, q_out.zero, low, high)
-    if q_in.bits == 8 and q_out.bits == 8:
-        out = _requantize_int8_blocks(x, ratio, q_in.zero, q_out.zero, out)
     return [out.astype(dtype)]
-
-
-def _requantize_int8_blocks(x: np.ndarray, ratio: float, in_zero: int, out_zero: int,
-                            scalar: np.ndarray) -> np.ndarray:
-    """int8 -> int8 requantisation as litert's x86 build runs it: whole blocks of 16 elements
-    (in flat order) go through its vector path, whose high multiply and right shift both round
-    halves upward (toward +inf); the remaining tail keeps the scalar result ``scalar``."""
-    mantissa, exponent = quantize_multiplier(ratio)
-    flat = x.reshape(-1).astype(np.int64)
-    vector_end = flat.size - flat.size % 16
-    centred = (flat[:vector_end] - in_zero) << max(exponent, 0)
-    high = (2 * centred * mantissa + (1 << 31)) >> 32
-    right = max(-exponent, 0)
-    rounded = (high + ((1 << right) >> 1)) >> right
-    out = scalar.reshape(-1).copy()
-    out[:vector_end] = np.clip(rounded + out_zero, -128, 127)
-    return out.reshape(x.shape)
 
 
 __all__ = ["ACTIVATION_BOUNDS", "Quant", "activation_float", "activation_int",
