@@ -74,11 +74,17 @@ leave the dictionary to the grammar. ``kind`` is "type" (literal ''), "dense" or
 
 @functools.lru_cache(maxsize=1)
 def _typed_entry() -> re.Pattern[str]:
-    """``_ENTRY`` plus types and dense values (built on first use: the pattern is ~10 kB)."""
+    """``_ENTRY`` plus types and dense values (compiled on first use: the pattern is ~10 kB; the
+    parser compiles it through its pattern cache instead and passes it to simple_dictionary)."""
+    return re.compile(typed_entry_pattern())
+
+
+def typed_entry_pattern() -> str:
+    """The text of the ``_typed_entry`` pattern."""
     from npu_opt.ir.lexing import angle_brackets
     head = r"[A-Za-z_!][A-Za-z0-9_$.]*+"
     type_ = rf"{head}(?:{angle_brackets()})?"
-    return re.compile(
+    return (
         r'\s*+([A-Za-z_][A-Za-z0-9_$.]*+)\s*+(?:=\s*+(?:'
         r'(?P<string>"[^"\\\n]*+")'
         r'|(?P<array>\[[^\[\]"{}<>()]*+\])'
@@ -118,15 +124,20 @@ def _typed_value(m: re.Match[str], typed: TypedValue) -> Attribute | None:
 _BARE_TYPE = re.compile(r"[A-Za-z_!][A-Za-z0-9_$.]*")
 
 
-def simple_dictionary(body: str, typed: TypedValue | None = None) -> dict[str, Attribute] | None:
+def simple_dictionary(body: str, typed: TypedValue | None = None,
+                      entry: re.Pattern[str] | None = None) -> dict[str, Attribute] | None:
     """Decode the inside of ``{...}`` when every entry is simple (or, given ``typed``, a type or a
-    dense value); None otherwise (or on duplicates)."""
+    dense value); None otherwise (or on duplicates). ``entry`` is the compiled
+    ``typed_entry_pattern()`` when the caller has it."""
     result: dict[str, Attribute] = {}
     pos = 0
     end = len(body)
     if not body.strip():
         return result
-    entry = _ENTRY if typed is None else _typed_entry()
+    if typed is None:
+        entry = _ENTRY
+    elif entry is None:
+        entry = _typed_entry()
     while pos < end:
         m = entry.match(body, pos)
         if m is None:

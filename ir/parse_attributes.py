@@ -39,6 +39,23 @@ def _element_bytes(element: Type) -> int | None:
     return None
 
 
+_RESOURCE_BYTES: dict[Type, int | None] = {}
+"""Per tensor type, the blob size a dense_resource of it needs (see _resource_bytes)."""
+
+
+def _resource_bytes(type: Type) -> int | None:
+    """The bytes a ``dense_resource`` of ``type`` holds (None for element types of no known
+    size), worked out once per type; ValueError when a dense_resource cannot have that type."""
+    if not isinstance(type, RankedTensorType):
+        raise ValueError(f"dense_resource needs a ranked tensor type, not '{type}'")
+    if not type.has_static_shape:
+        raise ValueError(f"dense_resource needs a statically shaped tensor type, not '{type}'")
+    size = _element_bytes(type.element_type)
+    expected = None if size is None else type.num_elements() * size
+    _RESOURCE_BYTES[type] = expected
+    return expected
+
+
 _FLAT_INTEGERS = re.compile(r"\s*+\[\s*+(-?[0-9]{1,18}+(?:\s*+,\s*+-?[0-9]{1,18}+)*+)\s*+\]\s*+")
 
 _FLAT_FACTS: dict[RankedTensorType, tuple | None] = {}
@@ -223,10 +240,9 @@ class AttributeRules:
     def _dense_resource_value(self, text: str, type: Type) -> Attribute:
         """``dense_resource<key> : type`` from the text of its ``dense_resource<...>``, checked
         against the blob of that key; ValueError saying what is wrong."""
-        if not isinstance(type, RankedTensorType):
-            raise ValueError(f"dense_resource needs a ranked tensor type, not '{type}'")
-        if not type.has_static_shape:
-            raise ValueError(f"dense_resource needs a statically shaped tensor type, not '{type}'")
+        expected = _RESOURCE_BYTES.get(type, False)
+        if expected is False:
+            expected = _resource_bytes(type)
         key = text[len("dense_resource<"):-1].strip()
         if _STRING_AT.fullmatch(key):
             key = unquote_string(key)  # a bad escape is a ValueError naming it
@@ -234,11 +250,8 @@ class AttributeRules:
             raise ValueError("expected a resource key (an identifier or a string) in "
                              f"dense_resource<...>, found '{key[:40]}'")
         blob = self.state.resources.blobs.get("builtin", {}).get(key)
-        size = _element_bytes(type.element_type)
-        if blob is not None and size is not None:
-            expected = type.num_elements() * size
-            if len(blob.data) != expected:
-                raise ValueError(f"resource '{key}' holds {len(blob.data)} bytes but '{type}' needs {expected}")
+        if blob is not None and expected is not None and len(blob.data) != expected:
+            raise ValueError(f"resource '{key}' holds {len(blob.data)} bytes but '{type}' needs {expected}")
         return DenseResourceAttr(type, key, blob)
 
     def dialect_attr(self, children: list[Token]) -> Attribute:

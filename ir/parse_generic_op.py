@@ -11,7 +11,7 @@ from typing import Any
 
 from lark import Lark, Token
 
-from npu_opt.ir.attr_fastpath import simple_dictionary
+from npu_opt.ir.attr_fastpath import simple_dictionary, typed_entry_pattern
 from npu_opt.ir.attributes import UNIT, Attribute, TypeAttr
 from npu_opt.ir.core import Block, Operation, Region
 from npu_opt.ir.diagnostics import UserError
@@ -116,7 +116,7 @@ class GenericOpRules:
                 constant = self._constant_dictionary(text)
                 if constant is not None:
                     return constant  # (each constant's is new: not worth keeping in the cache)
-            found = simple_dictionary(text[1:-1], self._fast_value)
+            found = simple_dictionary(text[1:-1], self._fast_value, self.pieces["typed_entry"])
             if found is None:
                 return None
             cache[text] = found
@@ -371,7 +371,8 @@ def _piece_patterns(parser: Lark) -> dict[str, str]:
         return parser.get_terminal(name).pattern.to_regexp()
     pieces = {"name": terminal("STRING"), "operands": terminal("OPERANDS"), "properties": terminal("PROPERTIES"),
               "attributes": terminal("ATTRIBUTES"), "signature": terminal("SIGNATURE"),
-              "loc": rf"loc\(\s*+({terminal('STRING')})\s*+\)", "space": r"\s*+"}
+              "loc": rf"loc\(\s*+({terminal('STRING')})\s*+\)", "space": r"\s*+",
+              "typed_entry": typed_entry_pattern()}  # (for simple_dictionary, compiled once per install)
     pieces["whole"] = (  # all of them at once, for _quick_generic_op
         rf"(?P<name>{pieces['name']})\s*+(?P<operands>{pieces['operands']})\s*+"
         rf"(?:(?P<properties>{pieces['properties']})\s*+)?(?:(?P<attributes>{pieces['attributes']})\s*+)?"

@@ -212,10 +212,7 @@ class TypeParser:
     def quant_tensor(self, text: str) -> Type | None:
         """``parse(text)`` when it is a tensor of ``!quant.uniform`` that _quant_tensor decodes
         (so a type naming no dialect to check); None otherwise, without raising."""
-        found = self._quant_tensor(text)
-        if found is not None:
-            self._cache[text] = found
-        return found
+        return self._quant_tensor(text)  # (not kept in _cache: each spelling is decoded once per parse)
 
     def _quant_tensor(self, text: str) -> Type | None:
         """An imported constant's or activation's type, ``tensor<8x3x3x8x!quant.uniform<HEAD,
@@ -231,7 +228,7 @@ class TypeParser:
             scales = tuple(map(float, params.split(",")))
             if not (sum(scales) < _INF and min(scales) > 0 and facts[3] <= 0 <= facts[4]):
                 return None  # (a NaN makes the sum one)
-            zero_points: tuple[int, ...] = (0,) * len(scales)
+            zero_points: tuple[int, ...] = _zeros(len(scales))
         else:
             m = _QUANT_TENSOR_ONE.match(text)
             if m is None:
@@ -246,7 +243,7 @@ class TypeParser:
                 return None
         storage, expressed_type, axis, lo, hi, key_lo, key_hi = facts
         # the key and fields QuantUniformType.from_parsed builds for these checked parameters
-        key = (storage, expressed_type, struct.pack(f"<{len(scales)}d", *scales), zero_points, axis, key_lo, key_hi)
+        key = (storage, expressed_type, _packer(len(scales))(*scales), zero_points, axis, key_lo, key_hi)
         element = QuantUniformType._intern_fields(key, {
             "storage_type": storage, "expressed_type": expressed_type, "scales": scales,
             "zero_points": zero_points, "axis": axis, "storage_min": lo, "storage_max": hi})
@@ -328,6 +325,18 @@ class TypeParser:
             return QuantUniformType.from_parsed(storage, expressed_type, scales, zero_points, axis, lo, hi)
         except ValueError as err:
             raise TypeSyntaxError(str(err), 15) from None
+
+
+@functools.lru_cache(maxsize=64)
+def _packer(count: int) -> Callable[..., bytes]:
+    """``struct.pack`` of ``count`` little-endian doubles (the scales' part of an interning key)."""
+    return struct.Struct(f"<{count}d").pack
+
+
+@functools.lru_cache(maxsize=64)
+def _zeros(count: int) -> tuple[int, ...]:
+    """``count`` zero points of 0 (per-axis types printed without them), one tuple per count."""
+    return (0,) * count
 
 
 def opaque_dialect_attr(dialect: str, name: str, body: str | None) -> Attribute:
