@@ -8,6 +8,7 @@ NPU = register_dialect(Dialect(
     "npu",
     "Arm Ethos-U NPU: the operations the NPU executes (convolutions, pooling, vector products, "
     "elementwise and table-lookup operations, memory-only views and DMA) and the hardware target "
-    "they are scheduled for."))
+    "they are scheduled for.",
+    kernel_modules=("npu_opt.dialects.npu.kernels",)))
 
 __all__ = ["NPU"]
