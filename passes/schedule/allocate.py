@@ -25,6 +25,7 @@ exceeding it is a remark.
 """
 from __future__ import annotations
 
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, ARG_ALLOC_ATTR, USAGE_ATTR, AllocAttr, UsageAttr
@@ -79,8 +80,9 @@ class Allocate(Pass):
     arena cache size of a Dedicated_Sram fast storage, the address space); a remark when the
     shared fast storage exceeds the arena cache size."""
 
-    PRESERVES = (WeightStreams, DominanceInfo)
-    """The weight encodings and dominance stay valid: addresses change neither weight values nor control flow."""
+    PRESERVES = (WeightStreams, OpDescription, DominanceInfo)
+    """The weight encodings, op descriptions and dominance stay valid: addresses (attributes)
+    change neither weight values, operands, types nor control flow."""
 
     allocator: str = option("hillclimb", "how to pack live ranges: hillclimb | greedy | linear")
 

@@ -156,7 +156,8 @@ class BufferWeights(Pass):
     ``npu.stream``; erase the DMAs no buffer can serve (see the module docstring)."""
 
     PRESERVES = (WeightStreams, DominanceInfo)
-    """Streams are sized from the weight values and block configs, which this pass leaves."""
+    """Streams are sized from the weight values and block configs, which this pass leaves. Op
+    descriptions are kept too when no DMA was erased (``run``)."""
 
     optimise: Literal["Performance", "Size"] = option("Performance", "the policy whose fast-storage limit applies "
                                                       "(Size: the module's npu.schedule sram_target)")
@@ -181,6 +182,10 @@ class BufferWeights(Pass):
                 moves.update(self._buffer_run(steps, perf, ctx))
             if timed:
                 self._retime(block, moves, ctx)
+        if not ctx.stats["in-place"]:
+            # Only npu.stream and npu.time changed (no op reads its weights from elsewhere now):
+            # every op's description stays as it was.
+            ctx.preserve(OpDescription)
 
     def _limit(self, module: Operation, target) -> int:
         """Fast-storage bytes the buffers and whatever else is live may take under the chosen

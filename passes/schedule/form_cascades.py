@@ -89,8 +89,9 @@ class FormCascades(Pass):
     MAX-fits shortcut, then per-cascade stripe growth. Writes ``npu.stripe`` and ``npu.cascade``,
     and the strategy and SRAM target it scheduled for as the module's ``npu.schedule``."""
 
-    PRESERVES = (WeightStreams, DominanceInfo)
-    """The weight encodings and dominance stay valid: npu.stripe/npu.cascade and npu.schedule change neither weight values nor control flow."""
+    PRESERVES = (WeightStreams, OpDescription, DominanceInfo)
+    """The weight encodings, op descriptions and dominance stay valid: npu.stripe/npu.cascade and
+    npu.schedule change neither weight values, operands, types nor control flow."""
 
     sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule sram_target, "
                                   "else the target's arena cache size)")
