@@ -62,10 +62,12 @@ Line = tuple[int, int, "str | None", "re.Match[str]"]
 """(line number, offset of the line's start, result name or None, the line_pattern match)."""
 
 
-def find_runs(body: str, line_re: re.Pattern[str]) -> tuple[str, list[list[Line]]] | None:
-    """The text with each run of fast-path lines replaced by a placeholder, and the runs; None
-    when there are too few such lines to be worth it (or the text holds the placeholder mark)."""
-    if body.count('"(', 0, 1 << 16) < min(8, MIN_LINES) or MARK in body:
+def find_runs(body: str, line_re: re.Pattern[str], end: int | None = None) -> tuple[str, list[list[Line]]] | None:
+    """``body[:end]`` with each run of fast-path lines replaced by a placeholder, and the runs;
+    None when there are too few such lines to be worth it (or the text holds the placeholder
+    mark). (``end`` spares the caller a copy of the IR without its resource trailer.)"""
+    n = len(body) if end is None else end
+    if body.count('"(', 0, min(n, 1 << 16)) < min(8, MIN_LINES) or body.find(MARK, 0, n) >= 0:
         return None
     head, find, count = _HEAD.match, body.find, body.count
     runs: list[list[Line]] = []
@@ -73,10 +75,10 @@ def find_runs(body: str, line_re: re.Pattern[str]) -> tuple[str, list[list[Line]
     run: list[Line] = []
     copied = 0  # body[:copied] is in parts (or replaced)
     run_start = run_end = 0
-    pos, line, n = 0, 1, len(body)
+    pos, line = 0, 1
     while pos < n:
-        h = head(body, pos)
-        m = None if h is None else line_re.match(body, h.end())
+        h = head(body, pos, n)
+        m = None if h is None else line_re.match(body, h.end(), n)
         if m is not None and count("\n", h.end(), m.end()) == 0:
             result = h.group(1)
             start = h.start(1) if result is not None else h.end()
@@ -92,7 +94,7 @@ def find_runs(body: str, line_re: re.Pattern[str]) -> tuple[str, list[list[Line]
             parts.append(f"{MARK}{len(runs)}{chr(10) * (len(run) - 1)}{MARK}")
             runs.append(run)
             copied, run = run_end, []
-        newline = find("\n", pos)
+        newline = find("\n", pos, n)
         if newline < 0:
             break
         pos = newline + 1
@@ -104,16 +106,17 @@ def find_runs(body: str, line_re: re.Pattern[str]) -> tuple[str, list[list[Line]
         copied = run_end
     if sum(len(r) for r in runs) < MIN_LINES:
         return None
-    parts.append(body[copied:])
+    parts.append(body[copied:n])
     return "".join(parts), runs
 
 
-def parse_runs(parser: Any, builder: "_Builder", make_state: Callable[[], Any], body: str) -> list[Operation] | None:
-    """The top-level ops of ``body`` parsed by ``parser`` with its runs of whole generic-op lines
-    read here (``builder.state`` set to ``make_state()`` meanwhile); None when it has too few of
-    them, or when anything at all went wrong or looks unusual (the caller then parses ``body`` the
-    ordinary way, which reports any error at its place)."""
-    found = find_runs(body, builder.pieces["line"])
+def parse_runs(parser: Any, builder: "_Builder", make_state: Callable[[], Any], body: str,
+               end: int | None = None) -> list[Operation] | None:
+    """The top-level ops of ``body[:end]`` parsed by ``parser`` with its runs of whole generic-op
+    lines read here (``builder.state`` set to ``make_state()`` meanwhile); None when it has too few
+    of them, or when anything at all went wrong or looks unusual (the caller then parses the text
+    the ordinary way, which reports any error at its place)."""
+    found = find_runs(body, builder.pieces["line"], end)
     if found is None:
         return None
     skeleton, runs = found

@@ -541,9 +541,7 @@ def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None
     options = options or ParseOptions()
     trailer_at = find_trailer(text)
     resources = Resources()
-    body = text
     if trailer_at is not None:
-        body = text[:trailer_at]
         collecting = gc.isenabled()
         gc.disable()  # thousands of blobs only allocate, as the parse below does
         try:
@@ -559,7 +557,7 @@ def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None
     fast = None
     try:
         parser, builder = _lark_with_builder()
-        fast = parse_runs(parser, builder, lambda: _State(filename, options, resources), body)
+        fast = parse_runs(parser, builder, lambda: _State(filename, options, resources), text, trailer_at)
     finally:
         if collecting:
             if fast is not None:
@@ -567,6 +565,7 @@ def parse_ops(text: str, filename: str = "<stdin>", options: ParseOptions | None
             gc.enable()
     if fast is not None:
         return fast, resources
+    body = text if trailer_at is None else text[:trailer_at]
     return _parse_body(body, filename, options, resources), resources
 
 

@@ -78,7 +78,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
 def _ordinary(monkeypatch: pytest.MonkeyPatch, text: str, allow: bool = True) -> tuple[str, str, list]:
     with monkeypatch.context() as patch:
-        patch.setattr(fast_lines, "find_runs", lambda body, pattern: None)
+        patch.setattr(fast_lines, "find_runs", lambda body, pattern, end=None: None)
         return _walk(text, allow)
 
 
@@ -144,7 +144,7 @@ def test_errors_in_fast_lines_are_the_ordinary_ones(first, second, allow, counte
     text = _module(lines)
     fast = _outcome(text, allow)
     with monkeypatch.context() as patch:
-        patch.setattr(fast_lines, "find_runs", lambda body, pattern: None)
+        patch.setattr(fast_lines, "find_runs", lambda body, pattern, end=None: None)
         ordinary = _outcome(text, allow)
     assert fast == ordinary
     assert fast[0] == "error" or allow  # each is an error at least without --allow-unregistered-dialect
