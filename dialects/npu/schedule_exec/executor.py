@@ -56,6 +56,16 @@ def _rows_needed(op: Operation, first: int, last: int) -> tuple[int, int]:
     return ifm_rows_needed(op, first, last)
 
 
+def _reads_rows(op: Operation, value: Value, role: str) -> bool:
+    """Whether a stripe of ``op`` gets only the window's rows of feature map ``value``: a 4-D
+    operand of more than one row (a one-row operand is broadcast, and passed whole), and the
+    IFM of a windowed op always (its window may hold no row at all)."""
+    from npu_opt.dialects.npu.kernels.windows import WINDOWED
+    if not _four_d(value):
+        return False
+    return value.type.shape[1] > 1 or (role == "ifm" and op.name in WINDOWED)
+
+
 def _roles(op: Operation) -> list[str]:
     """The declared name of each operand of ``op`` (ifm, ifm2, weights, bias, lut ...)."""
     defs = getattr(type(op), "_operand_defs", ())
@@ -390,7 +400,7 @@ class ScheduledRun:
         args: list[np.ndarray | None] = []
         for value, role in zip(op.operands, roles):
             if role in FEATURE_MAPS:
-                sliced = window is not None and _four_d(value) and (role == "ifm" or value.type.shape[1] > 1)
+                sliced = window is not None and _reads_rows(op, value, role)
                 args.append(self._array(value, window if sliced else None))
             elif role == "weights" and weights is not None:
                 args.append(weights[0])
