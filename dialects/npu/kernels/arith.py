@@ -113,9 +113,31 @@ def zero_point(value_or_type: Value | Type) -> int:
 
 
 def scale(value_or_type: Value | Type) -> float | None:
-    """The per-tensor scale of a value's type; None for plain integers ("no scale")."""
+    """The per-tensor scale of a value's type; None for plain integers and for the legalisation's
+    "no scale" tensors (see ``is_unscaled``)."""
     q = quant_of(value_or_type)
-    return float(q.scales[0]) if q is not None else None
+    if q is None:
+        return None
+    if isinstance(value_or_type, Value) and is_unscaled(value_or_type):
+        return None
+    return float(q.scales[0])
+
+
+def is_unscaled(value: Value) -> bool:
+    """Is ``value`` one of Vela's "no scale" tensors? The legalisation writes those as scale 1
+    with the source's zero point (softmax's raw 32-bit steps, its per-pixel maximum): a constant
+    with scale 1 and a non-zero zero point, or a scale-1 value written by an op with the explicit
+    identity rescale."""
+    q = quant_of(value)
+    if q is None or float(q.scales[0]) != 1.0:
+        return False
+    owner = getattr(value, "op", None)
+    while owner is not None and owner.name == "npu.reshape":
+        value = owner.operands[0]
+        owner = getattr(value, "op", None)
+    if q.zero_points[0] != 0 and owner is not None and not owner.name.startswith("npu."):
+        return True
+    return owner is not None and explicit_rescale(owner) == (1, 0)
 
 
 def target_quant(op: Operation) -> QuantUniformType | None:
@@ -123,7 +145,7 @@ def target_quant(op: Operation) -> QuantUniformType | None:
     table requantises on its own), else the OFM's."""
     attr = op.attr("output_quant")
     if isinstance(attr, TypeAttr):
-        t = attr.value
+        t = attr.type
         return t if isinstance(t, QuantUniformType) else quant_of(t)
     return quant_of(op.results[0])
 
@@ -169,7 +191,9 @@ def finish(op: NpuComputeOp, scaled: np.ndarray, args: list[Any], ofm_zp: int | 
     zp = zero_point_of_target(op) if ofm_zp is None else ofm_zp
     storage = storage_of(op.results[0].type)
     if storage is not None and storage.width == 32 and act.kind != "lut":
-        zp = 0  # a 32-bit OFM is written without a zero point (a table's index gets one)
+        # a 32-bit OFM is written as computed: no zero point, no clamp (the activation registers
+        # are 16-bit), saturated to int32
+        return to_ofm(op, np.asarray(np.minimum(np.maximum(scaled, -(1 << 31)), (1 << 31) - 1), dtype=np.int64))
     values = scaled + zp if zp else scaled
     values = np.clip(values, act.min, act.max) if values.dtype != object else \
         np.asarray(np.minimum(np.maximum(values, act.min), act.max), dtype=np.int64)

@@ -99,13 +99,16 @@ def _ofm_hw(op: Operation, ofm_rows: Rows) -> tuple[int, int, int]:
 @NPU.kernel(Conv2DOp, TransposeConv2DOp)
 def conv2d(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
     """Convolution (OHWI weights; grouped when the IFM is deeper than the weights' I), and the
-    transpose convolution: a stride-1 convolution over the zero-inserted x2 IFM."""
+    transpose convolution: a stride-1 convolution of the zero-inserted x2 IFM with the kernel
+    rotated by 180 degrees (TensorFlow Lite's scatter form written as a gather)."""
     ifm, weights = np.asarray(args[0]), np.asarray(args[1])
     bias = _bias(args, weights.shape[0])
     ifm_zp, ofm_zp = _zero_points(op, bias)
     height, rows, width = _ofm_hw(op, ofm_rows)
     window = input_window(op, ifm.astype(np.float64) - ifm_zp, 0.0, ofm_rows, height)
     w = _weights_centred(op, weights, 0, ofm_channels)
+    if op.name == "npu.transpose_conv2d":
+        w = w[:, ::-1, ::-1, :]  # the NPU runs the kernel rotated by 180 degrees (as Vela encodes it)
     out_channels, _, _, in_depth = w.shape
     groups = ifm.shape[3] // in_depth
     if groups * in_depth != ifm.shape[3]:

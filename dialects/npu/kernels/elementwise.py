@@ -10,6 +10,7 @@ operand broadcasts as numpy does. Scaling, as Vela programs it:
   the larger scale exactly (a left shift by headroom - 1), the other by its input multiplier
   applied to the operand shifted left by the headroom -- and the sum is rescaled to the OFM;
 - mul: the product rescaled by the explicit ``rescale`` or by in1 x in2 / out (float32, as Vela);
+  with a 32-bit operand only the shift applies (the NPU does not apply the multiplier there);
 - minimum/maximum: no scaling; shl/shr: shift by the second operand (shr rounds by the op's
   rounding mode: ties away from zero for ``tflite``); abs/leaky_relu: rescaled by ifm/ofm scale
   (times alpha on the negative side); clz: the leading zeros of the 32-bit value.
@@ -44,6 +45,8 @@ def _operand(op: Operation, args: list[Any], index: int, ofm_channels: Rows) -> 
 
 
 def _out_scale(op: Operation) -> float | None:
+    if op.attr("output_quant") is None:
+        return scale(op.results[0])
     q = target_quant(op)
     return float(q.scales[0]) if q is not None else None
 
@@ -95,6 +98,8 @@ def mul(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: 
     if explicit is None:
         s1, s2, so = scale(op.operands[0]), scale(op.operands[1]), _out_scale(op)
         explicit = (1, 0) if None in (s1, s2, so) else elementwise_mul_scale(s1, s2, so)  # type: ignore[arg-type]
+    if any((storage_of(v.type) or storage_of(op.results[0].type)).width == 32 for v in op.operands):
+        explicit = (1, explicit[1])  # a 32-bit multiply only shifts: the multiplier is not applied
     return [finish(op, rescale(product, explicit[0], explicit[1], rounding_of(op)), args)]  # type: ignore[arg-type]
 
 
