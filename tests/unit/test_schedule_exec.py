@@ -259,6 +259,24 @@ def test_observer_sees_every_executed_op_once_in_time_order():
     assert seen == timed
 
 
+@needs_npu_kernels
+def test_a_striped_op_streams_its_weight_slices_again_for_every_stripe():
+    # No schedule the passes make stripes an op whose weights stream in slices (Vela does not),
+    # but the IR can say so: give the consumer of a double-buffered 3-slice stream 2-row
+    # stripes, so its 15 slice copies alternate between the two buffers across stripes.
+    text = _printed("weight_stream", "schedule", "shared")
+    module = parse_module(text, "weight_stream.mlir")
+    dma = next(op for op in module.walk() if op.attr(STREAM_ATTR) is not None
+               and op.attr(STREAM_ATTR).buffering == "double" and len(op.attr(STREAM_ATTR).slices) > 3)
+    consumer = dma.results[0].users()[0]
+    _, height, width, depth = consumer.results[0].type.shape
+    time = f"npu.time = {consumer.attr(TIME_ATTR).value} : i64, "
+    striped = _edit(text, consumer.attr("name").value, time, f"{time}npu.stripe = #npu.stripe<2x{width}x{depth}>, ")
+    assert striped.count("npu.stripe<") == text.count("npu.stripe<") + 1 and height > 2
+    assert _check_schedule(striped) == ""
+    assert not _differs(striped, "weight_stream")
+
+
 # --- hand-broken schedules: wrong outputs here, and npu-check-schedule rejects them too -------------
 def _check_schedule(text: str) -> str:
     """npu-check-schedule's errors on ``text``."""
