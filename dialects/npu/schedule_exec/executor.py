@@ -24,6 +24,7 @@ before it is read simply gives different outputs than the unscheduled run.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -257,21 +258,22 @@ class ScheduledRun:
 
     def _transfer_starts(self, executed: list[Operation],
                          step_of: dict[Operation, int]) -> dict[int, list[WeightStream]]:
-        """Per step time, the weight streams whose first slice is copied as the step starts."""
+        """Per step time, the weight streams whose first slice is copied as the step starts: the
+        DMA's time, or for a prefetched stream the previous non-DMA op's when that is earlier."""
         fills: dict[int, list[WeightStream]] = {}
-        computes = [op for op in executed if not isinstance(op, DmaOp)]
+        compute_times = [_time(op) for op in executed if not isinstance(op, DmaOp)]  # sorted
+        at_time = {_time(op): op for op in executed}
         for op in executed:
             stream = self.streams.get(op.results[0]) if isinstance(op, DmaOp) else None
             if stream is None:
                 continue
             start = _time(op)
-            if stream.stream.prefetch:
-                readers = [_time(u) for u in op.results[0].users() if _is_executed(u)]
-                before = [c for c in computes if readers and _time(c) < min(readers)]
-                if before:
-                    start = min(start, _time(before[-1]))
-            owner = next((c for c in executed if _time(c) == start), op)
-            fills.setdefault(step_of[owner], []).append(stream)
+            readers = [_time(u) for u in op.results[0].users() if _is_executed(u)]
+            if stream.stream.prefetch and readers:
+                index = bisect_left(compute_times, min(readers)) - 1
+                if index >= 0:
+                    start = min(start, compute_times[index])
+            fills.setdefault(step_of[at_time[start]], []).append(stream)
         return fills
 
     # --- ops --------------------------------------------------------------------------------------
