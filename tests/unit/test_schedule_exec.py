@@ -374,3 +374,23 @@ def test_a_weight_buffer_over_a_live_tensor_gives_wrong_outputs_and_is_rejected(
     broken = _edit_result(text, dma[0], f"offset = {dma[1].offset},", f"offset = {victim[1].offset},")
     assert "schedule rule 3" in _check_schedule(broken)
     assert _differs(broken, "weight_stream")
+
+
+@needs_npu_kernels
+def test_a_weight_dma_after_its_reader_gives_wrong_outputs_and_is_rejected():
+    text = _printed("weight_stream", "schedule", "shared")
+    module = parse_module(text, "weight_stream.mlir")
+    dma = next(op for op in _function(module).regions[0].entry.ops
+               if op.attr(STREAM_ATTR) is not None and not op.attr(STREAM_ATTR).prefetch)
+    reader = dma.results[0].users()[0]
+    first, second = dma.attr(TIME_ATTR).value, reader.attr(TIME_ATTR).value
+    # swap the two times: the conv runs first, on whatever its weight buffer held
+    marker = "npu.time = {} : i64"
+    swapped = _edit(text, reader.attr("name").value, marker.format(second), marker.format(-1))
+    lines = swapped.split("\n")
+    index = next(i for i, line in enumerate(lines) if '"npu.dma"' in line and marker.format(first) in line
+                 and f"offset = {dma.attr(ALLOC_ATTR).offset}," in line)
+    lines[index] = lines[index].replace(marker.format(first), marker.format(second))
+    swapped = "\n".join(lines).replace(marker.format(-1), marker.format(first))
+    assert "schedule rule 2" in _check_schedule(swapped)
+    assert _differs(swapped, "weight_stream")

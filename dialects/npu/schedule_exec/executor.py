@@ -129,6 +129,8 @@ class ScheduledRun:
         self.memory: dict[str, np.ndarray] = {}
         self.streams: dict[Value, WeightStream] = {}
         self.done: set[Operation] = set()
+        self.transfer_time: dict[int, int] = {}
+        """id of a weight stream -> the time its DMA's transfer starts."""
 
     # --- set-up -----------------------------------------------------------------------------------
     def _load_constants(self) -> None:
@@ -274,6 +276,7 @@ class ScheduledRun:
                 if index >= 0:
                     start = min(start, compute_times[index])
             fills.setdefault(step_of[at_time[start]], []).append(stream)
+            self.transfer_time[id(stream)] = start
         return fills
 
     # --- ops --------------------------------------------------------------------------------------
@@ -378,7 +381,10 @@ class ScheduledRun:
 
     def _slice_weights(self, run: _OpRun) -> tuple[np.ndarray, np.ndarray | None]:
         """The weights of ``run``'s next slice copy from its buffer (copying it, and the next
-        one under double buffering, first)."""
+        one under double buffering, first). The first copy is the DMA's transfer: made when its
+        start time's step begins, or at the latest just before the first stripe reading it (a
+        DMA timed inside a cascade); a DMA timed after its reader has not run, and the buffer's
+        stale bytes are read."""
         stream = run.stream
         assert stream is not None
         copy = 0 if stream.copies_per_pass == 1 else run.copy
@@ -387,7 +393,7 @@ class ScheduledRun:
             steps = -(-run.height // run.stripe) if run.stripe is not None else 1
             total = steps * stream.copies_per_pass
             run.copy += 1
-        if not stream.written(copy):
+        if not stream.written(copy) and (copy > 0 or self.transfer_time[id(stream)] < _time(run.op)):
             stream.fill(copy)
         if stream.stream.buffering == "double" and total is not None and copy + 1 < total \
                 and not stream.written(copy + 1):

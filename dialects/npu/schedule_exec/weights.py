@@ -96,14 +96,13 @@ class WeightStream:
         self._written[copy] = copy % len(self.stream.buffers)
 
     def read(self, copy: int) -> tuple[np.ndarray, np.ndarray | None]:
-        """(weights, biases) of slice copy ``copy`` as its buffer holds them now."""
-        if copy not in self._written:
-            raise RuntimeError(f"weight slice copy {copy} is read before the DMA wrote it")
+        """(weights, biases) of slice copy ``copy`` as its buffer holds them now (whatever bytes
+        it holds if the DMA has not copied that slice yet; zeros for the part kept aside)."""
         offset, size = self._buffer(copy)
         w, b = self._payload(copy)
         total = w.nbytes + (0 if b is None else b.nbytes)
         inside = min(total, size)
-        raw = self.memory[offset:offset + inside].tobytes() + self._spill[copy]
+        raw = self.memory[offset:offset + inside].tobytes() + self._spill.get(copy, bytes(total - inside))
         weights = np.frombuffer(raw[:w.nbytes], dtype=w.dtype.newbyteorder("<")).reshape(w.shape).astype(w.dtype)
         bias = None
         if b is not None:
