@@ -30,7 +30,7 @@ from npu_opt.dialects.npu.ops_common import NpuComputeOp
 from npu_opt.dialects.npu.perf import BlockConfig, estimate_op, op_compute_cycles, select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.dma import WeightStreaming
-from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, report_name, with_weights
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, placed, report_name, with_weights
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_buffering import buffered_cycles, streamed
@@ -187,7 +187,7 @@ class Estimate(Pass):
             placement[dma.results[0]] = source_area(dma, target)
             desc = describe_op(op, target, placement={dma.results[0]: source_area(dma, target)})
             dma = None
-        planned = describe_op(op, target, placement=placement) if placement else desc
+        planned = placed(op, desc, placement)
         assert desc is not None and planned is not None
         encode = None
         if desc.weights is not None and block is not None:

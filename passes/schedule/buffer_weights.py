@@ -43,7 +43,7 @@ from npu_opt.dialects.npu.ops_common import encoding_of, is_constant
 from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.perf import BlockConfig, op_compute_cycles
 from npu_opt.dialects.npu.perf.arch import PerfTarget, perf_target
-from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, report_name, with_weights
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, placed, report_name, with_weights
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
 from npu_opt.dialects.npu.perf.weight_buffering import BufferingDecision, buffered_cycles, propose_weight_buffering
@@ -216,8 +216,7 @@ class BufferWeights(Pass):
                           "each op streams its weights through its own buffers (npu-insert-dma gives each a copy)", dma)
                 return None
             placement[dma.results[0]] = source_area(dma, target)
-        planned = describe_op(op, target, placement=placement) if placement else desc
-        assert planned is not None
+        planned = placed(op, desc, placement)
         encode = None
         if planned.weights is not None and block is not None:
             encode, raw = weight_encoder(op, planned, perf, block, ctx.analyses, self.encode_weights)

@@ -135,6 +135,20 @@ def op_weights_hwio(op: Operation) -> np.ndarray | None:
     return hwio[::-1, ::-1] if kind is OpKind.TRANSPOSE_CONV2D else hwio
 
 
+def _roles(op: Operation, kind: OpKind) -> tuple[Value, Value | None, Value]:
+    """The values ``describe_op`` reads as IFM, IFM2 (None: none, or the stand-alone table
+    lookup's synthetic zero) and OFM. A binary elementwise op with a constant or 0-D first
+    operand reads the other one as its IFM."""
+    if kind is OpKind.ELEMENTWISE_BINARY and not isinstance(op, LutOp):
+        first, second = op.operands[0], op.operands[1]
+        first_fixed = is_constant(first) or not shape_of(first)
+        second_primary = not (is_constant(second) or not shape_of(second)) and shape_of(second) == shape_of(op.results[0])
+        if first_fixed and second_primary:
+            first, second = second, first
+        return first, second, op.results[0]
+    return op.operands[0], None, op.results[0]
+
+
 def describe_op(op: Operation, target: object, encoded_bytes: int | None = None,
                 placement: Placement | None = None) -> NpuOpDesc | None:
     """The cost-model description of ``op`` on ``target`` (a ``Target``), or None for an op that
@@ -148,29 +162,26 @@ def describe_op(op: Operation, target: object, encoded_bytes: int | None = None,
     activation = _activation(op)
     lut_bytes, lut_memory = _lut(op, target)
     resampling = Resampling(getattr(op.attr("resampling"), "value", "none") or "none")
-    ofm = tensor(op.results[0])
+    first, second, result = _roles(op, kind)
+    ofm = tensor(result)
     if kind is OpKind.DMA:
-        return NpuOpDesc(OpKind.DMA, tensor(op.operands[0]), ofm)
+        return NpuOpDesc(OpKind.DMA, tensor(first), ofm)
     if isinstance(op, LutOp):
-        ifm = tensor(op.operands[0])
+        ifm = tensor(first)
         zero = TensorDesc(Shape4(1, 1, 1, 1), ifm.bits, TensorFormat.NHWC, lut_memory)
         return NpuOpDesc(OpKind.ELEMENTWISE_BINARY, ifm, ofm, zero, activation="lut", elementwise="add",
                          ifm2_scalar=True, lut_bytes=lut_bytes, lut_memory=lut_memory)
     operator = interface.elementwise
     if kind is OpKind.ELEMENTWISE_UNARY:
-        return NpuOpDesc(kind, tensor(op.operands[0]), ofm, activation=activation,
+        return NpuOpDesc(kind, tensor(first), ofm, activation=activation,
                          elementwise=operator, lut_bytes=lut_bytes, lut_memory=lut_memory)
     if kind is OpKind.ELEMENTWISE_BINARY:
-        first, second = op.operands[0], op.operands[1]
-        first_fixed = is_constant(first) or not shape_of(first)
-        second_primary = not (is_constant(second) or not shape_of(second)) and shape_of(second) == shape_of(op.results[0])
-        if first_fixed and second_primary:
-            first, second = second, first
+        assert second is not None
         scalar = not shape_of(second)
         return NpuOpDesc(kind, tensor(first), ofm, tensor(second), activation=activation,
                          elementwise=operator, ifm2_scalar=scalar, rescaled=_rescaled(op), lut_bytes=lut_bytes,
                          lut_memory=lut_memory)
-    ifm = tensor(op.operands[0])
+    ifm = tensor(first)
     weights = None
     hwio_count = _weight_count(op)
     if hwio_count:
@@ -182,6 +193,29 @@ def describe_op(op: Operation, target: object, encoded_bytes: int | None = None,
     return NpuOpDesc(kind, ifm, ofm, kernel=_kernel(op), weights=weights, activation=activation,
                      rescaled=_rescaled(op), resampling=resampling, lut_bytes=lut_bytes, lut_memory=lut_memory,
                      padding=padding)  # type: ignore[arg-type]
+
+
+def placed(op: Operation, desc: NpuOpDesc, placement: Placement | None) -> NpuOpDesc:
+    """``desc``, the description of ``op`` on its target without overrides, with the memory areas
+    ``placement`` gives: ``describe_op(op, target, placement=placement)`` without describing the
+    op again (only areas differ, so the others are shared)."""
+    if not placement:
+        return desc
+    interface = costed(op)
+    assert interface is not None
+    first, second, result = _roles(op, interface.kind)
+    changes: dict[str, object] = {}
+    for name, value in (("ifm", first), ("ifm2", second), ("ofm", result)):
+        area = placement.get(value) if value is not None else None
+        tensor = getattr(desc, name)
+        if area is not None and tensor is not None and tensor.memory != area:
+            changes[name] = replace(tensor, memory=area)
+    weights = getattr(op, "weights", None)
+    if desc.weights is not None and isinstance(weights, Value):
+        area = placement.get(weights)
+        if area is not None and desc.weights.memory != area:
+            changes["weights"] = replace(desc.weights, memory=area)
+    return replace(desc, **changes) if changes else desc  # type: ignore[arg-type]
 
 
 def _weight_count(op: Operation) -> int:
@@ -229,4 +263,4 @@ def module_of(op: Operation) -> Operation:
 Describer = Callable[[Operation], NpuOpDesc | None]
 
 __all__ = ["Describer", "OpDescription", "Placement", "describe_op", "is_costed", "module_of", "op_weights_hwio",
-           "report_name", "with_weights"]
+           "placed", "report_name", "with_weights"]
