@@ -35,7 +35,9 @@ import npu_opt.dialects  # noqa: E402,F401
 import npu_opt.passes  # noqa: E402,F401
 from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError  # noqa: E402
 from npu_opt.ir.interpreter import Interpreter  # noqa: E402
-from npu_opt.tools.litert_compare import difference, pair_outputs, run_litert  # noqa: E402
+from npu_opt.tools.litert_compare import (  # noqa: E402
+    NamedResults, difference, op_differences, pair_outputs, run_litert,
+)
 from npu_opt.tools.npu_run import RunCrash, execute, is_scheduled, load_module, transform  # noqa: E402
 from npu_opt.tools.run_inputs import function_ports, gather_inputs  # noqa: E402
 from npu_opt.tools.target_options import apply_target, prepare_target  # noqa: E402
@@ -100,6 +102,24 @@ def _run(module: Any, inputs: list[np.ndarray], repeat: int) -> tuple[list[np.nd
     return outputs, statistics.median(times), "; ".join(dict.fromkeys(notes))
 
 
+def _short(tensor: str) -> str:
+    """A TFLite tensor name cut to its last two path parts (``dense_7/MatMul``)."""
+    return "/".join(tensor.split(";")[0].split("/")[-2:])
+
+
+def _first_difference(module: Any, inputs: list[np.ndarray], tensors: dict[str, np.ndarray],
+                      input_names: set[str]) -> str:
+    """Where the outputs' difference starts: the first op whose result, named by a TFLite
+    tensor, differs from that tensor (a second, untimed run that keeps the named results)."""
+    named = NamedResults(set(tensors) - input_names)
+    execute(module, inputs, None, named)
+    for r in op_differences(named.found, tensors):
+        if r.diff is not None and r.diff.differing:
+            return (f"first differing op: {r.op_name} '{_short(r.tensor)}' (max diff {r.diff.max_abs:g}, "
+                    f"{r.diff.differing} of {r.diff.total})")
+    return "no named op result differs"
+
+
 def _ops(module: Any) -> int:
     """Ops that compute (not constants, DMA or views) in the module's function."""
     skip = ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.no_value", "func.return", "npu.dma")
@@ -127,7 +147,8 @@ def bench_model(path: Path, target: Any, seed: int, repeat: int) -> list[Row]:
     inputs = gather_inputs(arg_ports, [], seed).arrays
     names = [p.name for p in result_ports]
     try:
-        reference = pair_outputs(names, run_litert(data, path.name, inputs).outputs)
+        litert = run_litert(data, path.name, inputs, keep_all=True)
+        reference = pair_outputs(names, litert.outputs)
     except UserError as err:
         return [Row(path.stem, stage, problem="ai-edge-litert: " + err.diagnostic.message) for stage in STAGES]
     for stage, pipeline in STAGES.items():
@@ -147,6 +168,9 @@ def bench_model(path: Path, target: Any, seed: int, repeat: int) -> list[Row]:
         except UserError as err:
             row.problem = err.diagnostic.message
             continue
+        if row.differing:
+            row.problem = (row.problem + "; " if row.problem else "") + _first_difference(
+                module, inputs, litert.tensors, {p.name for p in arg_ports})
         if stage == "estimate":
             legalised = outputs
         if stage == "schedule":

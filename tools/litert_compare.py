@@ -137,5 +137,39 @@ def difference(ours: np.ndarray, theirs: np.ndarray, name: str) -> Difference:
     return Difference(float(delta.max()) if delta.size else 0.0, int(unequal.sum()), int(ours.size))
 
 
-__all__ = ["Difference", "LitertRun", "NamedResults", "RESOLVERS", "difference", "pair_outputs",
-           "result_names", "run_litert"]
+@dataclass(frozen=True)
+class OpDifference:
+    """How one op's result differs from the TFLite tensor of the same name: ``diff`` None when
+    they cannot be compared (``why``); ``reshaped`` when only their shapes differ."""
+
+    tensor: str
+    op_name: str
+    diff: Difference | None
+    reshaped: bool = False
+    why: str = ""
+
+
+CONSTANT_OPS = ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.no_value")
+
+
+def op_differences(found: dict[str, tuple[str, np.ndarray]], tensors: dict[str, np.ndarray]) -> list[OpDifference]:
+    """Each named op result of ``found`` (NamedResults.found) against TFLite's ``tensors``, in
+    the order the ops ran; constants are left out. A result holding the same elements in
+    another shape (1x1x1xN for 1xN, as the legalisation writes them) is compared reshaped."""
+    records = []
+    for tensor, (op_name, array) in found.items():
+        if op_name in CONSTANT_OPS:
+            continue
+        ref = tensors[tensor]
+        reshaped = array.shape != ref.shape and array.size == ref.size and array.dtype == ref.dtype
+        try:
+            diff = difference(array.reshape(ref.shape) if reshaped else array, ref, tensor)
+        except UserError as err:
+            records.append(OpDifference(tensor, op_name, None, why=err.diagnostic.message))
+            continue
+        records.append(OpDifference(tensor, op_name, diff, reshaped))
+    return records
+
+
+__all__ = ["CONSTANT_OPS", "Difference", "LitertRun", "NamedResults", "OpDifference", "RESOLVERS", "difference",
+           "op_differences", "pair_outputs", "result_names", "run_litert"]

@@ -219,25 +219,19 @@ def compare_lines(ports: Sequence["Port"], ours: Sequence["np.ndarray"], theirs:
 
 def op_compare_lines(named: Any, tensors: dict[str, "np.ndarray"]) -> list[str]:
     """A line per op result named by a TFLite tensor: its difference from that tensor, or why
-    it is not comparable (a legalised op may hold the tensor in another shape)."""
-    from npu_opt.ir.diagnostics import UserError
-    from npu_opt.tools.litert_compare import difference
-    skip = ("tfl.pseudo_const", "tfl.pseudo_qconst", "tfl.no_value")
+    it is not comparable; then how many differ."""
+    from npu_opt.tools.litert_compare import op_differences
     lines = []
-    differ = compared = 0
-    for tensor, (op_name, array) in named.found.items():
-        if op_name in skip:
-            continue
-        try:
-            diff = difference(array, tensors[tensor], tensor)
-        except UserError as err:
-            lines.append(f"op '{tensor}' ({op_name}): not compared: {err.diagnostic.message}")
-            continue
-        compared += 1
-        differ += diff.differing > 0
-        lines.append(f"op '{tensor}' ({op_name}): max abs diff {diff.max_abs:g}, "
-                     f"{diff.differing} of {diff.total} elements differ")
-    lines.append(f"ops: {compared} result(s) compared by tensor name, {differ} differ")
+    records = op_differences(named.found, tensors)
+    for r in records:
+        if r.diff is None:
+            lines.append(f"op '{r.tensor}' ({r.op_name}): not compared: {r.why}")
+        else:
+            lines.append(f"op '{r.tensor}' ({r.op_name}): max abs diff {r.diff.max_abs:g}, {r.diff.differing} of "
+                         f"{r.diff.total} elements differ" + (" (same elements, reshaped)" if r.reshaped else ""))
+    compared = [r for r in records if r.diff is not None]
+    differ = sum(1 for r in compared if r.diff.differing)
+    lines.append(f"ops: {len(compared)} result(s) compared by tensor name, {differ} differ")
     return lines
 
 
