@@ -80,6 +80,42 @@ _CLOSE_TOKENS = ("RPAR", "RBRACE", "RSQB", "MORETHAN")
 
 
 
+def chars_except(excluded: str) -> str:
+    """A character class of every character but those of ``excluded``, spelled as ranges.
+
+    It is the set ``[^...]`` names, but Python's regex engine tests a negated class of two or
+    more characters (not one) up to three times slower per character than a class of ranges
+    (measured on the generic-op line pattern: 19.1 us to 9.9 us for an imported layer's lines)."""
+    ranges: list[str] = []
+    low = 0
+    for code in sorted({ord(c) for c in excluded}) + [0x110000]:
+        if code > low:
+            ranges.append(_escape(low) if code - 1 == low else f"{_escape(low)}-{_escape(code - 1)}")
+        low = code + 1
+    return "[" + "".join(ranges) + "]"
+
+
+def _escape(code: int) -> str:
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+_NEGATED = re.compile(r"(?<!\\)\[\^((?:[^\\\]\[\-]|\\[^A-Za-z0-9]|\\[nt])++)\]")
+"""A negated class of single characters: plain ones (no range, no nested '['), escaped
+punctuation and ``\\n``/``\\t`` (``[^<>"\\-]``, ``[^"\\\\\\n]``)."""
+_ESCAPED = re.compile(r"\\(.)", re.S)
+_CONTROL = {"n": "\n", "t": "\t"}
+
+
+def faster_classes(pattern: str) -> str:
+    """``pattern`` with each negated class of single characters (see _NEGATED) spelled as ranges
+    (chars_except): the same language, matched faster. For the patterns the parser compiles
+    itself from the grammar's terminals; lark's own are left as lark builds them."""
+    def ranges(m: re.Match[str]) -> str:
+        excluded = _ESCAPED.sub(lambda e: _CONTROL.get(e.group(1), e.group(1)), m.group(1))
+        return m.group(0) if len(set(excluded)) < 2 else chars_except(excluded)  # ([^x] is fast)
+    return _NEGATED.sub(ranges, pattern)
+
+
 def _compile(pattern: str) -> re.Pattern[str]:
     """Compile a pattern written with possessive quantifiers (plain ones before Python 3.11)."""
     return re.compile(pattern if _POSSESSIVE else pattern.replace("*+", "*").replace("++", "+"))

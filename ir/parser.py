@@ -22,7 +22,7 @@ from npu_opt.ir.diagnostics import UserError
 from npu_opt.ir.fast_lines import Line, build_run, flatten_runs as _flatten, line_pattern, parse_runs
 from npu_opt.ir.lexing import (
     _CLOSE_TOKENS, _OPEN_TOKENS, _RESULT_NAME, _RESULTS_OK, MAX_NESTING,
-    _cache_path, _grammar_text,
+    _cache_path, _grammar_text, faster_classes,
 )
 from npu_opt.ir.location import FileLineColLoc, Location
 from npu_opt.ir.opdef import lookup_dialect, lookup_op
@@ -531,8 +531,8 @@ def _lark_with_builder() -> tuple[Lark, "_Builder"]:
     pieces = _piece_patterns(parser)
     pieces["line"] = line_pattern(pieces)
     patterns = use_pattern_cache(parser, cache_file(os.path.dirname(cache) if isinstance(cache, str) else None,
-                                                    grammar), pieces.values())
-    builder.pieces = {kind: patterns.compile(pattern) for kind, pattern in pieces.items()}
+                                                    grammar), map(faster_classes, pieces.values()))
+    builder.pieces = {kind: patterns.compile(faster_classes(pattern)) for kind, pattern in pieces.items()}
     return parser, builder
 
 

@@ -67,3 +67,50 @@ def test_extra_patterns_missing_from_the_file_are_added_to_it(tmp_path):
     cache = PatternCache(path)
     assert ("q+", 0) in cache.entries and ("r(s)", 0) in cache.entries
     assert cache.compile("r(s)", 0) == re.compile("r(s)")
+
+
+PROBE = [chr(code) for code in range(0x800)] + [chr(code) for code in (0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFF,
+                                                                        0x10000, 0x10FFFF)]
+
+
+def _same_characters(one: str, other: str) -> bool:
+    first, second = re.compile(one), re.compile(other)
+    return all(bool(first.fullmatch(ch)) == bool(second.fullmatch(ch)) for ch in PROBE)
+
+
+def test_negated_classes_spelled_as_ranges_name_the_same_characters():
+    """faster_classes rewrites every negated class of the parser's own patterns (the grammar's
+    terminals) into ranges of exactly the same characters, and leaves what it cannot rewrite."""
+    from npu_opt.ir import parser as parser_module
+    from npu_opt.ir.lexing import _NEGATED, faster_classes
+    from npu_opt.ir.parse_generic_op import _piece_patterns
+
+    lark_parser = parser_module._lark_with_builder()[0]
+    classes = {m.group(0) for pattern in _piece_patterns(lark_parser).values() for m in _NEGATED.finditer(pattern)}
+    assert len(classes) >= 3
+    for negated in classes | {r'[^<>"\-]', r"[^\\n]", r"[^\\\\n]", r"[^\n\t]", r"[^\]\[x]"}:
+        ranges = faster_classes(negated)
+        assert _same_characters(negated, ranges), negated
+        excluded = sum(1 for ch in PROBE if not re.fullmatch(negated, ch))
+        assert (ranges == negated) == (excluded == 1), negated  # ([^x] is kept: it is fast already)
+    for kept in (r"[^a-z]", r"[^\d,]", r"\[^ab]", r'[^"]', r"[^\\]"):  # a range, a class escape, no class, one character
+        assert faster_classes(kept) == kept
+
+
+def test_the_parsers_line_pattern_matches_as_the_grammars_own_does():
+    """The generic-op line pattern compiled with ranges finds the same pieces as the grammar's."""
+    from npu_opt.ir import parser as parser_module
+    from npu_opt.ir.fast_lines import line_pattern
+    from npu_opt.ir.parse_generic_op import _piece_patterns
+
+    lark_parser, builder = parser_module._lark_with_builder()
+    grammar = re.compile(line_pattern(_piece_patterns(lark_parser)))
+    assert builder.pieces["line"].pattern != grammar.pattern
+    lines = ['"a.b"(%0, %1) <{q = tensor<2x!quant.uniform<i8<-127:127>:f32:0, {0.5,1.5e-05}>>}> : '
+             '(tensor<2xi8>, i8) -> tensor<2xi8> loc("n")',
+             '"a.b"() {s = "x\\"y", t = #d<"-> >">, c = 1 : i32 // c\n} : () -> ((i8) -> i8)',
+             '"a.b"() : (tensor<2x"x">) -> i8', '"a\\n.b"() ({\n}) : () -> ()', '"a.b"() :: () -> ()']
+    for line in lines:
+        for end in range(len(line) + 1):
+            mine, theirs = builder.pieces["line"].match(line, 0, end), grammar.match(line, 0, end)
+            assert (mine and mine.groupdict()) == (theirs and theirs.groupdict()), (line, end)
