@@ -7,12 +7,15 @@ Average pool, as Vela programs it:
 - with the NPU's built-in ``tanh``/``sigmoid`` (16-bit): the function of the real IFM value,
   requantised to the OFM (evaluated in float64 here: the NPU's own 16-bit function is not
   documented bit for bit);
-- IFM and OFM quantised alike: the mean of the raw values (zero points set to 0), the sum times
-  Vela's 1/N multiplier (``pooling_scale``) with N the window positions inside the IFM (padding
-  does not count) and TFLite rounding: round half away from zero, as TFLite;
-- otherwise a requantising copy: (IFM - zero point) rescaled by ifm_scale / ofm_scale (the
-  ``quantise_scale`` pair, or for a 1x1 pool writing into a concatenation Vela's pooling-scale
-  form rounded half up), plus the OFM zero point.
+- a 1x1 pool between differently quantised IFM and OFM (a requantising copy, Vela's fused
+  QUANTIZE): (IFM - zero point) rescaled by the ``quantise_scale`` pair of ifm_scale / ofm_scale,
+  plus the OFM zero point;
+- a pool writing into a concatenation: the same with Vela's pooling-scale form of the ratio,
+  rounded half up for a 1x1 window;
+- otherwise the mean of the raw values (zero points 0, as Vela sets them): the sum times Vela's
+  1/N multiplier (``pooling_scale``, times ifm_scale / ofm_scale when they differ) with N the
+  window positions inside the IFM (padding does not count), TFLite rounding -- which rounds the
+  mean half away from zero, as TFLite's average pool does.
 
 Max pool takes the maximum of (IFM - zero point) over the window (padding never wins), rescaled
 by an explicit ``rescale`` or by ifm/ofm scale when they differ. Reduce-sum adds each pixel's
@@ -34,6 +37,7 @@ from npu_opt.dialects.npu.ops_common import quant_of
 from npu_opt.dialects.npu.ops_pool import AvgPoolOp, MaxPoolOp, ReduceSumOp
 from npu_opt.dialects.npu.quant import pooling_scale, quantise_scale, round_away_zero
 from npu_opt.ir.core import Operation
+from npu_opt.ir.interpreter import fail
 
 Rows = tuple[int, int] | None
 FAR_BELOW = -(1 << 40)
@@ -88,42 +92,40 @@ def avg_pool(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_chann
     kernel = op.kernel  # type: ignore[attr-defined]
     if act.kind in ("tanh", "sigmoid"):
         if kernel.elements != 1:
-            raise fail_window(op, kernel.elements)
+            raise fail(op, f"the built-in '{act.kind}' runs on a 1x1 pool, not a {kernel.height}x{kernel.width} one")
         return [_builtin(op, ifm - ifm_zero_point(op.operands[0]), act.kind)]
-    raw = explicit is None and _same_quant(op) and not _writes_concat(op)
+    concat = _writes_concat(op)
+    requantise = kernel.elements == 1 and not _same_quant(op) and not concat
+    raw = explicit is None and not concat and not requantise
     zp = 0 if raw else ifm_zero_point(op.operands[0])
     sums = _window_sums(op, (ifm - zp).astype(np.float64), 0.0, ofm_rows, "sum").astype(np.int64)
     if explicit is not None:
         return [finish(op, rescale(sums, explicit[0], explicit[1], rounding_of(op)), args)]  # type: ignore[arg-type]
-    counts = _window_sums(op, np.ones((1,) + ifm.shape[1:3] + (1,), dtype=np.float64), 0.0, ofm_rows,
-                          "sum").astype(np.int64)
+    in_scale, out_q = scale(op.operands[0]), target_quant(op)
+    ratio = 1.0 if in_scale is None or out_q is None else float(np.float32(in_scale) / np.float32(out_q.scales[0]))
     if raw:
-        multipliers = np.vectorize(lambda n: pooling_scale(int(n))[0], otypes=[np.int64])(counts)
-        shifts = np.vectorize(lambda n: pooling_scale(int(n))[1], otypes=[np.int64])(counts)
+        counts = _window_sums(op, np.ones((1,) + ifm.shape[1:3] + (1,), dtype=np.float64), 0.0, ofm_rows,
+                              "sum").astype(np.int64)
+        pairs = {int(n): pooling_scale(int(n)) for n in np.unique(counts)}
+        multipliers = np.vectorize(lambda n: pairs[int(n)][0], otypes=[np.int64])(counts)
+        shifts = np.vectorize(lambda n: pairs[int(n)][1], otypes=[np.int64])(counts)
+        if ratio != 1.0:
+            multipliers = np.vectorize(lambda m: round_away_zero(int(m) * float(np.double(ratio))),
+                                       otypes=[np.int64])(multipliers)
         return [finish(op, rescale(sums, multipliers, shifts, rounding_of(op)), args, 0)]  # type: ignore[arg-type]
-    in_scale, out_q = scale(op.operands[0]) or 1.0, target_quant(op)
-    ratio = float(np.float32(in_scale) / np.float32(out_q.scales[0])) if out_q is not None else in_scale
-    if kernel.elements == 1 and _writes_concat(op):
+    if concat:
         bits = 0
         if ratio > 1:
             bits = len(bin(math.ceil(ratio))) - 2 + 1
         elif ratio < 1:
             bits = -(len(bin(math.ceil(1 / ratio))) - 2 - 1)
-        multiplier, shift = pooling_scale(1, bits)
+        multiplier, shift = pooling_scale(kernel.elements, bits)
         multiplier = round_away_zero(multiplier * float(np.double(ratio)))
-        rounding = "half_up"
+        rounding = "half_up" if kernel.elements == 1 else rounding_of(op)
     else:
-        multiplier, shift = quantise_scale(float(np.double(in_scale) / np.double(out_q.scales[0]))) \
-            if out_q is not None else (1, 0)
+        multiplier, shift = quantise_scale(float(np.double(in_scale) / np.double(out_q.scales[0])))  # type: ignore
         rounding = rounding_of(op)
-        if kernel.elements != 1:
-            raise fail_window(op, kernel.elements)
     return [finish(op, rescale(sums, multiplier, shift, rounding), args)]  # type: ignore[arg-type]
-
-
-def fail_window(op: Operation, elements: int):
-    from npu_opt.ir.interpreter import fail
-    return fail(op, f"a requantising average pool runs with a 1x1 window only, not {elements} elements")
 
 
 @NPU.kernel(MaxPoolOp)

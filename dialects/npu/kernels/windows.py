@@ -57,6 +57,10 @@ def ifm_rows_needed(op: Operation, first: int, last: int) -> tuple[int, int]:
     if last <= first:
         return first, first
     if op.name not in WINDOWED:
+        ifm_t, ofm_t = op.operands[0].type, op.results[0].type
+        if isinstance(ifm_t, RankedTensorType) and ifm_t.rank == 4 and ifm_t.shape[1] == 1 \
+                and isinstance(ofm_t, RankedTensorType) and ofm_t.rank == 4 and ofm_t.shape[1] > 1:
+            return 0, 1  # a broadcast one-row IFM is read whole by every stripe
         return first, last
     height = _ifm_height(op)
     up = upscale_of(op)
