@@ -5,7 +5,8 @@ every tensor in a byte array per memory area at its allocated offset.
   at its first member's time: its last member produces its stripes in order, and before each
   stripe every member it reads from produces stripes until the rows that stripe reads exist
   (so a member runs only as far ahead as its consumer needs, and the rolling buffer holding
-  its OFM must keep the rows still to be read).
+  its OFM must keep the rows still to be read). Other ops timed inside the cascade's span (the
+  DMAs of its members' weights) run as the cascade starts.
 * A compute op with ``#npu.stripe<H x W x D>`` computes ``H`` OFM rows at a time, reading only
   the IFM rows those rows need (``ifm_rows_needed``); without a stripe it computes its OFM at
   once. Its weights come from its DMA's buffers (weights.py), one depth slice at a time.
@@ -243,8 +244,14 @@ class ScheduledRun:
             return
         cascade = op.attr(CASCADE_ATTR)
         if isinstance(cascade, CascadeAttr):
-            self._run_cascade([m for m in executed if step_of[m] == cascade.id
-                               and isinstance(m.attr(CASCADE_ATTR), CascadeAttr)])
+            members = [m for m in executed
+                       if step_of[m] == cascade.id and isinstance(m.attr(CASCADE_ATTR), CascadeAttr)]
+            end = _time(members[-1])
+            for other in executed:  # ops timed inside the cascade (its DMAs) run before its stripes
+                if cascade.id < _time(other) <= end and other not in members \
+                        and not isinstance(other.attr(CASCADE_ATTR), CascadeAttr):
+                    self._step(other, executed, step_of, fills)
+            self._run_cascade(members)
         elif isinstance(op, DmaOp):
             self._run_dma(op)
         elif isinstance(op, NpuComputeOp):
