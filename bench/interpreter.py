@@ -175,7 +175,8 @@ def bench_model(path: Path, target: Any, seed: int, repeat: int) -> list[Row]:
             legalised = outputs
         if stage == "schedule":
             row.vs_estimate = ("n/a" if legalised is None else
-                               "identical" if all(np.array_equal(a, b) for a, b in zip(outputs, legalised))
+                               "identical" if all(np.array_equal(a, b, equal_nan=np.asarray(a).dtype.kind == "f")
+                                                 for a, b in zip(outputs, legalised))
                                else "differs")
             if not is_scheduled(module):
                 row.problem = (row.problem + "; " if row.problem else "") + "no npu.schedule on the module"
