@@ -7,6 +7,10 @@
 // SAME-NEXT: output 1 'head_b_conv': tensor<1x5x5x40x!quant.uniform<i8:f32, 0.25>>
 // SAME-NEXT: compare 0 'head_a_pool': max abs diff 0, 0 of 800 elements differ
 // SAME-NEXT: compare 1 'head_b_conv': max abs diff 0, 0 of 1000 elements differ
+// After a pipeline: legalised to npu ops (estimate), and scheduled (run stripe by stripe in its
+// memory areas), the outputs are still TFLite's.
+// RUN: npu-run %S/../../data/two_outputs.tflite --pipeline=estimate --target=ethos-u55-256 --compare-tflite --print-limit 0 | %filecheck %s --check-prefix=SAME
+// RUN: npu-run %S/../../data/two_outputs.tflite --pipeline=schedule --target=ethos-u55-256 --compare-tflite --print-limit 0 | %filecheck %s --check-prefix=SAME
 // --compare-each-op also compares each op result that carries a TFLite tensor name (its location)
 // with that tensor, as ai-edge-litert computed it.
 // RUN: npu-run %S/../../data/conv.tflite --compare-tflite --compare-each-op --print-limit 0 | %filecheck %s --check-prefix=EACH
