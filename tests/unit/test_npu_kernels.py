@@ -270,7 +270,8 @@ def test_8_bit_and_interpolated_16_bit_tables():
                      f'({t16}, {t16}, tensor<512xi32>) -> {t16}\n  func.return %0 : {t16}', t16)
     base = np.arange(512) * 10 - 2560
     words = ((10 & 0xFFFF) << 16) | (base & 0xFFFF)  # every entry: slope 10
-    out = run_function(module, [[-32768, 64, 32767], [0, 0, 0], words.astype(np.int64) - (1 << 32) * (words >= (1 << 31))])
+    signed_words = words.astype(np.int64) - (1 << 32) * (words >= (1 << 31))
+    out = run_function(module, [[-32768, 64, 32767], [0, 0, 0], signed_words])
     # position 0 -> base[0]; 32832 = entry 256, fraction 64 -> 0 + 5; 65535 = entry 511, fraction 127
     assert out[0].reshape(-1).tolist() == [-2560, 5, 2550 + (10 * 127 + 64) // 128]
 
@@ -282,7 +283,8 @@ def test_strided_concat_slice_reshape_and_dma():
     text = (f'  %0 = "npu.dma"(%a) : ({t}) -> {t}\n  %1 = "npu.dma"(%b) : ({t}) -> {t}\n'
             f'  %2 = "npu.concat"(%0, %1) <{{offsets = [#npu.offset<0, 0, 0, 0>, #npu.offset<0, 0, 1, 0>], '
             f'strides = [1, 1, 2, 1]}}> : ({t}, {t}) -> tensor<1x1x4x1xi8>\n'
-            f'  %3 = "npu.slice"(%2) <{{offset = #npu.offset<0, 0, 1, 0>}}> : (tensor<1x1x4x1xi8>) -> tensor<1x1x2x1xi8>\n'
+            f'  %3 = "npu.slice"(%2) <{{offset = #npu.offset<0, 0, 1, 0>}}> : '
+            f'(tensor<1x1x4x1xi8>) -> tensor<1x1x2x1xi8>\n'
             f'  %4 = "npu.reshape"(%3) : (tensor<1x1x2x1xi8>) -> tensor<2xi8>\n'
             f'  func.return %2, %4 : tensor<1x1x4x1xi8>, tensor<2xi8>')
     module = _module(f"%a: {t}, %b: {t}", text, "tensor<1x1x4x1xi8>, tensor<2xi8>")

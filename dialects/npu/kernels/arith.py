@@ -98,12 +98,6 @@ def rescale(acc: Any, multiplier: Any, shift: Any, rounding: str) -> np.ndarray:
     return shift_round(wide_product(acc, multiplier), shift, rounding)
 
 
-def quantise_real(scale: float) -> tuple[int, int]:
-    """(multiplier, shift) of a positive real scale, as the legalisation's scales are made."""
-    from npu_opt.dialects.npu.quant import quantise_scale
-    return quantise_scale(scale)
-
-
 # ---------------------------------------------------------------------------------------------
 # Quantisation read from the types
 def zero_point(value_or_type: Value | Type) -> int:
@@ -231,6 +225,6 @@ def per_channel(values: np.ndarray | list[float], channels: tuple[int, int] | No
     return array[channels[0]:channels[1]]
 
 
-__all__ = ["explicit_rescale", "finish", "ifm_zero_point", "per_channel", "quantise_real", "rescale",
+__all__ = ["explicit_rescale", "finish", "ifm_zero_point", "is_unscaled", "per_channel", "rescale",
            "rounding_of", "scale", "shift_round", "target_quant", "to_ofm", "wide_product", "zero_point",
            "zero_point_of_target"]

@@ -92,10 +92,6 @@ def add_sub(op: Operation, a: np.ndarray, b: np.ndarray, sign: int) -> np.ndarra
     return rescale(scaled_a + sign * scaled_b, mo, sho, rounding_of(op))
 
 
-def _channels_of(op: Operation, ofm_channels: Rows) -> Rows:
-    return ofm_channels
-
-
 @NPU.kernel(AddOp, SubOp)
 def add(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
     a, b = _operand(op, args, 0, ofm_channels), _operand(op, args, 1, ofm_channels)
