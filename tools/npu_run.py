@@ -346,6 +346,9 @@ def _main(argv: list[str]) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except Exception as err:  # noqa: BLE001 - a bug elsewhere (importing, verifying): one line, no traceback
+        sys.stderr.write(f"npu-run: internal error ({type(err).__name__}: {str(err)[:300]})\n")
+        return 2
 
 
 if __name__ == "__main__":
