@@ -39,6 +39,8 @@ def _element_bytes(element: Type) -> int | None:
     return None
 
 
+_NO_BLOBS: dict[str, Any] = {}
+"""The blobs of a module without a builtin resource group (never written to)."""
 _RESOURCE_BYTES: dict[Type, int | None] = {}
 """Per tensor type, the blob size a dense_resource of it needs (see _resource_bytes)."""
 
@@ -249,7 +251,7 @@ class AttributeRules:
         elif not _RESOURCE_KEY.fullmatch(key):
             raise ValueError("expected a resource key (an identifier or a string) in "
                              f"dense_resource<...>, found '{key[:40]}'")
-        blob = self.state.resources.blobs.get("builtin", {}).get(key)
+        blob = self.state.resources.blobs.get("builtin", _NO_BLOBS).get(key)
         if blob is not None and expected is not None and len(blob.data) != expected:
             raise ValueError(f"resource '{key}' holds {len(blob.data)} bytes but '{type}' needs {expected}")
         return DenseResourceAttr(type, key, blob)

@@ -107,15 +107,15 @@ class GenericOpRules:
     def _quick_dictionary(self, text: str) -> dict[str, Attribute] | None:
         """``_dictionary`` of the text ``{...}`` when the fast path decodes it (or it was decoded
         before); None when only the grammar can, which whole_generic_op's general path then does."""
+        if text.startswith("{qtype = tensor<") and "//" not in text:
+            constant = self._constant_dictionary(text)
+            if constant is not None:
+                return constant  # (each constant's is new: not worth looking up or keeping in the cache)
         cache = self.state.dict_cache
         found = cache.get(text)
         if found is None:
             if "//" in text:
                 return None
-            if text.startswith("{qtype = tensor<"):
-                constant = self._constant_dictionary(text)
-                if constant is not None:
-                    return constant  # (each constant's is new: not worth keeping in the cache)
             found = simple_dictionary(text[1:-1], self._fast_value, self.pieces["typed_entry"])
             if found is None:
                 return None
@@ -293,10 +293,11 @@ class GenericOpRules:
         if input_texts is None or result_texts is None:
             return None
         types: list[Type] = []
+        known = self.state.known_types
         for text in (*input_texts, *result_texts):
             if not text or text[0] == "(":
                 return None
-            type_ = self._known_type(text)
+            type_ = known.get(text) or self._known_type(text)
             if type_ is None:
                 return None
             types.append(type_)

@@ -222,7 +222,7 @@ class TypeParser:
         params>>`` with a head decoded before, checked in one match and built without the
         element's own cache entry: what _tensor and _quant build for it, or None for anything
         else or anything doubtful (they then decode it, and report any error)."""
-        m = _QUANT_TENSOR_AXIS.match(text)
+        m = _QUANT_TENSOR_AXIS.match(text) if "{" in text else None  # (only per-axis parameters hold '{')
         if m is not None:
             dims, head, params = m.groups()
             facts = self._quant_facts.get(head) or self._head_facts(head)
