@@ -105,6 +105,9 @@ class WeightEncoder:
         self.part_kernel = encoder_part_kernel(block_type, weights.shape, ifm_bits)
         self.sub_kernel = (SUB_KERNEL_MAX.height // dilation[1], SUB_KERNEL_MAX.width // dilation[0])
         self._sizes: dict[tuple[int, int, int], int] = {}
+        self._encoded: dict[tuple[int, ...], EncodedWeights] = {}
+        """Each slicing's stream once assembled (the chain and the estimate ask for the same
+        slicings again and again; the sizes behind one never change)."""
 
     @property
     def signature(self) -> tuple:
@@ -132,7 +135,10 @@ class WeightEncoder:
 
     def missing(self, depth_slices: tuple[int, ...] | None) -> list[tuple[int, int, int]]:
         """The streams of a slicing not encoded yet."""
-        return [part for part in dict.fromkeys(self._parts(self.checked(depth_slices))) if part not in self._sizes]
+        slices = self.checked(depth_slices)
+        if slices in self._encoded:
+            return []
+        return [part for part in dict.fromkeys(self._parts(slices)) if part not in self._sizes]
 
     def checked(self, depth_slices: tuple[int, ...] | None) -> tuple[int, ...]:
         """``depth_slices`` (default: the whole depth), checked to rise from 0 to the OFM depth."""
@@ -144,6 +150,9 @@ class WeightEncoder:
     def __call__(self, depth_slices: tuple[int, ...] | None = None) -> EncodedWeights:
         """The encoded stream sliced at ``depth_slices`` (default: one slice of the whole depth)."""
         slices = self.checked(depth_slices)
+        known = self._encoded.get(slices)
+        if known is not None:
+            return known
         parts = self._parts(slices)
         encode_together([(self, slices)])
         cores = self.accel.cores
@@ -161,7 +170,8 @@ class WeightEncoder:
         for index, size in enumerate(slice_bytes):
             total += size
             halves[index % 2] = max(halves[index % 2], size)
-        return EncodedWeights(slices, tuple(ranges), total, (halves[0], halves[1]))
+        encoded = self._encoded[slices] = EncodedWeights(slices, tuple(ranges), total, (halves[0], halves[1]))
+        return encoded
 
 
 def encode_together(requests: list[tuple[WeightEncoder, tuple[int, ...] | None]]) -> None:
