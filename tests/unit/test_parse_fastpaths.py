@@ -213,3 +213,23 @@ def test_imported_constants_take_the_constant_dictionary_cut(monkeypatch):
     assert [str(op.results[0].type) for op in ops] == [BIAS, ACT, ACT]
     assert ops[0].properties["value"].array.tolist() == [1, -2]
     assert ops[2].properties["value"].blob is not None
+
+
+def test_interned_fields_are_stored_through_slot_setters():
+    """_intern_fields (the parsers' direct path) stores each field through its slot's setter and
+    gives the object the constructor gives; a name that is no slot fails as before."""
+    from npu_opt.ir.interning import Interned
+
+    class Pair(Interned):
+        __slots__ = ("left", "right")
+
+        def _init(self, left: int, right: int) -> None:
+            self._set("left", left)
+            self._set("right", right)
+
+    made = Pair._intern_fields((3, 4), {"left": 3, "right": 4})
+    assert made is Pair(3, 4) and (made.left, made.right, made._text) == (3, 4, None)
+    with pytest.raises(AttributeError):
+        Pair._intern_fields((5, 6), {"left": 5, "middle": 6})
+    with pytest.raises(AttributeError):
+        made.left = 5
