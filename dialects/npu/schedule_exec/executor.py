@@ -278,7 +278,7 @@ class ScheduledRun:
                 continue
             start = _time(op)
             readers = [_time(u) for u in op.results[0].users() if _is_executed(u)]
-            if stream.stream.prefetch and readers:
+            if stream.stream.prefetch and readers and start < min(readers):  # (issued after it: no prefetch)
                 index = bisect_left(compute_times, min(readers)) - 1
                 if index >= 0:
                     start = min(start, compute_times[index])
