@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import io
 from pathlib import Path
 
@@ -220,23 +219,10 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
 
-def _npu_kernels() -> bool:
-    """Whether the npu dialect's kernels (another deliverable of issue 9) are importable."""
-    try:
-        importlib.import_module("npu_opt.dialects.npu.kernels.windows")
-    except ImportError:
-        return False
-    return True
-
-
-needs_npu_kernels = pytest.mark.skipif(not _npu_kernels(), reason="the npu kernels (dialects/npu/kernels) "
-                                       "have not landed yet")
-
 MODELS = ["branches", "conv", "data_movement", "int16", "kernels", "odd_channels", "shape", "two_outputs",
           "weight_stream"]
 
 
-@needs_npu_kernels
 @pytest.mark.parametrize("target", sorted(TARGETS))
 @pytest.mark.parametrize("strategy", ["Performance", "Size"])
 @pytest.mark.parametrize("model", MODELS)
@@ -248,7 +234,6 @@ def test_scheduled_run_matches_the_legalised_run(model: str, strategy: str, targ
         assert _same(a, b), f"output #{index}: {np.count_nonzero(a != b)} of {a.size} elements differ"
 
 
-@needs_npu_kernels
 def test_observer_sees_every_executed_op_once_in_time_order():
     module = _module("kernels", "schedule{optimise=Size}")
     seen: list[tuple[int, tuple[int, ...]]] = []
@@ -259,7 +244,6 @@ def test_observer_sees_every_executed_op_once_in_time_order():
     assert seen == timed
 
 
-@needs_npu_kernels
 def test_a_striped_op_streams_its_weight_slices_again_for_every_stripe():
     # No schedule the passes make stripes an op whose weights stream in slices (Vela does not),
     # but the IR can say so: give the consumer of a double-buffered 3-slice stream 2-row
@@ -333,7 +317,6 @@ def _owners(text: str) -> list[tuple[str, AllocAttr, list[int]]]:
     return found
 
 
-@needs_npu_kernels
 def test_a_rolling_buffer_too_small_gives_wrong_outputs_and_is_rejected():
     text = _printed("kernels", "schedule{optimise=Size}", "shared")
     assert _differs(text, "kernels") is False
@@ -347,7 +330,6 @@ def test_a_rolling_buffer_too_small_gives_wrong_outputs_and_is_rejected():
     assert _differs(broken, "kernels")
 
 
-@needs_npu_kernels
 def test_overlapping_live_buffers_give_wrong_outputs_and_are_rejected():
     text = _printed("kernels", "schedule{optimise=Size}", "shared")
     owners = _owners(text)
@@ -360,7 +342,6 @@ def test_overlapping_live_buffers_give_wrong_outputs_and_are_rejected():
     assert _differs(broken, "kernels")
 
 
-@needs_npu_kernels
 def test_a_weight_buffer_over_a_live_tensor_gives_wrong_outputs_and_is_rejected():
     text = _printed("weight_stream", "schedule", "shared")
     owners = _owners(text)
@@ -376,7 +357,6 @@ def test_a_weight_buffer_over_a_live_tensor_gives_wrong_outputs_and_is_rejected(
     assert _differs(broken, "weight_stream")
 
 
-@needs_npu_kernels
 def test_a_weight_dma_after_its_reader_gives_wrong_outputs_and_is_rejected():
     text = _printed("weight_stream", "schedule", "shared")
     module = parse_module(text, "weight_stream.mlir")
