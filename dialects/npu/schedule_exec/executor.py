@@ -5,13 +5,15 @@ every tensor in a byte array per memory area at its allocated offset.
   at its first member's time: its last member produces its stripes in order, and before each
   stripe every member it reads from produces stripes until the rows that stripe reads exist
   (so a member runs only as far ahead as its consumer needs, and the rolling buffer holding
-  its OFM must keep the rows still to be read). Other ops timed inside the cascade's span (the
+  its OFM must keep the rows still to be read: the rows one consumer stripe reads plus the
+  producer's stripe less one; npu-check-schedule, like Vela, asks for one row more). Other ops timed inside the cascade's span (the
   DMAs of its members' weights) run as the cascade starts.
 * A compute op with ``#npu.stripe<H x W x D>`` computes ``H`` OFM rows at a time, reading only
   the IFM rows those rows need (``ifm_rows_needed``); without a stripe it computes its OFM at
   once. Its weights come from its DMA's buffers (weights.py), one depth slice at a time.
 * A weight DMA's first slice is copied when its transfer starts: at the DMA's time, or for a
-  ``prefetch`` stream at the start of the previous (non-DMA) op. A double-buffered stream
+  ``prefetch`` stream at the start of the previous (non-DMA) op; a DMA timed after its reader
+  has not run when the reader reads (stale weights). A double-buffered stream
   copies slice ``g + 1`` before slice ``g`` is computed (the copy runs under the compute); a
   single-buffered one copies each slice just before it is used.
 * Other DMAs copy their source into their allocation at their time; CPU ops read their
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
