@@ -254,7 +254,9 @@ class AttributeRules:
         blob = self.state.resources.blobs.get("builtin", _NO_BLOBS).get(key)
         if blob is not None and expected is not None and len(blob.data) != expected:
             raise ValueError(f"resource '{key}' holds {len(blob.data)} bytes but '{type}' needs {expected}")
-        return DenseResourceAttr(type, key, blob)
+        # DenseResourceAttr(type, key, blob), its interning key built here (blobs are told apart by identity)
+        return DenseResourceAttr._intern_fields((type, key, None if blob is None else id(blob), blob),
+                                                {"type": type, "key": key, "blob": blob})
 
     def dialect_attr(self, children: list[Token]) -> Attribute:
         token = children[0]

@@ -144,7 +144,7 @@ class GenericOpRules:
         value = self._fast_value("dense" if literal[5] == "<" else "dense_resource", literal, value_type)
         if value is None:
             return None
-        return {"qtype": TypeAttr(type_), "value": value}
+        return {"qtype": TypeAttr._intern_fields((type_,), {"type": type_}), "value": value}  # (TypeAttr(type_))
 
     def op_name(self, children: list[Token]) -> Token:
         self.state.op_stack.append(self._unquote(children[0]))

@@ -233,3 +233,18 @@ def test_interned_fields_are_stored_through_slot_setters():
         Pair._intern_fields((5, 6), {"left": 5, "middle": 6})
     with pytest.raises(AttributeError):
         made.left = 5
+
+
+def test_attributes_interned_directly_are_the_constructors_own():
+    """The parser builds TypeAttr and DenseResourceAttr through _intern_fields with the key their
+    constructors would compute: the same objects."""
+    from npu_opt.ir.attributes import DenseResourceAttr, TypeAttr
+    text = CONSTANTS[2] + TRAILER
+    _, resources = parser_module.parse_ops(text, "f.mlir", ParseOptions(allow_unregistered=True))
+    module = parse_module(text, "f.mlir", ParseOptions(allow_unregistered=True))
+    op = list(module.walk())[1]
+    qtype, value = op.properties["qtype"], op.properties["value"]
+    assert qtype is TypeAttr(qtype.type)
+    assert value is DenseResourceAttr(value.type, "w", value.blob) and value.blob is not None
+    assert DenseResourceAttr(value.type, "w", None) is not value
+    assert resources.blobs["builtin"]["w"] is not value.blob  # (each parse has its own blobs)
