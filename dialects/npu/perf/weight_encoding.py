@@ -113,6 +113,12 @@ class SectionCode:
 _WEIGHT_TABLES: dict[int, np.ndarray] = {}
 
 
+_CODES = np.arange(512)
+_CODES.flags.writeable = False
+_VALUE_OF_CODE = np.where(_CODES & 1, -(_CODES >> 1), _CODES >> 1) + 256
+"""Per sign-magnitude code, the index of its value in a value histogram (value + 256)."""
+
+
 def _sign_magnitude(values: np.ndarray) -> np.ndarray:
     """The codec's value code: magnitude times two, plus one for negatives."""
     return (np.abs(values) << 1) | (values < 0)
@@ -123,12 +129,11 @@ def code_section(values: np.ndarray) -> SectionCode:
     offset = values + 256
     counts = np.bincount(offset, minlength=512)
     zeros = int(counts[256])
-    others = np.delete(counts, 256)
-    zero_runs = zeros > 4 * int(others.max())
+    zero_runs = zeros > 4 * max(int(counts[:256].max()), int(counts[257:].max()))
     # Frequency of each sign-magnitude code (code 1, "minus zero", never occurs).
-    codes = np.arange(512)
-    signed = np.where(codes & 1, -(codes >> 1), codes >> 1)
-    by_code = np.where(codes == 1, 0, counts[signed + 256])
+    codes = _CODES
+    by_code = counts[_VALUE_OF_CODE]
+    by_code[1] = 0
     if zero_runs:
         by_code[0] = 0
     used = np.flatnonzero(by_code)
@@ -161,15 +166,15 @@ def code_section(values: np.ndarray) -> SectionCode:
     else:
         raw_bits = NO_UNCOMPRESSED
     # Symbols: palette slot, or the code shifted past the palette (a zero codes as "minus zero").
-    lookup = codes + size - direct_offset
+    lookup = codes + (size - direct_offset)
     lookup[0] = 1 + size - direct_offset
     lookup[palette] = np.arange(palette.size)
     if zero_runs:
         coded = np.flatnonzero(values)
         if not used.size:
             coded = np.zeros(1, np.int64)  # an all-zero section codes its first zero as a weight
-        edges = np.concatenate(([-1], coded, [values.size]))
-        runs = np.diff(edges) - 1
+        edges = np.concatenate(((-1,), coded, (values.size,)))
+        runs = edges[1:] - edges[:-1] - 1
     else:
         coded = slice(None)
         runs = np.zeros(0, np.int64)
@@ -189,8 +194,14 @@ def _zero_run_table(runs: np.ndarray) -> np.ndarray:
 def _slices(code: SectionCode, weight_runs: Runs, zero_runs: Runs | None) -> tuple[np.ndarray, np.ndarray]:
     """(start, end) of every slice: cut at every parameter change and every MAX_SLICE symbols."""
     n = code.symbols.size
-    ends = weight_runs.ends if zero_runs is None else np.concatenate((weight_runs.ends, zero_runs.ends))
-    bounds = np.unique(np.append(ends[(ends > 0) & (ends < n)], n))
+    # Each stream's run ends rise strictly: the weight stream's alone are the bounds already;
+    # with the zero-run stream's, the merged ends are sorted and repeats dropped.
+    ends = weight_runs.ends
+    if zero_runs is not None:
+        ends = np.sort(np.concatenate((ends, zero_runs.ends)))
+    bounds = np.concatenate((ends[(ends > 0) & (ends < n)], (n,)))
+    if zero_runs is not None and bounds.size > 1:
+        bounds = bounds[np.concatenate(((True,), bounds[1:] != bounds[:-1]))]
     if n and bounds.size:
         start = np.concatenate(([0], bounds[:-1]))
         if int((bounds - start).max()) <= MAX_SLICE:
