@@ -23,25 +23,39 @@ from npu_opt.passes.npu_lowering.builder import Builder, quant_type, storage, te
 from npu_opt.passes.npu_lowering.context import Lowering
 from npu_opt.passes.npu_lowering.view import quant, shape4, shape_list, view_of
 
-# The int16 softmax tables (exp, and 1/(1+x)) have 512 32-bit entries: a base value in the low 16
-# bits and the slope to the next entry in the high 16 bits. Vela lists them; here they are
-# generated from their definitions, which gives the same size and shape with values that may
-# differ by a unit in the last place.
+# The int16 softmax tables (exp on [-10, 0], and 1/(1+x) on [0, 1]) have 512 32-bit entries: a
+# base value in the low 16 bits and the slope to the next entry in the high 16 bits. They are
+# TFLite's int16 LUTs (the ones its reference kernel interpolates), generated from their
+# definition: outputs in [-1, 1] mapped onto 2^16 steps (scale 32768), each sample moved by half
+# the error linear interpolation makes at the segment's midpoint, the final end point uncorrected.
 _EXP16_RANGE = 10.0
+_LUT16_STEPS = 512
+_LUT16_SCALE = 32768.0
+
+
+def _round_away(values: np.ndarray) -> np.ndarray:
+    """Round half away from zero (C's ``round``), which TFLite's table generation uses."""
+    return np.sign(values) * np.floor(np.abs(values) + 0.5)
 
 
 def _int16_table(fn: Any, lo: float, hi: float) -> list[int]:
-    """A 512-entry interpolation table of ``fn`` on [lo, hi] in the NPU's 16-bit LUT format
-    (base in bits 0..15, slope to the next entry in bits 16..31)."""
-    base = []
-    for i in range(513):
-        x = lo + (hi - lo) * i / 512
-        base.append(int(max(-32768, min(32767, round(fn(x))))))
-    table = []
-    for i in range(512):
-        slope = base[i + 1] - base[i]
-        table.append(((slope & 0xFFFF) << 16) | (base[i] & 0xFFFF))
-    return table
+    """A 512-entry interpolation table of ``fn`` on [lo, hi] in the NPU's 16-bit LUT format (base
+    in bits 0..15, slope to the next entry in bits 16..31), with TFLite's int16 LUT values.
+
+    Each segment's base is the sample ``round(fn(x) * 32768)`` less half (rounded) of the
+    difference between the interpolated and the exact midpoint value, which halves the worst
+    interpolation error; the 513th point (the slope's end) is the plain sample at ``hi``."""
+    width = (hi - lo) / _LUT16_STEPS
+    starts = lo + np.arange(_LUT16_STEPS, dtype=np.float64) * width
+    ends = lo + np.arange(1, _LUT16_STEPS + 1, dtype=np.float64) * width
+    samples = _round_away(fn(starts) * _LUT16_SCALE)
+    interpolated_mid = _round_away((fn(ends) * _LUT16_SCALE + samples) / 2)
+    exact_mid = _round_away(fn(starts + width / 2) * _LUT16_SCALE)
+    bias = _round_away((interpolated_mid - exact_mid) / 2)
+    last = _round_away(fn(np.array([hi], dtype=np.float64)) * _LUT16_SCALE)
+    points = np.clip(np.concatenate([samples - bias, last]), -32768, 32767).astype(np.int64)
+    slopes = np.diff(points)
+    return (((slopes & 0xFFFF) << 16) | (points[:-1] & 0xFFFF)).tolist()
 
 
 class _Seq:
@@ -181,7 +195,6 @@ def _softmax16(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[i
     """TFLite's int16 softmax as NPU ops: x - max scaled by beta onto [-10, 0], exp from a 16-bit
     interpolation table, the per-pixel sum normalised by its leading zeros, 1 / (1 + x) from a
     second table, the product shifted into the OFM."""
-    import math
     s = _Seq(b)
     in_scale, zp = scale_and_zero_point(quant(source))
     out_scale, out_zp = scale_and_zero_point(quant(ofm))
@@ -201,7 +214,7 @@ def _softmax16(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[i
     mul2 = s.op(MulOp, "mul", [sub1, s.const(mul2_scale, quant_type(I32, beta, zp))], mul2_type,
                 activation=b.activation("none", mul2_type))
     exp_type = tensor(full, quant_type(I16, mul2_range, out_zp))
-    exp_table = _int16_table(lambda x: 32767 * math.exp(x), -_EXP16_RANGE, 0.0)
+    exp_table = _int16_table(np.exp, -_EXP16_RANGE, 0.0)
     exp_lut = b.const(np.asarray(exp_table, dtype=np.int64), tensor((512,), I32))
     ifm_exp = s.op(AddOp, "add", [mul2, s.const(32767, no_scale)], exp_type, lut=exp_lut,
                    activation=b.activation("lut", exp_type))
@@ -221,7 +234,7 @@ def _softmax16(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[i
     shifted16 = s.op(ShrOp, "shr", [shifted, s.const(15, no_scale)], col_type,
                      activation=b.activation("none", col_type), rescale=ident)
     recip_type = tensor(col, quant_type(I16, 1.0, zp))
-    recip_table = _int16_table(lambda x: 32767 / (1 + x), 0.0, 1.0)
+    recip_table = _int16_table(lambda x: 1.0 / (1.0 + x), 0.0, 1.0)
     recip_lut = b.const(np.asarray(recip_table, dtype=np.int64), tensor((512,), I32))
     reciprocal = s.op(SubOp, "sub", [shifted16, s.const(32768, no_scale)], recip_type, lut=recip_lut,
                       activation=b.activation("lut", recip_type), rescale=ident)

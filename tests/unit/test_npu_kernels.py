@@ -299,7 +299,7 @@ MODEL_BOUNDS = {
     "conv": {"logits": 1},  # vector product: litert's reference FC rounds once
     "classifier": {},  # 8-bit softmax decomposition: bit-exact
     "elementwise": {"relu": 1, "relu6": 1, "relu_n1_to_1": 1},  # Vela's twice-quantised ReLU bound
-    "int16_elementwise": {"tanh16": 1, "logistic16": 1, "softmax16": 15, "softmax16_wide": 38},
+    "int16_elementwise": {"tanh16": 1, "logistic16": 1},  # int16 softmax: TFLite's tables, bit-exact
     "resize_bilinear": {"rb_half_pixel": 56},  # the IR does not record Vela's edge-replicating padding
     "wide_batch": {},
 }
