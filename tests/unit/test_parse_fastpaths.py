@@ -215,9 +215,10 @@ def test_imported_constants_take_the_constant_dictionary_cut(monkeypatch):
     assert ops[2].properties["value"].blob is not None
 
 
-def test_interned_fields_are_stored_through_slot_setters():
-    """_intern_fields (the parsers' direct path) stores each field through its slot's setter and
-    gives the object the constructor gives; a name that is no slot fails as before."""
+def test_interned_fields_are_filled_in_before_the_object_becomes_immutable():
+    """_intern_fields (the parsers' direct path) fills a new object in through a builder class
+    and hands out an object of the real class, the one the constructor gives, immutable; a name
+    that is no slot fails and leaves nothing in the table."""
     from npu_opt.ir.interning import Interned
 
     class Pair(Interned):
@@ -227,10 +228,15 @@ def test_interned_fields_are_stored_through_slot_setters():
             self._set("left", left)
             self._set("right", right)
 
+        def _render(self) -> str:
+            return f"<{self.left}, {self.right}>"
+
     made = Pair._intern_fields((3, 4), {"left": 3, "right": 4})
     assert made is Pair(3, 4) and (made.left, made.right, made._text) == (3, 4, None)
+    assert type(made) is Pair and str(made) == "<3, 4>"
     with pytest.raises(AttributeError):
         Pair._intern_fields((5, 6), {"left": 5, "middle": 6})
+    assert Pair._intern_fields((5, 6), {"left": 5, "right": 6}) is Pair(5, 6)
     with pytest.raises(AttributeError):
         made.left = 5
 
