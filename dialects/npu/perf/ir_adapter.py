@@ -102,18 +102,25 @@ def _kernel(op: Operation) -> Kernel:
     return Kernel(k.width, k.height, k.stride_w, k.stride_h, k.dilation_w, k.dilation_h)
 
 
+def weights_source(op: Operation) -> Value | None:
+    """The value whose contents are ``op``'s weights: its weights operand, or the constant a
+    weight DMA (npu-insert-dma) copies into it; None for an op without weights."""
+    weights = getattr(op, "weights", None)
+    if weights is None or not isinstance(weights, Value):
+        return None
+    owner = getattr(weights, "op", None)
+    return owner.operands[0] if isinstance(owner, DmaOp) else weights
+
+
 def op_weights_hwio(op: Operation) -> np.ndarray | None:
     """The op's constant weights as Vela encodes them: H x W x I x O, zero point subtracted
     (depthwise: H x W x 1 x C; vector product: 1 x 1 x K x O; transpose convolution flipped);
     None when the op has no weights or their values are not available. Weights copied by a DMA
     are the DMA's source constant."""
-    weights = getattr(op, "weights", None)
-    if weights is None or not isinstance(weights, Value):
+    weights = weights_source(op)
+    if weights is None:
         return None
     owner = getattr(weights, "op", None)
-    if isinstance(owner, DmaOp):  # a weight DMA (npu-insert-dma): the values are the constant's
-        weights = owner.operands[0]
-        owner = getattr(weights, "op", None)
     attr = owner.attr("value") if owner is not None else None
     if attr is None:
         return None
@@ -263,4 +270,4 @@ def module_of(op: Operation) -> Operation:
 Describer = Callable[[Operation], NpuOpDesc | None]
 
 __all__ = ["Describer", "OpDescription", "Placement", "describe_op", "is_costed", "module_of", "op_weights_hwio",
-           "placed", "report_name", "with_weights"]
+           "placed", "report_name", "weights_source", "with_weights"]

@@ -91,6 +91,10 @@ def weight_encoder(op: Operation, desc: NpuOpDesc, perf: PerfTarget, block: Bloc
     """The sizer of ``op``'s weight streams and whether it sizes them raw: the codec model on
     the weight values (shared per module by ``WeightStreams``), or raw sizes when
     ``encode_weights`` is off or the values are not in the IR (an elided constant)."""
+    if encode_weights:
+        cached = WeightStreams.of(op, analyses).cached_encoder(op, perf, desc, block)
+        if cached is not None:  # made for these weights and block: no need to read the values again
+            return cached, False
     hwio = op_weights_hwio(op) if encode_weights else None
     weights = desc.weights
     assert weights is not None and desc.block_type is not None

@@ -16,7 +16,7 @@ import numpy as np
 
 from npu_opt.dialects.npu.perf.arch import PerfTarget
 from npu_opt.dialects.npu.perf.block_config import BlockConfig
-from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, module_of, op_weights_hwio
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, module_of, op_weights_hwio, weights_source
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder, encode_together
@@ -31,6 +31,13 @@ def _encoder_for(hwio: np.ndarray, perf: PerfTarget, desc: NpuOpDesc, block: Blo
     return WeightEncoder(hwio, perf.accel, desc.block_type, desc.ifm.bits, block.ofm_block.depth, dilation)
 
 
+def _request(op: Operation, perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig) -> tuple:
+    """What an encoder of ``op`` for ``desc`` and ``block`` is made from besides the values: the
+    weight constant (through a weight DMA) and everything its signature depends on."""
+    return (weights_source(op), perf.accel.name, desc.block_type, desc.ifm.bits, block.ofm_block.depth,
+            desc.kernel.dilation_x, desc.kernel.dilation_y)
+
+
 class WeightStreams(Analysis):
     """Weight encoders of the weighted ops of the anchor module, created and batch-encoded at
     full depth on the first request."""
@@ -39,6 +46,9 @@ class WeightStreams(Analysis):
         super().__init__(module, manager)
         self._manager = manager
         self._encoders: dict[Operation, WeightEncoder] | None = None
+        self._requests: dict[Operation, tuple] = {}
+        """Per op, what its encoder was made for (``_request``): a request alike is answered
+        without reading the weight values again."""
         self._queue: list[tuple[WeightEncoder, tuple[int, ...]]] = []
 
     @staticmethod
@@ -55,7 +65,17 @@ class WeightStreams(Analysis):
         found = self._encoders.get(op)
         if found is None or found.signature != wanted.signature:
             self._encoders[op] = found = wanted
+        self._requests[op] = _request(op, perf, desc, block)
         return found
+
+    def cached_encoder(self, op: Operation, perf: PerfTarget, desc: NpuOpDesc,
+                       block: BlockConfig) -> WeightEncoder | None:
+        """The encoder ``encoder`` would give for this request when the op's encoder was made for
+        the same weight constant, accelerator, block type, IFM bits, OFM block depth and
+        dilation (so with the same signature); None when that takes the weight values."""
+        if self._encoders is None or self._requests.get(op) != _request(op, perf, desc, block):
+            return None
+        return self._encoders.get(op)
 
     def speculative(self, encoder: WeightEncoder) -> Callable[[tuple[int, ...] | None], EncodedWeights]:
         """``encoder`` for a dry run: a slicing encoded already comes back as it is; any other
@@ -92,6 +112,7 @@ class WeightStreams(Analysis):
             hwio = op_weights_hwio(op) if block is not None else None
             if hwio is not None and block is not None:
                 encoders[op] = _encoder_for(hwio, perf, desc, block)
+                self._requests[op] = _request(op, perf, desc, block)
         encode_together([(encoder, None) for encoder in encoders.values()])
         return encoders
 
