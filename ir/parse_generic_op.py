@@ -267,11 +267,6 @@ class GenericOpRules:
         results, types with attribute dictionaries, comments, errors): the grammar path takes those."""
         if "//" in body:
             return None
-        if body.startswith("() -> "):  # a constant's, its one type usually decoded just before
-            spelling = body[6:]
-            result = self.state.known_types.get(spelling)
-            if result is not None and spelling in self.state.tensor_texts:  # (split_spaced_signature's check)
-                return FunctionType.from_parsed((), (result,))
         tensors = split_spaced_signature(body, self.state.tensor_texts) or split_tensor_signature(body)
         if tensors is not None:
             input_texts, result_texts = tensors[0], [tensors[1]]
@@ -307,6 +302,10 @@ class GenericOpRules:
     def _quick_signature(self, text: str) -> FunctionType | None:
         """The function type of the signature text ``: (...) -> ...`` when the fast path decodes it
         (or it was decoded before); None when only the grammar can, which _signature then does."""
+        if text.startswith(": () -> "):
+            found = self._constant_signature(text)
+            if found is not None:
+                return found  # (each constant's is new: not worth looking up or keeping in the cache)
         cache = self.state.signature_cache
         found = cache.get(text)
         if found is None:
@@ -314,6 +313,16 @@ class GenericOpRules:
             if found is not None:
                 cache[str(text)] = found
         return found
+
+    def _constant_signature(self, text: str) -> FunctionType | None:
+        """``: () -> T`` (a constant's signature) when ``T`` is a tensor spelling decoded before,
+        usually just before as the constant's own type: what _fast_signature gives for it
+        (split_spaced_signature would check ``T`` is in tensor_texts, and T holds no ``//``)."""
+        spelling = text[8:]
+        result = self.state.known_types.get(spelling)
+        if result is not None and spelling in self.state.tensor_texts:
+            return FunctionType.from_parsed((), (result,))
+        return None
 
     def _signature(self, token: Token) -> FunctionType:
         found = self._quick_signature(token)

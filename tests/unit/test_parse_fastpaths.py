@@ -69,6 +69,7 @@ STRICT_ONLY = 2
 def _disable_fast_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parse_generic_op, "simple_dictionary", lambda body, typed=None, entry=None: None)
     monkeypatch.setattr(parser_module._Builder, "_constant_dictionary", lambda self, text: None)
+    monkeypatch.setattr(parser_module._Builder, "_constant_signature", lambda self, text: None)
     monkeypatch.setattr(parser_module._Builder, "_fast_signature", lambda self, body: None)
 
 
