@@ -212,7 +212,11 @@ def _build_line(builder: "_Builder", state: Any, entry: Line) -> Operation:
         uses = _VALUE_NAME.findall(operands)
         if len(uses) != len(inputs):
             raise FastPathBail("operand count")
-        values = [_lookup(state, use, t) for use, t in zip(uses, inputs)]
+        defined = state.scopes[-1].values  # (where _lookup finds a value defined earlier in the block)
+        values = []
+        for use, t in zip(uses, inputs):
+            group = defined.get(use)
+            values.append(group[0] if group is not None and group[0].type is t else _lookup(state, use, t))
     loc = None
     if loc_text is not None:
         if "\\" in loc_text:
@@ -226,7 +230,9 @@ def _build_line(builder: "_Builder", state: Any, entry: Line) -> Operation:
     if result is not None:
         if len(results) != 1:
             raise FastPathBail("result count")
-        _check_define(state, result)
+        scope = state.scopes[-1]
+        if not scope.isolated or scope.forward or result in scope.values:
+            _check_define(state, result)  # (it only looks at the innermost scope when that is isolated)
         column = m.string.index("%", line_at) - line_at + 1
     else:
         column = m.start() - line_at + 1
