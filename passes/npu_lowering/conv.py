@@ -164,26 +164,6 @@ def folded_filter_padding(padding: str, ifm_pad: int, stride_after: int, factor:
     return left, added - left
 
 
-def _dense_weights(plan: ConvPlan) -> np.ndarray:
-    """The plan's HWIO weights over the whole IFM depth: a grouped convolution (weights shallower
-    than the IFM, read as contiguous groups of input channels) written as an ordinary one whose
-    weights are the weights' zero point outside each output's group. A width fold interleaves
-    the columns' channels, so only dense weights keep their meaning through it."""
-    h, w, depth, outs = plan.hwio.shape
-    channels = plan.ifm_shape[3]
-    if depth == channels:
-        return plan.hwio
-    groups = channels // depth
-    group_of_output = np.arange(outs) // max(outs // groups, 1)
-    group_of_input = np.arange(channels) // depth
-    dense = np.full((h, w, channels, outs), _weights_zero_point(plan), dtype=plan.hwio.dtype)
-    inside = group_of_input[:, None] == group_of_output[None, :]
-    within = np.arange(channels) % depth
-    source = plan.hwio[:, :, within, :]  # [h, w, channels, outs]: weight input (channel mod I)
-    dense[:, :, inside] = source[:, :, inside]
-    return dense
-
-
 def _fold_width_stride(plan: ConvPlan) -> bool:
     """View the IFM [N, H, W, C] as [N, H, W/f, C*f] and group the filter's columns f at a time,
     turning width stride s into s/f. Worth it when the NPU cannot run s (above 3) or the folded
@@ -203,8 +183,7 @@ def _fold_width_stride(plan: ConvPlan) -> bool:
     if plan.padding == "SAME" and ifm_pad != needed_total_padding(ifm[2] // factor, stride_after,
                                                                   (kw + 1 + left + right) // factor):
         return False
-    padded = np.pad(_dense_weights(plan), ((0, 0), (left, right), (0, 0), (0, 0)),
-                    constant_values=_weights_zero_point(plan))
+    padded = np.pad(plan.hwio, ((0, 0), (left, right), (0, 0), (0, 0)), constant_values=_weights_zero_point(plan))
     h, w, i, o = padded.shape
     plan.hwio = padded.reshape(h, w // factor, i * factor, o)
     plan.ifm_shape = (ifm[0], ifm[1], ifm[2] // factor, ifm[3] * factor)
