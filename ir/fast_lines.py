@@ -40,19 +40,21 @@ class FastPathBail(Exception):
 MARK = "\x00"
 """Delimits a placeholder; input holding it is never given to the fast path."""
 
-_HEAD = re.compile(r"[ \t]*+(?:(%[A-Za-z0-9_$.\-]++)[ \t]*+=[ \t]*+)?(?=\")")
+_HEAD = r"[ \t]*+(?:(?P<result>%[A-Za-z0-9_$.\-]++)[ \t]*+=[ \t]*+)?"
 """The start of a candidate line: indentation and an optional single ``%name =`` (what the RESULTS
-terminal lexes there), up to the op name's opening quote."""
+terminal lexes there), up to the op name's opening quote (the line pattern goes on from there)."""
 
 MIN_LINES = 64
 """Below this many candidate lines the ordinary parse is as fast; the fast path is not tried."""
 
 
 def line_pattern(pieces: dict[str, str]) -> str:
-    """A GENERIC_OP token (built from the grammar's own terminals, as ``pieces['whole']``) that
-    ends its line: only blanks may follow it before the newline."""
+    """A line's head (_HEAD) then a GENERIC_OP token (built from the grammar's own terminals, as
+    ``pieces['whole']``, starting at group ``name``) that ends its line: only blanks may follow it
+    before the newline. (One match per line: a head that matches only with its ``%name =`` is not
+    there without it, as the op name's quote cannot start where ``%`` does.)"""
     return (
-        rf"(?P<name>{pieces['name']})\s*+(?P<operands>{pieces['operands']})\s*+"
+        rf"{_HEAD}(?P<name>{pieces['name']})\s*+(?P<operands>{pieces['operands']})\s*+"
         rf"(?:(?P<properties>{pieces['properties']})\s*+)?(?:(?P<attributes>{pieces['attributes']})\s*+)?"
         rf"(?P<signature>{pieces['signature']})(?:[ \t]*+loc\(\s*+(?P<loc>{pieces['name']})\s*+\))?"
         r"[ \t]*+(?=\n|\Z)")
@@ -69,7 +71,7 @@ def find_runs(body: str, line_re: re.Pattern[str], end: int | None = None) -> tu
     n = len(body) if end is None else end
     if body.count('"(', 0, min(n, 1 << 16)) < min(8, MIN_LINES) or body.find(MARK, 0, n) >= 0:
         return None
-    head, find, count = _HEAD.match, body.find, body.count
+    match, find, count = line_re.match, body.find, body.count
     runs: list[list[Line]] = []
     parts: list[str] = []
     run: list[Line] = []
@@ -77,11 +79,10 @@ def find_runs(body: str, line_re: re.Pattern[str], end: int | None = None) -> tu
     run_start = run_end = 0
     pos, line = 0, 1
     while pos < n:
-        h = head(body, pos, n)
-        m = None if h is None else line_re.match(body, h.end(), n)
-        if m is not None and count("\n", h.end(), m.end()) == 0:
-            result = h.group(1)
-            start = h.start(1) if result is not None else h.end()
+        m = match(body, pos, n)
+        if m is not None and count("\n", m.start("name"), m.end()) == 0:
+            result = m.group("result")
+            start = m.start("result") if result is not None else m.start("name")
             if not run:
                 run_start = start
             run.append((line, pos, result, m))
@@ -179,8 +180,9 @@ def _general_line(builder: "_Builder", entry: Line) -> Operation:
         at = text.index("%", line_at)
         equals = text.index("=", at)
         results = Token("RESULTS", text[at:equals + 1], at, line, at - line_at + 1)
-    op_text = m.group(0).rstrip(" \t")
-    token = Token("GENERIC_OP", op_text, m.start(), line, m.start() - line_at + 1)
+    at = m.start("name")
+    op_text = text[at:m.end()].rstrip(" \t")
+    token = Token("GENERIC_OP", op_text, at, line, at - line_at + 1)
     return builder.whole_generic_op([results, token, None])
 
 
@@ -233,9 +235,9 @@ def _build_line(builder: "_Builder", state: Any, entry: Line) -> Operation:
         scope = state.scopes[-1]
         if not scope.isolated or scope.forward or result in scope.values:
             _check_define(state, result)  # (it only looks at the innermost scope when that is isolated)
-        column = m.string.index("%", line_at) - line_at + 1
+        column = m.start("result") - line_at + 1
     else:
-        column = m.start() - line_at + 1
+        column = m.start("name") - line_at + 1
     pos = FileLineColLoc(state.filename, line, column)
     op = cls(name, values, results, attrs, props, (), (), location=pos if loc is None else loc, pos=pos)
     if result is not None:
