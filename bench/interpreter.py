@@ -58,6 +58,8 @@ class Row:
     total: int | None = None
     vs_estimate: str = ""
     distinct: int | None = None
+    ops_equal: int | None = None
+    ops_compared: int | None = None
     seconds: float | None = None
     problem: str = ""
 
@@ -107,17 +109,19 @@ def _short(tensor: str) -> str:
     return "/".join(tensor.split(";")[0].split("/")[-2:])
 
 
-def _first_difference(module: Any, inputs: list[np.ndarray], tensors: dict[str, np.ndarray],
-                      input_names: set[str]) -> str:
-    """Where the outputs' difference starts: the first op whose result, named by a TFLite
-    tensor, differs from that tensor (a second, untimed run that keeps the named results)."""
+def _per_op(module: Any, inputs: list[np.ndarray], tensors: dict[str, np.ndarray],
+            input_names: set[str]) -> tuple[int, int, str]:
+    """(named op results equal to TFLite's tensor of that name, how many were compared, where
+    a difference starts: the first op whose result differs), from a second, untimed run that
+    keeps the named results. Intermediate results are a stronger check than the outputs of a
+    classifier that random inputs saturate."""
     named = NamedResults(set(tensors) - input_names)
     execute(module, inputs, None, named)
-    for r in op_differences(named.found, tensors):
-        if r.diff is not None and r.diff.differing:
-            return (f"first differing op: {r.op_name} '{_short(r.tensor)}' (max diff {r.diff.max_abs:g}, "
-                    f"{r.diff.differing} of {r.diff.total})")
-    return "no named op result differs"
+    records = [r for r in op_differences(named.found, tensors) if r.diff is not None]
+    first = next((r for r in records if r.diff.differing), None)
+    where = "" if first is None else (f"first differing op: {first.op_name} '{_short(first.tensor)}' "
+                                      f"(max diff {first.diff.max_abs:g}, {first.diff.differing} of {first.diff.total})")
+    return sum(1 for r in records if not r.diff.differing), len(records), where
 
 
 def _ops(module: Any) -> int:
@@ -168,9 +172,9 @@ def bench_model(path: Path, target: Any, seed: int, repeat: int) -> list[Row]:
         except UserError as err:
             row.problem = err.diagnostic.message
             continue
-        if row.differing:
-            row.problem = (row.problem + "; " if row.problem else "") + _first_difference(
-                module, inputs, litert.tensors, {p.name for p in arg_ports})
+        row.ops_equal, row.ops_compared, where = _per_op(module, inputs, litert.tensors, {p.name for p in arg_ports})
+        if where:
+            row.problem = (row.problem + "; " if row.problem else "") + where
         if stage == "estimate":
             legalised = outputs
         if stage == "schedule":
@@ -196,15 +200,17 @@ def render(rows: list[Row], args: argparse.Namespace) -> str:
         f"runner), with target {args.target}. *max diff* and *differing* compare all outputs with",
         "ai-edge-litert's reference kernels on the same inputs; *= estimate* says whether the scheduled",
         "run gives the legalised run's outputs exactly. *distinct* counts the different values in",
-        "TFLite's outputs: few of them mean random inputs saturated the network, a weaker check.",
+        "TFLite's outputs: few of them mean random inputs saturated the network, a weaker check;",
+        "*ops equal* counts the op results that carry a TFLite tensor name (their location) and equal",
+        "that tensor in ai-edge-litert (a legalised result in another shape compared reshaped).",
         "*CPU s* is the interpreter's run alone, process",
         f"CPU time, median of {args.repeat}. A stage that cannot run says why.",
         "",
         f"Machine: {platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}. "
         f"{exact} of {len(rows)} model-stages bit-exact ({ran} ran to the end).",
         "",
-        "| model | stage | ops | max diff | differing | distinct | = estimate | CPU s | note |",
-        "|---|---|---:|---:|---:|---:|---|---:|---|",
+        "| model | stage | ops | max diff | differing | distinct | ops equal | = estimate | CPU s | note |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|---|",
     ]
     for r in rows:
         diff = "" if r.max_abs is None else f"{r.max_abs:g}"
@@ -212,7 +218,9 @@ def render(rows: list[Row], args: argparse.Namespace) -> str:
         seconds = "" if r.seconds is None else f"{r.seconds:.3f}"
         note = r.problem.replace("|", "\\|")
         distinct = "" if r.distinct is None else str(r.distinct)
-        lines.append(f"| {r.model} | {r.stage} | {r.ops or ''} | {diff} | {differing} | {distinct} | {r.vs_estimate} | "
+        ops_equal = "" if r.ops_compared is None else f"{r.ops_equal} / {r.ops_compared}"
+        lines.append(f"| {r.model} | {r.stage} | {r.ops or ''} | {diff} | {differing} | {distinct} | {ops_equal} | "
+                     f"{r.vs_estimate} | "
                      f"{seconds} | {note} |")
     return "\n".join(lines) + "\n"
 
