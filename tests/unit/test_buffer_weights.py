@@ -25,6 +25,7 @@ from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
 from npu_opt.tools.target_options import apply_target, prepare_target
+from targeted_import import imported_with_target
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FRONT = "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config"
@@ -35,13 +36,7 @@ CONFIGS = {
 
 
 def _imported(model: str, config: str) -> Operation:
-    accel, system, mode = CONFIGS[config]
-    request = prepare_target(argparse.Namespace(target=accel, system_config=system, memory_mode=mode, config=[],
-                                                arena_cache_size=None))
-    assert request is not None
-    module = import_tflite((DATA / f"{model}.tflite").read_bytes(), model)
-    apply_target(module, request)
-    return module
+    return imported_with_target(model, *CONFIGS[config])
 
 
 def _run(module: Operation, pipeline: str) -> Operation:

@@ -8,9 +8,7 @@
 """
 from __future__ import annotations
 
-import argparse
 import io
-from pathlib import Path
 
 import pytest
 
@@ -18,15 +16,13 @@ import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, placed
 from npu_opt.dialects.npu.target import target_of
-from npu_opt.dialects.tfl.tflite import import_tflite
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
-from npu_opt.tools.target_options import apply_target, prepare_target
+from targeted_import import imported_with_target
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 FRONT = "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-insert-dma"
 CONFIGS = {
     "shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
@@ -35,13 +31,7 @@ CONFIGS = {
 
 
 def _imported(model: str, config: str) -> Operation:
-    accel, system, mode = CONFIGS[config]
-    request = prepare_target(argparse.Namespace(target=accel, system_config=system, memory_mode=mode, config=[],
-                                                arena_cache_size=None))
-    assert request is not None
-    module = import_tflite((DATA / f"{model}.tflite").read_bytes(), model)
-    apply_target(module, request)
-    return module
+    return imported_with_target(model, *CONFIGS[config])
 
 
 def _run(module: Operation, pipeline: str, analyses: AnalysisManager | None = None) -> AnalysisManager:

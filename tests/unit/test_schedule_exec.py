@@ -3,7 +3,6 @@ rolling-buffer slots, weight-stream buffers, and whole scheduled models against 
 interpreter, including hand-broken schedules that must give wrong outputs."""
 from __future__ import annotations
 
-import argparse
 import functools
 import io
 from pathlib import Path
@@ -18,7 +17,6 @@ from npu_opt.dialects.npu.schedule_attrs import (
 )
 from npu_opt.dialects.npu.schedule_exec import run_scheduled
 from npu_opt.dialects.npu.schedule_exec.placement import Placements
-from npu_opt.dialects.tfl.tflite import import_tflite
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import OpResult
 from npu_opt.ir.diagnostics import DiagnosticEngine
@@ -27,7 +25,7 @@ from npu_opt.ir.parser import parse_module
 from npu_opt.ir.pass_manager import PassFailure, PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
-from npu_opt.tools.target_options import apply_target, prepare_target
+from targeted_import import imported_with_target
 from npu_opt.dialects.npu.schedule_exec.layout import address_map, footprint, gather, scatter
 from npu_opt.dialects.npu.schedule_exec.weights import WeightStream
 
@@ -136,11 +134,7 @@ def _printed(model: str, pipeline: str, target: str) -> str:
     """``model`` after ``pipeline`` on ``target``, printed (parsed again by each test, so tests
     never share a module)."""
     accel, system, mode = TARGETS[target]
-    request = prepare_target(argparse.Namespace(target=accel, system_config=system, memory_mode=mode, config=[],
-                                                arena_cache_size=None))
-    module = import_tflite((DATA / f"{model}.tflite").read_bytes(), model)
-    assert request is not None
-    apply_target(module, request)
+    module = imported_with_target(model, accel, system, mode)
     engine = DiagnosticEngine(stream=io.StringIO())
     engine.show_remarks = False
     PassManager(parse_pipeline(pipeline), engine).run(module)

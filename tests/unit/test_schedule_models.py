@@ -3,7 +3,6 @@ with both strategies; the printed schedule parses back to the same text, and npu
 (written from the rules, not from the passes) finds nothing wrong with it."""
 from __future__ import annotations
 
-import argparse
 import io
 from pathlib import Path
 
@@ -11,13 +10,12 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
-from npu_opt.dialects.tfl.tflite import import_tflite
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.pass_manager import PassFailure, PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
-from npu_opt.tools.target_options import apply_target, prepare_target
+from targeted_import import imported_with_target
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MODELS = sorted(p.stem for p in DATA.glob("*.tflite"))
@@ -43,11 +41,7 @@ def _run(module, pipeline: str) -> str:
 @pytest.mark.parametrize("model", MODELS)
 def test_model_schedules_and_passes_the_checker(model: str, target: str, strategy: str) -> None:
     accel, system, mode, cache = TARGETS[target]
-    request = prepare_target(argparse.Namespace(target=accel, system_config=system, memory_mode=mode, config=[],
-                                                arena_cache_size=cache))
-    module = import_tflite((DATA / f"{model}.tflite").read_bytes(), model)
-    assert request is not None
-    apply_target(module, request)
+    module = imported_with_target(model, accel, system, mode, cache)
     errors = _run(module, f"schedule{{optimise={strategy}}}")
     if "more than the arena cache size" in errors:
         pytest.skip(f"{model} does not fit {cache} bytes of fast storage (reported as one error): {errors[:200]}")

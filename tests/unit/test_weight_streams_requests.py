@@ -4,10 +4,8 @@ encoder ``encoder`` gives from the values; any other request is not answered fro
 Reference: ``WeightStreams.encoder`` on ``op_weights_hwio`` and a fresh ``WeightEncoder``."""
 from __future__ import annotations
 
-import argparse
 import io
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 
@@ -21,21 +19,15 @@ from npu_opt.dialects.npu.perf.weight_dma import weight_encoder
 from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.target import target_of
-from npu_opt.dialects.tfl.tflite import import_tflite
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
-from npu_opt.tools.target_options import apply_target, prepare_target
+from targeted_import import imported_with_target
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _scheduled_front():
-    request = prepare_target(argparse.Namespace(target="ethos-u55-128", system_config="Ethos_U55_High_End_Embedded",
-                                                memory_mode="Shared_Sram", config=[], arena_cache_size=None))
-    assert request is not None
-    module = import_tflite((DATA / "conv.tflite").read_bytes(), "conv")
-    apply_target(module, request)
+    module = imported_with_target("conv", "ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram")
     engine = DiagnosticEngine(stream=io.StringIO())
     engine.show_remarks = False
     manager = PassManager(parse_pipeline("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,"
