@@ -112,22 +112,10 @@ def random_inputs(model: bytes, seed: int) -> list[np.ndarray]:
 
 
 def reference(model: bytes, inputs: list[np.ndarray]) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
-    """litert's outputs with its reference kernels, and every tensor by name."""
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    interpreter = Interpreter(model_content=model, experimental_preserve_all_tensors=True,
-                              experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-    interpreter.allocate_tensors()
-    for detail, value in zip(interpreter.get_input_details(), inputs):
-        interpreter.set_tensor(detail["index"], value)
-    interpreter.invoke()
-    outputs = [interpreter.get_tensor(d["index"]).copy() for d in interpreter.get_output_details()]
-    tensors = {}
-    for detail in interpreter.get_tensor_details():
-        try:
-            tensors[detail["name"]] = interpreter.get_tensor(detail["index"]).copy()
-        except ValueError:  # a tensor without data (an absent operand)
-            continue
-    return outputs, tensors
+    """litert's outputs with its reference kernels, and every tensor by name (npu-run's runner)."""
+    from npu_opt.tools.litert_compare import run_litert
+    run = run_litert(model, "case.tflite", inputs, keep_all=True)
+    return [array for _, array in run.outputs], run.tensors
 
 
 def assert_close(want: np.ndarray, got: np.ndarray, what: str) -> None:

@@ -52,14 +52,8 @@ def one_op(name: str, inputs: list[str], output: str, props: str = "") -> bytes:
 def litert(model: bytes, inputs: list[np.ndarray]) -> list[np.ndarray]:
     """The outputs of TFLite's reference kernels (litert's BUILTIN_REF resolver) on ``inputs``:
     the oracle of every interpreter test, since the optimised kernels round differently."""
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    interpreter = Interpreter(model_content=model, experimental_op_resolver_type=
-                              OpResolverType.BUILTIN_REF)
-    interpreter.allocate_tensors()
-    for detail, value in zip(interpreter.get_input_details(), inputs):
-        interpreter.set_tensor(detail["index"], value)
-    interpreter.invoke()
-    return [interpreter.get_tensor(d["index"]).copy() for d in interpreter.get_output_details()]
+    from npu_opt.tools.litert_compare import run_litert
+    return [array for _, array in run_litert(model, "case.tflite", inputs).outputs]
 
 
 def ours(model: bytes, inputs: list[np.ndarray], func: str | None = None) -> list[np.ndarray]:
@@ -142,18 +136,11 @@ def _tensor_name(op) -> str:
 def test_each_op_on_litert_intermediates(name: str) -> None:
     """Every element-wise op of a model, run by its kernel on litert's own intermediate tensors,
     reproduces litert's result (independent of the other ops' kernels, e.g. convolutions)."""
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
     from npu_opt.ir.interpreter import kernel_for
+    from npu_opt.tools.litert_compare import run_litert
     model = (DATA / f"{name}.tflite").read_bytes()
-    interpreter = Interpreter(model_content=model, experimental_preserve_all_tensors=True,
-                              experimental_op_resolver_type=
-                              OpResolverType.BUILTIN_REF)
-    interpreter.allocate_tensors()
     inputs = model_inputs(model, 0)
-    for detail, value in zip(interpreter.get_input_details(), inputs):
-        interpreter.set_tensor(detail["index"], value)
-    interpreter.invoke()
-    tensors = {d["name"]: interpreter.get_tensor(d["index"]) for d in interpreter.get_tensor_details()}
+    tensors = run_litert(model, f"{name}.tflite", inputs, keep_all=True).tensors
     module = import_tflite(model, f"{name}.tflite")
     func = next(op for op in module.walk() if op.name == "func.func")
     args = dict(zip(func.regions[0].entry.args, inputs))
