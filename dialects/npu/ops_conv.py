@@ -13,6 +13,7 @@ from npu_opt.dialects.npu.ops_common import (
     Bias, FeatureMap4D, KernelC, LookupTable, NpuComputeOp, ResamplingC, Weights, check_depth, check_window,
     fmt, shape_of,
 )
+from npu_opt.ir.constraints import IntAttrC
 from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
 from npu_opt.ir.traits import Pure
 
@@ -47,14 +48,35 @@ class _ConvLike(NpuComputeOp):
 class Conv2DOp(_ConvLike):
     """2-D convolution (block type ConvolutionMxN; Vela's ``Conv2DBias``).
 
-    ``weights`` are OHWI. The IFM depth must be a multiple of I (Vela's rewrite of a strided
+    ``weights`` are OHWI. The IFM depth D must be a multiple of I (Vela's rewrite of a strided
     average pool into a convolution uses I = 1 on a deep IFM); the OFM depth is O. Every OFM
     element must read inside the padded IFM; the OFM may be smaller than the window allows
-    (Vela sets the stride to 1 along an axis of OFM size 1)."""
+    (Vela sets the stride to 1 along an axis of OFM size 1).
+
+    Weights shallower than the IFM make a grouped convolution: D / I groups, output o in group
+    g = o // (O / groups). Without ``width_fold`` group g reads the contiguous IFM channels
+    g·I .. g·I + I − 1. ``width_fold = f`` says the IFM is a view whose width was folded f
+    columns at a time into depth (channel j·D/f + c is channel c of column j) and the weights'
+    input axis was folded alike (input j·I/f + i is input i of column j): group g then reads,
+    for weight input j·I/f + i, IFM channel j·D/f + g·I/f + i, the order the NPU reads a small
+    kernel after the fold in. Only a grouped convolution needs it (with one group both orders
+    agree); f must divide D and I."""
 
     OP_NAME = "npu.conv2d"
     VELA_OP = "Conv2DBias"
     traits = (Pure(), CostedOp(OpKind.CONV2D))
+    width_fold = AttrDef(IntAttrC(64, min_value=2), optional=True,
+                         doc="fold factor f of a grouped convolution whose IFM width was folded f "
+                             "columns at a time into depth: group g reads weight input j·I/f + i "
+                             "from IFM channel j·D/f + g·I/f + i (absent: contiguous groups)")
+
+    def input_channels(self, group: int) -> list[int]:
+        """The IFM channels group ``group`` reads, in the order of the weights' input axis."""
+        depth, inputs = shape_of(self.ifm)[3], shape_of(self.weights)[3]
+        fold = self.width_fold or 1
+        column_depth, column_inputs = depth // fold, inputs // fold
+        return [(k // column_inputs) * column_depth + group * column_inputs + k % column_inputs
+                for k in range(inputs)]
 
     def verify_shapes(self) -> None:
         ifm, w, ofm = shape_of(self.ifm), shape_of(self.weights), shape_of(self.ofm)
@@ -64,6 +86,14 @@ class Conv2DOp(_ConvLike):
             raise VerifyError(f"weights {fmt(w)} do not match the {self.kernel.height}x{self.kernel.width} kernel")
         if ifm[3] % w[3]:
             raise VerifyError(f"the IFM depth {ifm[3]} is not a multiple of the weights' input depth {w[3]}")
+        fold = self.width_fold
+        if fold is not None:
+            if ifm[3] % fold or w[3] % fold:
+                raise VerifyError(f"width_fold {fold} must divide the IFM depth {ifm[3]} and the weights' "
+                                  f"input depth {w[3]}")
+            if w[3] == ifm[3]:
+                raise VerifyError(f"width_fold {fold} on a convolution with one group (weights as deep as "
+                                  f"the IFM, {w[3]}): the fold changes nothing there, leave it out")
         check_depth("the OFM depth", ofm[3], w[0])
         check_depth("the OFM batch", ofm[0], ifm[0])
         _check_bias(self, w[0])

@@ -9,7 +9,8 @@ Vela's rewrites are then applied to the plan in Vela's order (``tflite_graph_opt
 3. first operator of the network, or width stride >= 4: fold the width stride into the depth by
    viewing the IFM as [N, H, W/f, C*f] and reshaping the weights (``fixup_strided_conv``), and a
    stride of 1 along an OFM axis of size 1 (with padding computed on the folded IFM: Vela uses
-   the unfolded one, which after a fold shifts the window or runs it off the IFM);
+   the unfolded one, which after a fold shifts the window or runs it off the IFM); a grouped
+   convolution records the fold (``width_fold``) so that its groups read interleaved channels;
 4. batched vector products fold the batch into H x W; with H = 1 and W > 4 they become 1x1
    convolutions (``convert_batched_fc_shape``);
 5. a zero bias where there is none (``fixup_bias_tensors``);
@@ -169,7 +170,12 @@ def _fold_width_stride(plan: ConvPlan) -> bool:
     turning width stride s into s/f. Worth it when the NPU cannot run s (above 3) or the folded
     depth stays within 8 channels (an RGB input, say). Returns False when a fold was due but is
     impossible (explicit padding, or SAME padding the fold would change): the op keeps its
-    strides as they are."""
+    strides as they are.
+
+    Weights shallower than the IFM (a grouped convolution: the ones kernel of an average pool
+    run as a convolution has one input per group) keep their size: the folded IFM interleaves
+    the columns' channels (j*C + c), so the plan records the fold factor (``width_fold``) and
+    the op reads each group's channels with stride C, as the NPU does."""
     sy, sx = plan.stride
     ifm = plan.ifm_shape
     factor, stride_after = resize_factor(ifm[2], sx)
@@ -185,6 +191,8 @@ def _fold_width_stride(plan: ConvPlan) -> bool:
         return False
     padded = np.pad(plan.hwio, ((0, 0), (left, right), (0, 0), (0, 0)), constant_values=_weights_zero_point(plan))
     h, w, i, o = padded.shape
+    if i != ifm[3]:
+        plan.extra["width_fold"] = factor
     plan.hwio = padded.reshape(h, w // factor, i * factor, o)
     plan.ifm_shape = (ifm[0], ifm[1], ifm[2] // factor, ifm[3] * factor)
     plan.stride = (sy, stride_after)
@@ -319,7 +327,8 @@ def emit(plan: ConvPlan, b: Builder) -> Value:
         resampling = "transpose" if plan.upscale != (1, 1) else "none"
         return b.npu(TransposeConv2DOp, [ifm, weights, _bias(b, plan, o)], ofm_type, plan.name, kernel=kernel,
                      resampling=resampling, **common)
-    return b.npu(Conv2DOp, [ifm, weights, _bias(b, plan, o)], ofm_type, plan.name, kernel=kernel, **common)
+    return b.npu(Conv2DOp, [ifm, weights, _bias(b, plan, o)], ofm_type, plan.name, kernel=kernel,
+                 width_fold=plan.extra.get("width_fold"), **common)
 
 
 def symmetric_weights(plan: ConvPlan) -> None:

@@ -96,11 +96,21 @@ def _ofm_hw(op: Operation, ofm_rows: Rows) -> tuple[int, int, int]:
     return shape[1], last - first, shape[2]
 
 
+def _group_inputs(op: Operation, group: int, in_depth: int) -> slice | np.ndarray:
+    """The IFM channels convolution group ``group`` reads: a slice when they are contiguous (no
+    fold, or one group), else their indices in the weights' input order."""
+    if isinstance(op, Conv2DOp) and op.width_fold is not None:
+        return np.asarray(op.input_channels(group), dtype=np.intp)
+    return slice(group * in_depth, (group + 1) * in_depth)
+
+
 @NPU.kernel(Conv2DOp, TransposeConv2DOp)
 def conv2d(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
-    """Convolution (OHWI weights; grouped when the IFM is deeper than the weights' I), and the
-    transpose convolution: a stride-1 convolution of the zero-inserted x2 IFM with the kernel
-    rotated by 180 degrees (TensorFlow Lite's scatter form written as a gather)."""
+    """Convolution (OHWI weights; grouped when the IFM is deeper than the weights' I, each group
+    reading the channels ``Conv2DOp.input_channels`` gives: contiguous, or interleaved after a
+    ``width_fold``), and the transpose convolution: a stride-1 convolution of the zero-inserted
+    x2 IFM with the kernel rotated by 180 degrees (TensorFlow Lite's scatter form written as a
+    gather)."""
     ifm, weights = np.asarray(args[0]), np.asarray(args[1])
     bias = _bias(args, weights.shape[0])
     ifm_zp, ofm_zp = _zero_points(op, bias)
@@ -121,7 +131,7 @@ def conv2d(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channel
     channel_group = (np.arange(out_channels) + c0) // per_group
     for group in np.unique(channel_group):
         outs = np.nonzero(channel_group == group)[0]
-        ins = slice(int(group) * in_depth, (int(group) + 1) * in_depth)
+        ins = _group_inputs(op, int(group), in_depth)
         for (ky, kx), view in sliding(window, kernel, rows, width):
             acc[..., outs] += view[..., ins] @ w[outs, ky, kx, :].T
     return [_output(op, acc.astype(np.int64) + bias, args, ofm_channels, ofm_zp)]
