@@ -4,6 +4,9 @@ the reports share.
 The summary is what Vela prints at the end of a compile: total cycles, inference time and
 inferences per second at the target's core clock, per memory area the bytes used and the lower
 bound (``npu.usage``), the cascades (``npu.cascade``) and the weight streams (``npu.stream``).
+Beyond Vela's, one line gives the model's lower bound (dialects/npu/perf/lower_bound.py: the
+cycles and fast-storage bytes no schedule can go below), computed here from the IR, with our
+cycles and peak fast storage as a percentage of it.
 It is read from the IR only; lines whose source attribute is missing say so instead of showing
 a number.
 
@@ -124,7 +127,36 @@ def summary_text(module: Operation, input_name: str) -> str:
                      f"bytes, {_count(sum(s.buffer_bytes for _, s in found))} buffer bytes)")
     else:
         lines.append("  Weight streams: 0")
+    lines.extend(bound_lines(module, cycles, usage))
     return "\n".join(lines) + "\n"
+
+
+def _percent(value: float, bound: int) -> str:
+    from npu_opt.dialects.npu.perf.lower_bound import percent_of
+
+    share = percent_of(value, bound)
+    return "n/a, nothing has to be there" if share is None else f"{share:.0f} % of bound"
+
+
+def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
+    """The lower bound (dialects/npu/perf/lower_bound.py) and our cycles and fast-storage bytes
+    as a percentage of it; a line saying why when there is no bound (no target)."""
+    from npu_opt.dialects.npu.perf.lower_bound import lower_bound
+    from npu_opt.dialects.npu.schedule_attrs import UsageAttr
+    from npu_opt.dialects.npu.target import target_of
+
+    target = target_of(module, required=False)
+    if target is None:
+        return ["  Lower bound: unknown (no npu.target)"]
+    bound = lower_bound(module)
+    area = target.fast_storage_area
+    lines = ["  Lower bound (no schedule goes below it):",
+             f"    cycles: {_count(bound.cycles)} (ours: {_percent(cycles, bound.cycles)})"]
+    sram = f"    {area}: {_bytes(bound.sram_bytes)}"
+    if isinstance(usage, UsageAttr):
+        sram += f" (ours: {_percent(usage.used(area), bound.sram_bytes)})"
+    lines.append(sram)
+    return lines
 
 
 # --- what the driver asks for ----------------------------------------------------------------

@@ -18,6 +18,9 @@ all three (``COLUMNS``, in Vela 5.2.0's order) and fills each column from the IR
 * ``batch_size``: the leading dimension of the first function's first argument;
 * ``network``: the input file's name without its extension, as Vela names it.
 
+After Vela's columns come ours (``BOUND_COLUMNS``): the model's lower bound in cycles and
+fast-storage bytes and ours as a percentage of it, computed here from the IR.
+
 Columns the IR has no source for are left empty rather than guessed: the feature-map/weight
 split of each memory's traffic (``npu.cost`` records bytes per memory, not per purpose),
 ``total_npu_encoded_weights`` (the IR records encoded sizes only for streamed weights), and
@@ -59,6 +62,15 @@ COLUMNS: tuple[str, ...] = (
     "cycles_total",
 )
 """Vela 5.2.0's summary columns, in its order."""
+
+BOUND_COLUMNS: tuple[str, ...] = ("cycles_lower_bound", "cycles_pct_of_bound", "sram_lower_bound",
+                                  "sram_pct_of_bound")
+"""Ours, after Vela's (scripts reading Vela's columns by position still find them): the model's
+lower bound (dialects/npu/perf/lower_bound.py) in cycles and fast-storage bytes, and our total
+cycles and peak fast-storage bytes as a percentage of it (empty when the bound is 0)."""
+
+ALL_COLUMNS: tuple[str, ...] = COLUMNS + BOUND_COLUMNS
+"""The header ``--summary-csv`` writes."""
 
 KIB = 1024
 GIB = 1024 ** 3
@@ -179,7 +191,7 @@ def summary_row(module: Operation, input_name: str) -> dict[str, Any]:
 
     totals = module.attr(TOTALS_ATTR)
     target = target_of(module, required=False)
-    row: dict[str, Any] = {column: None for column in COLUMNS}
+    row: dict[str, Any] = {column: None for column in ALL_COLUMNS}
     row["experiment"] = "default"
     row["network"] = network_name(input_name)
     ops = costed_ops(module)
@@ -218,7 +230,24 @@ def summary_row(module: Operation, input_name: str) -> dict[str, Any]:
     elif isinstance(usage, UsageAttr):
         for area, used, _ in usage:
             row[f"{dict(MEMORY_PREFIXES)[area]}_memory_used"] = used / KIB
+    if target is not None:
+        row.update(bound_columns(module, totals.cycle("total"), usage, target.fast_storage_area))
     return row
+
+
+def bound_columns(module: Operation, cycles: float, usage: Any, fast_area: str) -> dict[str, Any]:
+    """``BOUND_COLUMNS`` of a module with a target: bounds in cycles and bytes, percentages to
+    one decimal (None where the bound is 0, or no ``npu.usage`` says what we used)."""
+    from npu_opt.dialects.npu.perf.lower_bound import lower_bound, percent_of
+    from npu_opt.dialects.npu.schedule_attrs import UsageAttr
+
+    bound = lower_bound(module)
+    cycles_pct = percent_of(cycles, bound.cycles)
+    sram_pct = percent_of(usage.used(fast_area), bound.sram_bytes) if isinstance(usage, UsageAttr) else None
+    return {"cycles_lower_bound": bound.cycles,
+            "cycles_pct_of_bound": None if cycles_pct is None else round(cycles_pct, 1),
+            "sram_lower_bound": bound.sram_bytes,
+            "sram_pct_of_bound": None if sram_pct is None else round(sram_pct, 1)}
 
 
 CYCLE_NAMES: dict[str, str] = {"Sram": "sram", "Dram": "dram", "OnChipFlash": "on_chip_flash",
@@ -227,13 +256,14 @@ CYCLE_NAMES: dict[str, str] = {"Sram": "sram", "Dram": "dram", "OnChipFlash": "o
 
 
 def render(rows: list[dict[str, Any]]) -> str:
-    """The CSV text: Vela's header, then one row per module; empty cells for None."""
+    """The CSV text: Vela's header and ours after it, then one row per module; empty cells for
+    None."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(ALL_COLUMNS)
     for row in rows:
-        writer.writerow(["" if row[column] is None else row[column] for column in COLUMNS])
+        writer.writerow(["" if row.get(column) is None else row[column] for column in ALL_COLUMNS])
     return out.getvalue()
 
 
-__all__ = ["AREA_LABELS", "COLUMNS", "accelerator_label", "missing_costs", "network_name", "render", "summary_row"]
+__all__ = ["ALL_COLUMNS", "AREA_LABELS", "BOUND_COLUMNS", "COLUMNS", "accelerator_label", "missing_costs", "network_name", "render", "summary_row"]

@@ -17,7 +17,7 @@ import pytest
 
 from npu_opt.tools.npu_opt import main
 from npu_opt.tools.progress import PassProgress, wanted
-from npu_opt.tools.summary_csv import COLUMNS, accelerator_label, network_name
+from npu_opt.tools.summary_csv import BOUND_COLUMNS, COLUMNS, accelerator_label, network_name
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEDULED = ROOT / "tests" / "lit" / "Inputs" / "scheduled-two-convs.mlir"
@@ -100,8 +100,9 @@ def test_summary_csv_for_split_input_has_one_header_and_a_row_per_module(tmp_pat
     out = tmp_path / "s.csv"
     assert main([str(source), "--split-input-file", "--pass=estimate", f"--summary-csv={out}", "-o", os.devnull]) == 0
     lines = out.read_text().splitlines()
-    assert len(lines) == 3 and lines[0] == ",".join(COLUMNS)
-    assert all(len(line.split(",")) == len(COLUMNS) for line in lines)
+    # Vela's columns first, in its order; ours (the lower bound) after them.
+    assert len(lines) == 3 and lines[0] == ",".join(COLUMNS + BOUND_COLUMNS)
+    assert all(len(line.split(",")) == len(COLUMNS + BOUND_COLUMNS) for line in lines)
 
 
 # --- progress bar ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@
 // RUN: not %npu_opt %s --pass=estimate --summary-csv=%t.nodir/out.csv 2>&1 | %filecheck %s --check-prefix=NODIR
 // RUN: env COLUMNS=400 %npu_opt --help | %filecheck %s --check-prefix=HELP
 
-// The header is Vela 5.2.0's, column for column.
+// The header is Vela 5.2.0's, column for column, then ours (cycles_lower_bound, ...).
 // SCHED-LABEL: experiment,network,accelerator_configuration,system_config,memory_mode,core_clock,arena_cache_size,sram_bandwidth,dram_bandwidth,on_chip_flash_bandwidth,off_chip_flash_bandwidth,weights_storage_area,feature_map_storage_area,inferences_per_second,batch_size,inference_time,passes_before_fusing,passes_after_fusing,sram_memory_used,dram_memory_used,on_chip_flash_memory_used,off_chip_flash_memory_used,total_original_weights,total_npu_encoded_weights,sram_feature_map_read_bytes,sram_feature_map_write_bytes,sram_weight_read_bytes,sram_weight_write_bytes,sram_total_bytes,dram_feature_map_read_bytes,dram_feature_map_write_bytes,dram_weight_read_bytes,dram_weight_write_bytes,dram_total_bytes,on_chip_flash_feature_map_read_bytes,on_chip_flash_feature_map_write_bytes,on_chip_flash_weight_read_bytes,on_chip_flash_weight_write_bytes,on_chip_flash_total_bytes,off_chip_flash_feature_map_read_bytes,off_chip_flash_feature_map_write_bytes,off_chip_flash_weight_read_bytes,off_chip_flash_weight_write_bytes,off_chip_flash_total_bytes,nn_macs,nn_tops,cycles_npu,cycles_sram_access,cycles_dram_access,cycles_on_chip_flash_access,cycles_off_chip_flash_access,cycles_total
 // Configuration: ethos-u55-128 at 500 MHz; Shared_Sram's arena cache is the 4 GiB address space
 // (4194304 KiB); SRAM moves 8 B/cycle (3.73 GiB/s), the off-chip flash 1 B/cycle.
@@ -24,6 +24,8 @@
 // weights, the encoded size unknown (empty); traffic per purpose empty, totals read + written.
 // SCHED-SAME: 68984.54746136865,1,1.4496e-05,2,1,6.90625,0.0,0.0,,4608,,,,,,13952,,,,,0,,,,,0,,,,,4928,
 // SCHED-SAME: 294912,0.0406887417218543,7248,1024,0,0,0,7248
+// Ours after Vela's: the lower bound and our figures as a percentage (tools/summary-bound.mlir).
+// SCHED-SAME: ,4928,147.1,1408,502.3
 // SCHED-NOT: {{.}}
 
 // Estimated, not allocated: SRAM and DRAM used are unknown (empty), the flashes are on no port of

@@ -1,6 +1,7 @@
 // --summary prints a short network summary on stdout, after the IR when that goes to stdout too
 // (-o FILE for the summary alone): cycles, time and rate at the target's clock, memory used and
-// lower bound per area (npu.usage), cascades and weight streams. Lines whose attribute is missing
+// lower bound per area (npu.usage), cascades and weight streams, and the model's lower bound
+// (tools/summary-bound.mlir). Lines whose attribute is missing
 // say so. It needs the ops costed.
 // RUN: %npu_opt %S/../Inputs/scheduled-two-convs.mlir --summary -o /dev/null | %filecheck %s --check-prefix=SCHED
 // RUN: %npu_opt %S/../Inputs/scheduled-two-convs.mlir --summary | %filecheck %s --check-prefix=AFTER
@@ -16,6 +17,9 @@
 // SCHED-NEXT: Sram: 7,072 B (6.91 KiB) / 4,000 B (3.91 KiB)
 // SCHED-NEXT: Cascades: 1 (2 cascaded ops)
 // SCHED-NEXT: Weight streams: 2 (1 double-buffered, 1 prefetched, 4,928 bytes, 4,928 buffer bytes)
+// SCHED-NEXT: Lower bound (no schedule goes below it):
+// SCHED-NEXT: cycles: 4,928 (ours: 147 % of bound)
+// SCHED-NEXT: Sram: 1,408 B (1.38 KiB) (ours: 502 % of bound)
 // SCHED-NOT: {{.}}
 
 // AFTER-LABEL: module attributes
