@@ -13,9 +13,12 @@ from npu_opt.dialects.npu.ops_common import (
     Bias, FeatureMap4D, KernelC, LookupTable, NpuComputeOp, ResamplingC, Weights, check_depth, check_window,
     fmt, shape_of,
 )
-from npu_opt.ir.constraints import IntAttrC
+from npu_opt.ir.constraints import IntAttrC, StrAttrC
 from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
 from npu_opt.ir.traits import Pure
+
+PADDING_MODES: tuple[str, ...] = ("zero", "replicate")
+"""What a depthwise convolution's padding holds: the IFM zero point, or the IFM's edge values."""
 
 
 def _upscale(op: NpuComputeOp) -> int:
@@ -105,11 +108,18 @@ class DepthwiseConv2DOp(_ConvLike):
     """Depthwise 2-D convolution with depth multiplier 1 (block type ConvolutionDepthWise;
     Vela's ``DepthwiseConv2DBias``): each channel is convolved with its own kernel.
 
-    ``weights`` are 1HWC (TFLite's layout), C the IFM and OFM depth."""
+    ``weights`` are 1HWC (TFLite's layout), C the IFM and OFM depth.
+
+    ``padding_mode`` says what the kernel's padding holds: the IFM zero point (absent or
+    'zero': padding contributes nothing) or, with 'replicate', the nearest edge row and column
+    of the IFM, as Vela pads the phase convolutions of a half-pixel bilinear resize."""
 
     OP_NAME = "npu.depthwise_conv2d"
     VELA_OP = "DepthwiseConv2DBias"
     traits = (Pure(), CostedOp(OpKind.DEPTHWISE_CONV2D))
+    padding_mode = AttrDef(StrAttrC(PADDING_MODES), optional=True,
+                           doc="what the padding holds: 'zero' (the IFM zero point, the default) or "
+                               "'replicate' (the nearest IFM edge row and column)")
 
     def verify_shapes(self) -> None:
         ifm, w, ofm = shape_of(self.ifm), shape_of(self.weights), shape_of(self.ofm)
@@ -177,4 +187,4 @@ class VectorProductOp(NpuComputeOp):
         _check_bias(self, w[0])
 
 
-__all__ = ["Conv2DOp", "DepthwiseConv2DOp", "TransposeConv2DOp", "VectorProductOp"]
+__all__ = ["PADDING_MODES", "Conv2DOp", "DepthwiseConv2DOp", "TransposeConv2DOp", "VectorProductOp"]

@@ -8,7 +8,7 @@
   OFM: an ``npu.concat`` with strides 2x2 interleaves them. Each kernel holds the bilinear
   weights of its phase in sixteenths (scale 1/16, rounding away from zero) and is padded by one
   on the side its neighbours lie (top/left for phase 0, ...); Vela fills that border with the
-  edge values (its tile padding), which the IR records only as the padding extent.
+  edge values (its tile padding), which the op records as ``padding_mode = "replicate"``.
 - Otherwise (aligned corners, or neither flag): the x2 nearest-neighbour 1x1 average pools of the
   nearest-neighbour resize, the last of them an average pool over a factor x factor window
   (VALID with aligned corners, else padded by factor - 1 at the bottom and right), which takes
@@ -96,7 +96,8 @@ def _half_pixel(b: Builder, ifm: Value, ifm4: list[int], ofm4: list[int], elem: 
                                                b.const(np.zeros(channels, dtype=np.int64), bias_type)],
                            part_type, f"depthwise_conv_{index}",
                            kernel=b.kernel((2, 2), padding=PHASE_PADDING[index]),
-                           activation=b.activation("none", part_type), rounding="away_zero"))
+                           activation=b.activation("none", part_type), rounding="away_zero",
+                           padding_mode="replicate"))
         offsets.append(OffsetAttr((0, index // 2, index % 2, 0)))
     return b.npu(ConcatOp, parts, tensor(ofm4, elem), offsets=offsets, strides=[1, 2, 2, 1])
 

@@ -189,6 +189,37 @@ def test_row_and_channel_stripes_stitch_to_the_whole_result(case):
     assert np.array_equal(block, whole[:, 1:3, :, c0:c1])
 
 
+def test_replicate_padding_reads_the_nearest_edge_value_whole_and_in_stripes():
+    """A depthwise convolution with ``padding_mode = "replicate"``: every tap outside the IFM
+    reads the IFM value at its coordinate clamped to the image (direct loops), and row stripes
+    stitch to the whole result as the scheduled executor runs them."""
+    rng = np.random.default_rng(5)
+    t_x, t_o = "tensor<1x4x5x2x!quant.uniform<i8:f32, 0.5:3>>", "tensor<1x4x5x2x!quant.uniform<i8:f32, 0.5:3>>"
+    t_w = "tensor<1x3x3x2x!quant.uniform<i8:f32, 0.0625>>"
+    kernel = "#npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>"
+    module = _stripe_case(f'"npu.depthwise_conv2d"(%x, %w, %b) <{{kernel = {kernel}, rounding = "away_zero", '
+                          f'padding_mode = "replicate"}}>', t_x, t_o, f", %w: {t_w}, %b: tensor<2xi32>",
+                          f", {t_w}, tensor<2xi32>")
+    x, w, b = rng.integers(-128, 128, (1, 4, 5, 2)), rng.integers(-127, 128, (1, 3, 3, 2)), np.zeros(2, np.int64)
+    whole = run_function(module, [x, w, b])[0]
+    expected = np.zeros((1, 4, 5, 2), dtype=np.int64)
+    for oy, ox, c in itertools.product(range(4), range(5), range(2)):
+        acc = 0
+        for ky, kx in itertools.product(range(3), range(3)):
+            iy, ix = min(max(oy + ky - 1, 0), 3), min(max(ox + kx - 1, 0), 4)
+            acc += int(x[0, iy, ix, c]) * int(w[0, ky, kx, c])  # away_zero, no bias: no IFM zero point
+        quotient, remainder = divmod(abs(acc), 16)  # scale 0.5 x 1/16 / 0.5, ties away from zero
+        magnitude = quotient + (2 * remainder >= 16)
+        expected[0, oy, ox, c] = min(max(magnitude if acc >= 0 else -magnitude, -128), 127)
+    assert whole.tolist() == expected.tolist()
+    op = _op(module, "npu.depthwise_conv2d")
+    parts = []
+    for first, last in ((0, 1), (1, 3), (3, 4)):
+        lo, hi = ifm_rows_needed(op, first, last)
+        parts.append(kernel_for(op)(op, [x[:, lo:hi], w, b], ofm_rows=(first, last))[0])
+    assert np.array_equal(np.concatenate(parts, axis=1), whole)
+
+
 def test_rows_needed_for_resampling_and_elementwise_ops():
     module = _stripe_case('"npu.avg_pool"(%x) <{kernel = #npu.kernel<2x2, stride = 1x1, dilation = 1x1, '
                           'padding = [0, 0, 1, 1]>, resampling = "nearest"}>',
@@ -300,7 +331,7 @@ MODEL_BOUNDS = {
     "classifier": {},  # 8-bit softmax decomposition: bit-exact
     "elementwise": {"relu": 1, "relu6": 1, "relu_n1_to_1": 1},  # Vela's twice-quantised ReLU bound
     "int16_elementwise": {"tanh16": 1, "logistic16": 1},  # int16 softmax: TFLite's tables, bit-exact
-    "resize_bilinear": {"rb_half_pixel": 56},  # the IR does not record Vela's edge-replicating padding
+    "resize_bilinear": {},  # half-pixel phases pad by replicating the edges (padding_mode), bit-exact
     "wide_batch": {},
 }
 

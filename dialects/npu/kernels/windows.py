@@ -41,6 +41,12 @@ def _kernel(op: Operation) -> KernelAttr:
     return kernel if isinstance(kernel, KernelAttr) else KernelAttr(1, 1)
 
 
+def _replicates(op: Operation) -> bool:
+    """True when the op's padding holds the IFM's edge values (``padding_mode = "replicate"``)."""
+    mode = op.attr("padding_mode")
+    return mode is not None and str(getattr(mode, "value", mode)) == "replicate"
+
+
 def upscaled_rows(op: Operation, first: int, last: int) -> tuple[int, int]:
     """Rows [u_lo, u_hi) of the upscaled, unpadded IFM the OFM rows [first, last) read, before
     clipping (negative or past the end where the window reaches into the padding)."""
@@ -89,7 +95,8 @@ def upscale(op: Operation, x: np.ndarray, fill: float) -> np.ndarray:
 def input_window(op: Operation, x: np.ndarray, fill: float, ofm_rows: tuple[int, int] | None,
                  ofm_height: int) -> np.ndarray:
     """The rows the op's windows slide over for OFM rows ``ofm_rows`` (all rows when None), padded
-    with ``fill`` at the image edges: row 0 of the result is under OFM row ``first``'s window top.
+    with ``fill`` at the image edges (with the nearest edge value for an op whose
+    ``padding_mode`` is 'replicate'): row 0 of the result is under OFM row ``first``'s window top.
     ``x`` holds the IFM rows ``ifm_rows_needed`` names (the whole IFM without a stripe)."""
     first, last = ofm_rows if ofm_rows is not None else (0, ofm_height)
     kernel = _kernel(op)
@@ -100,6 +107,16 @@ def input_window(op: Operation, x: np.ndarray, fill: float, ofm_rows: tuple[int,
     x = upscale(op, x, fill)
     u_lo, u_hi = upscaled_rows(op, first, last)
     n, rows, width, channels = x.shape
+    if _replicates(op) and rows and u_hi > u_lo:
+        # the padding holds the nearest edge value: every window row and column reads its
+        # coordinate clamped to the (upscaled) image, which the block holds
+        image_rows = _ifm_height(op) * up
+        row_of = np.clip(np.arange(u_lo, u_hi), 0, image_rows - 1) - lo * up
+        if row_of.min() < 0 or row_of.max() >= rows:
+            raise ValueError(f"replicate padding of OFM rows [{first}, {last}) reads IFM rows outside the "
+                             f"block [{lo}, {hi})")
+        column_of = np.clip(np.arange(-kernel.pad_left, width + kernel.pad_right), 0, width - 1)
+        return x[:, row_of][:, :, column_of]
     out = np.full((n, max(u_hi - u_lo, 0), width + kernel.pad_left + kernel.pad_right, channels), fill,
                   dtype=x.dtype)
     start = max(u_lo, lo * up)

@@ -8,13 +8,14 @@
 
 // Half-pixel x2: the phase (row, column) = (0, 1) convolution blends the rows above and the
 // columns to the right (padding top and right); weights in sixteenths, rounded away from zero.
+// The padding holds the IFM's edge values (Vela's tile padding): padding_mode = "replicate".
 // CHECK-LABEL: func.func @half_pixel
 // CHECK: %[[COPY:.*]] = "npu.avg_pool"(%[[X:.*]]) <{name = "rb_init_avgpool", {{.*}}kernel = #npu.kernel<1x1, {{.*}}> : ({{.*}}) -> tensor<1x4x4x8x
-// CHECK: %[[P0:.*]] = "npu.depthwise_conv2d"(%[[COPY]], %{{.*}}, %{{.*}}) <{name = "depthwise_conv_0", {{.*}}rounding = "away_zero", kernel = #npu.kernel<2x2, {{.*}}padding = [1, 1, 0, 0]>}>
+// CHECK: %[[P0:.*]] = "npu.depthwise_conv2d"(%[[COPY]], %{{.*}}, %{{.*}}) <{name = "depthwise_conv_0", {{.*}}rounding = "away_zero", kernel = #npu.kernel<2x2, {{.*}}padding = [1, 1, 0, 0]>, padding_mode = "replicate"}>
 // CHECK: %[[W1:.*]] = "tfl.pseudo_qconst"() <{qtype = tensor<1x2x2x8x!quant.uniform<i8:f32, 0.0625>>, value = dense<{{\[\[\[}}[3, 3, 3, 3, 3, 3, 3, 3], [1, 1, 1, 1, 1, 1, 1, 1]], {{\[\[}}9, 9, 9, 9, 9, 9, 9, 9], [3, 3, 3, 3, 3, 3, 3, 3]]]]>
-// CHECK: %[[P1:.*]] = "npu.depthwise_conv2d"(%[[COPY]], %[[W1]], %{{.*}}) <{name = "depthwise_conv_1", {{.*}}padding = [1, 0, 0, 1]>}>
-// CHECK: %[[P2:.*]] = "npu.depthwise_conv2d"(%[[COPY]], {{.*}}name = "depthwise_conv_2", {{.*}}padding = [0, 1, 1, 0]>}>
-// CHECK: %[[P3:.*]] = "npu.depthwise_conv2d"(%[[COPY]], {{.*}}name = "depthwise_conv_3", {{.*}}padding = [0, 0, 1, 1]>}>
+// CHECK: %[[P1:.*]] = "npu.depthwise_conv2d"(%[[COPY]], %[[W1]], %{{.*}}) <{name = "depthwise_conv_1", {{.*}}padding = [1, 0, 0, 1]>, padding_mode = "replicate"}>
+// CHECK: %[[P2:.*]] = "npu.depthwise_conv2d"(%[[COPY]], {{.*}}name = "depthwise_conv_2", {{.*}}padding = [0, 1, 1, 0]>, padding_mode = "replicate"}>
+// CHECK: %[[P3:.*]] = "npu.depthwise_conv2d"(%[[COPY]], {{.*}}name = "depthwise_conv_3", {{.*}}padding = [0, 0, 1, 1]>, padding_mode = "replicate"}>
 // CHECK: %[[OUT:.*]] = "npu.concat"(%[[P0]], %[[P1]], %[[P2]], %[[P3]]) <{name = "hp", offsets = [#npu.offset<0, 0, 0, 0>, #npu.offset<0, 0, 1, 0>, #npu.offset<0, 1, 0, 0>, #npu.offset<0, 1, 1, 0>], strides = [1 : i64, 2 : i64, 2 : i64, 1 : i64]}>
 // CHECK-SAME: -> tensor<1x8x8x8x
 // CHECK: return %[[OUT]]
