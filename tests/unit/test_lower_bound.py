@@ -67,8 +67,8 @@ def test_schedules_never_beat_the_bound(model: str, target: str, strategy: str) 
     for op in module.walk():
         cost = op.attr(COST_ATTR)
         term = terms.get(report_name(op)) if cost is not None else None
-        if term is not None:
-            assert cost.cycle("total") >= term.cycles, term
+        if term is not None:  # a cascaded stream's hidden first slice comes off the op's cycles
+            assert cost.cycle("total") >= term.cycles - cost.cycle("dma"), term
 
 
 def test_a_model_without_a_target_has_no_bound() -> None:

@@ -25,7 +25,7 @@
 // SCHED-SAME: 68984.54746136865,1,1.4496e-05,2,1,6.90625,0.0,0.0,,4608,,,,,,13952,,,,,0,,,,,0,,,,,4928,
 // SCHED-SAME: 294912,0.0406887417218543,7248,1024,0,0,0,7248
 // Ours after Vela's: the lower bound and our figures as a percentage (tools/summary-bound.mlir).
-// SCHED-SAME: ,4928,147.1,1408,502.3
+// SCHED-SAME: ,2304,314.6,1408,502.3
 // SCHED-NOT: {{.}}
 
 // Estimated, not allocated: SRAM and DRAM used are unknown (empty), the flashes are on no port of
