@@ -266,4 +266,5 @@ def render(rows: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-__all__ = ["ALL_COLUMNS", "AREA_LABELS", "BOUND_COLUMNS", "COLUMNS", "accelerator_label", "missing_costs", "network_name", "render", "summary_row"]
+__all__ = ["ALL_COLUMNS", "AREA_LABELS", "BOUND_COLUMNS", "COLUMNS", "accelerator_label", "bound_columns",
+           "missing_costs", "network_name", "render", "summary_row"]

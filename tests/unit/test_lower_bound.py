@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import npu_opt.dialects  # noqa: F401
-import npu_opt.passes  # noqa: F401
+import npu_opt.passes  # noqa: F401  (registers the schedule pipeline)
 from npu_opt.dialects.npu.accelerators import accelerator
 from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, TOTALS_ATTR

@@ -22,12 +22,13 @@ The op takes at least ``max(compute, feature_map)``, and ops run one after anoth
 network takes at least the sum. Weights are not in the per-op term: a stream may be prefetched
 while an earlier op runs, so their transfer need not lie inside their own op. They count in a
 second, network-wide term instead: every weight byte crosses its permanent-storage bus at least
-once during the inference, so the inference takes at least the permanent area's weight bytes over
-its bandwidth. The bytes are the whole-depth encoded stream of the op's block config (the codec
-model on the weight values, as npu-estimate sizes weights read in place), the same whatever the
-schedule; without the values (an elided constant) compression could make the stream much smaller
-than the raw size, so then only the stream a weight DMA records counts, or else the 10-byte
-scale/bias records, which no encoding shrinks. The bound is the larger of the two terms.
+once during the inference (a tensor two ops share counts once), so the inference takes at least
+the permanent area's weight bytes over its bandwidth. The bytes are the whole-depth encoded
+stream of the op's block config (the codec model on the weight values, as npu-estimate sizes
+weights read in place), the same whatever the schedule; without the values (an elided constant)
+compression could make the stream much smaller than the raw size, so then only the stream a
+weight DMA records counts, or else the 10-byte scale/bias records, which no encoding shrinks.
+The bound is the larger of the two terms.
 
 One caveat against our (Vela's) cost model rather than the hardware: for an op whose weights
 stream inside a cascade the model charges no full transfer and subtracts the first slice it
@@ -43,7 +44,8 @@ SRAM
 The peak fast-storage bound is the largest, over the NPU compute ops, of the smallest footprint
 the op needs on its own in fast storage: one OFM stripe of the minimal height (one row; two for
 nearest-neighbour upscaling, which writes row pairs) plus the IFM window that stripe reads
-(``input_extent`` rows of the whole IFM width and depth; the IFM2 likewise). A network input or
+(``window_rows``: the rows its kernel spans, at the whole IFM width and depth; the IFM2
+likewise). A network input or
 output, which the caller hands over and takes back whole, counts whole. Constants are read in
 place from permanent storage and need no fast storage; weights likewise (the NPU reads them in
 place when no stream is chosen). Sizes are unrounded bytes (no brick or allocation rounding),
@@ -239,16 +241,14 @@ def weight_bytes(op: Operation, desc: NpuOpDesc, perf: PerfTarget, analyses: Ana
     return streamed if streamed is not None else SCALE_RECORD_BYTES * depth
 
 
-def op_bound(op: Operation, desc: NpuOpDesc, target: Target, handed_over: set[Value],
-             analyses: AnalysisManager) -> OpBound:
-    """The bound terms of one NPU compute op (``desc``: its description on ``target``)."""
+def op_bound(op: Operation, desc: NpuOpDesc, target: Target, handed_over: set[Value], weights: int) -> OpBound:
+    """The bound terms of one NPU compute op (``desc``: its description on ``target``) that
+    reads ``weights`` bytes of weights no earlier op has read."""
     from npu_opt.dialects.npu.ops_common import element_bytes
-    from npu_opt.dialects.npu.perf.arch import perf_target
     from npu_opt.dialects.npu.perf.ir_adapter import report_name
 
     fm_areas = {target.feature_map_storage_area, target.fast_storage_area}
     fm_bandwidth = sum(target.bandwidth_bytes_per_cycle(area) for area in fm_areas)
-    weights = weight_bytes(op, desc, perf_target(target), analyses)
     operands = [(_shape(v), element_bytes(v), v in handed_over) for v in _feature_map_operands(op)]
     ofm_whole = any(result in handed_over for result in op.results)
     sram = op_footprint(desc, operands, ofm_whole) if target.fast_storage_area == target.feature_map_storage_area else 0
@@ -266,14 +266,17 @@ def _shape(value: Value) -> Shape4:
 def lower_bound(module: Operation) -> LowerBound:
     """The cycles and peak fast-storage bytes no schedule of ``module`` (legalised, with an
     ``npu.target``) can beat; see the module docstring. Raises ValueError without a target."""
-    from npu_opt.dialects.npu.perf.ir_adapter import describe_op, is_costed
+    from npu_opt.dialects.npu.perf.arch import perf_target
+    from npu_opt.dialects.npu.perf.ir_adapter import describe_op, is_costed, weights_source
     from npu_opt.dialects.npu.target import target_of
 
     target = target_of(module, required=False)
     if target is None:
         raise ValueError("the lower bound needs the module's npu.target (run with --target=ACCELERATOR)")
     handed_over = _handed_over(module)
+    perf = perf_target(target)
     analyses = AnalysisManager()  # shares one weight encoder per op among the ops' queries
+    read: set[int] = set()  # weight tensors counted already: one read is all the bound needs
     ops = []
     for op in module.walk():
         if not is_costed(op):
@@ -281,7 +284,12 @@ def lower_bound(module: Operation) -> LowerBound:
         desc = describe_op(op, target)
         if desc is None or desc.kind is OpKind.DMA:
             continue
-        ops.append(op_bound(op, desc, target, handed_over, analyses))
+        source = weights_source(op)
+        weights = 0
+        if source is not None and id(source) not in read:
+            read.add(id(source))
+            weights = weight_bytes(op, desc, perf, analyses)
+        ops.append(op_bound(op, desc, target, handed_over, weights))
     per_area: dict[str, int] = {}
     for bound in ops:
         per_area[bound.weight_area] = per_area.get(bound.weight_area, 0) + bound.weight_bytes
