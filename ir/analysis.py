@@ -52,6 +52,11 @@ class AnalysisManager:
         """The analysis if it is cached, else None (never computes)."""
         return self._cache.get((kind, op))  # type: ignore[return-value]
 
+    def seed(self, analysis: Analysis) -> None:
+        """Cache ``analysis`` for its anchor as if it had been computed here (an analysis of an
+        original op carried over to its copy, see ``ir/clone.py``)."""
+        self._cache[(type(analysis), analysis.anchor)] = analysis
+
     def is_cached(self, kind: type[Analysis], op: "Operation") -> bool:
         return (kind, op) in self._cache
 

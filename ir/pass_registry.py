@@ -165,7 +165,8 @@ def _type_name(t: Any) -> str:
     if origin is list:
         return f"list of {_type_name(typing.get_args(t)[0])}"
     if origin is typing.Literal:
-        return " | ".join(repr(a) for a in typing.get_args(t))
+        # an empty choice is an option's "unset" default (follow the IR), not a value to offer
+        return " | ".join(repr(a) for a in typing.get_args(t) if a != "")
     return {int: "integer", float: "number", bool: "boolean", str: "string"}.get(t, str(t))
 
 

@@ -28,6 +28,13 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   sram_target = N>`` (the strategy and the limits the schedule was made for) and
   ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
   the allocation spans and the lower bound, the most bytes live at one time).
+* ``npu.search = #npu.search<budget = N, chosen = K, performance = [cycles, sram], size =
+  [cycles, sram], points = [[Performance, 98304, 2140000, 96000], ...]>`` on the module
+  (npu-search-schedule): the SRAM budget searched for and the (cycles, SRAM) frontier the search
+  found, each point the strategy and SRAM target that make it, its total cycles and its SRAM
+  bytes, fastest first; ``chosen`` indexes the point the module was scheduled as (the later
+  passes read its knobs from ``npu.schedule``); ``performance`` and ``size`` are where the
+  Vela-equivalent strategies landed, for comparison.
 """
 from __future__ import annotations
 
@@ -47,6 +54,7 @@ ALLOC_ATTR = "npu.alloc"
 ARG_ALLOC_ATTR = "npu.arg_alloc"
 SCHEDULE_ATTR = "npu.schedule"
 USAGE_ATTR = "npu.usage"
+SEARCH_ATTR = "npu.search"
 
 BUFFERINGS: tuple[str, ...] = ("single", "double")
 """How a weight stream uses fast storage: one buffer refilled per slice, or two alternating."""
@@ -375,12 +383,85 @@ class UsageAttr(Attribute):
         return _build(UsageAttr, tuple(entries))  # type: ignore[return-value]
 
 
+class SearchAttr(Attribute):
+    """``#npu.search<budget = N, chosen = K, performance = [cycles, sram], size = [cycles, sram],
+    points = [[STRATEGY, sram_target, cycles, sram], ...]>``: the frontier a schedule search
+    found, the point it chose, and where the Vela-equivalent Performance and Size schedules
+    (the same passes at the arena cache size) landed (see the module docstring). Points are
+    non-dominated and ordered by cycles (fastest first)."""
+
+    __slots__ = ("budget", "chosen", "performance", "size", "points")
+    budget: int
+    chosen: int
+    performance: tuple[int, int] | None
+    size: tuple[int, int] | None
+    points: tuple[tuple[str, int, int, int], ...]
+
+    def _init(self, budget: int, chosen: int, performance: tuple[int, int] | None, size: tuple[int, int] | None,
+              points: tuple[tuple[str, int, int, int], ...]) -> None:
+        checked = []
+        for strategy, target, cycles, sram in points:
+            if strategy not in STRATEGIES:
+                raise ValueError(f"#npu.search: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
+            if min(target, cycles, sram) < 0:
+                raise ValueError("#npu.search: a point's SRAM target, cycles and bytes must not be negative")
+            checked.append((strategy, int(target), int(cycles), int(sram)))
+        if budget < 0:
+            raise ValueError(f"#npu.search: the budget must not be negative, not {budget}")
+        if not checked or not 0 <= chosen < len(checked):
+            raise ValueError(f"#npu.search: chosen = {chosen} names none of the {len(checked)} points")
+        ends = []
+        for name, end in (("performance", performance), ("size", size)):
+            if end is not None and (len(end) != 2 or min(end) < 0):
+                raise ValueError(f"#npu.search: {name} is [cycles, sram] of two counts, not {list(end)}")
+            ends.append(None if end is None else (int(end[0]), int(end[1])))
+        self._set("budget", int(budget))
+        self._set("chosen", int(chosen))
+        self._set("performance", ends[0])
+        self._set("size", ends[1])
+        self._set("points", tuple(checked))
+
+    @classmethod
+    def _key(cls, args: tuple) -> tuple:
+        return (args[0], args[1], None if args[2] is None else tuple(args[2]),
+                None if args[3] is None else tuple(args[3]), tuple(tuple(p) for p in args[4]))
+
+    def _render(self) -> str:
+        fields = [f"budget = {self.budget}", f"chosen = {self.chosen}"]
+        for name, end in (("performance", self.performance), ("size", self.size)):
+            if end is not None:
+                fields.append(f"{name} = [{end[0]}, {end[1]}]")
+        points = ", ".join(f"[{s}, {t}, {c}, {b}]" for s, t, c, b in self.points)
+        return f"#npu.search<{', '.join(fields)}, points = [{points}]>"
+
+    @staticmethod
+    def parse(body: str | None) -> "SearchAttr":
+        bare, fields = _fields(body, "search", ("budget", "chosen", "performance", "size", "points"))
+        if bare:
+            raise AttributeSyntaxError(f"#npu.search: unexpected '{bare[0][:40]}'")
+        text = _require(fields, "points", "search").strip()
+        if not (text.startswith("[") and text.endswith("]")):
+            raise AttributeSyntaxError(f"#npu.search: points must be a list, found '{text[:40]}'")
+        points = []
+        for part in (p.strip() for p in split_top_level(text[1:-1])):
+            inner = part[1:-1] if part.startswith("[") and part.endswith("]") else None
+            values = [f.strip() for f in inner.split(",")] if inner is not None else []
+            if len(values) != 4:
+                raise AttributeSyntaxError(f"#npu.search: a point is [STRATEGY, sram_target, cycles, sram], "
+                                           f"not '{part[:60]}'")
+            points.append((values[0], *(_int(f, "search") for f in values[1:])))
+        ends = [_ints(fields[name], "search") if name in fields else None for name in ("performance", "size")]
+        return _build(SearchAttr, _int(_require(fields, "budget", "search"), "search"),  # type: ignore[return-value]
+                      _int(_require(fields, "chosen", "search"), "search"), ends[0], ends[1], tuple(points))
+
+
 PARSERS = {"alloc": AllocAttr.parse, "stream": StreamAttr.parse, "stripe": StripeAttr.parse,
-           "cascade": CascadeAttr.parse, "schedule": ScheduleAttr.parse, "usage": UsageAttr.parse}
+           "cascade": CascadeAttr.parse, "schedule": ScheduleAttr.parse, "usage": UsageAttr.parse,
+           "search": SearchAttr.parse}
 """Attribute name -> parser of its body, registered on the npu dialect."""
 
 __all__ = [
     "ALLOC_ATTR", "ARG_ALLOC_ATTR", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr", "PARSERS",
-    "SCHEDULE_ATTR", "STRATEGIES", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
+    "SCHEDULE_ATTR", "SEARCH_ATTR", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
     "TIME_ATTR", "USAGE_ATTR", "UsageAttr",
 ]

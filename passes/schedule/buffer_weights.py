@@ -159,8 +159,8 @@ class BufferWeights(Pass):
     """Streams are sized from the weight values and block configs, which this pass leaves. Op
     descriptions are kept too when no DMA was erased (``run``)."""
 
-    optimise: Literal["Performance", "Size"] = option("Performance", "the policy whose fast-storage limit applies "
-                                                      "(Size: the module's npu.schedule sram_target)")
+    optimise: Literal["", "Performance", "Size"] = option("", "the policy whose fast-storage limit applies (empty: "
+                                                          "the module's npu.schedule strategy, else Performance)")
     buffer_limit: int = option(0, "fast-storage bytes weight buffers may take (0: from the policy)")
     encode_weights: bool = option(True, "size weight streams with the codec model (else raw sizes; faster)")
     decide_in_arena: bool = option(True, "decide with the feature maps npu-place-tensors moved to fast storage "
@@ -188,15 +188,19 @@ class BufferWeights(Pass):
             ctx.preserve(OpDescription)
 
     def _limit(self, module: Operation, target) -> int:
-        """Fast-storage bytes the buffers and whatever else is live may take under the chosen
-        policy: Size the module's ``npu.schedule`` SRAM target, Performance the arena cache size
-        (the SRAM target npu-form-cascades writes for it)."""
+        """Fast-storage bytes the buffers and whatever else is live may take: the module's
+        ``npu.schedule`` SRAM target (Size: the cascaded MIN schedule's peak; Performance: the
+        arena cache size, or the target a schedule search chose), the arena cache size before
+        any pass has written one. An explicit ``optimise`` of Performance keeps the arena cache
+        size whatever the module says."""
         if self.buffer_limit > 0:
             return self.buffer_limit
         schedule = module.attr(SCHEDULE_ATTR)
-        if self.optimise == "Size" and isinstance(schedule, ScheduleAttr):
+        if not isinstance(schedule, ScheduleAttr) or self.optimise == "Performance":
+            return target.arena_cache_size
+        if self.optimise == "Size" or schedule.strategy == "Size":
             return schedule.sram_target
-        return target.arena_cache_size
+        return min(schedule.sram_target, target.arena_cache_size)
 
     def _prepare(self, op: Operation, target, perf: PerfTarget, arena: dict[Value, str] | None,
                  room: "_Snapshot", ctx: PassContext) -> _Step | None:

@@ -6,19 +6,28 @@ their stripes, the block configurations of striped ops again (Vela searches a ca
 on its stripe), the weight DMAs and their streaming again (Vela re-buffers its cascaded schedule:
 a cascade member takes one full-depth buffer, and every buffer must fit beside the rolling
 buffers live at its time), which feature maps keep fast storage, the addresses of everything,
-and the estimate of the result. ``schedule{optimise=Size}`` sets the policy on every pass that has one.
+and the estimate of the result. ``schedule{optimise=Size}`` sets the policy on every pass that has one;
+``schedule{sram-budget=N}`` lets npu-search-schedule choose the knobs instead (without it, that
+pass does nothing and the pipeline schedules as Vela's legacy scheduler does).
 """
 from __future__ import annotations
 
 from npu_opt.ir.pass_registry import register_pipeline
 
-SCHEDULE_PIPELINE = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},"
-                     "npu-select-block-config,npu-insert-dma,npu-buffer-weights,npu-form-cascades,"
-                     "npu-select-block-config,npu-insert-dma,npu-buffer-weights,"
-                     "npu-place-fast-storage,npu-allocate,npu-estimate")
+SCHEDULE_HEAD = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},"
+                 "npu-select-block-config,npu-insert-dma")
+"""What every schedule starts from: legal NPU ops in order, formatted, placed, with block
+configurations and weight DMAs."""
+
+SCHEDULE_TAIL = ("npu-buffer-weights,npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-buffer-weights,"
+                 "npu-place-fast-storage,npu-allocate,npu-estimate")
+"""The passes that turn the knobs of ``npu.schedule`` (strategy, SRAM target) into a schedule
+and cost it; npu-search-schedule runs them on copies of the module to compare knobs."""
+
+SCHEDULE_PIPELINE = f"{SCHEDULE_HEAD},npu-search-schedule,{SCHEDULE_TAIL}"
 
 register_pipeline("schedule", SCHEDULE_PIPELINE,
                   "legalise, order and place, then schedule: block configs, weight DMAs and their buffering, "
                   "cascades, fast storage for feature maps and addresses; estimate the result")
 
-__all__ = ["SCHEDULE_PIPELINE"]
+__all__ = ["SCHEDULE_HEAD", "SCHEDULE_PIPELINE", "SCHEDULE_TAIL"]

@@ -258,6 +258,14 @@ class OpDescription(Analysis):
         super().__init__(op, manager)
         self.desc = describe_op(op, target_of(module_of(op))) if is_costed(op) else None
 
+    def copied_to(self, op: Operation) -> "OpDescription":
+        """The description of ``op``, an unchanged copy of this one's op (ir/clone.py): the same
+        description, without describing the op again."""
+        copy = OpDescription.__new__(OpDescription)
+        copy.anchor = op
+        copy.desc = self.desc
+        return copy
+
 
 def module_of(op: Operation) -> Operation:
     """The outermost op enclosing ``op`` (the module whose ``npu.target`` applies)."""

@@ -21,6 +21,7 @@ from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder, encode_together
 from npu_opt.ir.analysis import Analysis, AnalysisManager
+from npu_opt.ir.clone import Clone
 from npu_opt.ir.core import Operation
 
 
@@ -50,6 +51,11 @@ class WeightStreams(Analysis):
         """Per op, what its encoder was made for (``_request``): a request alike is answered
         without reading the weight values again."""
         self._queue: list[tuple[WeightEncoder, tuple[int, ...]]] = []
+        self._origin: dict[Operation, Operation] = {}
+        """For the analysis of a copied module (``copied_to``): each copied op's original."""
+        self._pool: dict[tuple[Operation, tuple], WeightEncoder] = {}
+        """Every encoder made, by original op and signature; shared with the analyses of
+        copies, so an encoding made while costing one copy serves every other and the original."""
 
     @staticmethod
     def of(op: Operation, manager: AnalysisManager) -> "WeightStreams":
@@ -64,9 +70,15 @@ class WeightStreams(Analysis):
         wanted = _encoder_for(hwio, perf, desc, block)
         found = self._encoders.get(op)
         if found is None or found.signature != wanted.signature:
-            self._encoders[op] = found = wanted
+            found = self._pool.setdefault((self._origin.get(op, op), wanted.signature), wanted)
+            self._encoders[op] = found
         self._requests[op] = _request(op, perf, desc, block)
         return found
+
+    def prepare(self, perf: PerfTarget) -> None:
+        """Make and batch-encode the full-depth encoders now (else on the first request)."""
+        if self._encoders is None:
+            self._encoders = self._encode_all(perf)
 
     def cached_encoder(self, op: Operation, perf: PerfTarget, desc: NpuOpDesc,
                        block: BlockConfig) -> WeightEncoder | None:
@@ -98,6 +110,21 @@ class WeightStreams(Analysis):
         queue, self._queue = self._queue, []
         encode_together(queue)
 
+    def copied_to(self, copy: "Clone", manager: AnalysisManager) -> "WeightStreams":
+        """This analysis for the copy ``copy.root`` of its module, sharing the encoders (and so
+        every stream they have encoded) op for op: a search trying schedules on copies encodes
+        each weight stream once. Queued slicings stay with the original."""
+        moved = WeightStreams(copy.root, manager)
+        moved._pool = self._pool
+        moved._origin = {new: self._origin.get(old, old) for old, new in copy.ops.items()}
+        if self._encoders is not None:
+            moved._encoders = {copy.ops[op]: encoder for op, encoder in self._encoders.items() if op in copy.ops}
+        for op, request in self._requests.items():
+            new = copy.ops.get(op)
+            if new is not None:
+                moved._requests[new] = (weights_source(new), *request[1:])
+        return moved
+
     def _encode_all(self, perf: PerfTarget) -> dict[Operation, WeightEncoder]:
         """An encoder per weighted op (block as npu.block says, else as the search picks), their
         full-depth streams encoded together."""
@@ -111,9 +138,10 @@ class WeightStreams(Analysis):
             block = op_block_config(op, desc, perf.accel)
             hwio = op_weights_hwio(op) if block is not None else None
             if hwio is not None and block is not None:
-                encoders[op] = _encoder_for(hwio, perf, desc, block)
+                made = _encoder_for(hwio, perf, desc, block)
+                encoders[op] = self._pool.setdefault((self._origin.get(op, op), made.signature), made)
                 self._requests[op] = _request(op, perf, desc, block)
-        encode_together([(encoder, None) for encoder in encoders.values()])
+        encode_together([(encoder, None) for encoder in encoders.values() if encoder.missing(encoder.checked(None))])
         return encoders
 
 

@@ -8,6 +8,7 @@
 // RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false}" --verify-diagnostics -o /dev/null
 // RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=8120}" | %filecheck %s --check-prefix=LIMIT
 // RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false optimise=Size}" --pass-remarks 2>&1 | %filecheck %s --check-prefix=SIZE
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false optimise=Performance}" | %filecheck %s --check-prefix=PERF
 
 // Nothing runs before conv1 (slack 0): its one 16-channel slice streams into a single buffer, not
 // prefetched. conv1's 2192 cycles hide most of conv2's transfer: conv2's buffer is prefetched, so
@@ -94,10 +95,14 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 
 // optimise=Size takes the module's SRAM target (2048 bytes) as the limit, less the IFM and OFM
 // (2048 bytes) live in Sram: the smallest buffer, 2464 bytes, does not fit, so the weights are
-// read in place and the function renumbered.
-// Performance (the default) takes the arena cache size and streams.
+// read in place and the function renumbered. Without the option the pass follows the module's
+// npu.schedule, Size here, and does the same; optimise=Performance takes the arena cache size
+// and streams.
 // CHECK-LABEL: func.func @size
-// CHECK: npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [2464], bytes = 2464>
+// CHECK-NOT: npu.dma
+// CHECK: "npu.conv2d"(%{{.*}}) {{.*}}name = "conv"}> {npu.time = 0 : i64}
+// PERF-LABEL: func.func @size
+// PERF: npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [2464], bytes = 2464>
 // SIZE: remark: weights of 'conv' are read in place from OffChipFlash: its smallest weight buffer takes 2464 bytes, more than the 0 bytes of fast storage free for weight buffers
 // SIZE-LABEL: func.func @size
 // SIZE-NOT: npu.dma
@@ -107,6 +112,7 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
     %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
     %d = "npu.dma"(%w) {npu.time = 0 : i64} : (tensor<16x3x3x16xi8>) -> tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>
+    // expected-remark@+1 {{weights of 'conv' are read in place from OffChipFlash}}
     %0 = "npu.conv2d"(%ifm, %d, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv"}> {npu.time = 1 : i64} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
     return %0 : tensor<1x8x8x16xi8>
   }

@@ -1,0 +1,221 @@
+"""``npu-search-schedule``: the fastest schedule that fits an SRAM budget, chosen from a frontier.
+
+Vela schedules for one of two ends: Performance spends whatever fast storage makes the network
+fastest, Size the least it can. A product has a fixed SRAM, so the question is the fastest
+schedule in *that* much SRAM, and what a little more would buy. This pass answers it with the
+same passes and the same cost model as the Vela-equivalent pipeline, so its numbers compare
+with Vela's one for one:
+
+1. A *candidate* is a setting of the knobs the later passes read from ``npu.schedule``: the
+   strategy and the fast-storage (SRAM) target that cascades, stripe growth and weight
+   buffering must fit. Performance at the arena cache size is Vela's Performance schedule, Size
+   Vela's Size schedule; Performance under a smaller target cascades and buffers as Vela would
+   for a smaller arena, trading cycles for SRAM.
+2. Each candidate is *materialised*: the rest of the pipeline (``SCHEDULE_TAIL``) runs on a copy
+   of the module (ir/clone.py), sharing the weight encodings, and its estimate and allocation
+   give the candidate's total cycles and SRAM bytes (npu.usage of Sram). Nothing is guessed: a
+   point is what the passes produce.
+3. The targets tried are Size, Performance, the budget itself, the smallest target (16 bytes:
+   cascade all it can, stream no weights, which with a dedicated SRAM can beat Size), and
+   ``steps`` targets evenly between the two ends' SRAM; then around the budget the interval
+   between the best point that fits and the next larger one is halved ``refine`` times. The set
+   is fixed by the two ends, the budget and the options, so the search is deterministic and runs
+   at most ``4 + steps + refine`` candidates.
+4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
+   frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
+
+The pass writes its knobs as the module's ``npu.schedule`` (the later passes build exactly the
+chosen candidate) and the frontier as ``npu.search``, so ``--pareto`` and golden tests read
+both from the IR. With no budget (the default) it does nothing. When no candidate fits, that is
+an error naming the budget and the smallest SRAM any candidate needed.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
+from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.dialects.npu.schedule_attrs import (
+    SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, UsageAttr,
+)
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.analysis import AnalysisManager
+from npu_opt.ir.clone import clone
+from npu_opt.ir.core import Operation
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.dominance import DominanceInfo
+from npu_opt.ir.pass_manager import PassContext, PassCrash, PassFailure, PassManager
+from npu_opt.ir.pass_registry import Pass, option, parse_pipeline, register_pass
+
+SRAM = "Sram"
+"""The memory area whose bytes the budget limits (Vela's "SRAM used")."""
+
+ALIGNMENT = 16
+"""SRAM targets tried are multiples of this (the allocation quantum)."""
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """What the later passes read from ``npu.schedule``: the strategy and the SRAM target."""
+
+    strategy: str
+    sram_target: int
+
+
+@dataclass(frozen=True)
+class Point:
+    """One materialised candidate: its knobs, total cycles (rounded) and SRAM bytes used."""
+
+    knobs: Knobs
+    cycles: int
+    sram: int
+
+    def dominates(self, other: "Point") -> bool:
+        return self.cycles <= other.cycles and self.sram <= other.sram and (self.cycles, self.sram) != (
+            other.cycles, other.sram)
+
+
+def frontier(points: list[Point]) -> list[Point]:
+    """The non-dominated points, fastest first; of points equal in both, the first tried."""
+    kept: list[Point] = []
+    for point in sorted(points, key=lambda p: (p.cycles, p.sram)):
+        if kept and kept[-1].sram <= point.sram:
+            continue
+        kept.append(point)
+    return kept
+
+
+def choose(points: list[Point], budget: int) -> Point | None:
+    """The fastest point whose SRAM fits ``budget`` (ties: less SRAM), or None."""
+    fitting = [p for p in points if p.sram <= budget]
+    return min(fitting, key=lambda p: (p.cycles, p.sram)) if fitting else None
+
+
+def _aligned(value: float) -> int:
+    return max(ALIGNMENT, int(value) // ALIGNMENT * ALIGNMENT)
+
+
+@register_pass("npu-search-schedule", statistics={
+    "candidates": "schedules materialised and costed",
+    "frontier": "points on the (cycles, SRAM) frontier",
+    "failed": "candidates the later passes refused (a limit they cannot meet)",
+})
+class SearchSchedule(Pass):
+    """Choose the strategy and SRAM target of the fastest schedule within ``sram-budget`` bytes
+    of SRAM by materialising candidates on copies of the module (see the module docstring);
+    write them as ``npu.schedule`` and the frontier as ``npu.search``."""
+
+    PRESERVES = (WeightStreams, OpDescription, DominanceInfo)
+    """Only the module's npu.schedule and npu.search change: no op, operand or weight value."""
+
+    sram_budget: int = option(-1, "SRAM bytes the schedule may use (-1: no search; the pipeline schedules as Vela)")
+    steps: int = option(6, "SRAM targets tried evenly between the Size and Performance schedules' SRAM")
+    refine: int = option(4, "halvings of the interval around the budget between the best fitting point and the next")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        if self.sram_budget < 0:
+            return
+        if self.steps < 0 or self.refine < 0:
+            ctx.error(f"steps and refine must not be negative (steps = {self.steps}, refine = {self.refine})")
+            return
+        target = target_of(module)
+        arena = target.arena_cache_size
+        # every weight stream is encoded once, for the original and all its copies
+        ctx.analyses.get(WeightStreams, module).prepare(perf_target(target))
+        tried: dict[Knobs, Point | None] = {}
+
+        def trial(knobs: Knobs) -> Point | None:
+            if knobs not in tried:
+                tried[knobs] = self._materialise(module, knobs, ctx)
+            return tried[knobs]
+
+        performance = trial(Knobs("Performance", arena))
+        size = trial(Knobs("Size", arena))
+        ends = [p for p in (size, performance) if p is not None]
+        if ends:
+            low = min(p.sram for p in ends)
+            high = max(p.sram for p in ends)
+            for target_bytes in sorted({_aligned(low + (high - low) * k / (self.steps + 1))
+                                        for k in range(1, self.steps + 1)}
+                                       | {_aligned(self.sram_budget), ALIGNMENT}):
+                if target_bytes < arena:
+                    trial(Knobs("Performance", target_bytes))
+            self._refine(trial, tried, arena)
+        points = [p for p in tried.values() if p is not None]
+        ctx.stat("candidates", len(tried))
+        ctx.stat("failed", sum(p is None for p in tried.values()))
+        best = choose(points, self.sram_budget)
+        if best is None:
+            smallest = min((p.sram for p in points), default=None)
+            needed = (f"the smallest of {len(points)} schedules tried needs {smallest} bytes" if smallest is not None
+                      else "the later passes refused every candidate")
+            ctx.error(f"no schedule fits the SRAM budget of {self.sram_budget} bytes: {needed}", module)
+            return
+        front = frontier(points)
+        if best not in front:  # equal in both to a point tried earlier: that one stands for it
+            best = next(p for p in front if (p.cycles, p.sram) == (best.cycles, best.sram))
+        ctx.stat("frontier", len(front))
+        for point in sorted(points, key=lambda p: (p.knobs.strategy, p.knobs.sram_target)):
+            where = "on the frontier" if point in front else "dominated"
+            ctx.remark(f"candidate {point.knobs.strategy} with an SRAM target of {point.knobs.sram_target} bytes: "
+                       f"{point.cycles} cycles, {point.sram} bytes of SRAM ({where})", module)
+        ctx.remark(f"chose {best.knobs.strategy} with an SRAM target of {best.knobs.sram_target} bytes: the fastest "
+                   f"of {len(points)} schedules within the budget of {self.sram_budget} bytes ({best.cycles} cycles, "
+                   f"{best.sram} bytes)", module)
+        ctx.rewriter.set_attr(module, SCHEDULE_ATTR, ScheduleAttr(best.knobs.strategy, arena, best.knobs.sram_target))
+        ends = [None if p is None else (p.cycles, p.sram) for p in (performance, size)]
+        ctx.rewriter.set_attr(module, SEARCH_ATTR, SearchAttr(
+            self.sram_budget, front.index(best), ends[0], ends[1],
+            tuple((p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram) for p in front)))
+
+    def _refine(self, trial, tried: dict[Knobs, Point | None], arena: int) -> None:
+        """Halve the SRAM-target interval between the best point within the budget and the
+        cheapest faster one above it, ``refine`` times, keeping the half nearer the budget."""
+        for _ in range(self.refine):
+            points = [p for p in tried.values() if p is not None]
+            best = choose(points, self.sram_budget)
+            faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
+            if best is None or not faster:
+                return
+            above = min(faster, key=lambda p: p.sram)
+            low = best.knobs.sram_target if best.knobs.strategy == "Performance" else best.sram
+            high = min(above.knobs.sram_target, arena)
+            middle = _aligned((low + high) / 2)
+            if not low < middle < high or Knobs("Performance", middle) in tried:
+                return
+            trial(Knobs("Performance", middle))
+
+    @staticmethod
+    def _materialise(module: Operation, knobs: Knobs, ctx: PassContext) -> Point | None:
+        """Cycles and SRAM of the schedule the later passes build with ``knobs``, built on a
+        copy of ``module``; None when they refuse it (a hard limit not met)."""
+        from npu_opt.passes.schedule.pipeline import SCHEDULE_TAIL
+
+        copy = clone(module)
+        manager = AnalysisManager()
+        manager.seed(ctx.analyses.get(WeightStreams, module).copied_to(copy, manager))
+        for original, copied in copy.ops.items():
+            if is_costed(original):
+                manager.seed(ctx.analyses.get(OpDescription, original).copied_to(copied))
+        schedule = ScheduleAttr(knobs.strategy, target_of(module).arena_cache_size, knobs.sram_target)
+        copy.root.attributes[SCHEDULE_ATTR] = schedule  # a scratch copy: no rewriter to notify
+        engine = DiagnosticEngine(stream=io.StringIO())
+        engine.show_remarks = False
+        try:
+            PassManager(parse_pipeline(SCHEDULE_TAIL), engine, verify_each=False, analyses=manager).run(copy.root)
+        except PassFailure:
+            return None
+        except PassCrash as crash:
+            raise crash.error from None
+        totals = copy.root.attr(TOTALS_ATTR)
+        usage = copy.root.attr(USAGE_ATTR)
+        if totals is None:
+            return None
+        sram = usage.used(SRAM) if isinstance(usage, UsageAttr) else 0
+        return Point(knobs, int(round(totals.cycle("total"))), sram)
+
+
+__all__ = ["Knobs", "Point", "SearchSchedule", "choose", "frontier"]

@@ -1,0 +1,49 @@
+// npu-search-schedule: schedule{sram-budget=N} materialises candidate schedules (strategy and SRAM
+// target, the knobs npu.schedule holds) on copies of the module, keeps the (cycles, SRAM)
+// frontier as npu.search and writes the fastest point within the budget as npu.schedule; the
+// passes after it build exactly that point. This file holds only RUN lines and checks: the
+// schedules are made from tests/data/branches.tflite (a residual block) on a 16 KiB dedicated
+// SRAM, where the Vela-equivalent Performance schedule takes 29076 cycles in 15536 bytes of SRAM
+// and Size 47856 cycles in 768 bytes.
+//
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' --pass-remarks -o %t.mlir 2>&1 | %filecheck %s --check-prefix=REMARK
+// RUN: %filecheck %s < %t.mlir
+// RUN: %npu_opt %t.mlir --pass=npu-check-schedule -o /dev/null
+//
+// The search alone on a printed module holding its predecessors' results, then the rest of the
+// pipeline on its output, gives the same schedule as the pipeline in one run.
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},npu-select-block-config,npu-insert-dma' -o %t.head.mlir
+// RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000}' | %filecheck %s --check-prefix=KNOBS
+// RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000},npu-buffer-weights,npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-buffer-weights,npu-place-fast-storage,npu-allocate,npu-estimate' -o %t.tail.mlir
+// RUN: %npu_opt %t.mlir | diff - %t.tail.mlir
+//
+// A budget no candidate fits is one error, and no output file is written.
+// RUN: not %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --system-config Ethos_U55_High_End_Embedded --memory-mode Shared_Sram --pass='schedule{sram-budget=100}' -o %t.none.mlir 2>&1 | %filecheck %s --check-prefix=NONE
+// RUN: not test -e %t.none.mlir
+//
+// Without a budget the pass does nothing: the pipeline is Vela's.
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule | %filecheck %s --check-prefix=PLAIN
+
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 16384 bytes: 29076 cycles, 15536 bytes of SRAM (on the frontier)
+// REMARK-DAG: remark: candidate Size with an SRAM target of 16384 bytes: 47856 cycles, 768 bytes of SRAM (dominated)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 16 bytes: 38353 cycles, 0 bytes of SRAM (on the frontier)
+// REMARK: remark: chose Performance with an SRAM target of 7088 bytes: the fastest of {{[0-9]+}} schedules within the budget of 8000 bytes (32176 cycles, 6640 bytes)
+
+// CHECK-LABEL: module attributes
+// CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088>
+// CHECK-SAME: npu.search = #npu.search<budget = 8000, chosen = 2, performance = [29076, 15536], size = [47856, 768], points = [
+// CHECK-SAME: [Performance, 16384, 29076, 15536], [Performance, 11312, 31152, 10928], [Performance, 7088, 32176, 6640], [Performance, 4976, 34843, 4784], [Performance, 16, 38353, 0]]>
+// CHECK-SAME: npu.usage = #npu.usage<Dram = [13824, 13824], Sram = [6640, 6640]>
+// CHECK-SAME: npu.cost_totals = #npu.cost<total = 32176.467
+
+// KNOBS-LABEL: module attributes
+// KNOBS-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088>
+// KNOBS-SAME: npu.search = #npu.search<budget = 8000, chosen = 2,
+// KNOBS-NOT: npu.alloc
+
+// NONE: error: no schedule fits the SRAM budget of 100 bytes: the smallest of {{[0-9]+}} schedules tried needs 384 bytes
+// NONE-NOT: error
+
+// PLAIN-LABEL: module attributes
+// PLAIN-NOT: npu.search
+// PLAIN-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 16384>

@@ -1,0 +1,112 @@
+"""npu-search-schedule: the frontier it records is what the passes build, the point it picks is the
+fastest within the budget, its Vela-equivalent ends equal the plain pipelines, every frontier
+point comes back when asked for by its SRAM, and each such schedule passes npu-check-schedule."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import npu_opt.dialects  # noqa: F401
+import npu_opt.passes  # noqa: F401
+from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
+from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, SearchAttr
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.pass_manager import PassFailure, PassManager
+from npu_opt.ir.pass_registry import parse_pipeline
+from npu_opt.ir.printer import print_op
+from npu_opt.passes.schedule.search import Knobs, Point, choose, frontier
+from targeted_import import imported_with_target
+
+SHARED = ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram", None)
+DEDICATED = ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram", 16384)
+
+
+def _schedule(model: str, target: tuple, pipeline: str):
+    """(module, error text) after ``pipeline`` on a tests/data model."""
+    module = imported_with_target(model, *target)
+    stream = io.StringIO()
+    engine = DiagnosticEngine(stream=stream)
+    engine.show_remarks = False
+    try:
+        PassManager(parse_pipeline(pipeline), engine, verify_each=True).run(module)
+    except PassFailure:
+        pass
+    return module, stream.getvalue()
+
+
+def _cycles_and_sram(module) -> tuple[int, int]:
+    return round(module.attr(TOTALS_ATTR).cycle("total")), module.attr(USAGE_ATTR).used("Sram")
+
+
+def _point(cycles: int, sram: int, target: int = 0) -> Point:
+    return Point(Knobs("Performance", target), cycles, sram)
+
+
+def test_frontier_keeps_the_non_dominated_points_fastest_first() -> None:
+    points = [_point(100, 50, 1), _point(90, 60, 2), _point(95, 70, 3), _point(90, 60, 4), _point(120, 10, 5)]
+    kept = frontier(points)
+    assert [(p.cycles, p.sram) for p in kept] == [(90, 60), (100, 50), (120, 10)]
+    assert kept[0].knobs.sram_target == 2  # of two equal points, the first tried stands for both
+
+
+def test_choose_takes_the_fastest_within_the_budget() -> None:
+    points = [_point(100, 50), _point(90, 60), _point(120, 10)]
+    assert choose(points, 55) == _point(100, 50)
+    assert choose(points, 60) == _point(90, 60)
+    assert choose(points, 9) is None
+
+
+@pytest.mark.parametrize("model,target", [("branches", DEDICATED), ("weight_stream", SHARED)])
+def test_the_ends_are_the_vela_equivalent_pipelines(model: str, target: tuple) -> None:
+    searched, errors = _schedule(model, target, "schedule{sram-budget=100000000}")
+    assert not errors
+    search = searched.attr(SEARCH_ATTR)
+    performance, _ = _schedule(model, target, "schedule")
+    size, _ = _schedule(model, target, "schedule{optimise=Size}")
+    assert search.performance == _cycles_and_sram(performance)
+    assert search.size == _cycles_and_sram(size)
+    # the goal of the search: nothing slower than Vela's Performance in its SRAM, nor than Size in Size's
+    fitting_performance = choose([_point(c, s) for _, _, c, s in search.points], search.performance[1])
+    fitting_size = choose([_point(c, s) for _, _, c, s in search.points], search.size[1])
+    assert fitting_performance.cycles <= search.performance[0]
+    assert fitting_size.cycles <= search.size[0]
+
+
+def test_every_frontier_point_comes_back_under_its_own_budget() -> None:
+    first, errors = _schedule("branches", DEDICATED, "schedule{sram-budget=8000}")
+    assert not errors
+    search: SearchAttr = first.attr(SEARCH_ATTR)
+    assert len(search.points) >= 4
+    chosen = search.points[search.chosen]
+    assert chosen[3] <= 8000 and all(p[2] >= chosen[2] for p in search.points if p[3] <= 8000)
+    assert _cycles_and_sram(first) == (chosen[2], chosen[3])  # the schedule is the point promised
+    for strategy, target, cycles, sram in search.points:
+        module, errors = _schedule("branches", DEDICATED, f"schedule{{sram-budget={sram}}}")
+        assert not errors
+        # the point promised, or one the new budget's own candidates found at least as good
+        got_cycles, got_sram = _cycles_and_sram(module)
+        assert got_cycles <= cycles and got_sram <= sram
+        # the knobs may differ (another SRAM target can make the same point) but not the strategy
+        assert module.attr(SCHEDULE_ATTR).strategy == strategy
+        text = print_op(module)
+        again = parse_module(text, "searched.mlir")
+        assert print_op(again) == text
+        stream = io.StringIO()
+        engine = DiagnosticEngine(stream=stream)
+        PassManager(parse_pipeline("npu-check-schedule"), engine).run(again)
+        assert not engine.has_errors, stream.getvalue()
+
+
+def test_the_search_is_deterministic() -> None:
+    one, _ = _schedule("kernels", SHARED, "schedule{sram-budget=20000}")
+    two, _ = _schedule("kernels", SHARED, "schedule{sram-budget=20000}")
+    assert print_op(one) == print_op(two)
+
+
+def test_a_budget_nothing_fits_is_one_error() -> None:
+    _, errors = _schedule("conv", SHARED, "schedule{sram-budget=100}")
+    assert errors.count("error:") == 1
+    assert "no schedule fits the SRAM budget of 100 bytes" in errors
+    assert "needs 384 bytes" in errors
