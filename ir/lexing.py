@@ -5,6 +5,7 @@ replaced by the patterns built here, and the builder re-checks coarse tokens wit
 """
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from pathlib import Path
@@ -80,6 +81,7 @@ _CLOSE_TOKENS = ("RPAR", "RBRACE", "RSQB", "MORETHAN")
 
 
 
+@functools.lru_cache(maxsize=None)
 def chars_except(excluded: str) -> str:
     """A character class of every character but those of ``excluded``, spelled as ranges.
 

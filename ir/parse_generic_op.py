@@ -267,7 +267,8 @@ class GenericOpRules:
         results, types with attribute dictionaries, comments, errors): the grammar path takes those."""
         if "//" in body:
             return None
-        tensors = split_spaced_signature(body, self.state.tensor_texts) or split_tensor_signature(body)
+        tensors = (split_spaced_signature(body, self.state.tensor_texts)
+                   or split_tensor_signature(body, (self.pieces["tensor"], self.pieces["tensor_signature"])))
         if tensors is not None:
             input_texts, result_texts = tensors[0], [tensors[1]]
         else:

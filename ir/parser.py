@@ -30,6 +30,7 @@ from npu_opt.ir.parse_attributes import AttributeRules
 from npu_opt.ir.parse_generic_op import GenericOpRules, _piece_patterns
 from npu_opt.ir.parse_errors import ParseError, _error, _pos, line_col, translate_lark_error
 from npu_opt.ir.regex_cache import cache_file, use_pattern_cache
+from npu_opt.ir.signature_split import PATTERNS as SIGNATURE_PATTERNS
 from npu_opt.ir.resources import Resources, ResourceSyntaxError, find_trailer, parse_trailer
 from npu_opt.ir.strings import UINT32_MAX, bounded_int, unquote_string
 from npu_opt.ir.traits import IsolatedFromAbove
@@ -530,9 +531,11 @@ def _lark_with_builder() -> tuple[Lark, "_Builder"]:
                   lexer_callbacks=callbacks)
     pieces = _piece_patterns(parser)
     pieces["line"] = line_pattern(pieces)
+    pieces.update(SIGNATURE_PATTERNS)
+    faster = {kind: faster_classes(pattern) for kind, pattern in pieces.items()}
     patterns = use_pattern_cache(parser, cache_file(os.path.dirname(cache) if isinstance(cache, str) else None,
-                                                    grammar), map(faster_classes, pieces.values()))
-    builder.pieces = {kind: patterns.compile(faster_classes(pattern)) for kind, pattern in pieces.items()}
+                                                    grammar), faster.values())
+    builder.pieces = {kind: patterns.compile(pattern) for kind, pattern in faster.items()}
     return parser, builder
 
 
