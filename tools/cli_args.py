@@ -90,6 +90,10 @@ def build_parser(prog: str = "npu-opt") -> argparse.ArgumentParser:
     o.add_argument("--memory-timeline", default=None, metavar="FILE",
                    help="after the passes, draw each memory area's allocations (npu.alloc) as address against "
                         "schedule time to FILE (.svg or .png); needs matplotlib: pip install 'npu-opt[plot]'")
+    o.add_argument("--pareto", action="append", default=None, metavar="FILE",
+                   help="after a schedule search (--pass='schedule{sram-budget=N}'), write the (total cycles, SRAM) "
+                        "frontier it found (npu.search) to FILE: .csv a table, .svg or .png a plot (needs "
+                        "matplotlib); may be given twice, for a table and a plot")
     o.add_argument("--dialect-docs", action="store_true",
                    help="print Markdown documentation of every registered op")
     add_target_arguments(p)

@@ -273,10 +273,10 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
 
 
 def _reports(args: argparse.Namespace) -> "Reports | None":
-    """The network reports (--summary, --summary-csv, --memory-timeline) asked for, or None
-    (then nothing of them is imported)."""
+    """The network reports (--summary, --summary-csv, --memory-timeline, --pareto) asked for, or
+    None (then nothing of them is imported)."""
     if not (getattr(args, "summary", False) or getattr(args, "summary_csv", None)
-            or getattr(args, "memory_timeline", None)):
+            or getattr(args, "memory_timeline", None) or getattr(args, "pareto", None)):
         return None
     from npu_opt.tools.summary import Reports
     return Reports.of(args)

@@ -162,17 +162,20 @@ def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
 # --- what the driver asks for ----------------------------------------------------------------
 class Reports:
     """The network reports one run asked for (``--summary``, ``--summary-csv``,
-    ``--memory-timeline``): checked before any work, collected per module after the passes,
+    ``--memory-timeline``, ``--pareto``): checked before any work, collected per module after the passes,
     written after the IR. Each needs its attributes; a module without them is an error naming
     the pass to run, and then no report file is written."""
 
-    def __init__(self, summary: bool, csv_path: str | None, timeline_path: str | None) -> None:
+    def __init__(self, summary: bool, csv_path: str | None, timeline_path: str | None,
+                 pareto_paths: list[str] | None = None) -> None:
         self.summary = summary
         self.csv_path = csv_path
         self.timeline_path = timeline_path
+        self.pareto_paths = list(pareto_paths or [])
         self.texts: list[str] = []
         self.csv_rows: list[dict[str, Any]] = []
         self.timelines: list[Any] = []
+        self.frontiers: list[Any] = []
         self.modules = 0
         """Modules collected so far (chunks of --split-input-file)."""
 
@@ -182,16 +185,20 @@ class Reports:
         summary = bool(getattr(args, "summary", False))
         csv_path = getattr(args, "summary_csv", None)
         timeline = getattr(args, "memory_timeline", None)
-        return cls(summary, csv_path, timeline) if summary or csv_path or timeline else None
+        pareto = getattr(args, "pareto", None) or []
+        return cls(summary, csv_path, timeline, pareto) if summary or csv_path or timeline or pareto else None
 
     def check(self) -> None:
         """Before any work: the output paths are writable and the timeline can be drawn
         (UserError if not)."""
         from npu_opt.tools.output import check_output_path
 
-        for path in (self.csv_path, self.timeline_path):
+        for path in (self.csv_path, self.timeline_path, *self.pareto_paths):
             if path:
                 check_output_path(path)
+        for path in self.pareto_paths:
+            from npu_opt.tools.pareto import check_request as check_pareto
+            check_pareto(path)
         if self.timeline_path:
             from npu_opt.tools.memory_timeline import check_request
             check_request(self.timeline_path)
@@ -214,6 +221,13 @@ class Reports:
             if timeline is None:
                 return missing_allocations()
             self.timelines.append(timeline)
+        if self.pareto_paths:
+            from npu_opt.tools.pareto import collect as collect_frontier, missing_search
+
+            frontier = collect_frontier(module, network_name(input_name) or "<stdin>")
+            if frontier is None:
+                return missing_search()
+            self.frontiers.append(frontier)
         if self.summary:
             self.texts.append(summary_text(module, input_name))
         if self.csv_path:
@@ -228,6 +242,9 @@ class Reports:
         if self.timeline_path:
             from npu_opt.tools.memory_timeline import render as draw
             write_output(self.timeline_path, draw(self.timelines, self.timeline_path))
+        for path in self.pareto_paths:
+            from npu_opt.tools.pareto import render as render_frontier
+            write_output(path, render_frontier(self.frontiers, path))
         if self.summary:
             stdout.write("".join(self.texts))
             stdout.flush()

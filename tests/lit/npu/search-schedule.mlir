@@ -19,7 +19,7 @@
 //
 // A budget no candidate fits is one error, and no output file is written.
 // RUN: not %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --system-config Ethos_U55_High_End_Embedded --memory-mode Shared_Sram --pass='schedule{sram-budget=100}' -o %t.none.mlir 2>&1 | %filecheck %s --check-prefix=NONE
-// RUN: not test -e %t.none.mlir
+// RUN: not %exists %t.none.mlir
 //
 // Without a budget the pass does nothing: the pipeline is Vela's.
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule | %filecheck %s --check-prefix=PLAIN

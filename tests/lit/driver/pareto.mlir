@@ -1,0 +1,30 @@
+// --pareto=FILE writes the (cycles, SRAM) frontier a schedule search recorded (npu.search): a
+// table for .csv, a plot for .svg/.png; given twice, both. Without a search, or with another
+// suffix, it is one error and nothing is written. (Inputs: tests/data/branches.tflite on a
+// 16 KiB dedicated SRAM; the frontier's figures are those of tests/lit/npu/search-schedule.mlir.)
+// RUN: rm -f %t.csv %t.svg %t.plain.csv %t.pdf
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' -o /dev/null --pareto=%t.csv --pareto=%t.svg
+// RUN: %filecheck %s --check-prefix=CSV < %t.csv
+// RUN: %filecheck %s --check-prefix=SVG < %t.svg
+// RUN: not %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule -o %t.plain.mlir --pareto=%t.plain.csv 2>&1 | %filecheck %s --check-prefix=NOSEARCH
+// RUN: not %exists %t.plain.csv
+// RUN: not %exists %t.plain.mlir
+// RUN: not %npu_opt %S/../../data/branches.tflite --pass=schedule{sram-budget=8000} --target ethos-u55-128 -o /dev/null --pareto=%t.pdf 2>&1 | %filecheck %s --check-prefix=SUFFIX
+// RUN: not %exists %t.pdf
+
+// CSV: network,accelerator,system_config,memory_mode,budget,point,strategy,sram_target,total_cycles,sram_bytes,chosen,vela_performance_cycles,vela_performance_sram,vela_size_cycles,vela_size_sram
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,0,Performance,16384,29076,15536,no,29076,15536,47856,768
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,1,Performance,11312,31152,10928,no,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,2,Performance,7088,32176,6640,yes,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,3,Performance,4976,34843,4784,no,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,16,38353,0,no,
+// CSV-EMPTY:
+
+// SVG: <svg
+// SVG: branches: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram
+// SVG: </svg>
+
+// NOSEARCH: npu-opt: error: --pareto needs a schedule search, but the module has no 'npu.search' attribute
+// NOSEARCH-NOT: error
+
+// SUFFIX: npu-opt: error: --pareto: '{{.*}}.pdf' must end in .csv (a table), .svg or .png (a plot)
