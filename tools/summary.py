@@ -101,6 +101,7 @@ def summary_text(module: Operation, input_name: str) -> str:
     if isinstance(schedule, ScheduleAttr):
         lines.append(f"  Schedule: {schedule.strategy} (arena cache size {schedule.arena_cache_size:,} B, "
                      f"SRAM target {schedule.sram_target:,} B)")
+    lines.extend(_search_lines(module))
     cycles = totals.cycle("total")
     lines.append(f"  Total cycles: {_count(cycles)} (NPU {_count(totals.cycle('npu'))})")
     if target is not None and cycles > 0:
@@ -156,6 +157,24 @@ def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
     if isinstance(usage, UsageAttr):
         sram += f" (ours: {_percent(usage.used(area), bound.sram_bytes)})"
     lines.append(sram)
+    return lines
+
+
+def _search_lines(module: Operation) -> list[str]:
+    """What a schedule search (``npu.search``) chose and what the frontier offered; [] without one."""
+    from npu_opt.dialects.npu.schedule_attrs import SEARCH_ATTR, SearchAttr
+
+    search = module.attr(SEARCH_ATTR)
+    if not isinstance(search, SearchAttr):
+        return []
+    lines = [f"  Search: the fastest of {len(search.points)} frontier points within {search.budget:,} B of SRAM "
+             f"is point {search.chosen + 1}"]
+    for name, end in (("Performance", search.performance), ("Size", search.size)):
+        if end is not None:
+            lines.append(f"    Vela-equivalent {name}: {end[0]:,} cycles, {end[1]:,} B")
+    for index, (strategy, target, cycles, sram) in enumerate(search.points):
+        mark = " <- chosen" if index == search.chosen else ""
+        lines.append(f"    point {index + 1}: {cycles:,} cycles, {sram:,} B ({strategy}, SRAM target {target:,} B){mark}")
     return lines
 
 

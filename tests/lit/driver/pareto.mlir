@@ -6,6 +6,7 @@
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' -o /dev/null --pareto=%t.csv --pareto=%t.svg
 // RUN: %filecheck %s --check-prefix=CSV < %t.csv
 // RUN: %filecheck %s --check-prefix=SVG < %t.svg
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' -o /dev/null --summary | %filecheck %s --check-prefix=SUMMARY
 // RUN: not %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule -o %t.plain.mlir --pareto=%t.plain.csv 2>&1 | %filecheck %s --check-prefix=NOSEARCH
 // RUN: not %exists %t.plain.csv
 // RUN: not %exists %t.plain.mlir
@@ -19,6 +20,14 @@
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,3,Performance,4976,34843,4784,no,
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,16,38353,0,no,
 // CSV-EMPTY:
+
+// SUMMARY: Schedule: Performance (arena cache size 16,384 B, SRAM target 7,088 B)
+// SUMMARY-NEXT: Search: the fastest of 5 frontier points within 8,000 B of SRAM is point 3
+// SUMMARY-NEXT: Vela-equivalent Performance: 29,076 cycles, 15,536 B
+// SUMMARY-NEXT: Vela-equivalent Size: 47,856 cycles, 768 B
+// SUMMARY-NEXT: point 1: 29,076 cycles, 15,536 B (Performance, SRAM target 16,384 B)
+// SUMMARY: point 3: 32,176 cycles, 6,640 B (Performance, SRAM target 7,088 B) <- chosen
+// SUMMARY: Total cycles: 32,176.5
 
 // SVG: <svg
 // SVG: branches: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram
