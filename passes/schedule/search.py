@@ -113,7 +113,7 @@ class SearchSchedule(Pass):
 
     sram_budget: int = option(-1, "SRAM bytes the schedule may use (-1: no search; the pipeline schedules as Vela)")
     steps: int = option(6, "SRAM targets tried evenly between the Size and Performance schedules' SRAM")
-    refine: int = option(4, "halvings of the interval around the budget between the best fitting point and the next")
+    refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget < 0:
@@ -172,21 +172,28 @@ class SearchSchedule(Pass):
             tuple((p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram) for p in front)))
 
     def _refine(self, trial, tried: dict[Knobs, Point | None], arena: int) -> None:
-        """Halve the SRAM-target interval between the best point within the budget and the
-        cheapest faster one above it, ``refine`` times, keeping the half nearer the budget."""
+        """Bisect the Performance SRAM target between the largest one whose schedule fits the
+        budget and the smallest larger one whose schedule does not, ``refine`` times: the largest
+        target that still fits is usually the fastest schedule within the budget."""
+        def fits(knobs: Knobs) -> bool:
+            point = tried.get(knobs)
+            return point is not None and point.sram <= self.sram_budget
+
+        performance = sorted(k.sram_target for k in tried if k.strategy == "Performance")
+        fitting = [t for t in performance if fits(Knobs("Performance", t))]
+        low = max(fitting, default=None)
+        if low is None:
+            return
+        high = min((t for t in performance if t > low), default=arena)
         for _ in range(self.refine):
-            points = [p for p in tried.values() if p is not None]
-            best = choose(points, self.sram_budget)
-            faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
-            if best is None or not faster:
-                return
-            above = min(faster, key=lambda p: p.sram)
-            low = best.knobs.sram_target if best.knobs.strategy == "Performance" else best.sram
-            high = min(above.knobs.sram_target, arena)
             middle = _aligned((low + high) / 2)
             if not low < middle < high or Knobs("Performance", middle) in tried:
                 return
             trial(Knobs("Performance", middle))
+            if fits(Knobs("Performance", middle)):
+                low = middle
+            else:
+                high = middle
 
     @staticmethod
     def _materialise(module: Operation, knobs: Knobs, ctx: PassContext) -> Point | None:
