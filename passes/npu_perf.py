@@ -38,7 +38,7 @@ from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_
 from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.perf.shape import Shape4
-from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, StreamAttr, StripeAttr
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, UNHIDDEN_ATTR, StreamAttr, StripeAttr
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.passes.npu_order import runs_by_function
 from npu_opt.passes.schedule.buffer_weights import arena_placement
@@ -62,6 +62,8 @@ class _Step(NamedTuple):
     source: str | None
     stream: StreamAttr | None
     cascaded: bool
+    unhidden: bool = False
+    """The weight DMA carries ``npu.unhidden``: it waits for the previous op, no slack hides it."""
 
 
 def striped(op: Operation, desc: NpuOpDesc) -> NpuOpDesc:
@@ -164,7 +166,8 @@ class Estimate(Pass):
             desc, streaming, slack = self._read(step, perf)
             if streaming is not None:
                 ctx.stat("streamed")
-            cost = CostAttr.of(estimate_op(perf, desc, step.block, streaming, prev_slack))
+            slack_before = 0.0 if step.unhidden else prev_slack
+            cost = CostAttr.of(estimate_op(perf, desc, step.block, streaming, slack_before))
             ctx.rewriter.set_attr(step.op, COST_ATTR, cost)
             totals.append(cost)
             prev_slack = slack
@@ -202,7 +205,7 @@ class Estimate(Pass):
             ctx.remark(f"the weight DMA of '{report_name(op)}' has no npu.stream (npu-buffer-weights has not run): "
                        "it is costed as one copy of the whole stream into a single buffer", op)
         return _Step(op, desc, block, planned, encode, source, stream if isinstance(stream, StreamAttr) else None,
-                     op.attr(CASCADE_ATTR) is not None)
+                     op.attr(CASCADE_ATTR) is not None, dma is not None and dma.attr(UNHIDDEN_ATTR) is not None)
 
     @staticmethod
     def _read(step: _Step, perf) -> tuple[NpuOpDesc, WeightStreaming | None, float]:

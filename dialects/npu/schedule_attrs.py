@@ -12,6 +12,9 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   weights are cut into, whether they stream through one buffer or alternate between two, the
   size of each buffer, the encoded stream's total bytes, and ``prefetch`` when the first buffer
   is filled while the previous op still runs.
+* ``npu.unhidden`` (a unit attribute, npu-allocate with ``prefetch-overlap``) on a weight
+  ``npu.dma`` whose prefetch was dropped because its buffer shares bytes with one the previous
+  op still uses: the DMA waits for that op to end, so npu-estimate hides none of its transfer.
 * ``npu.stripe = #npu.stripe<2x56x32>`` (npu-form-cascades): the OFM stripe (height, width,
   depth) the op produces per step; without it the op writes its whole OFM at once.
 * ``npu.cascade = #npu.cascade<4, rolling = 6x56x32>`` (npu-form-cascades): membership of the
@@ -48,6 +51,7 @@ from npu_opt.ir.type_parser import AttributeSyntaxError, split_top_level
 
 TIME_ATTR = "npu.time"
 STREAM_ATTR = "npu.stream"
+UNHIDDEN_ATTR = "npu.unhidden"
 STRIPE_ATTR = "npu.stripe"
 CASCADE_ATTR = "npu.cascade"
 ALLOC_ATTR = "npu.alloc"
@@ -463,5 +467,5 @@ PARSERS = {"alloc": AllocAttr.parse, "stream": StreamAttr.parse, "stripe": Strip
 __all__ = [
     "ALLOC_ATTR", "ARG_ALLOC_ATTR", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr", "PARSERS",
     "SCHEDULE_ATTR", "SEARCH_ATTR", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
-    "TIME_ATTR", "USAGE_ATTR", "UsageAttr",
+    "TIME_ATTR", "UNHIDDEN_ATTR", "USAGE_ATTR", "UsageAttr",
 ]

@@ -17,6 +17,18 @@ argument (``#npu.alloc`` with size 0 for an argument that needs no storage), and
 on the module: per memory area the highest end address and the lower bound (the most bytes
 live at once), the largest over the module's functions (each function's scratch starts at 0).
 
+Prefetch overlap (option ``prefetch-overlap``, off by default). A prefetched weight stream
+fills its buffer while the previous NPU op runs, so its range normally starts at that op's
+time and never shares bytes with that op's buffers. With the option its range starts at the
+DMA's own time (between the two ops, as Vela's live ranges do), so the allocator may place it
+over buffers the previous op frees. After the addresses are chosen, each such stream is
+settled in time order: when its buffer shares bytes with a range live between the previous
+op's time and the DMA's, the transfer cannot start before the previous op ends, so
+``prefetch`` is dropped from its ``npu.stream`` and the DMA marked ``npu.unhidden``
+(npu-estimate then hides none of the transfer; a remark names the DMA, the tensor and the
+bytes; statistic ``prefetch-dropped``). Otherwise the range is written live from the previous
+op's time, as npu-check-schedule expects of a prefetch.
+
 Limits. Each area's allocation is checked against the target: the fast storage, when the arena
 is elsewhere (Dedicated_Sram), must fit the arena cache size; every area must fit the address
 space. Exceeding either is an error naming the op running when the most bytes are live. With a
@@ -25,20 +37,26 @@ exceeding it is a remark.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
+from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
-from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, ARG_ALLOC_ATTR, USAGE_ATTR, AllocAttr, UsageAttr
+from npu_opt.dialects.npu.schedule_attrs import (
+    ALLOC_ATTR, ARG_ALLOC_ATTR, STREAM_ATTR, TIME_ATTR, UNHIDDEN_ATTR, USAGE_ATTR, AllocAttr, StreamAttr, UsageAttr,
+)
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
-from npu_opt.ir.attributes import ArrayAttr
-from npu_opt.ir.core import Block, OpResult, Operation, Value
+from npu_opt.ir.attributes import UNIT, ArrayAttr, IntegerAttr
+from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, PipelineError, option, register_pass, suggest
 from npu_opt.passes.npu_order import graph_blocks, is_view
 from npu_opt.passes.schedule.alloc_greedy import greedy_allocate
 from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
 from npu_opt.passes.schedule.alloc_linear import linear_allocate
+from npu_opt.passes.schedule.insert_dma import set_times
 from npu_opt.passes.schedule.live_ranges import LiveRange, align, live_ranges, memory_usage, op_times
 
 ALIGNMENT = 16
@@ -49,6 +67,7 @@ ALLOCATORS = ("hillclimb", "greedy", "linear")
 
 _STATISTICS = {
     "ranges": "live ranges given an address",
+    "prefetch-dropped": "prefetched weight DMAs whose buffer overlaps one the previous op uses (prefetch-overlap)",
     **{f"{area.lower()}-used": f"bytes the allocation spans in {area} (largest over functions)" for area in MEMORY_AREAS},
     **{f"{area.lower()}-bound": f"most bytes live at once in {area}: the lower bound" for area in MEMORY_AREAS},
     **{f"{area.lower()}-overhead-%": f"used over the lower bound in {area}, percent rounded up" for area in MEMORY_AREAS},
@@ -85,6 +104,9 @@ class Allocate(Pass):
     change neither weight values, operands, types nor control flow."""
 
     allocator: str = option("hillclimb", "how to pack live ranges: hillclimb | greedy | linear")
+    prefetch_overlap: bool = option(False, "start a prefetched weight buffer at its DMA, so it may share bytes "
+                                           "with buffers the previous op frees; a prefetch that then overlaps one "
+                                           "is dropped (its DMA waits, its transfer is not hidden)")
 
     def __post_init__(self) -> None:
         if self.allocator not in ALLOCATORS:
@@ -96,7 +118,9 @@ class Allocate(Pass):
         usage: dict[str, tuple[int, int]] = {}
         for block in list(graph_blocks(module)):
             try:
-                ranges = live_ranges(block, target)
+                order, _ = op_times(block)
+                timed = all(isinstance(op.attr(TIME_ATTR), IntegerAttr) for op in order)
+                ranges = live_ranges(block, target, prefetch_overlap=self.prefetch_overlap and timed)
             except ValueError as err:  # an incomplete npu.time numbering
                 ctx.error(f"cannot allocate: {err}", block.parent_op())
                 return
@@ -116,13 +140,28 @@ class Allocate(Pass):
     def _allocate_block(self, block: Block, ranges: list[LiveRange], target, ctx: PassContext
                         ) -> list[tuple[str, int, int]]:
         """Allocate one function's ranges area by area, write the attributes, check the limits;
-        (area, used, bound) per area."""
-        alloc: dict[Value, AllocAttr] = {}
-        result = []
-        for area in sorted({r.area for r in ranges}):
+        (area, used, bound) per area. With ``prefetch-overlap`` the prefetches are settled once
+        the addresses are known, and the ranges written are those of the settled schedule."""
+        areas = sorted({r.area for r in ranges})
+        offset_of: dict[Value, int] = {}
+        dropped: list[Operation] = []
+        for area in areas:
             chosen = [r for r in ranges if r.area == area]
             hard, soft = self._limits(area, target)
             offsets = allocate_ranges(chosen, self.allocator, (soft or hard)[0])
+            if self.prefetch_overlap:
+                dropped += _settle_prefetches(chosen, offsets, ctx)
+            offset_of.update((r.owner, offset) for r, offset in zip(chosen, offsets))
+        if self.prefetch_overlap:
+            _issue_after_previous(block, dropped, ctx)
+            ranges = live_ranges(block, target)  # as npu-check-schedule reads the settled schedule
+        alloc: dict[Value, AllocAttr] = {}
+        result = []
+        for area in areas:
+            chosen = [r for r in ranges if r.area == area]
+            offsets = [offset_of[r.owner] for r in chosen]
+            if self.prefetch_overlap:
+                _assert_disjoint(chosen, offsets)
             used = 0
             for r, offset in zip(chosen, offsets):
                 reserve = align(r.size, ALIGNMENT)
@@ -133,6 +172,7 @@ class Allocate(Pass):
             ctx.stat("ranges", len(chosen))
             bound = max(memory_usage(chosen, alignment=ALIGNMENT), default=0)
             result.append((area, used, bound))
+            hard, soft = self._limits(area, target)
             self._check(block, chosen, area, used, hard, soft, ctx)
         self._write(block, alloc, ctx)
         return result
@@ -198,6 +238,120 @@ class Allocate(Pass):
             array = ArrayAttr(entries)
             if function.attr(ARG_ALLOC_ATTR) != array:
                 ctx.rewriter.set_attr(function, ARG_ALLOC_ATTR, array)
+
+
+# --- prefetch overlap ------------------------------------------------------------------------------
+def _byte_span(r: LiveRange, offset: int) -> tuple[int, int]:
+    """[start, end) of the bytes ``r`` reserves at ``offset``."""
+    return offset, offset + align(r.size, ALIGNMENT)
+
+
+def _tensor_name(r: LiveRange) -> str:
+    """How a remark names the tensor of a range: its owner's defining op, or the argument."""
+    owner = r.owner
+    if isinstance(owner, BlockArgument):
+        return f"argument #{owner.index}"
+    return f"the result of {_name(owner.op)}" if isinstance(owner, OpResult) else "a tensor"
+
+
+def _settle_prefetches(ranges: list[LiveRange], offsets: list[int], ctx: PassContext) -> list[Operation]:
+    """Decide, once ``ranges`` (one area) have their ``offsets``, each prefetched stream allocated
+    from its DMA's time (``prefetch_from`` set): keep the prefetch and extend the range back to
+    ``prefetch_from`` when its bytes meet no range live in [prefetch_from, first - 1], else drop
+    it (module docstring). Streams are settled in order of start, each against the ranges as
+    settled so far, so two extended buffers never meet either. Returns the DMAs dropped."""
+    pending = sorted((i for i, r in enumerate(ranges) if r.prefetch_from is not None), key=lambda i: ranges[i].first)
+    dropped: list[Operation] = []
+    if not pending:
+        return dropped
+    times = sorted({t for i in pending for t in range(ranges[i].prefetch_from, ranges[i].first)})  # type: ignore[arg-type]
+    live: dict[int, list[int]] = {t: [] for t in times}  # query time -> indices of ranges live then
+
+    def meets(a: int, b: int) -> bool:
+        return _meet(ranges[a], offsets[a], ranges[b], offsets[b])
+
+    def occupy(index: int, first: int, last: int) -> None:
+        for t in times[bisect_left(times, first):bisect_right(times, last)]:
+            live[t].append(index)
+
+    for index, r in enumerate(ranges):
+        occupy(index, r.first, r.last)
+    for index in pending:
+        r = ranges[index]
+        early = r.prefetch_from
+        assert early is not None
+        clash, when = None, early
+        for when in times[bisect_left(times, early):bisect_left(times, r.first)]:
+            clash = next((j for j in live[when] if j != index and meets(index, j)), None)
+            if clash is not None:
+                break
+        r.prefetch_from = None
+        if clash is None:
+            occupy(index, early, r.first - 1)
+            r.first = early
+            continue
+        dropped.append(_drop_prefetch(r, ranges[clash], _byte_span(r, offsets[index]),
+                                      _byte_span(ranges[clash], offsets[clash]), when, ctx))
+    return dropped
+
+
+def _meet(a: LiveRange, a_offset: int, b: LiveRange, b_offset: int) -> bool:
+    """Whether ``a`` and ``b`` (placed at the offsets) share bytes holding different data."""
+    (a0, a1), (b0, b1) = _byte_span(a, a_offset), _byte_span(b, b_offset)
+    return a0 < b1 and b0 < a1 and not (a.content is not None and a.content == b.content)
+
+
+def _assert_disjoint(ranges: list[LiveRange], offsets: list[int]) -> None:
+    """Assert that no two of ``ranges`` (one area) live at a common time share bytes: the settled
+    prefetches must leave an allocation npu-check-schedule accepts (rule 3)."""
+    active: list[int] = []
+    for i in sorted(range(len(ranges)), key=lambda i: ranges[i].first):
+        r = ranges[i]
+        active = [j for j in active if ranges[j].last >= r.first]
+        for j in active:
+            assert not _meet(r, offsets[i], ranges[j], offsets[j]), (
+                f"prefetch-overlap left {_tensor_name(r)} (live {r.first}..{r.last}) over {_tensor_name(ranges[j])} "
+                f"(live {ranges[j].first}..{ranges[j].last})")
+        active.append(i)
+
+
+def _issue_after_previous(block: Block, dropped: list[Operation], ctx: PassContext) -> None:
+    """Renumber the function's times so that each dropped DMA issued before the op preceding
+    its reader is issued right before its reader instead: a DMA without prefetch must not start
+    until the previous op has ended."""
+    if not dropped:
+        return
+    order, times = op_times(block)
+    position = {op: index for index, op in enumerate(order)}
+    ahead: dict[Operation, list[Operation]] = {}  # reader -> the dropped DMAs to issue right before it
+    for dma in dropped:
+        readers = [position[op] for op in dma.results[0].users() if op in position]
+        if readers and any(not isinstance(op, DmaOp) for op in order[position[dma] + 1:min(readers)]):
+            ahead.setdefault(order[min(readers)], []).append(dma)
+    if not ahead:
+        return
+    moving = {dma for dmas in ahead.values() for dma in dmas}
+    new_order = [item for op in order if op not in moving for item in (*ahead.get(op, ()), op)]
+    set_times(new_order, ctx)
+
+
+def _drop_prefetch(r: LiveRange, other: LiveRange, mine: tuple[int, int], theirs: tuple[int, int], when: int,
+                   ctx: PassContext) -> Operation:
+    """Take ``prefetch`` off the stream of ``r``'s DMA and mark it ``npu.unhidden``, with a remark
+    naming the DMA, the tensor ``other`` whose bytes it shares (live at ``when``), and those bytes."""
+    dma = r.owner.op if isinstance(r.owner, OpResult) else None
+    stream = dma.attr(STREAM_ATTR) if dma is not None else None
+    assert dma is not None and isinstance(stream, StreamAttr)
+    ctx.rewriter.set_attr(dma, STREAM_ATTR, StreamAttr(stream.slices, stream.buffering, stream.buffers, stream.bytes,
+                                                       False))
+    ctx.rewriter.set_attr(dma, UNHIDDEN_ATTR, UNIT)
+    low, high = max(mine[0], theirs[0]), min(mine[1], theirs[1])
+    ctx.remark(f"prefetch dropped: the weight buffer of DMA {_name(dma)} ({r.area} bytes {mine[0]}..{mine[1] - 1}) "
+               f"shares bytes {low}..{high - 1} ({high - low} bytes) with {_tensor_name(other)} (live "
+               f"{other.first}..{other.last}) at time {when}, before its reader at time {r.first}; the DMA waits for the "
+               f"previous op to end and its transfer is not hidden", dma)
+    ctx.stat("prefetch-dropped")
+    return dma
 
 
 __all__ = ["ALIGNMENT", "ALLOCATORS", "Allocate", "allocate_ranges"]

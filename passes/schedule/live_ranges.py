@@ -29,6 +29,10 @@ What gets storage, and for how long:
   live until the cascade's end.
 * A ``prefetch`` weight stream's buffer is filled while the previous NPU op runs: its range
   starts at the time of the nearest earlier NPU op that is not a DMA (not across a CPU op).
+  With ``prefetch_overlap`` the range starts at its first reader's time instead (Vela's live
+  ranges start it between the two ops) and the transfer's start is kept as ``prefetch_from``:
+  npu-allocate may then place the buffer over bytes the previous op frees, and afterwards either
+  keeps the prefetch (the buffer meets nothing live from ``prefetch_from`` on) or drops it.
 * In-place elementwise reuse (Vela's fusion of live ranges): an NPU elementwise op or DMA writes
   its OFM over an IFM, so both share one range, when the IFM and OFM have the same (4D) shape,
   format, stored element type (quantisation aside) and memory area, the op is the IFM's only reader (so the IFM is neither
@@ -82,6 +86,10 @@ class LiveRange:
     content: Hashable | None = None
     """Equal non-None contents mean identical, unchanging data: a DMA copy of a whole constant
     (a stream cut into several slices refills its buffer, so it has none)."""
+    prefetch_from: int | None = None
+    """Only with ``prefetch_overlap``, for a prefetched weight stream (whose range then starts at
+    its first reader): when its transfer would start, the earlier of the DMA's time and the
+    previous NPU op's."""
 
     @property
     def owner(self) -> Value:
@@ -163,9 +171,10 @@ class _Home:
 class _Extraction:
     """The state of one ``live_ranges`` call (see the module docstring for the rules)."""
 
-    def __init__(self, block: Block, target: object) -> None:
+    def __init__(self, block: Block, target: object, prefetch_overlap: bool = False) -> None:
         self.block = block
         self.target = target
+        self.prefetch_overlap = prefetch_overlap
         self.order, self.times = op_times(block)
         self.position = {op: index for index, op in enumerate(self.order)}
         self.end = max(self.times.values(), default=0)
@@ -241,6 +250,7 @@ class _Extraction:
         size = storage_bytes(value)
         kind = record.kind
         content: Hashable | None = None
+        prefetch_from: int | None = None
         producer = value.op if isinstance(value, OpResult) else None
         if producer is not None:
             cascade = producer.attr(CASCADE_ATTR)
@@ -256,13 +266,19 @@ class _Extraction:
                 if isinstance(stream, StreamAttr):
                     size = stream.buffer_bytes
                     if stream.prefetch and producer in self.times:
-                        first = min(first, self.prefetch_start(producer))
+                        start = min(first, self.prefetch_start(producer))
+                        readers = [self.times[op] for op in value.users() if op in self.times]
+                        if not self.prefetch_overlap:
+                            first = start
+                        elif readers and min(readers) > start:
+                            first, prefetch_from = min(readers), start
                 if is_constant(source):
                     kind = "weights"
                     if not isinstance(stream, StreamAttr) or len(stream.slices) == 2:
                         content = (id(source), size)  # the whole constant: identical bytes
         area = feature_map(value, self.target).area
-        return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content)
+        return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content,
+                         prefetch_from)
 
 
 def _storage_type(value: Value) -> object:
@@ -298,13 +314,15 @@ def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
     return None
 
 
-def live_ranges(block: Block, target: object, fuse_in_place: bool = True) -> list[LiveRange]:
+def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
+                prefetch_overlap: bool = False) -> list[LiveRange]:
     """The storage live ranges of the function body ``block`` on ``target`` (a ``Target``), in
     order of first time, then of first appearance (arguments, then ops in schedule order).
 
-    ``fuse_in_place``: let elementwise ops write over their IFM (module docstring). Raises
-    ValueError when only some executed ops carry ``npu.time``."""
-    state = _Extraction(block, target)
+    ``fuse_in_place``: let elementwise ops write over their IFM; ``prefetch_overlap``: start a
+    prefetched weight buffer at its first reader, keeping the transfer's start as
+    ``prefetch_from`` (module docstring). Raises ValueError when only some executed ops carry ``npu.time``."""
+    state = _Extraction(block, target, prefetch_overlap)
     state.collect()
     built = {value: state.build(value, record) for value, record in state.homes.items()}
     if fuse_in_place:
