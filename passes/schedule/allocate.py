@@ -18,16 +18,18 @@ on the module: per memory area the highest end address and the lower bound (the 
 live at once), the largest over the module's functions (each function's scratch starts at 0).
 
 Prefetch overlap (option ``prefetch-overlap``, off by default). A prefetched weight stream
-fills its buffer while the previous NPU op runs, so its range normally starts at that op's
-time and never shares bytes with that op's buffers. With the option its range starts at the
-DMA's own time (between the two ops, as Vela's live ranges do), so the allocator may place it
-over buffers the previous op frees. After the addresses are chosen, each such stream is
-settled in time order: when its buffer shares bytes with a range live between the previous
-op's time and the DMA's, the transfer cannot start before the previous op ends, so
-``prefetch`` is dropped from its ``npu.stream`` and the DMA marked ``npu.unhidden``
-(npu-estimate then hides none of the transfer; a remark names the DMA, the tensor and the
-bytes; statistic ``prefetch-dropped``). Otherwise the range is written live from the previous
-op's time, as npu-check-schedule expects of a prefetch.
+fills its buffer while the previous NPU op runs, so its range normally starts when that
+transfer starts and never shares bytes with that op's buffers. With the option its range starts
+at its reader's time (Vela's live ranges start it between the two ops), so the allocator may
+place it over buffers the previous op frees. After the addresses are chosen, each such stream
+is settled in time order. Its buffer meets no range live from the transfer's start to the
+reader: the prefetch stays, and the range is written live from the transfer's start, as
+npu-check-schedule expects of a prefetch. It meets one, but bytes free for the whole extended
+range exist below the area's top: the buffer moves there and keeps its prefetch (statistic
+``prefetch-moved``; the same bytes used). Otherwise the transfer cannot start before the previous op
+ends: ``prefetch`` is dropped from the ``npu.stream``, the DMA is issued after the previous op
+and marked ``npu.unhidden`` (npu-estimate hides none of its transfer), and a remark names the
+DMA, the tensor and the bytes (statistic ``prefetch-dropped``).
 
 Limits. Each area's allocation is checked against the target: the fast storage, when the arena
 is elsewhere (Dedicated_Sram), must fit the arena cache size; every area must fit the address
@@ -68,6 +70,7 @@ ALLOCATORS = ("hillclimb", "greedy", "linear")
 _STATISTICS = {
     "ranges": "live ranges given an address",
     "prefetch-dropped": "prefetched weight DMAs whose buffer overlaps one the previous op uses (prefetch-overlap)",
+    "prefetch-moved": "prefetched weight buffers moved to bytes free under the previous op, below the top (prefetch-overlap)",
     **{f"{area.lower()}-used": f"bytes the allocation spans in {area} (largest over functions)" for area in MEMORY_AREAS},
     **{f"{area.lower()}-bound": f"most bytes live at once in {area}: the lower bound" for area in MEMORY_AREAS},
     **{f"{area.lower()}-overhead-%": f"used over the lower bound in {area}, percent rounded up" for area in MEMORY_AREAS},
@@ -258,8 +261,10 @@ def _settle_prefetches(ranges: list[LiveRange], offsets: list[int], ctx: PassCon
     """Decide, once ``ranges`` (one area) have their ``offsets``, each prefetched stream allocated
     from its DMA's time (``prefetch_from`` set): keep the prefetch and extend the range back to
     ``prefetch_from`` when its bytes meet no range live in [prefetch_from, first - 1], else drop
-    it (module docstring). Streams are settled in order of start, each against the ranges as
-    settled so far, so two extended buffers never meet either. Returns the DMAs dropped."""
+    it (module docstring), unless the extended range fits in bytes free all along it below the
+    area's top: then the buffer moves there and keeps its prefetch (the same bytes used). Streams are
+    settled in order of start, each against the ranges as settled so far, so two extended
+    buffers never meet either. Returns the DMAs dropped."""
     pending = sorted((i for i, r in enumerate(ranges) if r.prefetch_from is not None), key=lambda i: ranges[i].first)
     dropped: list[Operation] = []
     if not pending:
@@ -276,6 +281,7 @@ def _settle_prefetches(ranges: list[LiveRange], offsets: list[int], ctx: PassCon
 
     for index, r in enumerate(ranges):
         occupy(index, r.first, r.last)
+    top = max((_byte_span(r, offset)[1] for r, offset in zip(ranges, offsets)), default=0)
     for index in pending:
         r = ranges[index]
         early = r.prefetch_from
@@ -286,13 +292,32 @@ def _settle_prefetches(ranges: list[LiveRange], offsets: list[int], ctx: PassCon
             if clash is not None:
                 break
         r.prefetch_from = None
-        if clash is None:
+        moved = None if clash is None else _free_offset(index, early, ranges, offsets, top)
+        if moved is not None:
+            offsets[index] = moved
+            ctx.stat("prefetch-moved")
+        if clash is None or moved is not None:
             occupy(index, early, r.first - 1)
             r.first = early
             continue
         dropped.append(_drop_prefetch(r, ranges[clash], _byte_span(r, offsets[index]),
                                       _byte_span(ranges[clash], offsets[clash]), when, ctx))
     return dropped
+
+
+def _free_offset(index: int, first: int, ranges: list[LiveRange], offsets: list[int], top: int) -> int | None:
+    """The lowest offset at which ``ranges[index]``, live from ``first`` to its last time, meets no
+    other range and ends at or below ``top``; None when there is none."""
+    r = ranges[index]
+    size = align(r.size, ALIGNMENT)
+    taken = sorted(_byte_span(o, offsets[j]) for j, o in enumerate(ranges)
+                   if j != index and o.first <= r.last and first <= o.last)
+    cursor = 0
+    for low, high in taken:
+        if low - cursor >= size:
+            break
+        cursor = max(cursor, high)
+    return cursor if cursor + size <= top else None
 
 
 def _meet(a: LiveRange, a_offset: int, b: LiveRange, b_offset: int) -> bool:
