@@ -206,13 +206,6 @@ def test_int16_sigmoid_tanh_every_value(name: str) -> None:
         assert_same(model, [x])
 
 
-def test_int16_sigmoid_at_the_gemmlowp_scale_is_reported() -> None:
-    """A 2**-12 input scale takes litert's other (gemmlowp) path, which is not implemented."""
-    model = one_op("tfl.logistic", [tensor((4,), q(16, 2 ** -12))], tensor((4,), q(16, 2 ** -15)))
-    with pytest.raises(InterpretError, match="gemmlowp"):
-        ours(model, [np.zeros(4, np.int16)])
-
-
 def test_int16_relu_and_leaky_relu() -> None:
     rng = np.random.default_rng(3)
     x = random_ints(rng, 16, (1000,))

@@ -6,8 +6,12 @@ Quantised kernels follow TFLite's reference kernels (litert's BUILTIN_REF resolv
 - hard_swish runs TFLite's int16 fixed-point path;
 - int8 logistic, tanh, exp and log read a 256-entry table built by evaluating the float
   function in float32 on every input value (``float_table``);
-- int16 logistic and tanh interpolate TFLite's 256-entry sigmoid table;
-- int8 rsqrt is TFLite's Newton-Raphson inverse square root.
+- int16 logistic and tanh interpolate TFLite's 256-entry sigmoid table (the power-of-two
+  input scales 2**-12, and 2**-11 for tanh, included: the reference kernel scales them by an
+  exact integer multiplier rather than taking a fixed-point path);
+- int16 exp, log and rsqrt interpolate TFLite's 513-entry int16 tables (``int16_tables``);
+- int8 rsqrt is TFLite's Newton-Raphson inverse square root;
+- int16 hard_swish is refused, as litert refuses it.
 Float kernels compute in float32 where TFLite does and are bit-exact, except the
 transcendental ones: they are evaluated in float64 and rounded once (a correctly rounded libm),
 while the reference kernels' libm exp, log, tanh and logistic differ from that by at most 2
@@ -20,6 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from npu_opt.dialects.tfl.common import TFL
+from npu_opt.dialects.tfl.kernels import int16_tables
 from npu_opt.dialects.tfl.kernels.fixed_point import (
     INT32_MAX, INT32_MIN, doubling_high_mul, multiply_by_quantized_multiplier, quantize_multiplier,
     rounding_shift_right)
@@ -102,12 +107,24 @@ def _lookup(table: np.ndarray, x: np.ndarray, q_in: Quant, dtype: np.dtype) -> n
     return table[x.astype(np.int64) - q_in.low].astype(dtype)
 
 
-def _unary_float_or_table(op: Operation, x: np.ndarray, fn: FloatFn) -> np.ndarray:
-    """Float: ``fn`` on the values; 8-bit quantised: the float-evaluated table of ``fn``."""
+def _int16_zero_points(op: Operation, name: str, q_in: Quant, q_out: Quant) -> None:
+    """TFLite's int16 ``name`` is symmetric: both zero points must be 0 (litert refuses others)."""
+    if q_in.zero or q_out.zero:
+        raise fail(op, f"int16 {name} needs zero points of 0, not {q_in.zero} (input) and "
+                       f"{q_out.zero} (output): litert's kernel refuses others")
+
+
+def _unary_float_or_table(op: Operation, x: np.ndarray, fn: FloatFn,
+                          name: str | None = None) -> np.ndarray:
+    """Float: ``fn`` on the values; 8-bit quantised: the float-evaluated table of ``fn``;
+    int16 (when TFLite tabulates function ``name``): its interpolated 513-entry table."""
     dtype = storage_dtype(op.results[0].type)
     if not is_quantized(op.results[0].type):
         return fn(x.astype(np.float32)).astype(dtype)
     q_in, q_out = _io(op)
+    if q_in.bits == 16 and q_out.bits == 16 and name is not None:
+        _int16_zero_points(op, name, q_in, q_out)
+        return int16_tables.lookup(int16_tables.table_for(name, q_in, q_out), x).astype(dtype)
     if q_in.bits != 8:
         raise fail(op, f"a {q_in.bits}-bit quantised input is not supported (8-bit is)")
     return _lookup(float_table(fn, q_in, q_out), x, q_in, dtype)
@@ -190,8 +207,10 @@ SIGMOID_TABLE = _sigmoid_table()
 
 def _sigmoid16_input(op: Operation, q_in: Quant, q_out: Quant, tanh: bool) -> tuple[int, int]:
     """(multiplier, right shift) that bring int16 input onto the table's grid, 3 * 4096 steps
-    per unit (the table's argument step is 1/24 = 512 of them): the input scale * 3 * 4096
-    doubled until it exceeds 32767 / 2 (at most 31 doublings), truncated to an integer."""
+    per unit (the table's argument step is 1/24 = 512 of them). An input scale of 2**-12
+    (logistic and tanh) or 2**-11 (tanh) is the reference kernel's power-of-two case: the
+    multiplier is then 3 * 2**(12 + log2(scale)) exactly, with no shift. Any other scale:
+    scale * 3 * 4096 doubled until it exceeds 32767 / 2 (at most 31 doublings), truncated."""
     if q_in.zero or q_out.zero:
         raise fail(op, f"int16 logistic/tanh needs zero points of 0, not {q_in.zero} (input) "
                        f"and {q_out.zero} (output)")
@@ -199,8 +218,7 @@ def _sigmoid16_input(op: Operation, q_in: Quant, q_out: Quant, tanh: bool) -> tu
         raise fail(op, f"int16 logistic/tanh needs an output scale of 2**-15, not {q_out.scale:g}")
     log2 = log2_if_power_of_two(q_in.scale)
     if log2 is not None and 12 + log2 in ((0, 1) if tanh else (0,)):
-        raise fail(op, f"an int16 input scale of 2**{log2} takes litert's gemmlowp fixed-point "
-                       f"path, which is not implemented (other input scales are)")
+        return 3 << (12 + log2), 0
     multiplier = float(q_in.scale32) * 4096.0 * 3.0
     shift = 0
     while multiplier <= 32767.0 / 2.0 and shift <= 30:
@@ -258,33 +276,41 @@ def tanh(op: Operation, args: list[Any]) -> list[np.ndarray]:
 
 @TFL.kernel(ExpOp)
 def exp(op: Operation, args: list[Any]) -> list[np.ndarray]:
-    """exp(x): float, or the int8 float-evaluated table."""
-    return [_unary_float_or_table(op, args[0], EXP32)]
+    """exp(x): float, the int8 float-evaluated table, or int16 TFLite's interpolated table."""
+    return [_unary_float_or_table(op, args[0], EXP32, "exp")]
 
 
 @TFL.kernel(LogOp)
 def log(op: Operation, args: list[Any]) -> list[np.ndarray]:
-    """log(x): float (NaN below zero, -inf at zero), or the int8 float-evaluated table."""
-    return [_unary_float_or_table(op, args[0], LOG32)]
+    """log(x): float (NaN below zero, -inf at zero), the int8 float-evaluated table, or int16
+    TFLite's interpolated table (inputs <= 0 give the output minimum)."""
+    return [_unary_float_or_table(op, args[0], LOG32, "log")]
 
 
 @TFL.kernel(RsqrtOp)
 def rsqrt(op: Operation, args: list[Any]) -> list[np.ndarray]:
     """1 / sqrt(x): float32 sqrt then division (both correctly rounded); int8: TFLite's
     fixed-point inverse square root of the centred value, rescaled by
-    1 / (sqrt(in_scale) * out_scale); a centred 0 gives the largest output."""
+    1 / (sqrt(in_scale) * out_scale); a centred 0 gives the largest output; int16: TFLite's
+    interpolated table. Quantised negative inputs are an error, as in litert."""
     (x,) = args
     dtype = storage_dtype(op.results[0].type)
     if not is_quantized(op.results[0].type):
         with np.errstate(all="ignore"):
             return [(np.float32(1.0) / np.sqrt(x.astype(np.float32))).astype(dtype)]
     q_in, q_out = _io(op)
-    if q_in.bits != 8:
-        raise fail(op, f"a {q_in.bits}-bit quantised rsqrt is not supported (8-bit is)")
+    wide = q_in.bits == 16 and q_out.bits == 16
+    if wide:
+        _int16_zero_points(op, "rsqrt", q_in, q_out)
     centred = x.astype(np.int64) - q_in.zero
     if centred.size and centred.min() < 0:
         raise fail(op, f"rsqrt of a negative value (stored {int(x.ravel()[np.argmin(centred)])} "
                        f"below the zero point {q_in.zero})")
+    if wide:
+        table = int16_tables.table_for("rsqrt", q_in, q_out)
+        return [int16_tables.lookup(table, x).astype(dtype)]
+    if q_in.bits != 8:
+        raise fail(op, f"a {q_in.bits}-bit quantised rsqrt is not supported (8-bit is)")
     real = 1.0 / float(np.sqrt(q_in.scale32) * q_out.scale32)
     if not real < 2.0 ** 31:
         raise fail(op, f"the output multiplier {real:g} is not below 2**31")
@@ -350,7 +376,8 @@ def hard_swish(op: Operation, args: list[Any]) -> list[np.ndarray]:
             return [(xf * relu6 / np.float32(6.0)).astype(dtype)]
     q_in, q_out = _io(op)
     if q_in.bits != 8:
-        raise fail(op, f"a {q_in.bits}-bit quantised hard_swish is not supported (8-bit is)")
+        raise fail(op, f"a {q_in.bits}-bit quantised hard_swish is not supported: TFLite's "
+                       f"reference kernel (and so litert) takes float32, uint8 and int8 only")
     return [_hard_swish8(op, x, q_in, q_out).astype(dtype)]
 
 
