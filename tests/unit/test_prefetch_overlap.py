@@ -1,0 +1,126 @@
+"""npu-allocate{prefetch-overlap=true} on every model of tests/data: the schedules it settles
+(prefetches kept live from the previous op, dropped ones issued after it) pass
+npu-check-schedule, and the scheduled interpreter, which reads every tensor at its allocated
+bytes, computes what the plain interpreter computes on the legalised model; so a buffer placed
+over bytes the previous op frees never corrupts data. The dropped prefetches are costed
+un-hidden: against the same IR with ``npu.unhidden`` taken off, each reader costs more."""
+from __future__ import annotations
+
+import functools
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import npu_opt.dialects  # noqa: F401
+import npu_opt.passes  # noqa: F401
+from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR
+from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, UNHIDDEN_ATTR, StreamAttr
+from npu_opt.dialects.npu.schedule_exec import run_scheduled
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.interpreter import run_function, storage_dtype
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.pass_manager import PassFailure, PassManager
+from npu_opt.ir.pass_registry import parse_pipeline
+from npu_opt.ir.printer import print_op
+from targeted_import import imported_with_target
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+MODELS = sorted(p.stem for p in DATA.glob("*.tflite"))
+TARGETS = {
+    "shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
+    "dedicated": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB"),
+}
+OVERLAP = "schedule{optimise=Performance prefetch-overlap=true}"
+NO_KERNEL = {"custom": "a CUSTOM operator", "generic": "GATHER, outside the tfl dialect"}
+"""Models holding an operator no interpreter can run: only their schedules are checked."""
+
+
+def _run(module, pipeline: str) -> str:
+    """Run ``pipeline`` on ``module``; the diagnostics printed (errors raise PassFailure)."""
+    stream = io.StringIO()
+    engine = DiagnosticEngine(stream=stream)
+    engine.show_remarks = False
+    PassManager(parse_pipeline(pipeline), engine).run(module)
+    return stream.getvalue()
+
+
+@functools.lru_cache(maxsize=None)
+def _printed(model: str, pipeline: str, target: str) -> str:
+    module = imported_with_target(model, *TARGETS[target])
+    _run(module, pipeline)
+    return print_op(module)
+
+
+def _function(module):
+    return next(op for op in module.walk() if op.name == "func.func")
+
+
+def _inputs(func) -> list[np.ndarray]:
+    """Seeded random inputs over each argument's whole storage range."""
+    rng = np.random.default_rng(0)
+    arrays = []
+    for arg in func.regions[0].entry.args:
+        dtype = storage_dtype(arg.type)
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            arrays.append(rng.integers(info.min, info.max, size=arg.type.shape, endpoint=True).astype(dtype))
+        else:
+            arrays.append(rng.standard_normal(arg.type.shape).astype(dtype))
+    return arrays
+
+
+def _dmas(module) -> list:
+    return [op for op in module.walk() if op.name == "npu.dma" and isinstance(op.attr(STREAM_ATTR), StreamAttr)]
+
+
+@pytest.mark.parametrize("target", sorted(TARGETS))
+@pytest.mark.parametrize("model", MODELS)
+def test_overlapping_prefetches_schedule_check_and_run_as_the_legalised_model(model: str, target: str):
+    text = _printed(model, OVERLAP, target)
+    scheduled = parse_module(text, f"{model}.mlir")
+    try:
+        _run(parse_module(text, f"{model}.mlir"), "npu-check-schedule")
+    except PassFailure as failure:  # pragma: no cover - the message is the point
+        pytest.fail(f"npu-check-schedule rejects {model} ({target}) with prefetch-overlap: {failure}")
+    for dma in _dmas(scheduled):  # a DMA marked unhidden has no prefetch
+        assert not (dma.attr(STREAM_ATTR).prefetch and dma.attr(UNHIDDEN_ATTR) is not None)
+    if model in NO_KERNEL:
+        return
+    reference = parse_module(_printed(model, "estimate", target), f"{model}.mlir")
+    inputs = _inputs(_function(reference))
+    expected = run_function(reference, inputs)
+    got = run_scheduled(scheduled, inputs)
+    assert len(got) == len(expected)
+    for index, (a, b) in enumerate(zip(got, expected)):
+        assert a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes(), \
+            f"output #{index}: {np.count_nonzero(a != b)} of {a.size} elements differ"
+
+
+def _reader_cycles(module) -> dict[str, float]:
+    """Total cycles of each reader of an ``npu.unhidden`` weight DMA, by its name."""
+    return {reader.attr("name").value: reader.attr(COST_ATTR).cycle("total")
+            for dma in _dmas(module) if dma.attr(UNHIDDEN_ATTR) is not None for reader in dma.results[0].users()}
+
+
+@pytest.mark.parametrize("model", ["weight_stream", "kernels", "dilation"])
+def test_a_dropped_prefetch_is_costed_without_the_previous_ops_slack(model: str):
+    # The same IR with npu.unhidden taken off (the transfer hidden under the previous op as a
+    # prefetch's would be) costs each reader of a dropped prefetch less, and nothing else changes.
+    text = _printed(model, OVERLAP, "shared")
+    assert "npu.unhidden" in text, "this model has no dropped prefetch any more: pick another"
+    dropped = parse_module(text, f"{model}.mlir")
+    _run(dropped, "npu-estimate")
+    hidden = parse_module(text.replace(", npu.unhidden", "").replace("npu.unhidden, ", ""), f"{model}.mlir")
+    _run(hidden, "npu-estimate")
+    assert "npu.unhidden" not in print_op(hidden)
+    slower = _reader_cycles(dropped)
+    assert slower
+    costs = {op.attr("name").value: op.attr(COST_ATTR).cycle("total") for op in hidden.walk()
+             if op.attr(COST_ATTR) is not None and op.attr("name") is not None}
+    for name, cycles in slower.items():
+        assert cycles > costs[name], (name, cycles, costs[name])
+    for op in dropped.walk():  # every other op costs the same
+        if op.attr(COST_ATTR) is not None and op.attr("name") is not None and op.attr("name").value not in slower:
+            assert op.attr(COST_ATTR).cycle("total") == costs[op.attr("name").value], op.attr("name").value
