@@ -117,13 +117,15 @@ def check_against_importer(layers: int = 4) -> str:
 
 
 def corpus_texts(corpus: Path) -> dict[str, str]:
-    """Every corpus model imported to text in this process (``{name: text}``); {} without it."""
+    """Every corpus model imported to text in this process (``{name: text}``), as ``npu-translate
+    --import-tflite`` writes it (with the locations that hold the tensor names); {} without it."""
     models = sorted(corpus.glob("*.tflite")) if corpus.is_dir() else []
     if not models:
         return {}
     from npu_opt.dialects.tfl.tflite import import_tflite
-    from npu_opt.ir.printer import print_op
-    return {path.stem: print_op(import_tflite(path.read_bytes(), path.name)) for path in models}
+    from npu_opt.ir.printer import PrintOptions, print_op
+    return {path.stem: print_op(import_tflite(path.read_bytes(), path.name), PrintOptions(debuginfo=True))
+            for path in models}
 
 
 def worker_generate_imported(directory: str, layers: int, corpus: str) -> dict[str, Any]:
