@@ -7,8 +7,9 @@
 * ``npu-estimate``: per NPU op (compute ops and DMAs), the cost model's estimate
   (dialects/npu/perf/estimate.py), recorded as ``npu.cost = #npu.cost<...>``, and the module's
   sums as ``npu.cost_totals``. Ops are costed in schedule order (``npu.time``, from npu-order;
-  IR order without it): each op's weight DMA may hide under the previous NPU op's compute, and
-  the chain restarts after a CPU op and in each function. The estimate reads the weight
+  IR order without it): each op's weight DMA may hide under the previous NPU op's compute
+  (not one marked ``npu.unhidden``, which waits for that op to end: npu-allocate's
+  prefetch-overlap), and the chain restarts after a CPU op and in each function. The estimate reads the weight
   streaming the IR holds (npu-insert-dma's ``npu.dma``, npu-buffer-weights' ``npu.stream``;
   passes/schedule/) and decides nothing; weights without a DMA are read in place, their size
   predicted by the weight-codec model.
