@@ -2,7 +2,7 @@
 
 The frontier is read from the module's ``npu.search`` (npu-search-schedule writes it when the
 pipeline runs with an SRAM budget, ``--pass='schedule{sram-budget=N}'``): one row per point,
-each the strategy and SRAM target that re-make it (``schedule{sram-budget=SRAM}`` with the
+each the strategy, SRAM target and flags (full stripe growth, prefetch overlap) that re-make it (``schedule{sram-budget=SRAM}`` with the
 point's SRAM as the budget chooses that point again), its total cycles and SRAM bytes, whether
 the search chose it, and where the Vela-equivalent Performance and Size schedules landed.
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import UserError
@@ -25,7 +26,7 @@ PLOT_SUFFIXES: tuple[str, ...] = (".svg", ".png")
 INSTALL_HINT = "pip install 'npu-opt[plot]'"
 
 COLUMNS: tuple[str, ...] = ("network", "accelerator", "system_config", "memory_mode", "budget", "point", "strategy",
-                            "sram_target", "total_cycles", "sram_bytes", "chosen", "vela_performance_cycles",
+                            "sram_target", "flags", "total_cycles", "sram_bytes", "chosen", "vela_performance_cycles",
                             "vela_performance_sram", "vela_size_cycles", "vela_size_sram")
 """The table's header; the vela_* columns are the Vela-equivalent strategies' points."""
 
@@ -40,7 +41,8 @@ class Frontier:
     memory_mode: str
     budget: int
     chosen: int
-    points: tuple[tuple[str, int, int, int], ...]
+    points: tuple[Any, ...]
+    """SearchPoint-like: strategy, sram_target, cycles, sram, flags."""
     performance: tuple[int, int] | None
     size: tuple[int, int] | None
 
@@ -86,9 +88,10 @@ def render_table(frontiers: list[Frontier]) -> str:
     for f in frontiers:
         performance = f.performance or ("", "")
         size = f.size or ("", "")
-        for index, (strategy, target, cycles, sram) in enumerate(f.points):
-            writer.writerow((f.network, f.accelerator, f.system_config, f.memory_mode, f.budget, index, strategy,
-                             target, cycles, sram, "yes" if index == f.chosen else "no", *performance, *size))
+        for index, point in enumerate(f.points):
+            writer.writerow((f.network, f.accelerator, f.system_config, f.memory_mode, f.budget, index, point.strategy,
+                             point.sram_target, " ".join(point.flags), point.cycles, point.sram,
+                             "yes" if index == f.chosen else "no", *performance, *size))
     return out.getvalue()
 
 
@@ -99,8 +102,8 @@ def render_plot(frontiers: list[Frontier], path: str) -> bytes:
 
     figure = Figure(figsize=(7, 4.2 * len(frontiers) + 0.4), layout="constrained")
     for axes, f in zip(figure.subplots(len(frontiers), 1, squeeze=False)[:, 0], frontiers):
-        xs = [sram / 1024 for _, _, _, sram in f.points]
-        ys = [cycles for _, _, cycles, _ in f.points]
+        xs = [point.sram / 1024 for point in f.points]
+        ys = [point.cycles for point in f.points]
         axes.step(xs, ys, where="post", color="#3465a4", zorder=2)
         axes.plot(xs, ys, "o", color="#3465a4", label="frontier (npu-opt)", zorder=3)
         axes.plot([xs[f.chosen]], [ys[f.chosen]], "o", markersize=14, markerfacecolor="none",

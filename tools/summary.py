@@ -172,9 +172,11 @@ def _search_lines(module: Operation) -> list[str]:
     for name, end in (("Performance", search.performance), ("Size", search.size)):
         if end is not None:
             lines.append(f"    Vela-equivalent {name}: {end[0]:,} cycles, {end[1]:,} B")
-    for index, (strategy, target, cycles, sram) in enumerate(search.points):
+    for index, point in enumerate(search.points):
         mark = " <- chosen" if index == search.chosen else ""
-        lines.append(f"    point {index + 1}: {cycles:,} cycles, {sram:,} B ({strategy}, SRAM target {target:,} B){mark}")
+        flags = "".join(f", {flag.replace('_', ' ')}" for flag in point.flags)
+        lines.append(f"    point {index + 1}: {point.cycles:,} cycles, {point.sram:,} B ({point.strategy}, SRAM target "
+                     f"{point.sram_target:,} B{flags}){mark}")
     return lines
 
 

@@ -42,7 +42,7 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
 from npu_opt.ir.attributes import Attribute
@@ -309,36 +309,71 @@ class CascadeAttr(Attribute):
         return _build(CascadeAttr, _int(bare[0], "cascade"), rolling)  # type: ignore[return-value]
 
 
-class ScheduleAttr(Attribute):
-    """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N>``: the policy and the
-    fast-storage limits a module was scheduled for."""
+GROWTHS: tuple[str, ...] = ("vela", "full")
+"""How npu-form-cascades grows a cascade's stripes (see passes/schedule/cascade_builder.py)."""
 
-    __slots__ = ("strategy", "arena_cache_size", "sram_target")
+
+class ScheduleAttr(Attribute):
+    """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N[, stripe_growth = full]
+    [, prefetch_overlap]>``: the policy and the fast-storage limits a module was scheduled for,
+    and two choices a schedule search may make beyond Vela's (both off unless written): stripe
+    growth that tries every stripe height (``full``; Vela stops at the first that does not fit),
+    and prefetched weight buffers allowed onto bytes the previous op frees, paying for it in
+    cycles where they then do (npu-allocate's ``prefetch-overlap``)."""
+
+    __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap")
     strategy: str
     arena_cache_size: int
     sram_target: int
+    stripe_growth: str
+    prefetch_overlap: bool
 
-    def _init(self, strategy: str, arena_cache_size: int, sram_target: int) -> None:
+    def _init(self, strategy: str, arena_cache_size: int, sram_target: int, stripe_growth: str = "vela",
+              prefetch_overlap: bool = False) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"#npu.schedule: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
         if arena_cache_size < 0 or sram_target < 0:
             raise ValueError("#npu.schedule: limits must not be negative")
+        if stripe_growth not in GROWTHS:
+            raise ValueError(f"#npu.schedule: unknown stripe_growth '{stripe_growth}' (expected {' or '.join(GROWTHS)})")
         self._set("strategy", strategy)
         self._set("arena_cache_size", int(arena_cache_size))
         self._set("sram_target", int(sram_target))
+        self._set("stripe_growth", stripe_growth)
+        self._set("prefetch_overlap", bool(prefetch_overlap))
+
+    @classmethod
+    def _key(cls, args: tuple) -> tuple:
+        strategy, arena, target, *rest = args
+        growth = rest[0] if rest else "vela"
+        overlap = bool(rest[1]) if len(rest) > 1 else False
+        return (strategy, int(arena), int(target), growth, overlap)
+
+    def replaced(self, **changes: object) -> "ScheduleAttr":
+        """This attribute with the named fields changed."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return ScheduleAttr(*(fields[name] for name in self.__slots__))
 
     def _render(self) -> str:
+        extra = "" if self.stripe_growth == "vela" else f", stripe_growth = {self.stripe_growth}"
+        extra += ", prefetch_overlap" if self.prefetch_overlap else ""
         return (f"#npu.schedule<{self.strategy}, arena_cache_size = {self.arena_cache_size}, "
-                f"sram_target = {self.sram_target}>")
+                f"sram_target = {self.sram_target}{extra}>")
 
     @staticmethod
     def parse(body: str | None) -> "ScheduleAttr":
-        bare, fields = _fields(body, "schedule", ("arena_cache_size", "sram_target"))
-        if len(bare) != 1:
+        bare, fields = _fields(body, "schedule", ("arena_cache_size", "sram_target", "stripe_growth"))
+        if not bare or bare[0] == "prefetch_overlap":
             raise AttributeSyntaxError("#npu.schedule takes one strategy before its fields")
+        flags = bare[1:]
+        if any(flag != "prefetch_overlap" for flag in flags) or len(flags) > 1:
+            raise AttributeSyntaxError(f"#npu.schedule: unexpected '{[f for f in flags][0][:40]}' (the only flag "
+                                       "after the strategy is prefetch_overlap, once)")
         return _build(ScheduleAttr, bare[0],  # type: ignore[return-value]
                       _int(_require(fields, "arena_cache_size", "schedule"), "schedule"),
-                      _int(_require(fields, "sram_target", "schedule"), "schedule"))
+                      _int(_require(fields, "sram_target", "schedule"), "schedule"),
+                      fields.get("stripe_growth", "vela"), bool(flags))
 
 
 class UsageAttr(Attribute):
@@ -387,29 +422,52 @@ class UsageAttr(Attribute):
         return _build(UsageAttr, tuple(entries))  # type: ignore[return-value]
 
 
+POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap")
+"""The knobs beyond strategy and SRAM target a search point may set (``npu.schedule``'s
+``stripe_growth = full`` and ``prefetch_overlap``)."""
+
+
+class SearchPoint(NamedTuple):
+    """One frontier point: the knobs that make it (strategy, SRAM target, flags from
+    POINT_FLAGS) and what it costs (total cycles, SRAM bytes)."""
+
+    strategy: str
+    sram_target: int
+    cycles: int
+    sram: int
+    flags: tuple[str, ...] = ()
+
+
 class SearchAttr(Attribute):
     """``#npu.search<budget = N, chosen = K, performance = [cycles, sram], size = [cycles, sram],
-    points = [[STRATEGY, sram_target, cycles, sram], ...]>``: the frontier a schedule search
-    found, the point it chose, and where the Vela-equivalent Performance and Size schedules
+    points = [[STRATEGY, sram_target, cycles, sram(, FLAG)*], ...]>``: the frontier a schedule
+    search found, the point it chose, and where the Vela-equivalent Performance and Size schedules
     (the same passes at the arena cache size) landed (see the module docstring). Points are
-    non-dominated and ordered by cycles (fastest first)."""
+    non-dominated and ordered by cycles (fastest first); a point's flags (POINT_FLAGS) are the
+    knobs it sets beyond its strategy and target."""
 
     __slots__ = ("budget", "chosen", "performance", "size", "points")
     budget: int
     chosen: int
     performance: tuple[int, int] | None
     size: tuple[int, int] | None
-    points: tuple[tuple[str, int, int, int], ...]
+    points: tuple[SearchPoint, ...]
 
     def _init(self, budget: int, chosen: int, performance: tuple[int, int] | None, size: tuple[int, int] | None,
-              points: tuple[tuple[str, int, int, int], ...]) -> None:
+              points: tuple[tuple, ...]) -> None:
         checked = []
-        for strategy, target, cycles, sram in points:
+        for point in points:
+            strategy, target, cycles, sram, *rest = point
+            flags = tuple(rest[0]) if rest else ()
             if strategy not in STRATEGIES:
                 raise ValueError(f"#npu.search: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
             if min(target, cycles, sram) < 0:
                 raise ValueError("#npu.search: a point's SRAM target, cycles and bytes must not be negative")
-            checked.append((strategy, int(target), int(cycles), int(sram)))
+            unknown = [f for f in flags if f not in POINT_FLAGS]
+            if unknown or len(set(flags)) != len(flags):
+                raise ValueError(f"#npu.search: a point's flags are some of {', '.join(POINT_FLAGS)}, once each, "
+                                 f"not {', '.join(flags)}")
+            checked.append(SearchPoint(strategy, int(target), int(cycles), int(sram), flags))
         if budget < 0:
             raise ValueError(f"#npu.search: the budget must not be negative, not {budget}")
         if not checked or not 0 <= chosen < len(checked):
@@ -427,15 +485,17 @@ class SearchAttr(Attribute):
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
+        points = tuple((*p[:4], tuple(p[4]) if len(p) > 4 else ()) for p in args[4])
         return (args[0], args[1], None if args[2] is None else tuple(args[2]),
-                None if args[3] is None else tuple(args[3]), tuple(tuple(p) for p in args[4]))
+                None if args[3] is None else tuple(args[3]), points)
 
     def _render(self) -> str:
         fields = [f"budget = {self.budget}", f"chosen = {self.chosen}"]
         for name, end in (("performance", self.performance), ("size", self.size)):
             if end is not None:
                 fields.append(f"{name} = [{end[0]}, {end[1]}]")
-        points = ", ".join(f"[{s}, {t}, {c}, {b}]" for s, t, c, b in self.points)
+        points = ", ".join("[" + ", ".join([p.strategy, str(p.sram_target), str(p.cycles), str(p.sram), *p.flags]) + "]"
+                           for p in self.points)
         return f"#npu.search<{', '.join(fields)}, points = [{points}]>"
 
     @staticmethod
@@ -450,10 +510,10 @@ class SearchAttr(Attribute):
         for part in (p.strip() for p in split_top_level(text[1:-1])):
             inner = part[1:-1] if part.startswith("[") and part.endswith("]") else None
             values = [f.strip() for f in inner.split(",")] if inner is not None else []
-            if len(values) != 4:
-                raise AttributeSyntaxError(f"#npu.search: a point is [STRATEGY, sram_target, cycles, sram], "
+            if len(values) < 4:
+                raise AttributeSyntaxError(f"#npu.search: a point is [STRATEGY, sram_target, cycles, sram, FLAG...], "
                                            f"not '{part[:60]}'")
-            points.append((values[0], *(_int(f, "search") for f in values[1:])))
+            points.append((values[0], *(_int(f, "search") for f in values[1:4]), tuple(values[4:])))
         ends = [_ints(fields[name], "search") if name in fields else None for name in ("performance", "size")]
         return _build(SearchAttr, _int(_require(fields, "budget", "search"), "search"),  # type: ignore[return-value]
                       _int(_require(fields, "chosen", "search"), "search"), ends[0], ends[1], tuple(points))
@@ -466,6 +526,6 @@ PARSERS = {"alloc": AllocAttr.parse, "stream": StreamAttr.parse, "stripe": Strip
 
 __all__ = [
     "ALLOC_ATTR", "ARG_ALLOC_ATTR", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr", "PARSERS",
-    "SCHEDULE_ATTR", "SEARCH_ATTR", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
+    "GROWTHS", "POINT_FLAGS", "SCHEDULE_ATTR", "SEARCH_ATTR", "SearchPoint", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
     "TIME_ATTR", "UNHIDDEN_ATTR", "USAGE_ATTR", "UsageAttr",
 ]

@@ -46,7 +46,8 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, STREAM_ATTR, TIME_ATTR, UNHIDDEN_ATTR, USAGE_ATTR, AllocAttr, StreamAttr, UsageAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, STREAM_ATTR, TIME_ATTR, UNHIDDEN_ATTR, USAGE_ATTR, AllocAttr,
+    ScheduleAttr, StreamAttr, UsageAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
@@ -118,16 +119,19 @@ class Allocate(Pass):
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
+        schedule = module.attr(SCHEDULE_ATTR)
+        # the option, or a schedule search's choice recorded in npu.schedule
+        overlap = self.prefetch_overlap or (isinstance(schedule, ScheduleAttr) and schedule.prefetch_overlap)
         usage: dict[str, tuple[int, int]] = {}
         for block in list(graph_blocks(module)):
             try:
                 order, _ = op_times(block)
                 timed = all(isinstance(op.attr(TIME_ATTR), IntegerAttr) for op in order)
-                ranges = live_ranges(block, target, prefetch_overlap=self.prefetch_overlap and timed)
+                ranges = live_ranges(block, target, prefetch_overlap=overlap and timed)
             except ValueError as err:  # an incomplete npu.time numbering
                 ctx.error(f"cannot allocate: {err}", block.parent_op())
                 return
-            for area, used, bound in self._allocate_block(block, ranges, target, ctx):
+            for area, used, bound in self._allocate_block(block, ranges, target, ctx, overlap):
                 old = usage.get(area, (0, 0))
                 usage[area] = (max(old[0], used), max(old[1], bound))
         for area, (used, bound) in usage.items():
@@ -140,8 +144,8 @@ class Allocate(Pass):
         if module.attr(USAGE_ATTR) != attr:
             ctx.rewriter.set_attr(module, USAGE_ATTR, attr)
 
-    def _allocate_block(self, block: Block, ranges: list[LiveRange], target, ctx: PassContext
-                        ) -> list[tuple[str, int, int]]:
+    def _allocate_block(self, block: Block, ranges: list[LiveRange], target, ctx: PassContext,
+                        overlap: bool = False) -> list[tuple[str, int, int]]:
         """Allocate one function's ranges area by area, write the attributes, check the limits;
         (area, used, bound) per area. With ``prefetch-overlap`` the prefetches are settled once
         the addresses are known, and the ranges written are those of the settled schedule."""
@@ -152,10 +156,10 @@ class Allocate(Pass):
             chosen = [r for r in ranges if r.area == area]
             hard, soft = self._limits(area, target)
             offsets = allocate_ranges(chosen, self.allocator, (soft or hard)[0])
-            if self.prefetch_overlap:
+            if overlap:
                 dropped += _settle_prefetches(chosen, offsets, ctx)
             offset_of.update((r.owner, offset) for r, offset in zip(chosen, offsets))
-        if self.prefetch_overlap:
+        if overlap:
             _issue_after_previous(block, dropped, ctx)
             ranges = live_ranges(block, target)  # as npu-check-schedule reads the settled schedule
         alloc: dict[Value, AllocAttr] = {}
@@ -163,7 +167,7 @@ class Allocate(Pass):
         for area in areas:
             chosen = [r for r in ranges if r.area == area]
             offsets = [offset_of[r.owner] for r in chosen]
-            if self.prefetch_overlap:
+            if overlap:
                 _assert_disjoint(chosen, offsets)
             used = 0
             for r, offset in zip(chosen, offsets):

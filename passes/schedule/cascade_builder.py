@@ -295,19 +295,22 @@ class Growth:
 
 def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: bool,
                  non_local: Mapping[int, int] | None,
-                 weight_buffers: Callable[[dict[int, Shape4]], dict[int, int]]) -> Growth:
-    """Vela's stripe growth for one MIN cascade: final-stripe heights from the MIN height + 1 up to
-    half the last OFM, in order; each proposal is re-cascaded and kept while its peak memory fits
-    ``limit`` and it splits the chain into no more cascades than the first proposal did; the scan
-    stops at the first proposal that fails, or after one needing no cascade at all."""
+                 weight_buffers: Callable[[dict[int, Shape4]], dict[int, int]], growth: str = "vela") -> Growth:
+    """Stripe growth for one MIN cascade (``growth``: dialects/npu/schedule_attrs.py GROWTHS). Vela's: final-stripe heights
+    from the MIN height + 1 up to half the last OFM, in order; each proposal is re-cascaded and
+    kept while its peak memory fits ``limit`` and it splits the chain into no more cascades than
+    the first proposal did; the scan stops at the first proposal that fails, or after one needing
+    no cascade at all. ``full`` tries every height below the last OFM's and keeps the tallest
+    proposal that passes the same two tests, so it never keeps a shorter stripe than Vela's."""
     members = cascade.members
     last = ops[members[-1]]
     first_height = cascade.stripes[members[-1]].height + 1
     best: BuildResult | None = None
     best_height = cascade.stripes[members[-1]].height
     ceiling = 0
+    full = growth == "full"
     note = f"no taller final stripe to try (the OFM is {last.ofm.height} rows)"
-    for height in range(first_height, last.ofm.height // 2 + 1):
+    for height in range(first_height, (last.ofm.height if full else last.ofm.height // 2 + 1)):
         stripes = propose_stripes(ops, members, height)
         built = build_cascades(ops, members, stripes, limit, spilling, non_local, weight_buffers(stripes))
         if height == first_height:
@@ -315,16 +318,21 @@ def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: boo
         peak = schedule_memory(ops, members, built.cascades, non_local)
         if peak > limit:
             note = f"a final stripe of {height} rows needs {peak} bytes, more than the limit of {limit} bytes"
+            if full:
+                continue
             break
         if len(built.cascades) > ceiling:
             note = (f"a final stripe of {height} rows splits the chain into {len(built.cascades)} cascades, "
                     f"more than the {ceiling} of the first proposal")
+            if full:
+                continue
             break
         best, best_height = built, height
         if not built.cascades:
             note = f"a final stripe of {height} rows needs no cascade"
             break
-        note = f"the last proposal ({height} rows) is half the OFM height or more"
+        note = (f"every height below the OFM's {last.ofm.height} rows was tried" if full
+                else f"the last proposal ({height} rows) is half the OFM height or more")
     if best is None:
         return Growth(None, [], f"kept the MIN stripes: {note}")
     return Growth(best.cascades, best.stops, f"final stripe {best_height} rows; stopped: {note}")

@@ -37,7 +37,7 @@ from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.dialects.npu.perf.shape import Shape4, round_up
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
-    CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, StripeAttr,
+    CASCADE_ATTR, GROWTHS, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, StripeAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.attributes import IntegerAttr
@@ -98,6 +98,8 @@ class FormCascades(Pass):
     optimise: str = option("", "Performance or Size (empty: the module's npu.schedule strategy, else Performance)")
     weight_buffers: bool = option(True, "count cascade members' weight buffers (full-depth encoding per stripe) "
                                         "while growing stripes")
+    stripe_growth: str = option("", "vela (stop at the first stripe height that does not fit, as Vela) or full (try "
+                                    "every height); empty: the module's npu.schedule, else vela")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
@@ -105,6 +107,10 @@ class FormCascades(Pass):
         strategy = self.optimise or (schedule.strategy if isinstance(schedule, ScheduleAttr) else "Performance")
         if strategy not in STRATEGIES:
             ctx.error(f"optimise must be {' or '.join(STRATEGIES)}, not '{strategy}'")
+            return
+        growth = self.stripe_growth or (schedule.stripe_growth if isinstance(schedule, ScheduleAttr) else "vela")
+        if growth not in GROWTHS:
+            ctx.error(f"stripe-growth must be {' or '.join(GROWTHS)}, not '{growth}'")
             return
         limit = self.sram_target
         if limit < 0:
@@ -114,7 +120,8 @@ class FormCascades(Pass):
         for block, runs in runs_by_function(module, ctx):
             formed: set[Operation] = set()
             for run in runs:
-                for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx, min_peaks):
+                for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx, min_peaks,
+                                                                growth):
                     self._write(cascade, ops, ctx)
                     formed.update(ops[i] for i in cascade.members)
                     ctx.stat("cascades")
@@ -129,7 +136,9 @@ class FormCascades(Pass):
         # Size in a shared arena: what follows (weight buffering, fast storage for feature maps)
         # works under the cascaded MIN schedule's peak, not the arena cache size
         sram_target = max(min_peaks) if min_peaks else limit
-        policy = ScheduleAttr(strategy, target.arena_cache_size, sram_target)
+        base = schedule if isinstance(schedule, ScheduleAttr) else ScheduleAttr(strategy, target.arena_cache_size, 0)
+        policy = base.replaced(strategy=strategy, arena_cache_size=target.arena_cache_size, sram_target=sram_target,
+                               stripe_growth=growth)
         if schedule != policy:
             ctx.rewriter.set_attr(module, SCHEDULE_ATTR, policy)
         if largest > ctx.stats["largest-cascade"]:
@@ -137,7 +146,8 @@ class FormCascades(Pass):
 
     # -- one NPU run ---------------------------------------------------------------------------
     def _schedule_run(self, block: Block, run: list[Operation], target, strategy: str, limit: int,
-                      ctx: PassContext, min_peaks: list[int]) -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
+                      ctx: PassContext, min_peaks: list[int],
+                      growth: str = "vela") -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
         describe: Callable[[Operation], NpuOpDesc] = lambda op: ctx.analyses.get(OpDescription, op).desc  # noqa: E731
         records, ops = sched_ops(run, describe)
         if not records:
@@ -173,7 +183,7 @@ class FormCascades(Pass):
         for cascade in built.cascades:
             weights = self._staged_weights(cascade, records, sizes, growth_limit,
                                            0 if spilling else non_local.get(cascade.start, 0), ops, ctx)
-            grown = grow_stripes(records, cascade, growth_limit, spilling, non_local, weights)
+            grown = grow_stripes(records, cascade, growth_limit, spilling, non_local, weights, growth)
             if grown.cascades is None:
                 cascades.append(cascade)
             else:

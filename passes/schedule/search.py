@@ -39,7 +39,7 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
-    SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, UsageAttr,
+    POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.analysis import AnalysisManager
@@ -59,10 +59,25 @@ ALIGNMENT = 16
 
 @dataclass(frozen=True)
 class Knobs:
-    """What the later passes read from ``npu.schedule``: the strategy and the SRAM target."""
+    """What the later passes read from ``npu.schedule``: the strategy, the SRAM target and the
+    flags of dialects/npu/schedule_attrs.py POINT_FLAGS (full stripe growth, prefetch overlap)."""
 
     strategy: str
     sram_target: int
+    flags: tuple[str, ...] = ()
+
+    def with_flags(self, *flags: str) -> "Knobs":
+        return Knobs(self.strategy, self.sram_target, tuple(f for f in POINT_FLAGS if f in flags or f in self.flags))
+
+    def schedule(self, arena: int) -> ScheduleAttr:
+        """The ``npu.schedule`` that makes the later passes build this candidate."""
+        return ScheduleAttr(self.strategy, arena, self.sram_target,
+                            "full" if "full_growth" in self.flags else "vela", "prefetch_overlap" in self.flags)
+
+    def describe(self) -> str:
+        words = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap"}
+        extra = "".join(f", {words[f]}" for f in self.flags)
+        return f"{self.strategy} with an SRAM target of {self.sram_target} bytes{extra}"
 
 
 @dataclass(frozen=True)
@@ -114,6 +129,8 @@ class SearchSchedule(Pass):
     sram_budget: int = option(-1, "SRAM bytes the schedule may use (-1: no search; the pipeline schedules as Vela)")
     steps: int = option(6, "SRAM targets tried evenly between the Size and Performance schedules' SRAM")
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
+    variants: bool = option(True, "also try full stripe growth on the best point within the budget, and prefetch "
+                                  "overlap on the next faster point (three more candidates)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget < 0:
@@ -144,6 +161,8 @@ class SearchSchedule(Pass):
                 if target_bytes < arena:
                     trial(Knobs("Performance", target_bytes))
             self._refine(trial, tried, arena)
+            if self.variants:
+                self._variants(trial, tried)
         points = [p for p in tried.values() if p is not None]
         ctx.stat("candidates", len(tried))
         ctx.stat("failed", sum(p is None for p in tried.values()))
@@ -158,18 +177,17 @@ class SearchSchedule(Pass):
         if best not in front:  # equal in both to a point tried earlier: that one stands for it
             best = next(p for p in front if (p.cycles, p.sram) == (best.cycles, best.sram))
         ctx.stat("frontier", len(front))
-        for point in sorted(points, key=lambda p: (p.knobs.strategy, p.knobs.sram_target)):
+        for point in sorted(points, key=lambda p: (p.knobs.strategy, p.knobs.sram_target, p.knobs.flags)):
             where = "on the frontier" if point in front else "dominated"
-            ctx.remark(f"candidate {point.knobs.strategy} with an SRAM target of {point.knobs.sram_target} bytes: "
-                       f"{point.cycles} cycles, {point.sram} bytes of SRAM ({where})", module)
-        ctx.remark(f"chose {best.knobs.strategy} with an SRAM target of {best.knobs.sram_target} bytes: the fastest "
-                   f"of {len(points)} schedules within the budget of {self.sram_budget} bytes ({best.cycles} cycles, "
-                   f"{best.sram} bytes)", module)
-        ctx.rewriter.set_attr(module, SCHEDULE_ATTR, ScheduleAttr(best.knobs.strategy, arena, best.knobs.sram_target))
+            ctx.remark(f"candidate {point.knobs.describe()}: {point.cycles} cycles, {point.sram} bytes of SRAM "
+                       f"({where})", module)
+        ctx.remark(f"chose {best.knobs.describe()}: the fastest of {len(points)} schedules within the budget of "
+                   f"{self.sram_budget} bytes ({best.cycles} cycles, {best.sram} bytes)", module)
+        ctx.rewriter.set_attr(module, SCHEDULE_ATTR, best.knobs.schedule(arena))
         ends = [None if p is None else (p.cycles, p.sram) for p in (performance, size)]
         ctx.rewriter.set_attr(module, SEARCH_ATTR, SearchAttr(
             self.sram_budget, front.index(best), ends[0], ends[1],
-            tuple((p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram) for p in front)))
+            tuple(SearchPoint(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.flags) for p in front)))
 
     def _refine(self, trial, tried: dict[Knobs, Point | None], arena: int) -> None:
         """Bisect the Performance SRAM target between the largest one whose schedule fits the
@@ -179,7 +197,7 @@ class SearchSchedule(Pass):
             point = tried.get(knobs)
             return point is not None and point.sram <= self.sram_budget
 
-        performance = sorted(k.sram_target for k in tried if k.strategy == "Performance")
+        performance = sorted(k.sram_target for k in tried if k.strategy == "Performance" and not k.flags)
         fitting = [t for t in performance if fits(Knobs("Performance", t))]
         low = max(fitting, default=None)
         if low is None:
@@ -195,6 +213,21 @@ class SearchSchedule(Pass):
             else:
                 high = middle
 
+    def _variants(self, trial, tried: dict[Knobs, Point | None]) -> None:
+        """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
+        re-reads, never more than the target) on the best point within the budget; prefetch
+        overlap (less SRAM, paid in cycles where a prefetch must wait) with and without full
+        growth on the cheapest point faster than that one, which it may bring within the budget."""
+        points = [p for p in tried.values() if p is not None]
+        best = choose(points, self.sram_budget)
+        faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
+        if best is not None:
+            trial(best.knobs.with_flags("full_growth"))
+        if faster:
+            above = min(faster, key=lambda p: (p.sram, p.cycles)).knobs
+            trial(above.with_flags("prefetch_overlap"))
+            trial(above.with_flags("prefetch_overlap", "full_growth"))
+
     @staticmethod
     def _materialise(module: Operation, knobs: Knobs, ctx: PassContext) -> Point | None:
         """Cycles and SRAM of the schedule the later passes build with ``knobs``, built on a
@@ -207,8 +240,7 @@ class SearchSchedule(Pass):
         for original, copied in copy.ops.items():
             if is_costed(original):
                 manager.seed(ctx.analyses.get(OpDescription, original).copied_to(copied))
-        schedule = ScheduleAttr(knobs.strategy, target_of(module).arena_cache_size, knobs.sram_target)
-        copy.root.attributes[SCHEDULE_ATTR] = schedule  # a scratch copy: no rewriter to notify
+        copy.root.attributes[SCHEDULE_ATTR] = knobs.schedule(target_of(module).arena_cache_size)  # (a scratch copy)
         engine = DiagnosticEngine(stream=io.StringIO())
         engine.show_remarks = False
         try:

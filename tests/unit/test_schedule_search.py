@@ -10,7 +10,7 @@ import pytest
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
-from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, SearchAttr
+from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.pass_manager import PassFailure, PassManager
@@ -68,8 +68,8 @@ def test_the_ends_are_the_vela_equivalent_pipelines(model: str, target: tuple) -
     assert search.performance == _cycles_and_sram(performance)
     assert search.size == _cycles_and_sram(size)
     # the goal of the search: nothing slower than Vela's Performance in its SRAM, nor than Size in Size's
-    fitting_performance = choose([_point(c, s) for _, _, c, s in search.points], search.performance[1])
-    fitting_size = choose([_point(c, s) for _, _, c, s in search.points], search.size[1])
+    fitting_performance = choose([_point(p.cycles, p.sram) for p in search.points], search.performance[1])
+    fitting_size = choose([_point(p.cycles, p.sram) for p in search.points], search.size[1])
     assert fitting_performance.cycles <= search.performance[0]
     assert fitting_size.cycles <= search.size[0]
 
@@ -80,9 +80,9 @@ def test_every_frontier_point_comes_back_under_its_own_budget() -> None:
     search: SearchAttr = first.attr(SEARCH_ATTR)
     assert len(search.points) >= 4
     chosen = search.points[search.chosen]
-    assert chosen[3] <= 8000 and all(p[2] >= chosen[2] for p in search.points if p[3] <= 8000)
-    assert _cycles_and_sram(first) == (chosen[2], chosen[3])  # the schedule is the point promised
-    for strategy, target, cycles, sram in search.points:
+    assert chosen.sram <= 8000 and all(p.cycles >= chosen.cycles for p in search.points if p.sram <= 8000)
+    assert _cycles_and_sram(first) == (chosen.cycles, chosen.sram)  # the schedule is the point promised
+    for strategy, _, cycles, sram, _ in search.points:
         module, errors = _schedule("branches", DEDICATED, f"schedule{{sram-budget={sram}}}")
         assert not errors
         # the point promised, or one the new budget's own candidates found at least as good
@@ -110,3 +110,37 @@ def test_a_budget_nothing_fits_is_one_error() -> None:
     assert errors.count("error:") == 1
     assert "no schedule fits the SRAM budget of 100 bytes" in errors
     assert "needs 384 bytes" in errors
+
+
+def _tail_after(model: str, target: tuple, schedule: ScheduleAttr | None, tail: str):
+    """The head of the schedule pipeline, then ``schedule`` written as npu.schedule (if any), then ``tail``."""
+    from npu_opt.passes.schedule.pipeline import SCHEDULE_HEAD
+
+    module, errors = _schedule(model, target, SCHEDULE_HEAD)
+    assert not errors
+    if schedule is not None:
+        module.attributes[SCHEDULE_ATTR] = schedule
+    engine = DiagnosticEngine(stream=io.StringIO())
+    engine.show_remarks = False
+    PassManager(parse_pipeline(tail), engine, verify_each=True).run(module)
+    return module
+
+
+def test_the_knobs_beyond_vela_are_read_from_npu_schedule() -> None:
+    """stripe_growth = full and prefetch_overlap in npu.schedule do what the passes' options do,
+    and full growth never gives a cascade a shorter stripe than Vela's scan."""
+    from npu_opt.dialects.npu.schedule_attrs import STRIPE_ATTR
+    from npu_opt.passes.schedule.pipeline import SCHEDULE_TAIL
+
+    knobs = ScheduleAttr("Performance", 16384, 8192, "full", True)
+    by_ir = _tail_after("branches", DEDICATED, knobs, SCHEDULE_TAIL)
+    by_options = _tail_after("branches", DEDICATED, ScheduleAttr("Performance", 16384, 8192), SCHEDULE_TAIL.replace(
+        "npu-form-cascades", "npu-form-cascades{stripe-growth=full}").replace(
+        "npu-allocate", "npu-allocate{prefetch-overlap=true}"))
+    by_options.attributes[SCHEDULE_ATTR] = by_ir.attr(SCHEDULE_ATTR)  # (the only difference: the knobs' record)
+    assert print_op(by_ir) == print_op(by_options)
+    vela = _tail_after("branches", DEDICATED, ScheduleAttr("Performance", 16384, 8192), SCHEDULE_TAIL)
+    heights = [[op.attr(STRIPE_ATTR).shape[0] for op in m.walk() if op.attr(STRIPE_ATTR) is not None]
+               for m in (vela, by_ir)]
+    assert heights[0] and len(heights[0]) == len(heights[1])
+    assert all(full >= plain for plain, full in zip(*heights)) and heights[1] != heights[0]

@@ -13,12 +13,12 @@
 // RUN: not %npu_opt %S/../../data/branches.tflite --pass=schedule{sram-budget=8000} --target ethos-u55-128 -o /dev/null --pareto=%t.pdf 2>&1 | %filecheck %s --check-prefix=SUFFIX
 // RUN: not %exists %t.pdf
 
-// CSV: network,accelerator,system_config,memory_mode,budget,point,strategy,sram_target,total_cycles,sram_bytes,chosen,vela_performance_cycles,vela_performance_sram,vela_size_cycles,vela_size_sram
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,0,Performance,16384,29076,15536,no,29076,15536,47856,768
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,1,Performance,11312,31152,10928,no,
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,2,Performance,7088,32176,6640,yes,
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,3,Performance,4976,34843,4784,no,
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,16,38353,0,no,
+// CSV: network,accelerator,system_config,memory_mode,budget,point,strategy,sram_target,flags,total_cycles,sram_bytes,chosen,vela_performance_cycles,vela_performance_sram,vela_size_cycles,vela_size_sram
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,0,Performance,16384,,29076,15536,no,29076,15536,47856,768
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,1,Performance,11312,,31152,10928,no,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,2,Performance,7088,,32176,6640,yes,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,3,Performance,4976,,34843,4784,no,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,16,,38353,0,no,
 // CSV-EMPTY:
 
 // SUMMARY: Schedule: Performance (arena cache size 16,384 B, SRAM target 7,088 B)

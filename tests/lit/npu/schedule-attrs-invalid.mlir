@@ -48,3 +48,23 @@
 
 // expected-error@+1 {{#npu.alloc: integer 99999999999999999999999 does not fit in 64 bits}}
 "foo.op"() {a = #npu.alloc<Sram, offset = 99999999999999999999999, size = 1, live = [0, 0]>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.schedule: unknown stripe_growth 'half' (expected vela or full)}}
+"foo.op"() {a = #npu.schedule<Size, arena_cache_size = 1, sram_target = 1, stripe_growth = half>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.schedule: unexpected 'overlap' (the only flag after the strategy is prefetch_overlap, once)}}
+"foo.op"() {a = #npu.schedule<Size, overlap, arena_cache_size = 1, sram_target = 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, prefetch_overlap, once each, not fast}}
+"foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, fast]]>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.search: chosen = 2 names none of the 1 points}}
+"foo.op"() {a = #npu.search<budget = 1, chosen = 2, points = [[Size, 1, 2, 3]]>} : () -> ()

@@ -21,3 +21,14 @@ module attributes {npu.schedule = #npu.schedule<Size,arena_cache_size=393216,sra
     return %0 : tensor<1x8x8x16xi8>
   }
 }
+
+// -----
+
+// A schedule search's knobs beyond Vela's (stripe growth, prefetch overlap) and its frontier,
+// whose points may carry them as flags.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088, stripe_growth = full, prefetch_overlap>
+// CHECK-SAME: npu.search = #npu.search<budget = 8000, chosen = 1, performance = [29076, 15536], size = [47856, 768], points = {{\[\[}}Performance, 16384, 29076, 15536], [Performance, 7088, 31000, 6000, full_growth, prefetch_overlap], [Size, 16384, 47856, 768]]>
+// CHECK-SAME: plain = #npu.schedule<Size, arena_cache_size = 1, sram_target = 1>
+module attributes {npu.schedule = #npu.schedule<Performance, prefetch_overlap, stripe_growth = full, arena_cache_size = 16384, sram_target = 7088>, npu.search = #npu.search<points = [[Performance, 16384, 29076, 15536], [Performance,7088,31000,6000,full_growth,prefetch_overlap], [Size, 16384, 47856, 768]], budget = 8000, chosen = 1, size = [47856, 768], performance = [29076, 15536]>, plain = #npu.schedule<Size, arena_cache_size = 1, sram_target = 1, stripe_growth = vela>} {
+}
