@@ -95,8 +95,9 @@ def render_table(frontiers: list[Frontier]) -> str:
     return out.getvalue()
 
 
-def render_plot(frontiers: list[Frontier], path: str) -> bytes:
-    """One panel per frontier: SRAM (KiB) on x, total cycles on y, in the format of ``path``."""
+def render_plot(frontiers: list[Frontier], path: str, reference: str = "Vela-equivalent") -> bytes:
+    """One panel per frontier: SRAM (KiB) on x, total cycles on y, in the format of ``path``;
+    ``reference`` names the Performance and Size points marked beside the frontier."""
     from matplotlib import rcParams
     from matplotlib.figure import Figure
 
@@ -108,8 +109,8 @@ def render_plot(frontiers: list[Frontier], path: str) -> bytes:
         axes.plot(xs, ys, "o", color="#3465a4", label="frontier (npu-opt)", zorder=3)
         axes.plot([xs[f.chosen]], [ys[f.chosen]], "o", markersize=14, markerfacecolor="none",
                   markeredgecolor="#cc0000", label=f"chosen (budget {f.budget / 1024:.1f} KiB)", zorder=4)
-        for name, end, marker in (("Vela-equivalent Performance", f.performance, "s"),
-                                  ("Vela-equivalent Size", f.size, "^")):
+        for name, end, marker in ((f"{reference} Performance", f.performance, "s"),
+                                  (f"{reference} Size", f.size, "^")):
             if end is not None:
                 axes.plot([end[1] / 1024], [end[0]], marker, color="#4e9a06", markerfacecolor="none",
                           markersize=9, label=name, zorder=4)
