@@ -7,6 +7,7 @@ does not. It also checks that the wheel puts nothing at the top of site-packages
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -21,11 +22,22 @@ pytestmark = pytest.mark.skipif(os.environ.get("NPU_OPT_SKIP_WHEEL_TEST") == "1"
                                 reason="NPU_OPT_SKIP_WHEEL_TEST=1")
 
 
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "ir", "dialects", "passes", "tools")
+"""What the wheel is built from (setup.py discovers the four layers)."""
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's wheel, built from the working tree."""
+    """The project's wheel, built from a copy of the working tree's sources: setuptools builds in
+    the source directory's build/, which a stale or concurrent build there would break."""
     out = tmp_path_factory.mktemp("wheel")
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+    source = tmp_path_factory.mktemp("source")
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     (found,) = out.glob("npu_opt-*.whl")
