@@ -15,7 +15,6 @@ without any allocation in the IR, the flag is an error before any file is writte
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 
 from npu_opt.ir.core import Operation
@@ -113,7 +112,6 @@ def missing_allocations(flag: str = "--memory-timeline") -> str:
 
 def render(timelines: list[Timeline], path: str) -> bytes:
     """The picture of ``timelines`` in the format ``path``'s suffix names (SVG or PNG)."""
-    from matplotlib import rcParams
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
@@ -148,15 +146,8 @@ def render(timelines: list[Timeline], path: str) -> bytes:
         axes.set_title(f"{timeline.title}: {area} ({top:,} bytes spanned)", fontsize=9)
         if timeline.cascades or timeline.dma_times or area in timeline.bounds:
             axes.legend(loc="upper right", fontsize=7)
-    out = io.BytesIO()
-    fmt = "png" if path.lower().endswith(".png") else "svg"
-    salt = rcParams["svg.hashsalt"]
-    rcParams["svg.hashsalt"] = "npu-opt"  # stable element ids: the same IR gives the same file
-    try:
-        figure.savefig(out, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
-    finally:
-        rcParams["svg.hashsalt"] = salt
-    return out.getvalue()
+    from npu_opt.tools.figure_file import figure_bytes
+    return figure_bytes(figure, path)
 
 
 __all__ = ["Interval", "SUFFIXES", "Timeline", "check_request", "collect", "missing_allocations", "render"]

@@ -98,7 +98,6 @@ def render_table(frontiers: list[Frontier]) -> str:
 def render_plot(frontiers: list[Frontier], path: str, reference: str = "Vela-equivalent") -> bytes:
     """One panel per frontier: SRAM (KiB) on x, total cycles on y, in the format of ``path``;
     ``reference`` names the Performance and Size points marked beside the frontier."""
-    from matplotlib import rcParams
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(7, 4.2 * len(frontiers) + 0.4), layout="constrained")
@@ -119,15 +118,8 @@ def render_plot(frontiers: list[Frontier], path: str, reference: str = "Vela-equ
         axes.set_title(f"{f.network}: {f.accelerator}, {f.system_config}, {f.memory_mode}", fontsize=10)
         axes.grid(True, alpha=0.3)
         axes.legend(fontsize=8)
-    out = io.BytesIO()
-    fmt = "png" if path.lower().endswith(".png") else "svg"
-    salt = rcParams["svg.hashsalt"]
-    rcParams["svg.hashsalt"] = "npu-opt"  # stable element ids: the same IR gives the same file
-    try:
-        figure.savefig(out, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
-    finally:
-        rcParams["svg.hashsalt"] = salt
-    return out.getvalue()
+    from npu_opt.tools.figure_file import figure_bytes
+    return figure_bytes(figure, path)
 
 
 def render(frontiers: list[Frontier], path: str) -> bytes:

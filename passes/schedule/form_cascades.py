@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.perf import select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
@@ -46,7 +45,7 @@ from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.passes.npu_order import runs_by_function
 from npu_opt.passes.schedule.cascade_builder import (
-    Cascade, SchedOp, Stop, build_cascades, grow_stripes, min_stripes,
+    Cascade, SchedOp, build_cascades, grow_stripes, min_stripes,
 )
 from npu_opt.passes.schedule.cascade_ops import sched_ops
 

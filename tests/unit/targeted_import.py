@@ -1,12 +1,21 @@
-"""Test helper: a TFLite model imported and given a target, as npu-opt's target flags do, so
-the scheduling and interpreter tests share one way of building their input module."""
+"""Test helpers: a TFLite model imported and given a target, as npu-opt's target flags do, a
+pipeline run on it, and seeded inputs for it, so the scheduling and interpreter tests share one
+way of building and running their input module."""
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+import io
+
+import numpy as np
+
 from npu_opt.dialects.tfl.tflite import import_tflite
 from npu_opt.ir.core import Operation
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.pass_manager import PassFailure, PassManager
+from npu_opt.ir.pass_registry import parse_pipeline
+from npu_opt.tools.run_inputs import function_ports, gather_inputs
 from npu_opt.tools.target_options import apply_target, prepare_target
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -25,3 +34,21 @@ def imported_with_target(model: str | Path, accelerator: str, system_config: str
     module = import_tflite(path.read_bytes(), path.stem)
     apply_target(module, request)
     return module
+
+
+def run_pipeline(module: Operation, pipeline: str) -> str:
+    """Run ``pipeline`` on ``module`` (verifier on, remarks hidden); the errors it printed, ""
+    when it succeeded."""
+    stream = io.StringIO()
+    engine = DiagnosticEngine(stream=stream)
+    engine.show_remarks = False
+    try:
+        PassManager(parse_pipeline(pipeline), engine, verify_each=True).run(module)
+    except PassFailure:
+        pass
+    return stream.getvalue() if engine.has_errors else ""
+
+
+def seeded_inputs(func: Operation, seed: int = 0) -> list[np.ndarray]:
+    """npu-run's seeded random inputs for ``func``'s arguments (over each one's storage range)."""
+    return gather_inputs(function_ports(func)[0], [], seed).arrays

@@ -18,6 +18,7 @@ import npu_opt.passes  # noqa: F401 - registers the passes and pipelines
 from npu_opt.ir.interpreter import run_function
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.printer import print_op
+from tflite_arith import tflite_rescale
 
 ACCELERATOR = "ethos-u55-128"
 
@@ -115,22 +116,10 @@ def test_width_fold_groups_read_the_channels_of_their_unfolded_convolution():
         for kx, i in itertools.product(range(2), range(2)):
             value = int(unfolded_x[0, oy, ox * 2 + kx, group * 2 + i]) - 4
             acc += value * (int(unfolded_w[o, 0, kx, i]) - 1)
-        expected[0, oy, ox, o] = min(max(_tflite_rescale(acc, multiplier, shift) - 2, -128), 127)
+        expected[0, oy, ox, o] = min(max(tflite_rescale(acc, multiplier, shift) - 2, -128), 127)
     assert ours.tolist() == expected.tolist()
     plain = np.asarray(run_function(parse_module(_grouped(8, 4, ""), "plain.mlir"), [x, w, b])[0])
     assert plain.tolist() != ours.tolist()  # contiguous groups read other channels
-
-
-def _tflite_rescale(acc: int, multiplier: int, shift: int) -> int:
-    """TFLite's rescale with Python integers: a doubling high multiply rounding ties up, then a
-    divide by 2^(shift - 31) rounding ties away from zero."""
-    high = (acc * multiplier + (1 << 30)) >> 31
-    right = shift - 31
-    if right <= 0:
-        return high << -right
-    quotient, remainder = divmod(abs(high), 1 << right)
-    quotient += remainder * 2 >= (1 << right)
-    return quotient if high >= 0 else -quotient
 
 
 def _verify_messages(text: str) -> list[str]:

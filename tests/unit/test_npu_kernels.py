@@ -14,6 +14,7 @@ from npu_opt.dialects.npu.kernels.arith import rescale
 from npu_opt.dialects.npu.kernels.windows import ifm_rows_needed
 from npu_opt.ir.interpreter import InterpretError, kernel_for, run_function
 from npu_opt.ir.parser import parse_module
+from tflite_arith import tflite_rescale
 
 
 def _module(signature: str, body: str, results: str):
@@ -43,18 +44,6 @@ def test_rounding_modes_on_ties_and_the_double_rounding_of_tflite():
 
 # ---------------------------------------------------------------------------------------------
 # MAC operations against direct loops
-def _tflite_rescale(acc: int, multiplier: int, shift: int) -> int:
-    """TFLite's MultiplyByQuantizedMultiplier written with Python integers: a rounding doubling
-    high multiply (ties up) then a rounding divide by 2^(shift - 31) (ties away from zero)."""
-    high = (acc * multiplier + (1 << 30)) >> 31
-    right = shift - 31
-    if right <= 0:
-        return high << -right
-    quotient, remainder = divmod(abs(high), 1 << right)
-    quotient += remainder * 2 >= (1 << right)
-    return quotient if high >= 0 else -quotient
-
-
 def test_conv2d_with_zero_points_padding_stride_and_per_channel_scales_matches_loops():
     rng = np.random.default_rng(3)
     x = rng.integers(-128, 128, (1, 5, 6, 3))
@@ -79,7 +68,7 @@ def test_conv2d_with_zero_points_padding_stride_and_per_channel_scales_matches_l
             if 0 <= iy < 5 and 0 <= ix < 6:
                 acc += (int(x[0, iy, ix, c]) + 3) * int(w[o, ky, kx, c])
         multiplier, shift = quantise_scale(0.5 * (0.01, 0.03)[o] / 0.25)
-        expected[0, oy, ox, o] = min(max(_tflite_rescale(acc, multiplier, shift) + 5, -128), 127)
+        expected[0, oy, ox, o] = min(max(tflite_rescale(acc, multiplier, shift) + 5, -128), 127)
     assert ours.dtype == np.int8
     assert ours.tolist() == expected.tolist()
 

@@ -19,12 +19,12 @@ from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR
 from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, UNHIDDEN_ATTR, StreamAttr
 from npu_opt.dialects.npu.schedule_exec import run_scheduled
 from npu_opt.ir.diagnostics import DiagnosticEngine
-from npu_opt.ir.interpreter import run_function, storage_dtype
+from npu_opt.ir.interpreter import run_function
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.pass_manager import PassFailure, PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
-from targeted_import import imported_with_target
+from targeted_import import imported_with_target, seeded_inputs
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MODELS = sorted(p.stem for p in DATA.glob("*.tflite"))
@@ -57,20 +57,6 @@ def _function(module):
     return next(op for op in module.walk() if op.name == "func.func")
 
 
-def _inputs(func) -> list[np.ndarray]:
-    """Seeded random inputs over each argument's whole storage range."""
-    rng = np.random.default_rng(0)
-    arrays = []
-    for arg in func.regions[0].entry.args:
-        dtype = storage_dtype(arg.type)
-        if dtype.kind in "iu":
-            info = np.iinfo(dtype)
-            arrays.append(rng.integers(info.min, info.max, size=arg.type.shape, endpoint=True).astype(dtype))
-        else:
-            arrays.append(rng.standard_normal(arg.type.shape).astype(dtype))
-    return arrays
-
-
 def _dmas(module) -> list:
     return [op for op in module.walk() if op.name == "npu.dma" and isinstance(op.attr(STREAM_ATTR), StreamAttr)]
 
@@ -89,7 +75,7 @@ def test_overlapping_prefetches_schedule_check_and_run_as_the_legalised_model(mo
     if model in NO_KERNEL:
         return
     reference = parse_module(_printed(model, "estimate", target), f"{model}.mlir")
-    inputs = _inputs(_function(reference))
+    inputs = seeded_inputs(_function(reference))
     expected = run_function(reference, inputs)
     got = run_scheduled(scheduled, inputs)
     assert len(got) == len(expected)

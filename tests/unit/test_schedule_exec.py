@@ -20,12 +20,12 @@ from npu_opt.dialects.npu.schedule_exec.placement import Placements
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import OpResult
 from npu_opt.ir.diagnostics import DiagnosticEngine
-from npu_opt.ir.interpreter import run_function, storage_dtype
+from npu_opt.ir.interpreter import run_function
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.pass_manager import PassFailure, PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
-from targeted_import import imported_with_target
+from targeted_import import imported_with_target, seeded_inputs
 from npu_opt.dialects.npu.schedule_exec.layout import address_map, footprint, gather, scatter
 from npu_opt.dialects.npu.schedule_exec.weights import WeightStream
 
@@ -187,24 +187,10 @@ def test_views_and_concatenation_parts_read_their_owners_bytes():
 
 
 # --- scheduled runs against the plain interpreter ---------------------------------------------------
-def _inputs(func, seed: int = 0) -> list[np.ndarray]:
-    """Seeded random inputs over each argument's whole storage range."""
-    rng = np.random.default_rng(seed)
-    arrays = []
-    for arg in func.regions[0].entry.args:
-        dtype = storage_dtype(arg.type)
-        if dtype.kind in "iu":
-            info = np.iinfo(dtype)
-            arrays.append(rng.integers(info.min, info.max, size=arg.type.shape, endpoint=True).astype(dtype))
-        else:
-            arrays.append(rng.standard_normal(arg.type.shape).astype(dtype))
-    return arrays
-
-
 def _reference(model: str, target: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """(inputs, outputs of the plain interpreter on the legalised module)."""
     module = _module(model, "estimate", target)
-    inputs = _inputs(_function(module))
+    inputs = seeded_inputs(_function(module))
     return inputs, run_function(module, inputs)
 
 
@@ -231,7 +217,7 @@ def test_scheduled_run_matches_the_legalised_run(model: str, strategy: str, targ
 def test_observer_sees_every_executed_op_once_in_time_order():
     module = _module("kernels", "schedule{optimise=Size}")
     seen: list[tuple[int, tuple[int, ...]]] = []
-    run_scheduled(module, _inputs(_function(module)),
+    run_scheduled(module, seeded_inputs(_function(module)),
                   observer=lambda op, results: seen.append((op.attr(TIME_ATTR).value, results[0].shape)))
     timed = sorted((op.attr(TIME_ATTR).value, op.results[0].type.shape) for op in module.walk()
                    if isinstance(op.attr(TIME_ATTR), IntegerAttr))

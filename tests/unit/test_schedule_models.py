@@ -3,19 +3,15 @@ with both strategies; the printed schedule parses back to the same text, and npu
 (written from the rules, not from the passes) finds nothing wrong with it."""
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
-from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.parser import parse_module
-from npu_opt.ir.pass_manager import PassFailure, PassManager
-from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
-from targeted_import import imported_with_target
+from targeted_import import imported_with_target, run_pipeline
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MODELS = sorted(p.stem for p in DATA.glob("*.tflite"))
@@ -25,28 +21,17 @@ TARGETS = {
 }
 
 
-def _run(module, pipeline: str) -> str:
-    stream = io.StringIO()
-    engine = DiagnosticEngine(stream=stream)
-    engine.show_remarks = False
-    try:
-        PassManager(parse_pipeline(pipeline), engine, verify_each=True).run(module)
-    except PassFailure:
-        pass
-    return stream.getvalue() if engine.has_errors else ""
-
-
 @pytest.mark.parametrize("strategy", ["Performance", "Size"])
 @pytest.mark.parametrize("target", sorted(TARGETS))
 @pytest.mark.parametrize("model", MODELS)
 def test_model_schedules_and_passes_the_checker(model: str, target: str, strategy: str) -> None:
     accel, system, mode, cache = TARGETS[target]
     module = imported_with_target(model, accel, system, mode, cache)
-    errors = _run(module, f"schedule{{optimise={strategy}}}")
+    errors = run_pipeline(module, f"schedule{{optimise={strategy}}}")
     if "more than the arena cache size" in errors:
         pytest.skip(f"{model} does not fit {cache} bytes of fast storage (reported as one error): {errors[:200]}")
     assert not errors, errors
     text = print_op(module)
     again = parse_module(text, f"{model}.mlir")
     assert print_op(again) == text, "print(parse(x)) is not a fixed point on the scheduled IR"
-    assert _run(again, "npu-check-schedule") == ""
+    assert run_pipeline(again, "npu-check-schedule") == ""

@@ -13,11 +13,11 @@ from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
 from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.parser import parse_module
-from npu_opt.ir.pass_manager import PassFailure, PassManager
+from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
 from npu_opt.passes.schedule.search import Knobs, Point, choose, frontier
-from targeted_import import imported_with_target
+from targeted_import import imported_with_target, run_pipeline
 
 SHARED = ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram", None)
 DEDICATED = ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram", 16384)
@@ -26,14 +26,7 @@ DEDICATED = ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram", 16384)
 def _schedule(model: str, target: tuple, pipeline: str):
     """(module, error text) after ``pipeline`` on a tests/data model."""
     module = imported_with_target(model, *target)
-    stream = io.StringIO()
-    engine = DiagnosticEngine(stream=stream)
-    engine.show_remarks = False
-    try:
-        PassManager(parse_pipeline(pipeline), engine, verify_each=True).run(module)
-    except PassFailure:
-        pass
-    return module, stream.getvalue()
+    return module, run_pipeline(module, pipeline)
 
 
 def _cycles_and_sram(module) -> tuple[int, int]:
@@ -120,9 +113,7 @@ def _tail_after(model: str, target: tuple, schedule: ScheduleAttr | None, tail: 
     assert not errors
     if schedule is not None:
         module.attributes[SCHEDULE_ATTR] = schedule
-    engine = DiagnosticEngine(stream=io.StringIO())
-    engine.show_remarks = False
-    PassManager(parse_pipeline(tail), engine, verify_each=True).run(module)
+    assert run_pipeline(module, tail) == ""
     return module
 
 
