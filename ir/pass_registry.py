@@ -55,6 +55,8 @@ class PipelineInfo:
     name: str
     pipeline: str
     description: str
+    exclusive: tuple[tuple[str, str, str], ...] = ()
+    """Pairs of the pipeline's options that cannot be given together, each with the reason."""
 
 
 _PASSES: dict[str, type[Pass]] = {}
@@ -80,11 +82,13 @@ def register_pass(name: str, statistics: dict[str, str] | None = None) -> Callab
     return wrap
 
 
-def register_pipeline(name: str, pipeline: str, description: str) -> None:
-    """Register a named pipeline: using ``name`` as a pass runs ``pipeline``."""
+def register_pipeline(name: str, pipeline: str, description: str,
+                      exclusive: tuple[tuple[str, str, str], ...] = ()) -> None:
+    """Register a named pipeline: using ``name`` as a pass runs ``pipeline``. ``exclusive``:
+    (option, option, why) pairs of its options that may not be given together."""
     if name in _PASSES or name in _PIPELINES:
         raise TypeError(f"pass {name!r} is registered twice")
-    _PIPELINES[name] = PipelineInfo(name, pipeline, description)
+    _PIPELINES[name] = PipelineInfo(name, pipeline, description, exclusive)
 
 
 _DEFERRED: dict[str, str] = {}
@@ -302,6 +306,11 @@ def _pipeline_with_options(pipeline: PipelineInfo, options: dict[str, str], dept
         cls = _PASSES.get(name)
         declared[element] = {spec[0] for spec in option_specs(cls)} if cls is not None else set()
     every = set().union(*declared.values())
+    given_names = {key.replace("_", "-") for key in options}
+    for first, second, why in pipeline.exclusive:
+        if first in given_names and second in given_names:
+            raise PipelineError(f"options '{first}' and '{second}' of pipeline '{pipeline.name}' cannot be "
+                                f"given together: {why}")
     for key in options:
         if key not in every and key.replace("_", "-") not in every:
             raise PipelineError(f"pipeline '{pipeline.name}' has no option '{key}'{suggest(key, every)} "

@@ -26,8 +26,18 @@ and cost it; npu-search-schedule runs them on copies of the module to compare kn
 
 SCHEDULE_PIPELINE = f"{SCHEDULE_HEAD},npu-search-schedule,{SCHEDULE_TAIL}"
 
+SEARCH_EXCLUSIVE: tuple[str, ...] = ("optimise", "sram-target", "stripe-growth", "prefetch-overlap", "buffer-limit",
+                                     "allocator", "weight-buffers", "encode-weights", "decide-in-arena",
+                                     "weight-buffering", "weights", "limit")
+"""Options of the passes after the search that ``schedule{sram-budget=N}`` refuses beside the
+budget: the search costs its candidates with those passes as they are by default, so an option
+changing them would make the schedule differ from the point the search chose."""
+
 register_pipeline("schedule", SCHEDULE_PIPELINE,
                   "legalise, order and place, then schedule: block configs, weight DMAs and their buffering, "
-                  "cascades, fast storage for feature maps and addresses; estimate the result")
+                  "cascades, fast storage for feature maps and addresses; estimate the result",
+                  exclusive=tuple((name, "sram-budget", "the search compares candidates scheduled with the "
+                                   "passes' defaults, so it would promise a schedule these options change")
+                                  for name in SEARCH_EXCLUSIVE))
 
 __all__ = ["SCHEDULE_HEAD", "SCHEDULE_PIPELINE", "SCHEDULE_TAIL"]

@@ -13,6 +13,8 @@
 // RUN: not %npu_opt %s --pass='schedule{optimize=Size}' 2>&1 | %filecheck %s --check-prefix=PIPEOPT
 // RUN: not %npu_opt %s --pass='schedule{optimise=Sise}' 2>&1 | %filecheck %s --check-prefix=STRATEGY
 // RUN: %npu_opt %s --pass='schedule{optimise=Size}' --target=ethos-u55-128 --dump-pass-pipeline -o /dev/null 2>&1 | %filecheck %s --check-prefix=FORWARD
+// With an SRAM budget the search chooses what optimise and the later passes' options would.
+// RUN: not %npu_opt %s --pass='schedule{sram-budget=8000 optimise=Size}' 2>&1 | %filecheck %s --check-prefix=BUDGET
 // The pipeline is checked before the input file is opened.
 // RUN: not %npu_opt %S/../Inputs/does-not-exist.mlir --pass=bogus 2>&1 | %filecheck %s --check-prefix=FIRST
 
@@ -26,6 +28,7 @@
 // NOHINT: npu-opt: error: 'zzzzzz' does not refer to a registered pass or pipeline (see --list-passes)
 // PIPEOPT: npu-opt: error: pipeline 'schedule' has no option 'optimize'; did you mean 'optimise'?
 // STRATEGY: npu-opt: error: option 'optimise' of pass '{{.*}}' expects 'Performance' | 'Size', got 'Sise'; did you mean 'Size'?
+// BUDGET: npu-opt: error: options 'optimise' and 'sram-budget' of pipeline 'schedule' cannot be given together: the search compares candidates scheduled with the passes' defaults
 // FORWARD: npu-buffer-weights{optimise=Size
 // FIRST: error: 'bogus' does not refer to a registered pass
 // FIRST-NOT: does-not-exist
