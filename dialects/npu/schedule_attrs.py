@@ -313,23 +313,32 @@ GROWTHS: tuple[str, ...] = ("vela", "full")
 """How npu-form-cascades grows a cascade's stripes (see passes/schedule/cascade_builder.py)."""
 
 
+SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins")
+"""The bare flags ``#npu.schedule`` takes after its strategy (each at most once)."""
+
+
 class ScheduleAttr(Attribute):
     """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N[, stripe_growth = full]
-    [, prefetch_overlap]>``: the policy and the fast-storage limits a module was scheduled for,
-    and two choices a schedule search may make beyond Vela's (both off unless written): stripe
-    growth that tries every stripe height (``full``; Vela stops at the first that does not fit),
-    and prefetched weight buffers allowed onto bytes the previous op frees, paying for it in
-    cycles where they then do (npu-allocate's ``prefetch-overlap``)."""
+    [, prefetch_overlap][, cascade_joins]>``: the policy and the fast-storage limits a module was
+    scheduled for, and three choices a schedule search may make beyond Vela's (all off unless
+    written): stripe growth that tries every stripe height (``full``; Vela stops at the first
+    that does not fit), prefetched weight buffers allowed onto bytes the previous op frees,
+    paying for it in cycles where they then do (npu-allocate's ``prefetch-overlap``), and
+    cascades that run through a binary elementwise op of two feature maps whose second one is
+    whole and written outside the cascade, such as a residual add (npu-form-cascades'
+    ``cascade-joins``). The two flags are bare words after the strategy or the fields, in any
+    order, each at most once."""
 
-    __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap")
+    __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins")
     strategy: str
     arena_cache_size: int
     sram_target: int
     stripe_growth: str
     prefetch_overlap: bool
+    cascade_joins: bool
 
     def _init(self, strategy: str, arena_cache_size: int, sram_target: int, stripe_growth: str = "vela",
-              prefetch_overlap: bool = False) -> None:
+              prefetch_overlap: bool = False, cascade_joins: bool = False) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"#npu.schedule: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
         if arena_cache_size < 0 or sram_target < 0:
@@ -341,13 +350,15 @@ class ScheduleAttr(Attribute):
         self._set("sram_target", int(sram_target))
         self._set("stripe_growth", stripe_growth)
         self._set("prefetch_overlap", bool(prefetch_overlap))
+        self._set("cascade_joins", bool(cascade_joins))
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
         strategy, arena, target, *rest = args
         growth = rest[0] if rest else "vela"
         overlap = bool(rest[1]) if len(rest) > 1 else False
-        return (strategy, int(arena), int(target), growth, overlap)
+        joins = bool(rest[2]) if len(rest) > 2 else False
+        return (strategy, int(arena), int(target), growth, overlap, joins)
 
     def replaced(self, **changes: object) -> "ScheduleAttr":
         """This attribute with the named fields changed."""
@@ -358,22 +369,24 @@ class ScheduleAttr(Attribute):
     def _render(self) -> str:
         extra = "" if self.stripe_growth == "vela" else f", stripe_growth = {self.stripe_growth}"
         extra += ", prefetch_overlap" if self.prefetch_overlap else ""
+        extra += ", cascade_joins" if self.cascade_joins else ""
         return (f"#npu.schedule<{self.strategy}, arena_cache_size = {self.arena_cache_size}, "
                 f"sram_target = {self.sram_target}{extra}>")
 
     @staticmethod
     def parse(body: str | None) -> "ScheduleAttr":
         bare, fields = _fields(body, "schedule", ("arena_cache_size", "sram_target", "stripe_growth"))
-        if not bare or bare[0] == "prefetch_overlap":
+        if not bare or bare[0] in SCHEDULE_FLAGS:
             raise AttributeSyntaxError("#npu.schedule takes one strategy before its fields")
         flags = bare[1:]
-        if any(flag != "prefetch_overlap" for flag in flags) or len(flags) > 1:
-            raise AttributeSyntaxError(f"#npu.schedule: unexpected '{[f for f in flags][0][:40]}' (the only flag "
-                                       "after the strategy is prefetch_overlap, once)")
+        for index, flag in enumerate(flags):
+            if flag not in SCHEDULE_FLAGS or flag in flags[:index]:
+                raise AttributeSyntaxError(f"#npu.schedule: unexpected '{flag[:40]}' (the flags after the strategy "
+                                           f"are {' and '.join(SCHEDULE_FLAGS)}, each once)")
         return _build(ScheduleAttr, bare[0],  # type: ignore[return-value]
                       _int(_require(fields, "arena_cache_size", "schedule"), "schedule"),
                       _int(_require(fields, "sram_target", "schedule"), "schedule"),
-                      fields.get("stripe_growth", "vela"), bool(flags))
+                      fields.get("stripe_growth", "vela"), "prefetch_overlap" in flags, "cascade_joins" in flags)
 
 
 class UsageAttr(Attribute):
@@ -422,9 +435,9 @@ class UsageAttr(Attribute):
         return _build(UsageAttr, tuple(entries))  # type: ignore[return-value]
 
 
-POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap")
+POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins")
 """The knobs beyond strategy and SRAM target a search point may set (``npu.schedule``'s
-``stripe_growth = full`` and ``prefetch_overlap``)."""
+``stripe_growth = full``, ``prefetch_overlap`` and ``cascade_joins``)."""
 
 
 class SearchPoint(NamedTuple):

@@ -5,6 +5,9 @@ small rolling buffer instead of in full, which saves fast storage at the price o
 builder walks the ops of one NPU run in schedule order with a *stripe proposal* (one OFM stripe per
 op) and grows a chain from every cascadable op while
 
+* a join (a binary elementwise op of two feature maps, with cascade joins) extends the chain
+  through the operand its record reads as IFM (cascade_ops.py); the other, its IFM2, is read
+  whole, so the op writing it must not be in the chain;
 * the chain's last op has exactly one consumer (else the OFM is a branch point and must be whole),
   that consumer is the next op in the schedule (no reordering), is cascadable, reads the OFM with
   the same shape and needs neither a full IFM nor does the producer need a full OFM;
@@ -41,8 +44,9 @@ class SchedOp:
     """The whole IFM in its format (allocation-rounded)."""
     ofm_bytes: int
     ifm2_bytes: int = 0
-    """The whole IFM2 of an op that reads a second feature map; 0 for binary elementwise ops
-    (their IFM2 is a constant or scalar when they can cascade) and ops without one."""
+    """The whole IFM2 of an op that reads a second feature map; 0 for ops without one and for
+    binary elementwise ops but joins (without cascade joins their IFM2 is a constant or scalar
+    when they can cascade)."""
     ifm_element_bytes: int = 1
     ofm_element_bytes: int = 1
     refusal: str | None = None
@@ -58,6 +62,9 @@ class SchedOp:
     """Indices of the run's ops reading the OFM."""
     feeds_ifm: bool = True
     """The single consumer (if any) reads this OFM as its IFM (not as IFM2)."""
+    ifm2_producer: int | None = None
+    """For a join (cascade_ops.is_join, with cascade joins on): the index of the op in this run
+    writing its whole IFM2, which must not be a member of the join's cascade."""
 
     def cascadable(self, stripe: Shape4) -> str | None:
         """None if the op may be cascaded producing ``stripe``, else why not."""
@@ -190,6 +197,10 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
         while True:
             nxt, stop = _next_in_chain(ops, in_scope, done, stripes, producer)
             if nxt is None:
+                break
+            if ops[nxt].ifm2_producer in chain:
+                stop = (f"its consumer '{ops[nxt].name}' also reads the whole OFM of "
+                        f"'{ops[ops[nxt].ifm2_producer].name}', a member of this cascade, as its second operand")
                 break
             consumer = ops[nxt]
             _, rolling = _rolling(ops, stripes, producer.index, nxt)

@@ -6,7 +6,14 @@ Every rule is a query of the op's interfaces and of the graph around it, never o
   block type produces whole vectors (vector product, reduce-sum); it upscales by transposition
   (a transpose convolution); it reads a window of a larger tensor through a slice view (Vela's
   read offsets); or it is a binary elementwise op whose streamed IFM is a constant, a scalar or
-  broadcast, or whose second operand is a feature map.
+  broadcast, or whose second operand is a feature map. With ``joins`` (npu-form-cascades'
+  ``cascade-joins``) a second feature map of the OFM's shape is allowed: the op is a *join*
+  (a residual add, say), which reads each stripe's rows of that IFM2 from the whole tensor. Its
+  record counts the whole IFM2 (``ifm2_bytes``: live anyway, it is usually a branch point) and
+  names the op writing it (``ifm2_producer``), which must not be in the same cascade. When only
+  the second operand is written by the op just before (``add(skip, conv)``), the record reads
+  the two the other way round: the chain runs through the second, the first is read whole (an
+  elementwise op reads the same rows of both, so every later pass reads either as it is).
 * **full IFM** (``full_ifm``): the IFM is a graph input (a function argument, or written by an op
   outside this NPU run) or is stored linear (NHWC).
 * **full OFM** (``full_ofm``): the OFM is a graph output (returned, or read outside this run), is
@@ -67,7 +74,15 @@ def _feature_inputs(op: Operation, desc: NpuOpDesc) -> tuple[Value, Value | None
     return op.operands[0], None
 
 
-def _refusal(op: Operation, desc: NpuOpDesc, ifm: Value, ifm2: Value | None) -> str | None:
+def is_join(op: Operation, desc: NpuOpDesc, ifm: Value, ifm2: Value | None) -> bool:
+    """A binary elementwise op of two streamed feature maps, both of the OFM's shape (no
+    broadcast): with cascade joins, a cascade may run through it reading the IFM2 whole."""
+    shape = shape_of(op.results[0])
+    return (desc.kind is OpKind.ELEMENTWISE_BINARY and ifm2 is not None and not _fixed(ifm) and not _fixed(ifm2)
+            and shape_of(ifm) == shape and shape_of(ifm2) == shape)
+
+
+def _refusal(op: Operation, desc: NpuOpDesc, ifm: Value, ifm2: Value | None, joins: bool = False) -> str | None:
     block = desc.block_type
     if block is None or block is BlockType.DEFAULT:
         return "it runs no NPU compute block (a memory copy)"
@@ -84,8 +99,10 @@ def _refusal(op: Operation, desc: NpuOpDesc, ifm: Value, ifm2: Value | None) -> 
             return "its streamed IFM is a constant or scalar"
         if shape_of(ifm) != shape_of(op.results[0]):
             return "its IFM is broadcast to the OFM shape"
-        if not _fixed(ifm2):
+        if not _fixed(ifm2) and not joins:
             return "its second operand is a feature map (only a constant or scalar may be)"
+        if not _fixed(ifm2) and shape_of(ifm2) != shape_of(op.results[0]):
+            return "its second operand is a feature map broadcast to the OFM shape"
     return None
 
 
@@ -115,9 +132,10 @@ def _reuses_ifm(op: Operation, desc: NpuOpDesc, inputs: list[Value]) -> bool:
     return False
 
 
-def sched_ops(run: list[Operation], describe) -> tuple[list[SchedOp], list[Operation]]:
+def sched_ops(run: list[Operation], describe, joins: bool = False) -> tuple[list[SchedOp], list[Operation]]:
     """The scheduled ops of one NPU run (schedule order) as ``SchedOp``s, and their IR ops.
-    ``describe(op)`` gives the op's cost-model description."""
+    ``describe(op)`` gives the op's cost-model description; ``joins``: a binary elementwise op
+    of two feature maps may be cascaded (see the module docstring)."""
     ops = [op for op in run if costed(op) is not None and not is_weight_dma(op)]
     position = {op: i for i, op in enumerate(ops)}
     records: list[SchedOp] = []
@@ -125,6 +143,13 @@ def sched_ops(run: list[Operation], describe) -> tuple[list[SchedOp], list[Opera
     for index, op in enumerate(ops):
         desc: NpuOpDesc = describe(op)
         ifm, ifm2 = _feature_inputs(op, desc)
+        join = joins and is_join(op, desc, ifm, ifm2)
+        ifm_desc, ifm2_desc = desc.ifm, desc.ifm2
+        if join and index > 0 and _source(ifm) is not ops[index - 1] and _source(ifm2) is ops[index - 1]:
+            # the op just before writes the second operand (a residual add of the skip and the
+            # block's last conv, in that order): the chain runs through it, the first is read whole
+            ifm, ifm2, ifm_desc, ifm2_desc = ifm2, ifm, ifm2_desc, ifm_desc
+        assert ifm_desc is not None
         ifm_of[index] = ifm
         ofm = op.results[0]
         source = _source(ifm)
@@ -146,17 +171,18 @@ def sched_ops(run: list[Operation], describe) -> tuple[list[SchedOp], list[Opera
             full_ofm = f"it has {max(len(consumers), len(op.results))} consumers"
         binary = desc.kind is OpKind.ELEMENTWISE_BINARY
         ifm2_bytes = 0
-        if desc.ifm2 is not None and not binary:
-            ifm2_bytes = tensor_bytes(desc.ifm2.shape, desc.ifm2.element_bytes, desc.ifm2.format == TensorFormat.NHCWB16)
+        if ifm2_desc is not None and (join or not binary):
+            ifm2_bytes = tensor_bytes(ifm2_desc.shape, ifm2_desc.element_bytes, ifm2_desc.format == TensorFormat.NHCWB16)
+        ifm2_source = _source(ifm2) if join and ifm2 is not None else None
         records.append(SchedOp(
-            index=index, name=report_name(op), ifm=desc.ifm.shape, ofm=desc.ofm.shape, kernel=desc.kernel,
+            index=index, name=report_name(op), ifm=ifm_desc.shape, ofm=desc.ofm.shape, kernel=desc.kernel,
             resampling=desc.resampling,
-            ifm_bytes=tensor_bytes(desc.ifm.shape, desc.ifm.element_bytes, desc.ifm.format == TensorFormat.NHCWB16),
+            ifm_bytes=tensor_bytes(ifm_desc.shape, ifm_desc.element_bytes, ifm_desc.format == TensorFormat.NHCWB16),
             ofm_bytes=tensor_bytes(desc.ofm.shape, desc.ofm.element_bytes, desc.ofm.format == TensorFormat.NHCWB16),
-            ifm2_bytes=ifm2_bytes, ifm_element_bytes=desc.ifm.element_bytes,
-            ofm_element_bytes=desc.ofm.element_bytes, refusal=_refusal(op, desc, ifm, ifm2),
+            ifm2_bytes=ifm2_bytes, ifm_element_bytes=ifm_desc.element_bytes,
+            ofm_element_bytes=desc.ofm.element_bytes, refusal=_refusal(op, desc, ifm, ifm2, joins),
             full_ifm=full_ifm, full_ofm=full_ofm, reuses_ifm=_reuses_ifm(op, desc, [ifm, ifm2]),
-            consumers=consumers))
+            consumers=consumers, ifm2_producer=position.get(ifm2_source) if ifm2_source is not None else None))
     for record in records:
         if len(record.consumers) == 1:
             consumer = record.consumers[0]
@@ -164,4 +190,4 @@ def sched_ops(run: list[Operation], describe) -> tuple[list[SchedOp], list[Opera
     return records, ops
 
 
-__all__ = ["WHOLE_VECTOR_BLOCKS", "is_weight_dma", "sched_ops"]
+__all__ = ["WHOLE_VECTOR_BLOCKS", "is_join", "is_weight_dma", "sched_ops"]

@@ -17,7 +17,9 @@ npu-allocate writes it; they count once throughout).
 Live ranges are inclusive time indices. An allocation covers its value from the time it is
 written (the producing op; a prefetched weight DMA's transfer start, see check_rules.py; the earliest writer of the group for a view or concatenation; the
 function's first time for an argument) to its group's last executed reader (the function's last
-time when the group is returned).
+time when the group is returned). A cascade member reads stripe by stripe until its cascade's
+last member has run, so what it reads (the whole IFM2 of a residual add that joins a cascade,
+say) counts as read at the cascade's last time.
 
 Sizes: the storage of the value (NHCWB16 rounds the depth up to 16; elements take their
 storage width, at least a byte), a rolling buffer's shape (``#npu.cascade<.., rolling = HxWxD>``,
@@ -201,6 +203,7 @@ def collect(sched: FunctionSchedule, report: Report) -> dict[Value, Group]:
             group_of(arg).allocations.append(Allocation(arg, entry, sched.func, f"argument #{arg.index}"))
     for arg in args[len(entries):]:
         group_of(arg)
+    read_until = _read_times(sched)
     for op in sched.block.ops:
         if not op.results or op.has_trait(ReturnLike):
             continue
@@ -220,9 +223,24 @@ def collect(sched: FunctionSchedule, report: Report) -> dict[Value, Group]:
                 if user.has_trait(ReturnLike):
                     group.returned = True
                 elif user in sched.time:
-                    time = sched.time[user]
+                    time = read_until[user]
                     group.read = time if group.read is None else max(group.read, time)
     return groups
+
+
+def _read_times(sched: FunctionSchedule) -> dict[Operation, int]:
+    """Until when each timed op reads its operands: its time, or for a cascade member
+    (``#npu.cascade<ID>``) the time of its cascade's last member."""
+    ends: dict[int, int] = {}
+    for op, time in sched.time.items():
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr):
+            ends[cascade.id] = max(ends.get(cascade.id, time), time)
+    result: dict[Operation, int] = {}
+    for op, time in sched.time.items():
+        cascade = op.attr(CASCADE_ATTR)
+        result[op] = ends[cascade.id] if isinstance(cascade, CascadeAttr) else time
+    return result
 
 
 def _min(a: int | None, b: int) -> int:

@@ -10,7 +10,10 @@ order (``npu.time``):
 3. **Performance, shared arena**: when the whole, uncascaded schedule with its weight buffers
    fits the target (peak of the live ranges, passes/schedule/live_ranges.py), nothing is
    cascaded, as Vela keeps its MAX schedule then.
-4. **Stripe growth**: each MIN cascade's final stripe grows one row at a time while the re-built
+4. **Cascade joins** (option ``cascade-joins`` or the module's ``npu.schedule`` flag, off by
+   default as Vela has none): a binary elementwise op of two feature maps of the OFM's shape may
+   be a member, reading its IFM2 stripe by stripe from the whole tensor (cascade_ops.py).
+5. **Stripe growth**: each MIN cascade's final stripe grows one row at a time while the re-built
    cascades still fit and do not split the chain further (``grow_stripes``); weight buffers of the
    members count, each member's weights encoded at full depth for its stripe's block config.
 
@@ -99,6 +102,9 @@ class FormCascades(Pass):
                                         "while growing stripes")
     stripe_growth: str = option("", "vela (stop at the first stripe height that does not fit, as Vela) or full (try "
                                     "every height); empty: the module's npu.schedule, else vela")
+    cascade_joins: bool = option(False, "let a cascade run through a binary elementwise op of two feature maps "
+                                        "whose second one is whole and written outside the cascade (a residual add); "
+                                        "OR-ed with the module's npu.schedule cascade_joins")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
@@ -111,6 +117,7 @@ class FormCascades(Pass):
         if growth not in GROWTHS:
             ctx.error(f"stripe-growth must be {' or '.join(GROWTHS)}, not '{growth}'")
             return
+        joins = self.cascade_joins or (isinstance(schedule, ScheduleAttr) and schedule.cascade_joins)
         limit = self.sram_target
         if limit < 0:
             limit = schedule.sram_target if isinstance(schedule, ScheduleAttr) else target.arena_cache_size
@@ -120,7 +127,7 @@ class FormCascades(Pass):
             formed: set[Operation] = set()
             for run in runs:
                 for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx, min_peaks,
-                                                                growth):
+                                                                growth, joins):
                     self._write(cascade, ops, ctx)
                     formed.update(ops[i] for i in cascade.members)
                     ctx.stat("cascades")
@@ -137,7 +144,7 @@ class FormCascades(Pass):
         sram_target = max(min_peaks) if min_peaks else limit
         base = schedule if isinstance(schedule, ScheduleAttr) else ScheduleAttr(strategy, target.arena_cache_size, 0)
         policy = base.replaced(strategy=strategy, arena_cache_size=target.arena_cache_size, sram_target=sram_target,
-                               stripe_growth=growth)
+                               stripe_growth=growth, cascade_joins=joins)
         if schedule != policy:
             ctx.rewriter.set_attr(module, SCHEDULE_ATTR, policy)
         if largest > ctx.stats["largest-cascade"]:
@@ -146,9 +153,10 @@ class FormCascades(Pass):
     # -- one NPU run ---------------------------------------------------------------------------
     def _schedule_run(self, block: Block, run: list[Operation], target, strategy: str, limit: int,
                       ctx: PassContext, min_peaks: list[int],
-                      growth: str = "vela") -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
+                      growth: str = "vela",
+                      joins: bool = False) -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
         describe: Callable[[Operation], NpuOpDesc] = lambda op: ctx.analyses.get(OpDescription, op).desc  # noqa: E731
-        records, ops = sched_ops(run, describe)
+        records, ops = sched_ops(run, describe, joins)
         if not records:
             return []
         spilling = target.is_spilling_enabled

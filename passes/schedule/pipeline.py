@@ -26,8 +26,8 @@ and cost it; npu-search-schedule runs them on copies of the module to compare kn
 
 SCHEDULE_PIPELINE = f"{SCHEDULE_HEAD},npu-search-schedule,{SCHEDULE_TAIL}"
 
-SEARCH_EXCLUSIVE: tuple[str, ...] = ("optimise", "sram-target", "stripe-growth", "prefetch-overlap", "buffer-limit",
-                                     "allocator", "weight-buffers", "encode-weights", "decide-in-arena",
+SEARCH_EXCLUSIVE: tuple[str, ...] = ("optimise", "sram-target", "stripe-growth", "prefetch-overlap", "cascade-joins",
+                                     "buffer-limit", "allocator", "weight-buffers", "encode-weights", "decide-in-arena",
                                      "weight-buffering", "weights", "limit")
 """Options of the passes after the search that ``schedule{sram-budget=N}`` refuses beside the
 budget: the search costs its candidates with those passes as they are by default, so an option

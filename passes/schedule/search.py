@@ -60,7 +60,8 @@ ALIGNMENT = 16
 @dataclass(frozen=True)
 class Knobs:
     """What the later passes read from ``npu.schedule``: the strategy, the SRAM target and the
-    flags of dialects/npu/schedule_attrs.py POINT_FLAGS (full stripe growth, prefetch overlap)."""
+    flags of dialects/npu/schedule_attrs.py POINT_FLAGS (full stripe growth, prefetch overlap,
+    cascade joins)."""
 
     strategy: str
     sram_target: int
@@ -72,10 +73,12 @@ class Knobs:
     def schedule(self, arena: int) -> ScheduleAttr:
         """The ``npu.schedule`` that makes the later passes build this candidate."""
         return ScheduleAttr(self.strategy, arena, self.sram_target,
-                            "full" if "full_growth" in self.flags else "vela", "prefetch_overlap" in self.flags)
+                            "full" if "full_growth" in self.flags else "vela", "prefetch_overlap" in self.flags,
+                            "cascade_joins" in self.flags)
 
     def describe(self) -> str:
-        words = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap"}
+        words = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
+                 "cascade_joins": "cascade joins"}
         extra = "".join(f", {words[f]}" for f in self.flags)
         return f"{self.strategy} with an SRAM target of {self.sram_target} bytes{extra}"
 
@@ -129,8 +132,8 @@ class SearchSchedule(Pass):
     sram_budget: int = option(-1, "SRAM bytes the schedule may use (-1: no search; the pipeline schedules as Vela)")
     steps: int = option(6, "SRAM targets tried evenly between the Size and Performance schedules' SRAM")
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
-    variants: bool = option(True, "also try full stripe growth on the best point within the budget, and prefetch "
-                                  "overlap on the next faster point (three more candidates)")
+    variants: bool = option(True, "also try full stripe growth and cascade joins on the best point within the "
+                                  "budget, and prefetch overlap on the next faster point (four more candidates)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget < 0:
@@ -215,14 +218,17 @@ class SearchSchedule(Pass):
 
     def _variants(self, trial, tried: dict[Knobs, Point | None]) -> None:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
-        re-reads, never more than the target) on the best point within the budget; prefetch
-        overlap (less SRAM, paid in cycles where a prefetch must wait) with and without full
-        growth on the cheapest point faster than that one, which it may bring within the budget."""
+        re-reads, never more than the target) and cascade joins (cascades through a residual add,
+        whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
+        the best point within the budget; prefetch overlap (less SRAM, paid in cycles where a
+        prefetch must wait) with and without full growth on the cheapest point faster than that
+        one, which it may bring within the budget."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
         if best is not None:
             trial(best.knobs.with_flags("full_growth"))
+            trial(best.knobs.with_flags("cascade_joins"))
         if faster:
             above = min(faster, key=lambda p: (p.sram, p.cycles)).knobs
             trial(above.with_flags("prefetch_overlap"))

@@ -55,8 +55,13 @@ FILL_SEED = 0x5EED
 
 
 def _rows_needed(op: Operation, first: int, last: int) -> tuple[int, int]:
-    """IFM rows [lo, hi) OFM rows [first, last) of ``op`` read (the npu kernels' window rule)."""
-    from npu_opt.dialects.npu.kernels.windows import ifm_rows_needed
+    """Rows [lo, hi) of its striped feature maps that OFM rows [first, last) of ``op`` read: the
+    npu kernels' window rule for a windowed op; the same rows for any other (an elementwise op
+    reads the OFM's rows of every operand of the OFM's height, whichever operand is a broadcast
+    row or scalar: those are passed whole, see ``_reads_rows``)."""
+    from npu_opt.dialects.npu.kernels.windows import WINDOWED, ifm_rows_needed
+    if op.name not in WINDOWED:
+        return (first, last) if last > first else (first, first)
     return ifm_rows_needed(op, first, last)
 
 

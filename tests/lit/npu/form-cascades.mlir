@@ -168,3 +168,98 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
     return %1 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.25>>
   }
 }
+
+// -----
+
+// A residual block (conv -> project conv -> add with the block input, which is a branch point and
+// so whole anyway) in 8000 bytes of dedicated SRAM. Without cascade joins the add is not
+// cascadable and the chain stops at the project conv.
+// CHECK-LABEL: func.func @residual(
+// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.cascade = #npu.cascade<1>}
+// CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}{npu.time = 3 : i64} :
+// REMARK: remark: cascading stops at 'c_project': its consumer 'd_join' cannot be cascaded: its second operand is a feature map (only a constant or scalar may be)
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000>} {
+  func.func @residual(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %w1 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b1 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_in", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.conv2d"(%0, %w1, %b1) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "b_conv"}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.conv2d"(%1, %w2, %b2) <{kernel = #npu.kernel<1x1, padding = [0, 0, 0, 0]>, name = "c_project"}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %3 = "npu.add"(%2, %0) <{name = "d_join", activation = #npu.act<none, min = -128, max = 127>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %4 = "npu.max_pool"(%3) <{name = "e", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 4 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %4 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// -----
+
+// The same block with cascade_joins: the add joins the cascade (its IFM, the project conv's OFM,
+// now rolls; the block input is read stripe by stripe from the whole tensor), and so does the
+// pool after it, with a final stripe of 4 rows. The written npu.schedule keeps the flag.
+// CHECK: npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>
+// CHECK-LABEL: func.func @residual_joined(
+// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1, rolling = 8x16x16>}
+// CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1, rolling = 12x16x16>}
+// CHECK: "npu.max_pool"{{.*}}name = "e"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1>}
+// REMARK: remark: cascade of 4 ops from 'b_conv' to 'e': final stripe 4 rows, 7168 bytes of rolling buffers, 7968 bytes of fast storage
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>} {
+  func.func @residual_joined(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %w1 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b1 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_in", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.conv2d"(%0, %w1, %b1) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "b_conv"}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.conv2d"(%1, %w2, %b2) <{kernel = #npu.kernel<1x1, padding = [0, 0, 0, 0]>, name = "c_project"}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %3 = "npu.add"(%2, %0) <{name = "d_join", activation = #npu.act<none, min = -128, max = 127>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %4 = "npu.max_pool"(%3) <{name = "e", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 4 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %4 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// -----
+
+// A join whose second operand is the OFM it chains through (an add of a feature map with itself)
+// reads that OFM whole, so the op writing it cannot roll it: the chain stops before the add, which
+// starts a cascade of its own with the pool (both its operands are whole, written before it).
+// CHECK-LABEL: func.func @self_join(
+// CHECK: name = "c_project"}> {npu.time = 1 : i64, npu.stripe = #npu.stripe<{{.*}}>, npu.cascade = #npu.cascade<0>}
+// CHECK: name = "d_join"{{.*}}npu.cascade = #npu.cascade<2, rolling =
+// REMARK: remark: cascading stops at 'c_project': its consumer 'd_join' also reads the whole OFM of 'c_project', a member of this cascade, as its second operand
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>} {
+  func.func @self_join(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_in", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.conv2d"(%0, %w2, %b2) <{kernel = #npu.kernel<1x1, padding = [0, 0, 0, 0]>, name = "c_project"}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %3 = "npu.add"(%2, %2) <{name = "d_join", activation = #npu.act<none, min = -128, max = 127>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %4 = "npu.max_pool"(%3) <{name = "e", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %4 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// -----
+
+// The skip as the add's first operand (add(skip, project), as TFLite's residual blocks often
+// write it): the chain runs through the second operand and the first is read whole; the same
+// cascade forms.
+// CHECK-LABEL: func.func @residual_skip_first(
+// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1, rolling = 8x16x16>}
+// CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1, rolling = 12x16x16>}
+// CHECK: "npu.max_pool"{{.*}}name = "e"{{.*}}npu.cascade = #npu.cascade<1>}
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>} {
+  func.func @residual_skip_first(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %w1 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b1 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_in", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.conv2d"(%0, %w1, %b1) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "b_conv"}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.conv2d"(%1, %w2, %b2) <{kernel = #npu.kernel<1x1, padding = [0, 0, 0, 0]>, name = "c_project"}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %3 = "npu.add"(%0, %2) <{name = "d_join", activation = #npu.act<none, min = -128, max = 127>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %4 = "npu.max_pool"(%3) <{name = "e", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 4 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %4 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}

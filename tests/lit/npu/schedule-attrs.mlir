@@ -32,3 +32,14 @@ module attributes {npu.schedule = #npu.schedule<Size,arena_cache_size=393216,sra
 // CHECK-SAME: plain = #npu.schedule<Size, arena_cache_size = 1, sram_target = 1>
 module attributes {npu.schedule = #npu.schedule<Performance, prefetch_overlap, stripe_growth = full, arena_cache_size = 16384, sram_target = 7088>, npu.search = #npu.search<points = [[Performance, 16384, 29076, 15536], [Performance,7088,31000,6000,full_growth,prefetch_overlap], [Size, 16384, 47856, 768]], budget = 8000, chosen = 1, size = [47856, 768], performance = [29076, 15536]>, plain = #npu.schedule<Size, arena_cache_size = 1, sram_target = 1, stripe_growth = vela>} {
 }
+
+// -----
+
+// Cascade joins (a cascade may run through a residual add): a flag like prefetch_overlap, in any
+// order after the strategy, printed after it; a search point may carry it.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: npu.schedule = #npu.schedule<Size, arena_cache_size = 32, sram_target = 16, prefetch_overlap, cascade_joins>
+// CHECK-SAME: npu.search = #npu.search<budget = 100, chosen = 0, points = {{\[\[}}Performance, 64, 900, 96, cascade_joins]]>
+// CHECK-SAME: only = #npu.schedule<Performance, arena_cache_size = 1, sram_target = 1, stripe_growth = full, cascade_joins>
+module attributes {npu.schedule = #npu.schedule<Size, cascade_joins, arena_cache_size = 32, sram_target = 16, prefetch_overlap>, npu.search = #npu.search<budget = 100, chosen = 0, points = [[Performance, 64, 900, 96, cascade_joins]]>, only = #npu.schedule<Performance, arena_cache_size = 1, stripe_growth = full, sram_target = 1, cascade_joins>} {
+}
