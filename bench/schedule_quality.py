@@ -226,12 +226,11 @@ def render(rows: list[Row], problems: list[str]) -> str:
             lines.append(f"- {r.model} {r.config}, Vela {which.capitalize()} ({_n(vela[0])} cycles in "
                          f"{_n(vela[1])} B): at that SRAM {got}.")
         lines += ["", "Our Vela-equivalent schedule of each of these rows takes more SRAM than Vela's at the same "
-                  "cycles (bench/SCHEDULE_FIDELITY.md, \"Rows outside\"). Vela's live ranges of streamed weight "
-                  "buffers are shorter than the transfers and reads they serve (ethosu/vela/live_range.py: a "
-                  "prefetched buffer starts half a step before its op, and the half of a double buffer not used "
-                  "last ends before its op does), while its estimate still counts every prefetch as hidden. Ours "
-                  "keep each buffer live while its DMA writes it and its op reads it (npu-check-schedule's rule "
-                  "2), or, with prefetch overlap, charge the wait; so at Vela's SRAM our schedules pay cycles."]
+                  "cycles (bench/SCHEDULE_FIDELITY.md, \"Rows outside\"), a difference traced to when streamed "
+                  "weight buffers are live: ours stay live while their DMA writes them and their op reads them "
+                  "(npu-check-schedule's rule 2), and with prefetch overlap a buffer that shares bytes with the "
+                  "previous op waits for it and pays the transfer, while Vela's estimate counts every prefetch "
+                  "as hidden. So at Vela's SRAM our schedules pay cycles."]
     if problems:
         lines += ["", "## Not measured", ""] + [f"- {p}" for p in problems]
     return "\n".join(lines) + "\n"
