@@ -17,10 +17,12 @@ with Vela's one for one:
    point is what the passes produce.
 3. The targets tried are Size, Performance, the budget itself, the smallest target (16 bytes:
    cascade all it can, stream no weights, which with a dedicated SRAM can beat Size), and
-   ``steps`` targets evenly between the two ends' SRAM; then around the budget the interval
-   between the best point that fits and the next larger one is halved ``refine`` times. The set
-   is fixed by the two ends, the budget and the options, so the search is deterministic and runs
-   at most ``4 + steps + refine`` candidates.
+   ``steps`` targets evenly between the two ends' SRAM; then the Performance target is bisected
+   ``refine`` times between the largest target whose schedule fits the budget and the next larger
+   one tried; then (``variants``) full stripe growth and cascade joins on the best point within
+   the budget, and prefetch overlap with and without full growth on the next faster point (see
+   ``_variants``). The set is fixed by the two ends, the budget and the options, so the search is
+   deterministic and runs at most ``4 + steps + refine + 4`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
