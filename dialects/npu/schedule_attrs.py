@@ -28,7 +28,10 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   and last time index, inclusive). A function's arguments get theirs in ``npu.arg_alloc``, an
   array on ``func.func`` with one entry per argument.
 * On the module: ``npu.schedule = #npu.schedule<Performance, arena_cache_size = N,
-  sram_target = N>`` (the strategy and the limits the schedule was made for) and
+  sram_target = N>`` (the strategy and the limits the schedule was made for; a schedule search
+  may add knobs beyond Vela's, read by the passes that own them: ``stripe_growth = full`` for
+  npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades, and
+  ``prefetch_overlap`` for npu-allocate) and
   ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
   the allocation spans and the lower bound, the most bytes live at one time).
 * ``npu.search = #npu.search<budget = N, chosen = K, performance = [cycles, sram], size =
