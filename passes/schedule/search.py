@@ -70,6 +70,7 @@ class Knobs:
     flags: tuple[str, ...] = ()
 
     def with_flags(self, *flags: str) -> "Knobs":
+        """These knobs with ``flags`` set too (kept in POINT_FLAGS order, so equal knobs compare equal)."""
         return Knobs(self.strategy, self.sram_target, tuple(f for f in POINT_FLAGS if f in flags or f in self.flags))
 
     def schedule(self, arena: int) -> ScheduleAttr:
@@ -79,6 +80,7 @@ class Knobs:
                             "cascade_joins" in self.flags)
 
     def describe(self) -> str:
+        """The knobs in words, for remarks."""
         words = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
                  "cascade_joins": "cascade joins"}
         extra = "".join(f", {words[f]}" for f in self.flags)
@@ -92,10 +94,6 @@ class Point:
     knobs: Knobs
     cycles: int
     sram: int
-
-    def dominates(self, other: "Point") -> bool:
-        return self.cycles <= other.cycles and self.sram <= other.sram and (self.cycles, self.sram) != (
-            other.cycles, other.sram)
 
 
 def frontier(points: list[Point]) -> list[Point]:
@@ -115,6 +113,7 @@ def choose(points: list[Point], budget: int) -> Point | None:
 
 
 def _aligned(value: float) -> int:
+    """``value`` rounded down to the allocation quantum, at least one quantum."""
     return max(ALIGNMENT, int(value) // ALIGNMENT * ALIGNMENT)
 
 
