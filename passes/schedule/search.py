@@ -137,7 +137,10 @@ class SearchSchedule(Pass):
                                   "budget, and prefetch overlap on the next faster point (four more candidates)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
+        if self.sram_budget == -1:
+            return
         if self.sram_budget < 0:
+            ctx.error(f"sram-budget must be a number of bytes (or -1: no search), not {self.sram_budget}", module)
             return
         if self.steps < 0 or self.refine < 0:
             ctx.error(f"steps and refine must not be negative (steps = {self.steps}, refine = {self.refine})")

@@ -20,6 +20,8 @@
 // A budget no candidate fits is one error, and no output file is written.
 // RUN: not %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --system-config Ethos_U55_High_End_Embedded --memory-mode Shared_Sram --pass='schedule{sram-budget=100}' -o %t.none.mlir 2>&1 | %filecheck %s --check-prefix=NONE
 // RUN: not %exists %t.none.mlir
+// RUN: not %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --pass='schedule{sram-budget=-5}' -o %t.neg.mlir 2>&1 | %filecheck %s --check-prefix=NEGATIVE
+// RUN: not %exists %t.neg.mlir
 //
 // Without a budget the pass does nothing: the pipeline is Vela's.
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule | %filecheck %s --check-prefix=PLAIN
@@ -44,6 +46,9 @@
 
 // NONE: error: no schedule fits the SRAM budget of 100 bytes: the smallest of {{[0-9]+}} schedules tried needs 384 bytes
 // NONE-NOT: error
+
+// NEGATIVE: error: sram-budget must be a number of bytes (or -1: no search), not -5
+// NEGATIVE-NOT: error
 
 // PLAIN-LABEL: module attributes
 // PLAIN-NOT: npu.search
