@@ -354,3 +354,16 @@ def test_a_weight_dma_after_its_reader_gives_wrong_outputs_and_is_rejected():
     swapped = "\n".join(lines).replace(marker.format(-1), marker.format(first))
     assert "schedule rule 2" in _check_schedule(swapped)
     assert _differs(swapped, "weight_stream")
+
+
+@pytest.mark.parametrize("pipeline", ["schedule{sram-budget=6000}", "schedule{sram-budget=20000}",
+                                      "schedule{stripe-growth=full}", "schedule{optimise=Size stripe-growth=full}"])
+@pytest.mark.parametrize("model", ["branches", "kernels", "weight_stream"])
+def test_searched_and_full_growth_schedules_run_as_the_legalised_module(model: str, pipeline: str):
+    """Schedules the search picks (its knobs beyond Vela's included) and full stripe growth
+    compute what the legalised module computes, bit for bit."""
+    inputs, expected = _reference(model, "dedicated")
+    got = run_scheduled(_module(model, pipeline, "dedicated"), inputs)
+    assert len(got) == len(expected)
+    for index, (a, b) in enumerate(zip(got, expected)):
+        assert _same(a, b), f"output #{index}: {np.count_nonzero(a != b)} of {a.size} elements differ"
