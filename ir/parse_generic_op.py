@@ -15,6 +15,7 @@ from npu_opt.ir.attr_fastpath import simple_dictionary, typed_entry_pattern
 from npu_opt.ir.attributes import UNIT, Attribute, TypeAttr
 from npu_opt.ir.core import Block, Operation, Region
 from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.regex_cache import compile_shared
 from npu_opt.ir.lexing import _OPERANDS_OK, _VALUE_NAME, faster_classes
 from npu_opt.ir.location import Location, NameLoc
 from npu_opt.ir.parse_errors import _diagnose_operands, _error
@@ -369,7 +370,7 @@ def _type_list(text: str) -> list[str] | None:
     return [part.strip() for part in split_top_level(text)]
 
 
-_CONSTANT_VALUE = re.compile(faster_classes(
+_CONSTANT_VALUE = compile_shared(faster_classes(
     r"(dense_resource<[^<>]*+>|dense<[^<>]*+>) : (tensor<(?:[0-9]{1,18}+x)*+[a-z0-9]++>)\}\Z"))
 """The value of an imported constant's properties, from just after ``value = `` to the closing
 brace: what the typed-entry pattern's ``dense``/``dense_resource`` alternatives take there, with

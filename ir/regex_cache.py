@@ -13,13 +13,14 @@ compiling as usual.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
 import re
 import sys
 import tempfile
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 try:  # Python 3.11+
     from re import _compiler as _sre_compile, _parser as _sre_parse  # type: ignore[attr-defined]
@@ -29,6 +30,51 @@ except ImportError:  # pragma: no cover - Python 3.10
 import _sre
 
 Entry = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
+
+_OPTIMIZE_CHARSET = getattr(_sre_compile, "_optimize_charset", None)
+
+
+@contextlib.contextmanager
+def shared_charsets() -> Iterator[None]:
+    """Within the block, each character class sre optimises is optimised once.
+
+    The parser's patterns spell negated classes as ranges up to U+10FFFF (lexing.faster_classes:
+    faster to match), and sre's charset optimiser walks such a range one code point at a time to
+    U+FFFF, about 3 ms each; the pieces repeat the same few classes thousands of times, so the
+    cold compile took 10-17 s of CPU. The optimiser is a pure function of a case-sensitive class,
+    so its result is kept per class here (a copy handed out each time); case-insensitive classes
+    and unfamiliar sre versions go through unchanged."""
+    original = _OPTIMIZE_CHARSET
+    if original is None or getattr(_sre_compile, "_optimize_charset", None) is not original:
+        yield  # (another sre, or already shared further up)
+        return
+    results: dict[tuple, tuple[list, bool]] = {}
+
+    def optimise(charset, iscased=None, fixup=None, fixes=None):  # type: ignore[no-untyped-def]
+        if fixup is not None or fixes is not None or iscased is not None:
+            return original(charset, iscased, fixup, fixes)
+        try:
+            key = tuple((op, tuple(av) if isinstance(av, list) else av) for op, av in charset)
+            hash(key)
+        except TypeError:
+            return original(charset, iscased, fixup, fixes)
+        found = results.get(key)
+        if found is None:
+            found = results[key] = original(charset, iscased, fixup, fixes)
+        out, hascased = found
+        return [(op, list(av) if isinstance(av, list) else av) for op, av in out], hascased
+
+    _sre_compile._optimize_charset = optimise
+    try:
+        yield
+    finally:
+        _sre_compile._optimize_charset = original
+
+
+def compile_shared(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile`` with each character class optimised once (``shared_charsets``)."""
+    with shared_charsets():
+        return re.compile(pattern, flags)
 """What ``_sre.compile`` takes after the pattern: flags, code, groups - 1, groupindex, indexgroup."""
 
 
@@ -139,9 +185,15 @@ def lexers_of(parser: Any) -> list[Any]:
 
 
 def use_pattern_cache(parser: Any, path: str | None, extra: Iterable[str] = ()) -> PatternCache:
+    """See ``_use_pattern_cache``; every compile it does shares optimised character classes."""
+    with shared_charsets():
+        return _use_pattern_cache(parser, path, extra)
+
+
+def _use_pattern_cache(parser: Any, path: str | None, extra: Iterable[str] = ()) -> PatternCache:
     """Let ``parser``'s lexers compile through a PatternCache on ``path`` (returned, so the caller
     can compile its own ``extra`` patterns through it too); when the file is not there yet, build
-    every lexer's scanner now (once, ~0.25 s), compile ``extra`` and write the file."""
+    every lexer's scanner now (once, about 1 s of CPU), compile ``extra`` and write the file."""
     cache = PatternCache(path)
     lexers = lexers_of(parser)
     for basic in lexers:
@@ -170,4 +222,4 @@ def use_pattern_cache(parser: Any, path: str | None, extra: Iterable[str] = ()) 
     return cache
 
 
-__all__ = ["PatternCache", "cache_file", "lexers_of", "use_pattern_cache"]
+__all__ = ["PatternCache", "cache_file", "compile_shared", "lexers_of", "shared_charsets", "use_pattern_cache"]

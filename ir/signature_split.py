@@ -13,6 +13,7 @@ import functools
 import re
 
 from npu_opt.ir.lexing import chars_except
+from npu_opt.ir.regex_cache import compile_shared
 
 _PLAIN = chars_except('<>"(){}[]')  # (the class [^<>"(){}\[\]], spelled as ranges: faster to match)
 _GROUP = rf"(?:{_PLAIN}|\{{{_PLAIN}*+\}}|\[{_PLAIN}*+\])"
@@ -24,7 +25,7 @@ _TENSOR = rf"tensor<(?:{_GROUP}|<(?:{_GROUP}|<{_GROUP}*+>)*+>)*+>"
 _RUN = rf"{_PLAIN}*+"
 _RUNS = rf"{_RUN}(?:(?:\{{{_RUN}\}}|\[{_RUN}\]){_RUN})*+"
 """What ``_GROUP*+`` matches, as runs of plain characters (one step per run, not per character)."""
-_ONE_TENSOR = re.compile(rf"tensor<{_RUNS}(?:<{_RUNS}(?:<{_RUNS}>{_RUNS})*+>{_RUNS})*+>")
+_ONE_TENSOR = compile_shared(rf"tensor<{_RUNS}(?:<{_RUNS}(?:<{_RUNS}>{_RUNS})*+>{_RUNS})*+>")
 """The language of ``_TENSOR``, matched about five times faster (for split_spaced_signature)."""
 
 
@@ -41,7 +42,7 @@ compiling them costs about 0.15 s of CPU, most of a short run's parse."""
 @functools.lru_cache(maxsize=1)
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(one tensor spelling, a whole signature of them), compiled on first use (not at start-up)."""
-    return re.compile(PATTERNS["tensor"]), re.compile(PATTERNS["tensor_signature"])
+    return compile_shared(PATTERNS["tensor"]), compile_shared(PATTERNS["tensor_signature"])
 
 
 def split_tensor_signature(body: str, patterns: tuple[re.Pattern[str], re.Pattern[str]] | None = None,

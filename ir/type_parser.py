@@ -11,6 +11,7 @@ import struct
 from typing import Callable
 
 from npu_opt.ir.attributes import Attribute, OpaqueAttr
+from npu_opt.ir.regex_cache import compile_shared
 from npu_opt.ir.lexing import faster_classes
 from npu_opt.ir.strings import INT64_MAX, bounded_int
 from npu_opt.ir.types import (
@@ -50,11 +51,11 @@ outside its brackets): the commonest imported element type, which then needs no 
 _QUANT_TENSOR_HEAD = r'tensor<((?:[0-9]{1,18}x)++)!quant\.uniform<([^<>",]*+(?:<[^<>",]*+>[^<>",]*+)?),'
 """``tensor<dims x !quant.uniform<head,`` with no '?' dimension: the head is the text before the
 first ',' exactly as _quant's partition finds it (see _quant_tensor)."""
-_QUANT_TENSOR_AXIS = re.compile(faster_classes(
+_QUANT_TENSOR_AXIS = compile_shared(faster_classes(
     rf"{_QUANT_TENSOR_HEAD}\s*+\{{(\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+)\}}\s*+>>\Z"))
 """A tensor of a per-axis ``!quant.uniform`` with scales only (what importers print) and no
 encoding: the parameters checked in the same match (what ``_SCALES_ONLY`` checks)."""
-_QUANT_TENSOR_ONE = re.compile(faster_classes(
+_QUANT_TENSOR_ONE = compile_shared(faster_classes(
     rf"{_QUANT_TENSOR_HEAD}\s*+({_SCALE})(?:\s*:\s*([-+]?[0-9]+))?\s*+>>\Z"))
 """A tensor of a per-tensor ``!quant.uniform`` (``scale[:zero_point]``, what ``_PARAM`` takes)."""
 _DIALECT_HEAD = re.compile(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?:\.([A-Za-z0-9_$.]*))?")
