@@ -14,6 +14,7 @@ from npu_opt.ir.attributes import (
     FALSE, TRUE, UNIT, ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr,
     FloatAttr, IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, float_from_bits,
 )
+from npu_opt.ir.lexing import MAX_NESTING
 from npu_opt.ir.parse_errors import _STRING_AT, _error, _parse_int
 from npu_opt.ir.strings import unquote_string
 from npu_opt.ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, Location, NameLoc
@@ -109,6 +110,13 @@ def _flat_integers(body: str, type: RankedTensorType) -> Any:
     return _to_array(values, type.element_type, dtype)
 
 
+FUNCTION_NESTING = MAX_NESTING // 2
+"""How deeply function types may nest. A function type returning one prints inside another pair
+of parentheses, with the signature's own brackets around it all, so the limit leaves room for
+the printed text to stay under the bracket-nesting limit: print then parse stays a fixed point
+(and printing, which recurses per level, stays far from Python's recursion limit)."""
+
+
 class AttributeRules:
     """Callbacks for locations, types and attributes; the host class provides the helpers."""
 
@@ -150,7 +158,10 @@ class AttributeRules:
         for _, attrs, brace in inputs + results:
             if attrs is not None:
                 raise _error(self.state, "attribute dictionaries are only allowed on func.func results", brace)
-        return FunctionType([t for t, _, _ in inputs], [t for t, _, _ in results])
+        function = FunctionType([t for t, _, _ in inputs], [t for t, _, _ in results])
+        if function.depth > FUNCTION_NESTING:
+            raise _error(self.state, f"function types are nested more than {FUNCTION_NESTING} levels deep", None)
+        return function
 
     # -- attributes ------------------------------------------------------------------------
     def int_attr(self, children: list[Any]) -> Attribute:

@@ -167,16 +167,25 @@ class UnrankedTensorType(TensorType):
         return f"tensor<*x{self.element_type}>"
 
 
+def _function_depth(inputs: Sequence[Type], results: Sequence[Type]) -> int:
+    """1 + the deepest function type among ``inputs`` and ``results`` (each knows its own)."""
+    return 1 + max((t.depth for t in (*inputs, *results) if isinstance(t, FunctionType)), default=0)
+
+
 class FunctionType(Type):
     """``(inputs) -> results``; used by func.func and by the generic op syntax."""
 
-    __slots__ = ("inputs", "results")
+    __slots__ = ("inputs", "results", "depth")
     inputs: tuple[Type, ...]
     results: tuple[Type, ...]
+    depth: int
+    """How deeply function types nest in this one (1: none inside): the parser refuses more than
+    its bracket-nesting limit, as each level prints inside another pair of parentheses."""
 
     def _init(self, inputs: Sequence[Type], results: Sequence[Type]) -> None:
         self._set("inputs", tuple(inputs))
         self._set("results", tuple(results))
+        self._set("depth", _function_depth(self.inputs, self.results))
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
@@ -186,7 +195,8 @@ class FunctionType(Type):
     def from_parsed(cls, inputs: tuple[Type, ...], results: tuple[Type, ...]) -> "FunctionType":
         """``FunctionType(inputs, results)`` for tuples a parser built: the same interned object,
         without copying them into new tuples for the key and again for the fields."""
-        return cls._intern_fields((inputs, results), {"inputs": inputs, "results": results})
+        return cls._intern_fields((inputs, results), {"inputs": inputs, "results": results,
+                                                      "depth": _function_depth(inputs, results)})
 
     def _render(self) -> str:
         ins = ", ".join(str(t) for t in self.inputs)

@@ -257,3 +257,20 @@ def test_export_of_signless_masks_and_oversized_shapes(tmp_path: Path, capsys):
     code, err = _run(npu_translate, ["--export-tflite", str(source), "-o", str(out)], capsys)
     assert code == 1 and err.count("error:") == 1
     assert "cannot export to TFLite: 4294967296 does not fit in the 32-bit integers" in err
+
+
+def test_function_types_nested_deeper_than_the_limit_are_one_user_error(tmp_path: Path, capsys):
+    """Seed 2027, case 97403: a result type of 197 function types each returning the next parsed,
+    and printing it recursed past Python's limit (an internal error). Deeper than the limit is
+    now one diagnostic; at the limit the module prints and parses back to the same text."""
+    def nested(depth: int) -> str:  # () -> () -> ... -> i1: the arrows nest without brackets
+        return f"func.func private @f() -> ({'() -> ' * depth}i1)\n"
+
+    deep = tmp_path / "deep.mlir"
+    deep.write_text(nested(200))
+    code, err = _run(npu_opt, [str(deep), "-o", str(tmp_path / "out.mlir")], capsys)
+    assert code == 1 and err.count("error:") == 1
+    assert "function types are nested more than 64 levels deep" in err
+    assert not (tmp_path / "out.mlir").exists()
+    text = print_op(parse_module(nested(64), "ok.mlir"))
+    assert print_op(parse_module(text, "again.mlir")) == text
