@@ -41,7 +41,8 @@ sys.path.insert(0, str(HERE))
 import compile_time as ct  # noqa: E402  (child-process CPU timing and the vela command)
 from schedule_fidelity import vela_records  # noqa: E402  (Vela's legacy-core summary figures)
 
-CONFIGS = {"A": ct.CONFIGS["A"], "C": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB")}
+CONFIGS = {name: ct.CONFIGS[name] for name in ("A", "C")}
+"""The issue's two configs, as bench/compile_time.py defines them."""
 
 
 @dataclass
@@ -104,14 +105,11 @@ class Row:
 
 def search(corpus: Path, model: str, config: str, budget: int) -> Run:
     """``schedule{sram-budget=budget}`` as a user runs it, with its summary and frontier CSVs."""
-    accel, system, mode = CONFIGS[config]
     run = Run(budget)
     with tempfile.TemporaryDirectory() as tmp:
         summary, frontier = Path(tmp) / "summary.csv", Path(tmp) / "frontier.csv"
-        command = ct.npu_opt_command(corpus / "models" / f"{model}.tflite", "A", f"schedule{{sram-budget={budget}}}")
-        command = [c for c in command if not c.startswith(("--target=", "--system-config=", "--memory-mode="))]
-        command += [f"--target={accel}", f"--system-config={system}", f"--memory-mode={mode}",
-                    f"--summary-csv={summary}", f"--pareto={frontier}"]
+        command = ct.npu_opt_command(corpus / "models" / f"{model}.tflite", config, f"schedule{{sram-budget={budget}}}")
+        command += [f"--summary-csv={summary}", f"--pareto={frontier}"]
         usage = ct.run_child(command)
         run.cpu = usage.cpu
         if usage.status != 0 or not summary.exists():
@@ -132,11 +130,8 @@ def vela_cpu(corpus: Path, model: str, config: str) -> float | None:
     vela = shutil.which("vela")
     if vela is None:
         return None
-    accel, system, mode = CONFIGS[config]
     with tempfile.TemporaryDirectory() as out:
-        command = [vela, str(corpus / "models" / f"{model}.tflite"), "--output-dir", out, "--config", "Arm/vela.ini",
-                   "--accelerator-config", accel, "--system-config", system, "--memory-mode", mode]
-        usage = ct.run_child(command)
+        usage = ct.run_child(ct.vela_command(vela, corpus / "models" / f"{model}.tflite", config, out))
     return usage.cpu if usage.status == 0 else None
 
 

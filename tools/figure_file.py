@@ -9,6 +9,18 @@ from __future__ import annotations
 import io
 from typing import Any
 
+INSTALL_HINT = "pip install 'npu-opt[plot]'"
+"""How to get matplotlib, the optional extra the drawing reports need."""
+
+
+def require_matplotlib(what: str) -> None:
+    """Fail (UserError) before any work when matplotlib, which ``what`` needs, is not installed."""
+    try:
+        import matplotlib  # noqa: F401 - only checking that it is there
+    except ImportError:
+        from npu_opt.ir.diagnostics import UserError
+        raise UserError(f"{what} needs matplotlib, which is not installed: {INSTALL_HINT}") from None
+
 
 def figure_bytes(figure: Any, path: str) -> bytes:
     """``figure`` saved in the format ``path``'s suffix names (.png, else SVG)."""
@@ -25,4 +37,4 @@ def figure_bytes(figure: Any, path: str) -> bytes:
     return out.getvalue()
 
 
-__all__ = ["figure_bytes"]
+__all__ = ["INSTALL_HINT", "figure_bytes", "require_matplotlib"]

@@ -21,7 +21,6 @@ from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import UserError
 
 SUFFIXES: tuple[str, ...] = (".svg", ".png")
-INSTALL_HINT = "pip install 'npu-opt[plot]'"
 
 
 @dataclass(frozen=True)
@@ -54,10 +53,8 @@ def check_request(path: str) -> None:
     not installed."""
     if not path.lower().endswith(SUFFIXES):
         raise UserError(f"--memory-timeline: '{path}' must end in .svg or .png")
-    try:
-        import matplotlib  # noqa: F401 - only checking that it is there
-    except ImportError:
-        raise UserError(f"--memory-timeline needs matplotlib, which is not installed: {INSTALL_HINT}") from None
+    from npu_opt.tools.figure_file import require_matplotlib
+    require_matplotlib("--memory-timeline")
 
 
 def _label(op: Operation) -> str:

@@ -23,7 +23,6 @@ from npu_opt.ir.diagnostics import UserError
 
 TABLE_SUFFIXES: tuple[str, ...] = (".csv",)
 PLOT_SUFFIXES: tuple[str, ...] = (".svg", ".png")
-INSTALL_HINT = "pip install 'npu-opt[plot]'"
 
 COLUMNS: tuple[str, ...] = ("network", "accelerator", "system_config", "memory_mode", "budget", "point", "strategy",
                             "sram_target", "flags", "total_cycles", "sram_bytes", "chosen", "vela_performance_cycles",
@@ -54,10 +53,8 @@ def check_request(path: str) -> None:
     if not lowered.endswith(TABLE_SUFFIXES + PLOT_SUFFIXES):
         raise UserError(f"--pareto: '{path}' must end in .csv (a table), .svg or .png (a plot)")
     if lowered.endswith(PLOT_SUFFIXES):
-        try:
-            import matplotlib  # noqa: F401 - only checking that it is there
-        except ImportError:
-            raise UserError(f"--pareto {path}: a plot needs matplotlib, which is not installed: {INSTALL_HINT}") from None
+        from npu_opt.tools.figure_file import require_matplotlib
+        require_matplotlib(f"--pareto {path} (a plot)")
 
 
 def missing_search() -> str:

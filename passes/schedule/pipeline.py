@@ -12,7 +12,7 @@ pass does nothing and the pipeline schedules as Vela's legacy scheduler does).
 """
 from __future__ import annotations
 
-from npu_opt.ir.pass_registry import register_pipeline
+from npu_opt.ir.pass_registry import make_pass, option_specs, register_pipeline
 
 SCHEDULE_HEAD = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},"
                  "npu-select-block-config,npu-insert-dma")
@@ -26,18 +26,20 @@ and cost it; npu-search-schedule runs them on copies of the module to compare kn
 
 SCHEDULE_PIPELINE = f"{SCHEDULE_HEAD},npu-search-schedule,{SCHEDULE_TAIL}"
 
-SEARCH_EXCLUSIVE: tuple[str, ...] = ("optimise", "sram-target", "stripe-growth", "prefetch-overlap", "cascade-joins",
-                                     "buffer-limit", "allocator", "weight-buffers", "encode-weights", "decide-in-arena",
-                                     "weight-buffering", "weights", "limit")
-"""Options of the passes after the search that ``schedule{sram-budget=N}`` refuses beside the
-budget: the search costs its candidates with those passes as they are by default, so an option
-changing them would make the schedule differ from the point the search chose."""
+def _tail_options() -> tuple[str, ...]:
+    """Every option of the passes after the search, which ``schedule{sram-budget=N}`` refuses
+    beside the budget: the search costs its candidates with those passes as they are by default,
+    so an option changing them would make the schedule differ from the point the search chose.
+    Read from the passes themselves, so a new option is refused without a list to keep."""
+    names = dict.fromkeys(element.partition("{")[0].strip() for element in SCHEDULE_TAIL.split(","))
+    return tuple(dict.fromkeys(spec[0] for name in names for spec in option_specs(type(make_pass(name, {})))))
+
 
 register_pipeline("schedule", SCHEDULE_PIPELINE,
                   "legalise, order and place, then schedule: block configs, weight DMAs and their buffering, "
                   "cascades, fast storage for feature maps and addresses; estimate the result",
                   exclusive=tuple((name, "sram-budget", "the search compares candidates scheduled with the "
                                    "passes' defaults, so it would promise a schedule these options change")
-                                  for name in SEARCH_EXCLUSIVE))
+                                  for name in _tail_options()))
 
 __all__ = ["SCHEDULE_HEAD", "SCHEDULE_PIPELINE", "SCHEDULE_TAIL"]

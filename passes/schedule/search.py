@@ -149,11 +149,14 @@ class SearchSchedule(Pass):
         arena = target.arena_cache_size
         # every weight stream is encoded once, for the original and all its copies
         ctx.analyses.get(WeightStreams, module).prepare(perf_target(target))
+        from npu_opt.passes.schedule.pipeline import SCHEDULE_TAIL
+
+        tail = parse_pipeline(SCHEDULE_TAIL)  # (one set of pass instances serves every candidate)
         tried: dict[Knobs, Point | None] = {}
 
         def trial(knobs: Knobs) -> Point | None:
             if knobs not in tried:
-                tried[knobs] = self._materialise(module, knobs, ctx)
+                tried[knobs] = self._materialise(module, knobs, tail, ctx)
             return tried[knobs]
 
         performance = trial(Knobs("Performance", arena))
@@ -239,11 +242,9 @@ class SearchSchedule(Pass):
             trial(above.with_flags("prefetch_overlap", "full_growth"))
 
     @staticmethod
-    def _materialise(module: Operation, knobs: Knobs, ctx: PassContext) -> Point | None:
+    def _materialise(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext) -> Point | None:
         """Cycles and SRAM of the schedule the later passes build with ``knobs``, built on a
         copy of ``module``; None when they refuse it (a hard limit not met)."""
-        from npu_opt.passes.schedule.pipeline import SCHEDULE_TAIL
-
         copy = clone(module)
         manager = AnalysisManager()
         manager.seed(ctx.analyses.get(WeightStreams, module).copied_to(copy, manager))
@@ -254,7 +255,7 @@ class SearchSchedule(Pass):
         engine = DiagnosticEngine(stream=io.StringIO())
         engine.show_remarks = False
         try:
-            PassManager(parse_pipeline(SCHEDULE_TAIL), engine, verify_each=False, analyses=manager).run(copy.root)
+            PassManager(tail, engine, verify_each=False, analyses=manager).run(copy.root)
         except PassFailure:
             return None
         except PassCrash as crash:
