@@ -2,13 +2,13 @@
 
     python bench/schedule_fidelity.py [--corpus DIR] [--configs A,B,C] [--models m1,m2]
                                       [--strategies Performance,Size] [--out FILE] [--jobs N]
-                                      [--prefetch-overlap | --no-prefetch-overlap]
+                                      [--prefetch-overlap default|true|false]
 
 Per ../shared/corpus model, config (A: ethos-u55-128, Ethos_U55_High_End_Embedded, Shared_Sram;
 B: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram; C: as B with Dedicated_Sram_384KB) and
 strategy, the user's command runs as a child process, verifier on:
 
-    npu-opt MODEL.tflite --pass='schedule{optimise=STRATEGY prefetch-overlap=false}' --target=...
+    npu-opt MODEL.tflite --pass='schedule{optimise=STRATEGY}' --target=...
             --system-config=... --memory-mode=... --summary-csv=OUT.csv -o /dev/null
 
 and its summary CSV (the columns of Vela's own) is set beside the legacy core's
@@ -19,14 +19,15 @@ Goal: >= 90 % of rows within, every other row explained. Per layer, config C Per
 the schedule's per-op cycles against Vela's legacy per-layer report, joined on the op name as
 bench/perf_fidelity.py joins them (goal: >= 95 % of layers within +-5 %).
 
-Prefetch overlap. Every row is also scheduled with the other setting of npu-allocate's
-``prefetch-overlap`` (``schedule{optimise=STRATEGY prefetch-overlap=true}``: a prefetched weight
-buffer allocated from its reader's time, as Vela's live ranges have it, and a prefetch whose
-buffer then meets one the previous op uses dropped and costed un-hidden). The report's main
-table and the goals use npu-opt's default (off; ``--prefetch-overlap`` makes the option the
-main table's), and a section compares the two: rows within each way, rows that change, and
-the cycles each dropped prefetch costs its reader (the scheduled IR costed again by
-npu-estimate with ``npu.unhidden`` taken off, the reader's difference).
+Prefetch overlap. npu-allocate's ``prefetch-overlap`` (a prefetched weight buffer allocated from
+its reader's time, as Vela's live ranges have it, and a prefetch whose buffer then meets one the
+previous op uses dropped and costed un-hidden) is by default what ``npu.schedule`` says: on under
+Size, off under Performance. Every row is also scheduled with the other setting
+(``schedule{optimise=STRATEGY prefetch-overlap=true|false}``). The report's main table and the
+goals use npu-opt's default (``--prefetch-overlap true|false`` makes one setting the main
+table's for every row), and a section compares the two settings: rows within each way, rows
+that change, and the cycles each dropped prefetch costs its reader (the scheduled IR costed
+again by npu-estimate with ``npu.unhidden`` taken off, the reader's difference).
 """
 from __future__ import annotations
 
@@ -52,9 +53,14 @@ CONFIGS = perf_fidelity.CONFIGS
 MODELS = perf_fidelity.MODELS
 STRATEGIES = ("Performance", "Size")
 TOLERANCE = 0.05
-PREFETCH_OVERLAP = False
-"""Whether the main table's schedules use ``npu-allocate{prefetch-overlap=true}`` (npu-opt's
-default, off: with it on, fewer rows are within, see the report's prefetch-overlap section)."""
+PREFETCH_OVERLAP = "default"
+"""The main table's setting of ``npu-allocate{prefetch-overlap}``: ``default`` (no option: what
+``npu.schedule`` says, on under Size), ``true`` or ``false`` for every row."""
+
+
+def uses_overlap(mode: str, strategy: str) -> bool:
+    """Whether a row of ``strategy`` scheduled in ``mode`` allocates with prefetch overlap."""
+    return mode == "true" or (mode == "default" and strategy == "Size")
 
 
 @dataclass
@@ -103,12 +109,13 @@ def vela_records(corpus: Path) -> dict[tuple[str, str, str], dict[str, float]]:
             for r in data["records"] if r.get("compiler_core") == "legacy" and r.get("status") == "ok"}
 
 
-def run_one(corpus: Path, model: str, config: str, strategy: str, overlap: bool = PREFETCH_OVERLAP
+def run_one(corpus: Path, model: str, config: str, strategy: str, overlap: str = PREFETCH_OVERLAP
             ) -> tuple[dict[str, float] | None, float, str, list[tuple[str, float]]]:
     """Our summary figures for one row (None and the error when the command fails), the seconds
-    the command took, and the cost of each dropped prefetch (``dropped_costs``)."""
+    the command took, and the cost of each dropped prefetch (``dropped_costs``). ``overlap``:
+    ``default`` runs the user's command as it is, ``true``/``false`` sets prefetch-overlap."""
     accel, system, mode = CONFIGS[config]
-    option = f" prefetch-overlap={'true' if overlap else 'false'}"
+    option = "" if overlap == "default" else f" prefetch-overlap={overlap}"
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "summary.csv"
         scheduled = Path(tmp) / "scheduled.mlir"
@@ -156,12 +163,13 @@ def _pct(ratio: float | None) -> str:
 
 
 def render(outcomes: list[Outcome], layers: perf_fidelity.ConfigResult | None,
-           overlap: bool = PREFETCH_OVERLAP, other: list[Outcome] | None = None) -> str:
+           overlap: str = PREFETCH_OVERLAP, other: list[Outcome] | None = None) -> str:
     """The markdown report of the rows (and the per-layer comparison, when made); ``other``: the
     same rows scheduled with the other setting of prefetch-overlap, compared in a section."""
     ok = sum(o.within for o in outcomes)
-    mode = ("with `npu-allocate{prefetch-overlap=true}` (`schedule{optimise=X prefetch-overlap=true}`; npu-opt's "
-            "default is off)" if overlap else "with npu-opt's defaults (`prefetch-overlap=false`; the option is "
+    mode = (f"with `schedule{{optimise=X prefetch-overlap={overlap}}}` on every row (npu-opt's default sets it "
+            "under Size only)" if overlap != "default" else "with npu-opt's defaults (`prefetch-overlap` as "
+            "`npu.schedule` says: on under Size, off under Performance; the other setting of each row is "
             "compared in its own section below)")
     lines = ["# Schedule fidelity: `npu-opt --pass=schedule` beside Vela 5.2.0's legacy scheduler", "",
              "Generated by `python bench/schedule_fidelity.py` (method in its docstring), schedules made "
@@ -201,7 +209,14 @@ def render(outcomes: list[Outcome], layers: perf_fidelity.ConfigResult | None,
     return "\n".join(lines) + "\n"
 
 
-def _misses_section(outcomes: list[Outcome], other: list[Outcome] | None, overlap: bool) -> list[str]:
+def _all_of(part: int, whole: int) -> str:
+    """'Both', 'All 5' or '3 of the 5', as the counts have it."""
+    if part != whole:
+        return f"{part} of the {whole}"
+    return "Both" if whole == 2 else f"All {whole}"
+
+
+def _misses_section(outcomes: list[Outcome], other: list[Outcome] | None, overlap: str) -> list[str]:
     """Why the main table's rows outside +-5 % are outside."""
     misses = [o for o in outcomes if o.ours is not None and not o.within]
     if not misses:
@@ -209,26 +224,23 @@ def _misses_section(outcomes: list[Outcome], other: list[Outcome] | None, overla
     sram_only = [o for o in misses if abs((o.ratio("cycles_total") or 1) - 1) <= TOLERANCE]
     above = [o for o in sram_only if o.ours is not None and o.ours["sram"] > o.vela["sram"]]
     lines = ["", "## Rows outside +-5 %", "",
-             f"{'All' if len(sram_only) == len(misses) else f'{len(sram_only)} of the'} {len(misses)} are within "
+             f"{_all_of(len(sram_only), len(misses))} are within "
              f"+-5 % on cycles and miss on SRAM only, {'all' if len(above) == len(sram_only) else len(above)} of "
              "them above Vela."]
-    if not overlap:
+    if overlap != "false":
         fixed = [o for o, p in zip(outcomes, other or []) if not o.within and p.within]
-        lines[-1] += (" Where we have traced them (vww_mobilenet_v1_025 Size, mobilenet_v1_100_224 Size, ic_resnet8), "
-                      "weight buffering, cascades and stripes equal Vela's; the difference is when a prefetched weight "
-                      "buffer starts to hold data. Its DMA runs while the previous op computes, so our live range (and "
-                      "npu-check-schedule's rule 2) starts it at the previous op, and it may not share addresses with "
-                      "that op's own buffers. Vela 5.2's live ranges start it at its reader's time (half a step after "
-                      "the previous op), so its allocator may place it over buffers the previous op frees, which only "
-                      "the command stream's waits keep safe: the DMA cannot then run under the previous op, yet Vela's "
-                      "estimate counts it as hidden. `npu-allocate{prefetch-overlap=true}` makes Vela's choice and "
-                      "costs it honestly (next section)")
-        if other is not None:
-            lines[-1] += (f": with it {len(fixed)} of these {len(misses)} rows come within, but prefetches it must "
-                          "drop (or the tighter packing it finds) put others out, so npu-opt keeps the safe rule "
-                          "by default.")
-        else:
-            lines[-1] += "."
+        lines[-1] += (" Where we have traced them (ic_resnet8 Performance in configs B and C), weight buffering, "
+                      "cascades and stripes equal Vela's; the difference is when a prefetched weight buffer starts to "
+                      "hold data. Its DMA runs while the previous op computes, so under Performance our live range "
+                      "(and npu-check-schedule's rule 2) starts it at the previous op, and it may not share addresses "
+                      "with that op's own buffers. Vela 5.2's live ranges start it at its reader's time (half a step "
+                      "after the previous op), so its allocator may place it over buffers the previous op frees, which "
+                      "only the command stream's waits keep safe: the DMA cannot then run under the previous op, yet "
+                      "Vela's estimate counts it as hidden. `prefetch-overlap` (on under Size) makes Vela's choice and "
+                      "costs it honestly: with it these rows reach Vela's SRAM exactly, but the prefetches it must "
+                      "drop cost more than 5 % in cycles (next section)")
+        lines[-1] += (f"; {len(fixed)} of these {len(misses)} rows come within with the other setting." if other
+                      is not None else ".")
     else:
         lines[-1] += (" With prefetch-overlap, a row misses on cycles when prefetches had to be dropped (their transfers "
                       "no longer hidden; costs in the next section), and on SRAM when the overlapping ranges pack "
@@ -236,13 +248,15 @@ def _misses_section(outcomes: list[Outcome], other: list[Outcome] | None, overla
     return lines
 
 
-def _overlap_section(outcomes: list[Outcome], other: list[Outcome], overlap: bool) -> list[str]:
+def _overlap_section(outcomes: list[Outcome], other: list[Outcome], overlap: str) -> list[str]:
     """The rows with prefetch-overlap beside those without, and what each dropped prefetch costs."""
-    on, off = (outcomes, other) if overlap else (other, outcomes)
+    pairs = [(o, p) if uses_overlap(overlap, o.strategy) else (p, o) for o, p in zip(outcomes, other)]
+    on, off = [a for a, _ in pairs], [b for _, b in pairs]
     within_on, within_off = sum(o.within for o in on), sum(o.within for o in off)
     lines = ["", "## prefetch-overlap: Vela's prefetch live ranges, costed honestly", "",
-             f"With `schedule{{optimise=X prefetch-overlap=true}}`: **{within_on}/{len(on)} rows within +-5 %** "
-             f"(without: {within_off}/{len(off)}). A prefetched weight buffer is allocated from its reader's time, "
+             f"With `schedule{{optimise=X prefetch-overlap=true}}`: **{within_on}/{len(on)} rows within +-5 %**; "
+             f"with `prefetch-overlap=false`: {within_off}/{len(off)}; npu-opt's default (on under Size only) takes "
+             "the better setting of each strategy. A prefetched weight buffer is allocated from its reader's time, "
              "as Vela's live ranges have it. Where the allocator then puts it over bytes the previous op still uses, "
              "npu-allocate first moves it to bytes free from the previous op on, below the area's top (same SRAM), and "
              "otherwise drops the prefetch: the DMA is issued after the previous op and npu-estimate hides none of "
@@ -266,10 +280,10 @@ def _overlap_section(outcomes: list[Outcome], other: list[Outcome], overlap: boo
     return lines
 
 
-def layer_fidelity(corpus: Path, models: list[str], overlap: bool = PREFETCH_OVERLAP) -> perf_fidelity.ConfigResult:
+def layer_fidelity(corpus: Path, models: list[str], overlap: str = PREFETCH_OVERLAP) -> perf_fidelity.ConfigResult:
     """Config C, Performance: per-layer op cycles of the ``schedule`` pipeline against Vela's."""
     result = perf_fidelity.ConfigResult("C")
-    pipeline = f"schedule{{prefetch-overlap={'true' if overlap else 'false'}}}"
+    pipeline = "schedule" if overlap == "default" else f"schedule{{prefetch-overlap={overlap}}}"
     for model in models:
         rows, count, unmatched = perf_fidelity.compare_model(corpus, model, "C", None, pipeline=pipeline)
         result.rows.extend(rows)
@@ -287,8 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE / "SCHEDULE_FIDELITY.md")
     parser.add_argument("--jobs", type=int, default=2, help="child processes at once (default 2)")
     parser.add_argument("--no-layers", action="store_true", help="skip the per-layer comparison of config C")
-    parser.add_argument("--prefetch-overlap", action=argparse.BooleanOptionalAction, default=PREFETCH_OVERLAP,
-                        help="schedule with npu-allocate{prefetch-overlap} (default: %(default)s)")
+    parser.add_argument("--prefetch-overlap", choices=("default", "true", "false"), default=PREFETCH_OVERLAP,
+                        help="the main table's npu-allocate{prefetch-overlap} (default: %(default)s, as npu-opt: "
+                             "on under Size)")
     args = parser.parse_args(argv)
     if not (args.corpus / "vela_baseline.json").is_file():
         print(f"error: no corpus at '{args.corpus}' (vela_baseline.json missing): this benchmark needs the shared "
@@ -298,8 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     models = [m for m in args.models.split(",") if m]
     strategies = [s for s in args.strategies.split(",") if s]
     vela = vela_records(args.corpus)
-    jobs = [(m, c, s, overlap) for overlap in (args.prefetch_overlap, not args.prefetch_overlap)
-            for m in models for c in configs for s in strategies]
+    flipped = {True: "false", False: "true"}  # each row's other setting
+    jobs = [(m, c, s, overlap) for main in (True, False) for m in models for c in configs for s in strategies
+            for overlap in [args.prefetch_overlap if main else flipped[uses_overlap(args.prefetch_overlap, s)]]]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda job: run_one(args.corpus, *job), jobs))
     both = [Outcome(m, c, s, ours, vela[(m, c, s)], seconds, error, dropped)
@@ -309,8 +325,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                                args.prefetch_overlap)
     args.out.write_text(render(outcomes, layers, args.prefetch_overlap, other), encoding="utf-8")
     ok = sum(o.within for o in outcomes)
-    print(f"{ok}/{len(outcomes)} rows within +-5 % on cycles and SRAM ({sum(o.within for o in other)} with "
-          f"prefetch-overlap={'false' if args.prefetch_overlap else 'true'}); wrote {args.out}")
+    print(f"{ok}/{len(outcomes)} rows within +-5 % on cycles and SRAM ({sum(o.within for o in other)} with each "
+          f"row's other prefetch-overlap setting); wrote {args.out}")
     if layers is not None:
         print(f"config C per layer: {layers.within()}/{len(layers.rows)} within +-5 %")
     return 0

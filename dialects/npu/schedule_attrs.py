@@ -28,10 +28,11 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   and last time index, inclusive). A function's arguments get theirs in ``npu.arg_alloc``, an
   array on ``func.func`` with one entry per argument.
 * On the module: ``npu.schedule = #npu.schedule<Performance, arena_cache_size = N,
-  sram_target = N>`` (the strategy and the limits the schedule was made for; a schedule search
-  may add knobs beyond Vela's, read by the passes that own them: ``stripe_growth = full`` for
-  npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades, and
-  ``prefetch_overlap`` for npu-allocate) and
+  sram_target = N>`` (the strategy and the limits the schedule was made for, and
+  ``prefetch_overlap`` for npu-allocate, which npu-form-cascades sets under Size; a schedule
+  search may add knobs beyond Vela's, read by the passes that own them: ``stripe_growth = full``
+  for npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades, and
+  ``prefetch_overlap`` under Performance) and
   ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
   the allocation spans and the lower bound, the most bytes live at one time).
 * ``npu.search = #npu.search<budget = N, chosen = K, performance = [cycles, sram], size =
@@ -323,10 +324,10 @@ SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins")
 class ScheduleAttr(Attribute):
     """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N[, stripe_growth = full]
     [, prefetch_overlap][, cascade_joins]>``: the policy and the fast-storage limits a module was
-    scheduled for, and three choices a schedule search may make beyond Vela's (all off unless
-    written): stripe growth that tries every stripe height (``full``; Vela stops at the first
-    that does not fit), prefetched weight buffers allowed onto bytes the previous op frees,
-    paying for it in cycles where they then do (npu-allocate's ``prefetch-overlap``), and
+    scheduled for, and three choices beyond Vela's (all off unless written): stripe growth that
+    tries every stripe height (``full``; Vela stops at the first that does not fit), prefetched
+    weight buffers allowed onto bytes the previous op frees, paying for it in cycles where they
+    then do (npu-allocate's ``prefetch-overlap``; npu-form-cascades writes it under Size), and
     cascades that run through a binary elementwise op of two feature maps whose second one is
     whole and written outside the cascade, such as a residual add (npu-form-cascades'
     ``cascade-joins``). The two flags are bare words after the strategy or the fields, in any

@@ -17,7 +17,8 @@ argument (``#npu.alloc`` with size 0 for an argument that needs no storage), and
 on the module: per memory area the highest end address and the lower bound (the most bytes
 live at once), the largest over the module's functions (each function's scratch starts at 0).
 
-Prefetch overlap (option ``prefetch-overlap``, off by default). A prefetched weight stream
+Prefetch overlap (option ``prefetch-overlap``; by default the module's ``npu.schedule`` decides,
+and npu-form-cascades sets it under Size, not under Performance). A prefetched weight stream
 fills its buffer while the previous NPU op runs, so its range normally starts when that
 transfer starts and never shares bytes with that op's buffers. With the option its range starts
 at its reader's time (Vela's live ranges start it between the two ops), so the allocator may
@@ -40,6 +41,7 @@ exceeding it is a remark.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from typing import Literal
 
 from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
@@ -108,9 +110,10 @@ class Allocate(Pass):
     change neither weight values, operands, types nor control flow."""
 
     allocator: str = option("hillclimb", "how to pack live ranges: hillclimb | greedy | linear")
-    prefetch_overlap: bool = option(False, "start a prefetched weight buffer at its DMA, so it may share bytes "
-                                           "with buffers the previous op frees; a prefetch that then overlaps one "
-                                           "is dropped (its DMA waits, its transfer is not hidden)")
+    prefetch_overlap: Literal["", "true", "false"] = option(
+        "", "start a prefetched weight buffer at its reader, so it may share bytes with buffers the previous op "
+            "frees; a prefetch that then overlaps one is dropped (its DMA waits, its transfer is not hidden). "
+            "Empty: the module's npu.schedule (set under Size)")
 
     def __post_init__(self) -> None:
         if self.allocator not in ALLOCATORS:
@@ -121,7 +124,8 @@ class Allocate(Pass):
         target = target_of(module)
         schedule = module.attr(SCHEDULE_ATTR)
         # the option, or a schedule search's choice recorded in npu.schedule
-        overlap = self.prefetch_overlap or (isinstance(schedule, ScheduleAttr) and schedule.prefetch_overlap)
+        overlap = self.prefetch_overlap == "true" or (
+            not self.prefetch_overlap and isinstance(schedule, ScheduleAttr) and schedule.prefetch_overlap)
         usage: dict[str, tuple[int, int]] = {}
         for block in list(graph_blocks(module)):
             try:

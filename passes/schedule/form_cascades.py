@@ -17,6 +17,13 @@ order (``npu.time``):
    cascades still fit and do not split the chain further (``grow_stripes``); weight buffers of the
    members count, each member's weights encoded at full depth for its stripe's block config.
 
+The module's ``npu.schedule`` records the policy: strategy, SRAM target, stripe growth, cascade
+joins and ``prefetch_overlap``. The last is set under Size (a prefetched weight buffer may take
+bytes the previous op frees; npu-allocate drops the prefetch where it then must, and the transfer
+is costed un-hidden): Size trades cycles for bytes, and Vela's live ranges let its buffers share
+so (bench/SCHEDULE_FIDELITY.md). Under Performance it is off; a schedule that already names the
+strategy (a search's choice) keeps its own.
+
 Decisions are written through the rewriter: on every cascade member ``npu.stripe`` (its OFM
 stripe) and ``npu.cascade`` (the first member's ``npu.time`` and, but for the last member, the
 rolling buffer its OFM lives in); stale ones on other ops are dropped. With ``--pass-remarks``,
@@ -143,8 +150,11 @@ class FormCascades(Pass):
         # works under the cascaded MIN schedule's peak, not the arena cache size
         sram_target = max(min_peaks) if min_peaks else limit
         base = schedule if isinstance(schedule, ScheduleAttr) else ScheduleAttr(strategy, target.arena_cache_size, 0)
+        # a schedule that already names this strategy keeps its prefetch choice (a search may have
+        # made it); otherwise the strategy's own: Size lets prefetched buffers share freed bytes
+        overlap = base.prefetch_overlap if base is schedule and base.strategy == strategy else strategy == "Size"
         policy = base.replaced(strategy=strategy, arena_cache_size=target.arena_cache_size, sram_target=sram_target,
-                               stripe_growth=growth, cascade_joins=joins)
+                               stripe_growth=growth, prefetch_overlap=overlap, cascade_joins=joins)
         if schedule != policy:
             ctx.rewriter.set_attr(module, SCHEDULE_ATTR, policy)
         if largest > ctx.stats["largest-cascade"]:

@@ -20,9 +20,11 @@ with Vela's one for one:
    ``steps`` targets evenly between the two ends' SRAM; then the Performance target is bisected
    ``refine`` times between the largest target whose schedule fits the budget and the next larger
    one tried; then (``variants``) full stripe growth and cascade joins on the best point within
-   the budget, and prefetch overlap with and without full growth on the next faster point (see
-   ``_variants``). The set is fixed by the two ends, the budget and the options, so the search is
-   deterministic and runs at most ``4 + steps + refine + 4`` candidates.
+   the budget, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
+   and pays cycles where a prefetch must then wait), and prefetch overlap with and without full
+   growth on the next faster point (see ``_variants``). The set is fixed by the two ends, the
+   budget and the options, so the search is deterministic and runs at most
+   ``4 + steps + refine + 5`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -134,7 +136,8 @@ class SearchSchedule(Pass):
     steps: int = option(6, "SRAM targets tried evenly between the Size and Performance schedules' SRAM")
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
     variants: bool = option(True, "also try full stripe growth and cascade joins on the best point within the "
-                                  "budget, and prefetch overlap on the next faster point (four more candidates)")
+                                  "budget, Size keeping every prefetch, and prefetch overlap on the next faster "
+                                  "point (five more candidates)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -160,7 +163,7 @@ class SearchSchedule(Pass):
             return tried[knobs]
 
         performance = trial(Knobs("Performance", arena))
-        size = trial(Knobs("Size", arena))
+        size = trial(Knobs("Size", arena, ("prefetch_overlap",)))  # as schedule{optimise=Size} builds it
         ends = [p for p in (size, performance) if p is not None]
         if ends:
             low = min(p.sram for p in ends)
@@ -172,7 +175,7 @@ class SearchSchedule(Pass):
                     trial(Knobs("Performance", target_bytes))
             self._refine(trial, tried, arena)
             if self.variants:
-                self._variants(trial, tried)
+                self._variants(trial, tried, arena)
         points = [p for p in tried.values() if p is not None]
         ctx.stat("candidates", len(tried))
         ctx.stat("failed", sum(p is None for p in tried.values()))
@@ -223,19 +226,20 @@ class SearchSchedule(Pass):
             else:
                 high = middle
 
-    def _variants(self, trial, tried: dict[Knobs, Point | None]) -> None:
+    def _variants(self, trial, tried: dict[Knobs, Point | None], arena: int) -> None:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
         re-reads, never more than the target) and cascade joins (cascades through a residual add,
         whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
-        the best point within the budget; prefetch overlap (less SRAM, paid in cycles where a
-        prefetch must wait) with and without full growth on the cheapest point faster than that
-        one, which it may bring within the budget."""
+        the best point within the budget; Size without prefetch overlap; prefetch overlap (less
+        SRAM, paid in cycles where a prefetch must wait) with and without full growth on the
+        cheapest point faster than that one, which it may bring within the budget."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
         if best is not None:
             trial(best.knobs.with_flags("full_growth"))
             trial(best.knobs.with_flags("cascade_joins"))
+        trial(Knobs("Size", arena))  # Size keeping every prefetch: more SRAM, fewer cycles
         if faster:
             above = min(faster, key=lambda p: (p.sram, p.cycles)).knobs
             trial(above.with_flags("prefetch_overlap"))

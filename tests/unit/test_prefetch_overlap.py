@@ -16,7 +16,7 @@ import pytest
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR
-from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, UNHIDDEN_ATTR, StreamAttr
+from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, USAGE_ATTR, StreamAttr
 from npu_opt.dialects.npu.schedule_exec import run_scheduled
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.interpreter import run_function
@@ -110,3 +110,41 @@ def test_a_dropped_prefetch_is_costed_without_the_previous_ops_slack(model: str)
     for op in dropped.walk():  # every other op costs the same
         if op.attr(COST_ATTR) is not None and op.attr("name") is not None and op.attr("name").value not in slower:
             assert op.attr(COST_ATTR).cycle("total") == costs[op.attr("name").value], op.attr("name").value
+
+
+def _sram_used(text: str, model: str) -> int:
+    module = parse_module(text, f"{model}.mlir")
+    usage = module.attr(USAGE_ATTR)
+    return next(used for area, used, _ in usage.areas if area == "Sram")
+
+
+def test_size_lets_prefetched_buffers_share_freed_bytes_by_default():
+    # Under Size, npu-form-cascades writes prefetch_overlap into npu.schedule and npu-allocate
+    # follows it: cpu_middle in a shared SRAM takes fewer bytes than with the option off, one
+    # prefetch dropped for it (its DMA unhidden). The default is the same schedule as the option on.
+    size = _printed("cpu_middle", "schedule{optimise=Size}", "shared")
+    module = parse_module(size, "cpu_middle.mlir")
+    assert module.attr(SCHEDULE_ATTR).prefetch_overlap
+    assert size == _printed("cpu_middle", "schedule{optimise=Size prefetch-overlap=true}", "shared")
+    kept = _printed("cpu_middle", "schedule{optimise=Size prefetch-overlap=false}", "shared")
+    assert _sram_used(size, "cpu_middle") < _sram_used(kept, "cpu_middle")
+    assert "npu.unhidden" in size and "npu.unhidden" not in kept
+
+
+@pytest.mark.parametrize("model", ["cpu_middle", "weight_stream"])
+def test_performance_keeps_every_prefetch_by_default(model: str):
+    default = _printed(model, "schedule", "shared")
+    assert not parse_module(default, f"{model}.mlir").attr(SCHEDULE_ATTR).prefetch_overlap
+    assert default == _printed(model, "schedule{prefetch-overlap=false}", "shared")
+    assert "npu.unhidden" not in default
+
+
+def test_a_new_strategy_brings_its_own_prefetch_policy():
+    # A module scheduled for Performance (no overlap) scheduled again for Size takes Size's policy;
+    # one whose npu.schedule already names the strategy keeps its flag (a search's choice).
+    again = parse_module(_printed("cpu_middle", "schedule", "shared"), "cpu_middle.mlir")
+    _run(again, "npu-form-cascades{optimise=Size}")
+    assert again.attr(SCHEDULE_ATTR).prefetch_overlap
+    kept = parse_module(_printed("cpu_middle", "schedule", "shared"), "cpu_middle.mlir")
+    _run(kept, "npu-form-cascades")
+    assert not kept.attr(SCHEDULE_ATTR).prefetch_overlap

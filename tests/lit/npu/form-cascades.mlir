@@ -6,6 +6,7 @@
 // RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades | %filecheck %s
 // RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades --pass-remarks -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
 // RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s --split-input-file --pass='npu-form-cascades{optimise=Size}' | %filecheck %s --check-prefix=SIZE
 
 // Dedicated SRAM: 'a' and 'b' cascade ('b' alone needs 16384 bytes, over 16000); 'c' fits whole.
 // Stripes grow to half the OFM (16 rows); a's OFM rolls in 16 + 18 rows, rounded to 18-row windows.
@@ -261,5 +262,23 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
     %3 = "npu.add"(%0, %2) <{name = "d_join", activation = #npu.act<none, min = -128, max = 127>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
     %4 = "npu.max_pool"(%3) <{name = "e", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 4 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
     return %4 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// -----
+
+// The prefetch policy comes with the strategy: Performance keeps every prefetch (no flag); a
+// module scheduled for Performance and then for Size takes Size's prefetch_overlap (a prefetched
+// weight buffer may share bytes the previous op frees; npu-allocate follows it).
+// CHECK: npu.schedule = #npu.schedule<Performance, arena_cache_size = 4294967296, sram_target = 4294967296>
+// CHECK-LABEL: func.func @prefetch_policy
+// SIZE: npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = {{[0-9]+}}, prefetch_overlap>
+// SIZE-LABEL: func.func @prefetch_policy
+module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 4294967296, sram_target = 4294967296>} {
+  func.func @prefetch_policy(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>
+    %1 = "npu.max_pool"(%0) <{name = "b", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>
+    %2 = "npu.max_pool"(%1) <{name = "c", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %2 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
   }
 }
