@@ -225,8 +225,8 @@ def _misses_section(outcomes: list[Outcome], other: list[Outcome] | None, overla
     above = [o for o in sram_only if o.ours is not None and o.ours["sram"] > o.vela["sram"]]
     lines = ["", "## Rows outside +-5 %", "",
              f"{_all_of(len(sram_only), len(misses))} are within "
-             f"+-5 % on cycles and miss on SRAM only, {'all' if len(above) == len(sram_only) else len(above)} of "
-             "them above Vela."]
+             f"+-5 % on cycles and miss on SRAM only, {_all_of(len(above), len(sram_only)).lower() if len(above) == len(sram_only) else len(above)}"
+             " of them above Vela."]
     if overlap != "false":
         fixed = [o for o, p in zip(outcomes, other or []) if not o.within and p.within]
         lines[-1] += (" Where we have traced them (ic_resnet8 Performance in configs B and C), weight buffering, "

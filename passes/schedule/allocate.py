@@ -22,15 +22,11 @@ and npu-form-cascades sets it under Size, not under Performance). A prefetched w
 fills its buffer while the previous NPU op runs, so its range normally starts when that
 transfer starts and never shares bytes with that op's buffers. With the option its range starts
 at its reader's time (Vela's live ranges start it between the two ops), so the allocator may
-place it over buffers the previous op frees. After the addresses are chosen, each such stream
-is settled in time order. Its buffer meets no range live from the transfer's start to the
-reader: the prefetch stays, and the range is written live from the transfer's start, as
-npu-check-schedule expects of a prefetch. It meets one, but bytes free for the whole extended
-range exist below the area's top: the buffer moves there and keeps its prefetch (statistic
-``prefetch-moved``; the same bytes used). Otherwise the transfer cannot start before the previous op
-ends: ``prefetch`` is dropped from the ``npu.stream``, the DMA is issued after the previous op
-and marked ``npu.unhidden`` (npu-estimate hides none of its transfer), and a remark names the
-DMA, the tensor and the bytes (statistic ``prefetch-dropped``).
+place it over buffers the previous op frees; passes/schedule/prefetch_overlap.py then settles
+each such stream (keep, move, or drop the prefetch: its DMA is issued after the previous op,
+marked ``npu.unhidden``, costed un-hidden, with a remark; statistics ``prefetch-moved`` and
+``prefetch-dropped``) and repacks the area with dropped streams kept whole while that drops
+fewer bytes in no more space.
 
 Limits. Each area's allocation is checked against the target: the fast storage, when the arena
 is elsewhere (Dedicated_Sram), must fit the arena cache size; every area must fit the address
@@ -40,7 +36,6 @@ exceeding it is a remark.
 """
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from typing import Literal
 
 from npu_opt.dialects.npu.ops_memory import DmaOp
@@ -48,13 +43,12 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, STREAM_ATTR, TIME_ATTR, UNHIDDEN_ATTR, USAGE_ATTR, AllocAttr,
-    ScheduleAttr, StreamAttr, UsageAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr, UsageAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
-from npu_opt.ir.attributes import UNIT, ArrayAttr, IntegerAttr
-from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Value
+from npu_opt.ir.attributes import ArrayAttr, IntegerAttr
+from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, PipelineError, option, register_pass, suggest
 from npu_opt.passes.npu_order import graph_blocks, is_view
@@ -63,6 +57,7 @@ from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
 from npu_opt.passes.schedule.alloc_linear import linear_allocate
 from npu_opt.passes.schedule.insert_dma import set_times
 from npu_opt.passes.schedule.live_ranges import LiveRange, align, live_ranges, memory_usage, op_times
+from npu_opt.passes.schedule.prefetch_overlap import apply_drops, meets, pack_with_overlap, tensor_name
 
 ALIGNMENT = 16
 """Bytes every address and reserved size is a multiple of (Vela's allocation quantum)."""
@@ -74,6 +69,8 @@ _STATISTICS = {
     "ranges": "live ranges given an address",
     "prefetch-dropped": "prefetched weight DMAs whose buffer overlaps one the previous op uses (prefetch-overlap)",
     "prefetch-moved": "prefetched weight buffers moved to bytes free under the previous op, below the top (prefetch-overlap)",
+    "prefetch-repacks": "repackings kept that hold dropped prefetches whole from their transfer and drop fewer "
+                        "bytes in no more space (prefetch-overlap)",
     **{f"{area.lower()}-used": f"bytes the allocation spans in {area} (largest over functions)" for area in MEMORY_AREAS},
     **{f"{area.lower()}-bound": f"most bytes live at once in {area}: the lower bound" for area in MEMORY_AREAS},
     **{f"{area.lower()}-overhead-%": f"used over the lower bound in {area}, percent rounded up" for area in MEMORY_AREAS},
@@ -159,9 +156,13 @@ class Allocate(Pass):
         for area in areas:
             chosen = [r for r in ranges if r.area == area]
             hard, soft = self._limits(area, target)
-            offsets = allocate_ranges(chosen, self.allocator, (soft or hard)[0])
+            limit = (soft or hard)[0]
             if overlap:
-                dropped += _settle_prefetches(chosen, offsets, ctx)
+                settled = pack_with_overlap(chosen, lambda some: allocate_ranges(some, self.allocator, limit))
+                offsets = settled.offsets
+                dropped += apply_drops(settled, _name, ctx)
+            else:
+                offsets = allocate_ranges(chosen, self.allocator, limit)
             offset_of.update((r.owner, offset) for r, offset in zip(chosen, offsets))
         if overlap:
             _issue_after_previous(block, dropped, ctx)
@@ -252,88 +253,6 @@ class Allocate(Pass):
 
 
 # --- prefetch overlap ------------------------------------------------------------------------------
-def _byte_span(r: LiveRange, offset: int) -> tuple[int, int]:
-    """[start, end) of the bytes ``r`` reserves at ``offset``."""
-    return offset, offset + align(r.size, ALIGNMENT)
-
-
-def _tensor_name(r: LiveRange) -> str:
-    """How a remark names the tensor of a range: its owner's defining op, or the argument."""
-    owner = r.owner
-    if isinstance(owner, BlockArgument):
-        return f"argument #{owner.index}"
-    return f"the result of {_name(owner.op)}" if isinstance(owner, OpResult) else "a tensor"
-
-
-def _settle_prefetches(ranges: list[LiveRange], offsets: list[int], ctx: PassContext) -> list[Operation]:
-    """Decide, once ``ranges`` (one area) have their ``offsets``, each prefetched stream allocated
-    from its DMA's time (``prefetch_from`` set): keep the prefetch and extend the range back to
-    ``prefetch_from`` when its bytes meet no range live in [prefetch_from, first - 1], else drop
-    it (module docstring), unless the extended range fits in bytes free all along it below the
-    area's top: then the buffer moves there and keeps its prefetch (the same bytes used). Streams are
-    settled in order of start, each against the ranges as settled so far, so two extended
-    buffers never meet either. Returns the DMAs dropped."""
-    pending = sorted((i for i, r in enumerate(ranges) if r.prefetch_from is not None), key=lambda i: ranges[i].first)
-    dropped: list[Operation] = []
-    if not pending:
-        return dropped
-    times = sorted({t for i in pending for t in range(ranges[i].prefetch_from, ranges[i].first)})  # type: ignore[arg-type]
-    live: dict[int, list[int]] = {t: [] for t in times}  # query time -> indices of ranges live then
-
-    def meets(a: int, b: int) -> bool:
-        return _meet(ranges[a], offsets[a], ranges[b], offsets[b])
-
-    def occupy(index: int, first: int, last: int) -> None:
-        for t in times[bisect_left(times, first):bisect_right(times, last)]:
-            live[t].append(index)
-
-    for index, r in enumerate(ranges):
-        occupy(index, r.first, r.last)
-    top = max((_byte_span(r, offset)[1] for r, offset in zip(ranges, offsets)), default=0)
-    for index in pending:
-        r = ranges[index]
-        early = r.prefetch_from
-        assert early is not None
-        clash, when = None, early
-        for when in times[bisect_left(times, early):bisect_left(times, r.first)]:
-            clash = next((j for j in live[when] if j != index and meets(index, j)), None)
-            if clash is not None:
-                break
-        r.prefetch_from = None
-        moved = None if clash is None else _free_offset(index, early, ranges, offsets, top)
-        if moved is not None:
-            offsets[index] = moved
-            ctx.stat("prefetch-moved")
-        if clash is None or moved is not None:
-            occupy(index, early, r.first - 1)
-            r.first = early
-            continue
-        dropped.append(_drop_prefetch(r, ranges[clash], _byte_span(r, offsets[index]),
-                                      _byte_span(ranges[clash], offsets[clash]), when, ctx))
-    return dropped
-
-
-def _free_offset(index: int, first: int, ranges: list[LiveRange], offsets: list[int], top: int) -> int | None:
-    """The lowest offset at which ``ranges[index]``, live from ``first`` to its last time, meets no
-    other range and ends at or below ``top``; None when there is none."""
-    r = ranges[index]
-    size = align(r.size, ALIGNMENT)
-    taken = sorted(_byte_span(o, offsets[j]) for j, o in enumerate(ranges)
-                   if j != index and o.first <= r.last and first <= o.last)
-    cursor = 0
-    for low, high in taken:
-        if low - cursor >= size:
-            break
-        cursor = max(cursor, high)
-    return cursor if cursor + size <= top else None
-
-
-def _meet(a: LiveRange, a_offset: int, b: LiveRange, b_offset: int) -> bool:
-    """Whether ``a`` and ``b`` (placed at the offsets) share bytes holding different data."""
-    (a0, a1), (b0, b1) = _byte_span(a, a_offset), _byte_span(b, b_offset)
-    return a0 < b1 and b0 < a1 and not (a.content is not None and a.content == b.content)
-
-
 def _assert_disjoint(ranges: list[LiveRange], offsets: list[int]) -> None:
     """Assert that no two of ``ranges`` (one area) live at a common time share bytes: the settled
     prefetches must leave an allocation npu-check-schedule accepts (rule 3)."""
@@ -342,8 +261,9 @@ def _assert_disjoint(ranges: list[LiveRange], offsets: list[int]) -> None:
         r = ranges[i]
         active = [j for j in active if ranges[j].last >= r.first]
         for j in active:
-            assert not _meet(r, offsets[i], ranges[j], offsets[j]), (
-                f"prefetch-overlap left {_tensor_name(r)} (live {r.first}..{r.last}) over {_tensor_name(ranges[j])} "
+            assert not meets(r, offsets[i], ranges[j], offsets[j]), (
+                f"prefetch-overlap left {tensor_name(r, _name)} (live {r.first}..{r.last}) over "
+                f"{tensor_name(ranges[j], _name)} "
                 f"(live {ranges[j].first}..{ranges[j].last})")
         active.append(i)
 
@@ -366,25 +286,6 @@ def _issue_after_previous(block: Block, dropped: list[Operation], ctx: PassConte
     moving = {dma for dmas in ahead.values() for dma in dmas}
     new_order = [item for op in order if op not in moving for item in (*ahead.get(op, ()), op)]
     set_times(new_order, ctx)
-
-
-def _drop_prefetch(r: LiveRange, other: LiveRange, mine: tuple[int, int], theirs: tuple[int, int], when: int,
-                   ctx: PassContext) -> Operation:
-    """Take ``prefetch`` off the stream of ``r``'s DMA and mark it ``npu.unhidden``, with a remark
-    naming the DMA, the tensor ``other`` whose bytes it shares (live at ``when``), and those bytes."""
-    dma = r.owner.op if isinstance(r.owner, OpResult) else None
-    stream = dma.attr(STREAM_ATTR) if dma is not None else None
-    assert dma is not None and isinstance(stream, StreamAttr)
-    ctx.rewriter.set_attr(dma, STREAM_ATTR, StreamAttr(stream.slices, stream.buffering, stream.buffers, stream.bytes,
-                                                       False))
-    ctx.rewriter.set_attr(dma, UNHIDDEN_ATTR, UNIT)
-    low, high = max(mine[0], theirs[0]), min(mine[1], theirs[1])
-    ctx.remark(f"prefetch dropped: the weight buffer of DMA {_name(dma)} ({r.area} bytes {mine[0]}..{mine[1] - 1}) "
-               f"shares bytes {low}..{high - 1} ({high - low} bytes) with {_tensor_name(other)} (live "
-               f"{other.first}..{other.last}) at time {when}, before its reader at time {r.first}; the DMA waits for the "
-               f"previous op to end and its transfer is not hidden", dma)
-    ctx.stat("prefetch-dropped")
-    return dma
 
 
 __all__ = ["ALIGNMENT", "ALLOCATORS", "Allocate", "allocate_ranges"]

@@ -1,0 +1,203 @@
+"""Prefetch overlap for npu-allocate: where a prefetched weight buffer may share bytes the previous op frees.
+
+With overlap, a prefetched weight stream's live range starts at its reader (``prefetch_from``
+records when its transfer would start), so the allocator may place it over buffers the previous
+op frees. Once the addresses are known each such stream is *settled* in time order:
+
+* its bytes meet no range live from the transfer's start to the reader: the prefetch stays and
+  the range starts at the transfer;
+* they meet one, but bytes free for the whole extended range exist below the area's top: the
+  buffer moves there and keeps its prefetch (the same bytes used);
+* otherwise the prefetch is *dropped*: the DMA waits for the previous op and its transfer is
+  costed un-hidden.
+
+A dropped prefetch costs cycles, so the area is then *repaired*: packed again with the dropped
+streams' ranges starting at their transfers (as without overlap) and the others still free to
+share. The repacking is kept when it spans no more bytes and drops fewer buffer bytes; this
+repeats while it helps, at most ``REPAIR_TRIALS`` packings. Settling and repairing are pure (they
+work on copies of the ranges); ``apply_drops`` writes the outcome.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, UNHIDDEN_ATTR, StreamAttr
+from npu_opt.ir.attributes import UNIT
+from npu_opt.ir.core import BlockArgument, OpResult, Operation
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.passes.schedule.live_ranges import LiveRange, align
+
+ALIGNMENT = 16
+"""Bytes every address and reserved size is a multiple of (npu-allocate's quantum)."""
+
+REPAIR_TRIALS = 8
+"""Most repackings tried after prefetches were dropped (each one allocation of the area)."""
+
+
+@dataclass(frozen=True)
+class Drop:
+    """A prefetch that cannot stay: the range at ``index`` meets ``clash`` at time ``when``."""
+
+    index: int
+    clash: int
+    when: int
+
+
+@dataclass
+class Settled:
+    """One packing of an area with prefetch overlap: the ranges (copies, settled: kept prefetches
+    start at their transfers), their offsets, the prefetches dropped and how many moved."""
+
+    ranges: list[LiveRange]
+    offsets: list[int]
+    drops: list[Drop]
+    moved: int
+    repacks: int = 0
+    """Repackings kept (each dropped fewer buffer bytes in no more space)."""
+
+    @property
+    def top(self) -> int:
+        """The bytes the packing spans."""
+        return max((offset + align(r.size, ALIGNMENT) for r, offset in zip(self.ranges, self.offsets)), default=0)
+
+    @property
+    def dropped_bytes(self) -> int:
+        """Buffer bytes whose transfers are no longer hidden."""
+        return sum(self.ranges[d.index].size for d in self.drops)
+
+
+def pack_with_overlap(ranges: list[LiveRange], pack: Callable[[list[LiveRange]], list[int]]) -> Settled:
+    """Pack ``ranges`` (one area, as live_ranges gives them with prefetch overlap) with ``pack``,
+    settle the prefetches and repair the packing while that drops fewer bytes in no more space
+    (module docstring): each round holds whole every stream dropped so far, else one of them,
+    the largest first."""
+    best = _settle(ranges, pack, frozenset())
+    safe: frozenset[int] = frozenset()
+    trials = 0
+    while best.drops and trials < REPAIR_TRIALS:
+        dropped = sorted({d.index for d in best.drops}, key=lambda i: -ranges[i].size)
+        options = [safe | set(dropped)] + ([safe | {i} for i in dropped] if len(dropped) > 1 else [])
+        for option in options[:REPAIR_TRIALS - trials]:
+            trials += 1
+            trial = _settle(ranges, pack, option)
+            if trial.top <= best.top and trial.dropped_bytes < best.dropped_bytes:
+                trial.repacks = best.repacks + 1
+                best, safe = trial, option
+                break
+        else:
+            break
+    return best
+
+
+def _settle(ranges: list[LiveRange], pack: Callable[[list[LiveRange]], list[int]], safe: frozenset[int]) -> Settled:
+    """Pack copies of ``ranges`` with the prefetched streams at ``safe`` indices starting at their
+    transfers, then settle the other prefetches in order of start, each against the ranges as
+    settled so far (so two extended buffers never meet either)."""
+    copies = [replace(r) for r in ranges]
+    for index in safe:
+        r = copies[index]
+        if r.prefetch_from is not None:
+            r.first, r.prefetch_from = r.prefetch_from, None
+    offsets = pack(copies)
+    pending = sorted((i for i, r in enumerate(copies) if r.prefetch_from is not None), key=lambda i: copies[i].first)
+    settled = Settled(copies, offsets, [], 0)
+    if not pending:
+        return settled
+    times = sorted({t for i in pending for t in range(copies[i].prefetch_from, copies[i].first)})  # type: ignore[arg-type]
+    live: dict[int, list[int]] = {t: [] for t in times}  # query time -> indices of ranges live then
+
+    def occupy(index: int, first: int, last: int) -> None:
+        for t in times[bisect_left(times, first):bisect_right(times, last)]:
+            live[t].append(index)
+
+    for index, r in enumerate(copies):
+        occupy(index, r.first, r.last)
+    top = settled.top
+    for index in pending:
+        r = copies[index]
+        early = r.prefetch_from
+        assert early is not None
+        clash, when = None, early
+        for when in times[bisect_left(times, early):bisect_left(times, r.first)]:
+            clash = next((j for j in live[when] if j != index and meets(r, offsets[index], copies[j], offsets[j])),
+                         None)
+            if clash is not None:
+                break
+        r.prefetch_from = None
+        moved = None if clash is None else _free_offset(index, early, copies, offsets, top)
+        if moved is not None:
+            offsets[index] = moved
+            settled.moved += 1
+        if clash is None or moved is not None:
+            occupy(index, early, r.first - 1)
+            r.first = early
+            continue
+        settled.drops.append(Drop(index, clash, when))
+    return settled
+
+
+def byte_span(r: LiveRange, offset: int) -> tuple[int, int]:
+    """[start, end) of the bytes ``r`` reserves at ``offset``."""
+    return offset, offset + align(r.size, ALIGNMENT)
+
+
+def meets(a: LiveRange, a_offset: int, b: LiveRange, b_offset: int) -> bool:
+    """Whether ``a`` and ``b`` (placed at the offsets) share bytes holding different data."""
+    (a0, a1), (b0, b1) = byte_span(a, a_offset), byte_span(b, b_offset)
+    return a0 < b1 and b0 < a1 and not (a.content is not None and a.content == b.content)
+
+
+def _free_offset(index: int, first: int, ranges: list[LiveRange], offsets: list[int], top: int) -> int | None:
+    """The lowest offset at which ``ranges[index]``, live from ``first`` to its last time, meets no
+    other range and ends at or below ``top``; None when there is none."""
+    r = ranges[index]
+    size = align(r.size, ALIGNMENT)
+    taken = sorted(byte_span(o, offsets[j]) for j, o in enumerate(ranges)
+                   if j != index and o.first <= r.last and first <= o.last)
+    cursor = 0
+    for low, high in taken:
+        if low - cursor >= size:
+            break
+        cursor = max(cursor, high)
+    return cursor if cursor + size <= top else None
+
+
+def tensor_name(r: LiveRange, name: Callable[[Operation], str]) -> str:
+    """How a remark names the tensor of a range: its owner's defining op, or the argument."""
+    owner = r.owner
+    if isinstance(owner, BlockArgument):
+        return f"argument #{owner.index}"
+    return f"the result of {name(owner.op)}" if isinstance(owner, OpResult) else "a tensor"
+
+
+def apply_drops(settled: Settled, name: Callable[[Operation], str], ctx: PassContext) -> list[Operation]:
+    """Take ``prefetch`` off the stream of each dropped range's DMA and mark it ``npu.unhidden``,
+    with a remark naming the DMA, the tensor whose bytes it shares and those bytes; count the
+    moved and dropped prefetches. Returns the DMAs."""
+    if settled.moved:
+        ctx.stat("prefetch-moved", settled.moved)
+    if settled.repacks:
+        ctx.stat("prefetch-repacks", settled.repacks)
+    dmas = []
+    for drop in settled.drops:
+        r, other = settled.ranges[drop.index], settled.ranges[drop.clash]
+        mine, theirs = byte_span(r, settled.offsets[drop.index]), byte_span(other, settled.offsets[drop.clash])
+        dma = r.owner.op if isinstance(r.owner, OpResult) else None
+        stream = dma.attr(STREAM_ATTR) if dma is not None else None
+        assert dma is not None and isinstance(stream, StreamAttr)
+        ctx.rewriter.set_attr(dma, STREAM_ATTR, StreamAttr(stream.slices, stream.buffering, stream.buffers,
+                                                           stream.bytes, False))
+        ctx.rewriter.set_attr(dma, UNHIDDEN_ATTR, UNIT)
+        low, high = max(mine[0], theirs[0]), min(mine[1], theirs[1])
+        ctx.remark(f"prefetch dropped: the weight buffer of DMA {name(dma)} ({r.area} bytes {mine[0]}..{mine[1] - 1}) "
+                   f"shares bytes {low}..{high - 1} ({high - low} bytes) with {tensor_name(other, name)} (live "
+                   f"{other.first}..{other.last}) at time {drop.when}, before its reader at time {r.first}; the DMA "
+                   "waits for the previous op to end and its transfer is not hidden", dma)
+        ctx.stat("prefetch-dropped")
+        dmas.append(dma)
+    return dmas
+
+
+__all__ = ["REPAIR_TRIALS", "Drop", "Settled", "apply_drops", "meets", "pack_with_overlap", "tensor_name"]
