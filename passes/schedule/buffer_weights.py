@@ -45,10 +45,11 @@ from npu_opt.dialects.npu.perf import BlockConfig, op_compute_cycles
 from npu_opt.dialects.npu.perf.arch import PerfTarget, perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, placed, report_name, with_weights
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
+from npu_opt.dialects.npu.perf.memory import mem2mem_cycles
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
 from npu_opt.dialects.npu.perf.weight_buffering import BufferingDecision, buffered_cycles, propose_weight_buffering
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
-from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
+from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, CascadeAttr, ScheduleAttr,
                                                  StreamAttr)
@@ -141,6 +142,44 @@ def arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
                 continue
             placement[value] = arena
     return placement or None
+
+
+def _why_streamed(step: _Step, perf: PerfTarget, encoded: EncodedWeights, prev_slack: float,
+                  prev_room: int | None, prefetch: bool) -> str:
+    """The remark for a streamed op: its slices and buffers, and why (the slack the op before
+    leaves, the bytes free, cascade membership)."""
+    name = report_name(step.op)
+    depths = [b - a for a, b in zip(encoded.depth_slices, encoded.depth_slices[1:])]
+    single = min(encoded.total_bytes, encoded.max_range_bytes)
+    if len(depths) == 1:
+        shape = f"in one buffer of {single} bytes"
+        assert step.planned.weights is not None
+        transfer = mem2mem_cycles(perf, step.planned.weights.memory, perf.fast_storage, encoded.total_bytes)
+        if step.cascaded:
+            why = "a cascade member takes its weights whole"
+        elif transfer <= prev_slack:
+            why = f"the {prev_slack:.0f} cycles of slack the op before leaves hide its whole transfer ({transfer:.0f} cycles)"
+        else:
+            why = f"its {depths[0]} OFM channels are the shallowest slice"
+    else:
+        slices = f"{len(depths)} slices of {', '.join(map(str, depths))} OFM channels"
+        if encoded.double_buffer_size <= step.limit and single < encoded.total_bytes:
+            shape = f"in {slices}, double buffered ({' + '.join(map(str, encoded.double_buffer_sizes))} bytes)"
+        else:
+            shape = (f"in {slices}, single buffered ({single} bytes: two buffers would take "
+                     f"{encoded.double_buffer_size}, over the {max(step.limit, 0)} bytes free)")
+        why = (f"the {prev_slack:.0f} cycles of slack the op before leaves (or half the {max(step.limit, 0)} bytes "
+               "free) cover only the first slice; each later slice copies while the one before computes")
+    if prefetch:
+        when = f"prefetched under the op before (its {prev_room} free bytes hold {encoded.double_buffer_size})"
+    elif step.cascaded:
+        when = "not prefetched: cascade members never are"
+    elif prev_room is None:
+        when = "not prefetched: no NPU op runs before it"
+    else:
+        when = (f"not prefetched: {encoded.double_buffer_size} bytes of buffers do not fit the {prev_room} bytes "
+                "the op before leaves")
+    return f"weights of '{name}' stream {shape}: {why}; {when}"
 
 
 @register_pass("npu-buffer-weights", statistics={
@@ -249,6 +288,9 @@ class BufferWeights(Pass):
             used = 0
             if step.dma is not None and choice.decision is not None:
                 prefetch, used = self._apply(step, choice.decision, prev_room, ctx)
+                if choice.decision.streaming is not None:
+                    ctx.remark(_why_streamed(step, perf, choice.decision.encoded, prev_slack, prev_room, prefetch),
+                               step.dma)
                 if prefetch:
                     assert previous is not None
                     moves[step.dma] = previous

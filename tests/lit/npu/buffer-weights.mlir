@@ -26,8 +26,10 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
   func.func @single(%ifm: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
     %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    // expected-remark@+1 {{weights of 'conv1' stream in one buffer of 2464 bytes: its 16 OFM channels are the shallowest slice; not prefetched: no NPU op runs before it}}
     %d1 = "npu.dma"(%w) {npu.time = 0 : i64} : (tensor<16x3x3x16xi8>) -> tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>
     %0 = "npu.conv2d"(%ifm, %d1, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 1 : i64} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-remark@+1 {{weights of 'conv2' stream in one buffer of 2464 bytes: its 16 OFM channels are the shallowest slice; prefetched under the op before}}
     %d2 = "npu.dma"(%w) {npu.time = 2 : i64} : (tensor<16x3x3x16xi8>) -> tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>
     %1 = "npu.conv2d"(%0, %d2, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv2"}> {npu.time = 3 : i64} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
     return %1 : tensor<1x8x8x16xi8>
@@ -49,6 +51,7 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
   func.func @double(%ifm: tensor<1x8x8x16xi8>) -> tensor<1x8x8x64xi8> {
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<64x3x3x16xi8>}> : () -> tensor<64x3x3x16xi8>
     %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<64xi32>}> : () -> tensor<64xi32>
+    // expected-remark@+1 {{weights of 'conv' stream in 3 slices of 16, 32, 16 OFM channels, double buffered (2464 + 4928 bytes)}}
     %d = "npu.dma"(%w) {npu.time = 0 : i64} : (tensor<64x3x3x16xi8>) -> tensor<64x3x3x16xi8, #npu.fm<NHWC, Sram>>
     %0 = "npu.conv2d"(%ifm, %d, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv"}> {npu.time = 1 : i64} : (tensor<1x8x8x16xi8>, tensor<64x3x3x16xi8, #npu.fm<NHWC, Sram>>, tensor<64xi32>) -> tensor<1x8x8x64xi8>
     return %0 : tensor<1x8x8x64xi8>
@@ -141,8 +144,10 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
     %b1 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
     %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x3x3x32xi8>}> : () -> tensor<32x3x3x32xi8>
     %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    // expected-remark@+1 {{weights of 'conv1' stream in one buffer of 4928 bytes: a cascade member takes its weights whole; not prefetched: cascade members never are}}
     %d1 = "npu.dma"(%w1) {npu.time = 0 : i64} : (tensor<32x3x3x16xi8>) -> tensor<32x3x3x16xi8, #npu.fm<NHWC, Sram>>
     %0 = "npu.conv2d"(%ifm, %d1, %b1) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 1 : i64, npu.cascade = #npu.cascade<1, rolling = 4x16x32>} : (tensor<1x16x16x16xi8>, tensor<32x3x3x16xi8, #npu.fm<NHWC, Sram>>, tensor<32xi32>) -> tensor<1x16x16x32xi8, #npu.fm<NHCWB16, Sram>>
+    // expected-remark@+1 {{weights of 'conv2' stream in one buffer of 9536 bytes: a cascade member takes its weights whole}}
     %d2 = "npu.dma"(%w2) {npu.time = 2 : i64} : (tensor<32x3x3x32xi8>) -> tensor<32x3x3x32xi8, #npu.fm<NHWC, Sram>>
     %1 = "npu.conv2d"(%0, %d2, %b2) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv2"}> {npu.time = 3 : i64, npu.cascade = #npu.cascade<1>} : (tensor<1x16x16x32xi8, #npu.fm<NHCWB16, Sram>>, tensor<32x3x3x32xi8, #npu.fm<NHWC, Sram>>, tensor<32xi32>) -> tensor<1x16x16x32xi8>
     return %1 : tensor<1x16x16x32xi8>
