@@ -25,11 +25,12 @@ Both passes read the module's ``npu.target``.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from npu_opt.dialects.npu.ops_common import NpuComputeOp
 from npu_opt.dialects.npu.perf import BlockConfig, estimate_op, op_compute_cycles, select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.dialects.npu.perf.block_choice import fastest_block_config
 from npu_opt.dialects.npu.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, placed, report_name, with_weights
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config
@@ -39,7 +40,9 @@ from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_
 from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.perf.shape import Shape4
-from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, UNHIDDEN_ATTR, StreamAttr, StripeAttr
+from npu_opt.dialects.npu.schedule_attrs import (
+    CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, STRIPE_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr, StripeAttr,
+)
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.passes.npu_order import runs_by_function
 from npu_opt.passes.schedule.buffer_weights import arena_placement
@@ -80,8 +83,25 @@ def _costed_ops(module: Operation) -> list[Operation]:
     return [op for op in module.walk() if is_costed(op)]
 
 
+def _later_placements(op: Operation, arena: dict[Value, str] | None, target) -> list[dict[Value, str]]:
+    """Where later passes may yet put ``op``'s operands, beside where they are now: its feature
+    maps back in the arena (npu-place-fast-storage decides which stay in a separate fast
+    storage), its weights read in place from where their DMA copies them (npu-buffer-weights
+    erases a DMA no buffer fits), and both."""
+    dma = weight_dma(op)
+    in_place = {dma.results[0]: source_area(dma, target)} if dma is not None else {}
+    return [where for where in (arena or {}, in_place, {**(arena or {}), **in_place}) if where]
+
+
+def _block_text(block: BlockConfig) -> str:
+    """An OFM block as HxWxD."""
+    shape = block.ofm_block
+    return f"{shape.height}x{shape.width}x{shape.depth}"
+
+
 @register_pass("npu-select-block-config", statistics={
     "ops": "NPU compute ops given a block config",
+    "faster": "ops given a faster block than Vela's (choose=cycles)",
 })
 class SelectBlockConfig(Pass):
     """Choose each NPU compute op's OFM block configuration (npu.block), as Vela's search does.
@@ -90,25 +110,53 @@ class SelectBlockConfig(Pass):
     block (double-buffered) and accumulators fit the SHRAM banks left by the reserved output banks
     and the LUT, and keeps the one fetching the fewest IFM and weight elements per OFM element.
     An op with an ``npu.stripe`` is searched as producing that stripe (its input window as IFM).
-    Results are memoised on the op's shape signature."""
+    Results are memoised on the op's shape signature. With ``choose=cycles`` (or the module's
+    ``npu.schedule`` flag ``fastest_blocks``, a schedule search's knob) each op instead takes the
+    block of a coarse grid with the fewest estimated cycles (dialects/npu/perf/block_choice.py),
+    Vela's unless another is strictly faster."""
 
     PRESERVES = (OpDescription, DominanceInfo, WeightStreams)
     """Setting npu.block changes neither the ops' descriptions nor the control flow; the weight
     encoders check their block depth on every request, so a new block re-encodes only that op."""
 
+    choose: Literal["", "vela", "cycles"] = option(
+        "", "vela (Vela's traffic score) or cycles (the fewest estimated cycles of a coarse grid); empty: cycles "
+            "when the module's npu.schedule has fastest_blocks, else vela")
+
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
         accel = target.accelerator
-        for op in _costed_ops(module):
+        schedule = module.attr(SCHEDULE_ATTR)
+        fastest = self.choose == "cycles" or (
+            not self.choose and isinstance(schedule, ScheduleAttr) and schedule.fastest_blocks)
+        perf = perf_target(target) if fastest else None
+        ops = list(_costed_ops(module))
+        arena = arena_placement(ops, target) if fastest else None
+        for op in ops:
             if not isinstance(op, NpuComputeOp):
                 continue
             desc = ctx.analyses.get(OpDescription, op).desc
             if desc is None or desc.block_type is None:
                 continue
-            block = select_block_config(striped(op, desc), accel)
+            searched = striped(op, desc)
+            block = select_block_config(searched, accel)
             if block is None:
                 ctx.error(f"no block configuration of {accel.name} fits this op's IFM and accumulators in SHRAM", op)
                 continue
+            if perf is not None:
+                placements = [searched] + [striped(op, placed(op, desc, where)) for where in _later_placements(op, arena,
+                                                                                                           target)]
+                if desc.weights is not None:  # costed at their encoded size, as npu-estimate costs them
+                    encode, _ = weight_encoder(op, searched, perf, block, ctx.analyses)
+                    encoded = encode((0, desc.ofm.shape.depth)).total_bytes
+                    placements = [with_weights(p, encoded) for p in placements]
+                faster = fastest_block_config(perf, placements, block)
+                if faster is not block:
+                    ctx.stat("faster")
+                    ctx.remark(f"block {_block_text(faster)} instead of Vela's {_block_text(block)}: "
+                               f"{estimate_op(perf, placements[0], faster).total_cycles:.0f} estimated cycles, not "
+                               f"{estimate_op(perf, placements[0], block).total_cycles:.0f}", op)
+                    block = faster
             ctx.rewriter.set_attr(op, BLOCK_ATTR, BlockAttr.of(block))
             ctx.stat("ops")
 

@@ -317,7 +317,7 @@ GROWTHS: tuple[str, ...] = ("vela", "full")
 """How npu-form-cascades grows a cascade's stripes (see passes/schedule/cascade_builder.py)."""
 
 
-SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins")
+SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins", "fastest_blocks")
 """The bare flags ``#npu.schedule`` takes after its strategy (each at most once)."""
 
 
@@ -330,19 +330,22 @@ class ScheduleAttr(Attribute):
     then do (npu-allocate's ``prefetch-overlap``; npu-form-cascades writes it under Size), and
     cascades that run through a binary elementwise op of two feature maps whose second one is
     whole and written outside the cascade, such as a residual add (npu-form-cascades'
-    ``cascade-joins``). The two flags are bare words after the strategy or the fields, in any
-    order, each at most once."""
+    ``cascade-joins``), and each op's block config chosen for the fewest estimated cycles instead
+    of Vela's traffic score (``fastest_blocks``, npu-select-block-config's ``choose=cycles``). The
+    flags are bare words after the strategy or the fields, in any order, each at most once."""
 
-    __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins")
+    __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins",
+                 "fastest_blocks")
     strategy: str
     arena_cache_size: int
     sram_target: int
     stripe_growth: str
     prefetch_overlap: bool
     cascade_joins: bool
+    fastest_blocks: bool
 
     def _init(self, strategy: str, arena_cache_size: int, sram_target: int, stripe_growth: str = "vela",
-              prefetch_overlap: bool = False, cascade_joins: bool = False) -> None:
+              prefetch_overlap: bool = False, cascade_joins: bool = False, fastest_blocks: bool = False) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"#npu.schedule: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
         if arena_cache_size < 0 or sram_target < 0:
@@ -355,6 +358,7 @@ class ScheduleAttr(Attribute):
         self._set("stripe_growth", stripe_growth)
         self._set("prefetch_overlap", bool(prefetch_overlap))
         self._set("cascade_joins", bool(cascade_joins))
+        self._set("fastest_blocks", bool(fastest_blocks))
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
@@ -362,7 +366,8 @@ class ScheduleAttr(Attribute):
         growth = rest[0] if rest else "vela"
         overlap = bool(rest[1]) if len(rest) > 1 else False
         joins = bool(rest[2]) if len(rest) > 2 else False
-        return (strategy, int(arena), int(target), growth, overlap, joins)
+        fastest = bool(rest[3]) if len(rest) > 3 else False
+        return (strategy, int(arena), int(target), growth, overlap, joins, fastest)
 
     def replaced(self, **changes: object) -> "ScheduleAttr":
         """This attribute with the named fields changed."""
@@ -374,6 +379,7 @@ class ScheduleAttr(Attribute):
         extra = "" if self.stripe_growth == "vela" else f", stripe_growth = {self.stripe_growth}"
         extra += ", prefetch_overlap" if self.prefetch_overlap else ""
         extra += ", cascade_joins" if self.cascade_joins else ""
+        extra += ", fastest_blocks" if self.fastest_blocks else ""
         return (f"#npu.schedule<{self.strategy}, arena_cache_size = {self.arena_cache_size}, "
                 f"sram_target = {self.sram_target}{extra}>")
 
@@ -386,11 +392,12 @@ class ScheduleAttr(Attribute):
         for index, flag in enumerate(flags):
             if flag not in SCHEDULE_FLAGS or flag in flags[:index]:
                 raise AttributeSyntaxError(f"#npu.schedule: unexpected '{flag[:40]}' (the flags after the strategy "
-                                           f"are {' and '.join(SCHEDULE_FLAGS)}, each once)")
+                                           f"are {', '.join(SCHEDULE_FLAGS[:-1])} and {SCHEDULE_FLAGS[-1]}, each once)")
         return _build(ScheduleAttr, bare[0],  # type: ignore[return-value]
                       _int(_require(fields, "arena_cache_size", "schedule"), "schedule"),
                       _int(_require(fields, "sram_target", "schedule"), "schedule"),
-                      fields.get("stripe_growth", "vela"), "prefetch_overlap" in flags, "cascade_joins" in flags)
+                      fields.get("stripe_growth", "vela"), "prefetch_overlap" in flags, "cascade_joins" in flags,
+                      "fastest_blocks" in flags)
 
 
 class UsageAttr(Attribute):
@@ -439,9 +446,9 @@ class UsageAttr(Attribute):
         return _build(UsageAttr, tuple(entries))  # type: ignore[return-value]
 
 
-POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins")
+POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks")
 """The knobs beyond strategy and SRAM target a search point may set (``npu.schedule``'s
-``stripe_growth = full``, ``prefetch_overlap`` and ``cascade_joins``)."""
+``stripe_growth = full``, ``prefetch_overlap``, ``cascade_joins`` and ``fastest_blocks``)."""
 
 
 class SearchPoint(NamedTuple):

@@ -22,9 +22,10 @@ with Vela's one for one:
    one tried; then (``variants``) full stripe growth and cascade joins on the best point within
    the budget, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
    and pays cycles where a prefetch must then wait), and prefetch overlap with and without full
-   growth on the next faster point (see ``_variants``). The set is fixed by the two ends, the
-   budget and the options, so the search is deterministic and runs at most
-   ``4 + steps + refine + 5`` candidates.
+   growth on the next faster point, and last the best point so far with each op's block config
+   chosen for the fewest estimated cycles (see ``_variants``). The set is fixed by the two ends,
+   the budget and the options, so the search is deterministic and runs at most
+   ``4 + steps + refine + 6`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -79,12 +80,12 @@ class Knobs:
         """The ``npu.schedule`` that makes the later passes build this candidate."""
         return ScheduleAttr(self.strategy, arena, self.sram_target,
                             "full" if "full_growth" in self.flags else "vela", "prefetch_overlap" in self.flags,
-                            "cascade_joins" in self.flags)
+                            "cascade_joins" in self.flags, "fastest_blocks" in self.flags)
 
     def describe(self) -> str:
         """The knobs in words, for remarks."""
         words = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
-                 "cascade_joins": "cascade joins"}
+                 "cascade_joins": "cascade joins", "fastest_blocks": "fastest block configs"}
         extra = "".join(f", {words[f]}" for f in self.flags)
         return f"{self.strategy} with an SRAM target of {self.sram_target} bytes{extra}"
 
@@ -136,8 +137,8 @@ class SearchSchedule(Pass):
     steps: int = option(6, "SRAM targets tried evenly between the Size and Performance schedules' SRAM")
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
     variants: bool = option(True, "also try full stripe growth and cascade joins on the best point within the "
-                                  "budget, Size keeping every prefetch, and prefetch overlap on the next faster "
-                                  "point (five more candidates)")
+                                  "budget, Size keeping every prefetch, prefetch overlap on the next faster "
+                                  "point, and the fastest block configs on the best point (six more candidates)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -232,7 +233,9 @@ class SearchSchedule(Pass):
         whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
         the best point within the budget; Size without prefetch overlap; prefetch overlap (less
         SRAM, paid in cycles where a prefetch must wait) with and without full growth on the
-        cheapest point faster than that one, which it may bring within the budget."""
+        cheapest point faster than that one, which it may bring within the budget; then the
+        best point within the budget so far with every op on its fastest block config (fewer
+        cycles; weight buffers may change size with the block depth)."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
@@ -244,6 +247,9 @@ class SearchSchedule(Pass):
             above = min(faster, key=lambda p: (p.sram, p.cycles)).knobs
             trial(above.with_flags("prefetch_overlap"))
             trial(above.with_flags("prefetch_overlap", "full_growth"))
+        best = choose([p for p in tried.values() if p is not None], self.sram_budget)
+        if best is not None:  # the winner so far, each op on its fastest block
+            trial(best.knobs.with_flags("fastest_blocks"))
 
     @staticmethod
     def _materialise(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext) -> Point | None:

@@ -15,7 +15,7 @@
 
 // CSV: network,accelerator,system_config,memory_mode,budget,point,strategy,sram_target,flags,total_cycles,sram_bytes,chosen,vela_performance_cycles,vela_performance_sram,vela_size_cycles,vela_size_sram
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,0,Performance,16384,,29076,15536,no,29076,15536,47856,768
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,1,Performance,7088,cascade_joins,30977,6816,yes,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,1,Performance,7088,cascade_joins fastest_blocks,29338,6816,yes,
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,2,Performance,7088,,32176,6640,no,
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,3,Performance,4976,,34843,4784,no,
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,16,,38353,0,no,
@@ -26,8 +26,8 @@
 // SUMMARY-NEXT: Vela-equivalent Performance: 29,076 cycles, 15,536 B
 // SUMMARY-NEXT: Vela-equivalent Size: 47,856 cycles, 768 B
 // SUMMARY-NEXT: point 1: 29,076 cycles, 15,536 B (Performance, SRAM target 16,384 B)
-// SUMMARY: point 2: 30,977 cycles, 6,816 B (Performance, SRAM target 7,088 B, cascade joins) <- chosen
-// SUMMARY: Total cycles: 30,976.9
+// SUMMARY: point 2: 29,338 cycles, 6,816 B (Performance, SRAM target 7,088 B, cascade joins, fastest blocks) <- chosen
+// SUMMARY: Total cycles: 29,338.5
 
 // SVG: <svg
 // SVG: branches: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram

@@ -43,3 +43,13 @@ module attributes {npu.schedule = #npu.schedule<Performance, prefetch_overlap, s
 // CHECK-SAME: only = #npu.schedule<Performance, arena_cache_size = 1, sram_target = 1, stripe_growth = full, cascade_joins>
 module attributes {npu.schedule = #npu.schedule<Size, cascade_joins, arena_cache_size = 32, sram_target = 16, prefetch_overlap>, npu.search = #npu.search<budget = 100, chosen = 0, points = [[Performance, 64, 900, 96, cascade_joins]]>, only = #npu.schedule<Performance, arena_cache_size = 1, stripe_growth = full, sram_target = 1, cascade_joins>} {
 }
+
+// -----
+
+// Fastest block configs (npu-select-block-config's choose=cycles as a knob): a flag like the
+// others, printed last; a search point may carry it beside other flags.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 64, sram_target = 48, prefetch_overlap, fastest_blocks>
+// CHECK-SAME: npu.search = #npu.search<budget = 100, chosen = 0, points = {{\[\[}}Performance, 48, 700, 96, full_growth, fastest_blocks]]>
+module attributes {npu.schedule = #npu.schedule<Performance, fastest_blocks, arena_cache_size = 64, sram_target = 48, prefetch_overlap>, npu.search = #npu.search<budget = 100, chosen = 0, points = [[Performance, 48, 700, 96, full_growth, fastest_blocks]]>} {
+}

@@ -30,17 +30,17 @@
 // REMARK-DAG: remark: candidate Size with an SRAM target of 16384 bytes: 47856 cycles, 768 bytes of SRAM (dominated)
 // REMARK-DAG: remark: candidate Performance with an SRAM target of 16 bytes: 38353 cycles, 0 bytes of SRAM (on the frontier)
 // REMARK-DAG: remark: candidate Performance with an SRAM target of 7088 bytes: 32176 cycles, 6640 bytes of SRAM (on the frontier)
-// REMARK: remark: chose Performance with an SRAM target of 7088 bytes, cascade joins: the fastest of {{[0-9]+}} schedules within the budget of 8000 bytes (30977 cycles, 6816 bytes)
+// REMARK: remark: chose Performance with an SRAM target of 7088 bytes, cascade joins, fastest block configs: the fastest of {{[0-9]+}} schedules within the budget of 8000 bytes (29338 cycles, 6816 bytes)
 
 // CHECK-LABEL: module attributes
-// CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088, cascade_joins>
+// CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088, cascade_joins, fastest_blocks>
 // CHECK-SAME: npu.search = #npu.search<budget = 8000, chosen = 1, performance = [29076, 15536], size = [47856, 768], points = [
-// CHECK-SAME: [Performance, 16384, 29076, 15536], [Performance, 7088, 30977, 6816, cascade_joins], [Performance, 7088, 32176, 6640], [Performance, 4976, 34843, 4784], [Performance, 16, 38353, 0]]>
+// CHECK-SAME: [Performance, 16384, 29076, 15536], [Performance, 7088, 29338, 6816, cascade_joins, fastest_blocks], [Performance, 7088, 32176, 6640], [Performance, 4976, 34843, 4784], [Performance, 16, 38353, 0]]>
 // CHECK-SAME: npu.usage = #npu.usage<Dram = [13824, 13824], Sram = [6816, 6816]>
-// CHECK-SAME: npu.cost_totals = #npu.cost<total = 30976.867
+// CHECK-SAME: npu.cost_totals = #npu.cost<total = 29338.467
 
 // KNOBS-LABEL: module attributes
-// KNOBS-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088, cascade_joins>
+// KNOBS-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088, cascade_joins, fastest_blocks>
 // KNOBS-SAME: npu.search = #npu.search<budget = 8000, chosen = 1,
 // KNOBS-NOT: npu.alloc
 

@@ -1,0 +1,106 @@
+"""Block configs chosen for the fewest estimated cycles (npu-select-block-config{choose=cycles},
+npu.schedule's fastest_blocks): never slower than Vela's block for the op as the chooser sees
+it, schedules that pass npu-check-schedule and compute what the legalised model computes, the
+IR flag doing what the option does, and the schedule search offering it as a knob."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import npu_opt.dialects  # noqa: F401
+import npu_opt.passes  # noqa: F401
+from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.dialects.npu.perf.block_choice import fastest_block_config
+from npu_opt.dialects.npu.perf.block_config import select_block_config
+from npu_opt.dialects.npu.perf.estimate import estimate_op
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
+from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR
+from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, ScheduleAttr
+from npu_opt.dialects.npu.schedule_exec import run_scheduled
+from npu_opt.dialects.npu.target import target_of
+from npu_opt.ir.analysis import AnalysisManager
+from npu_opt.ir.interpreter import run_function
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.printer import print_op
+from targeted_import import imported_with_target, run_pipeline, seeded_inputs
+
+SHARED = ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram")
+DEDICATED = ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB")
+MODELS = ["conv", "kernels", "weight_stream", "branches", "dilation", "odd_channels"]
+
+
+def _function(module):
+    return next(op for op in module.walk() if op.name == "func.func")
+
+
+@pytest.mark.parametrize("target", [SHARED, DEDICATED], ids=["shared", "dedicated"])
+@pytest.mark.parametrize("model", MODELS)
+def test_the_fastest_block_is_never_slower_than_velas(model: str, target: tuple[str, str, str]):
+    module = imported_with_target(model, *target)
+    assert run_pipeline(module, "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors") == ""
+    perf = perf_target(target_of(module))
+    analyses = AnalysisManager()
+    tried = 0
+    for op in module.walk():
+        desc = analyses.get(OpDescription, op).desc if is_costed(op) else None
+        if desc is None or desc.block_type is None:
+            continue
+        vela = select_block_config(desc, perf.accel)
+        assert vela is not None
+        chosen = fastest_block_config(perf, [desc], vela)
+        assert estimate_op(perf, desc, chosen).total_cycles <= estimate_op(perf, desc, vela).total_cycles
+        if chosen is not vela:  # only for a strict gain
+            assert estimate_op(perf, desc, chosen).total_cycles < estimate_op(perf, desc, vela).total_cycles
+        tried += 1
+    assert tried
+
+
+@pytest.mark.parametrize("target", [SHARED, DEDICATED], ids=["shared", "dedicated"])
+@pytest.mark.parametrize("model", ["conv", "kernels", "weight_stream", "dilation"])
+def test_schedules_with_fastest_blocks_check_and_compute_as_the_legalised_model(model: str,
+                                                                              target: tuple[str, str, str]):
+    module = imported_with_target(model, *target)
+    assert run_pipeline(module, "schedule{choose=cycles}") == ""
+    text = print_op(module)
+    assert print_op(parse_module(text, f"{model}.mlir")) == text
+    assert run_pipeline(parse_module(text, f"{model}.mlir"), "npu-check-schedule") == ""
+    reference = imported_with_target(model, *target)
+    assert run_pipeline(reference, "npu-legalize") == ""
+    inputs = seeded_inputs(_function(reference))
+    expected = run_function(reference, inputs)
+    got = run_scheduled(parse_module(text, f"{model}.mlir"), inputs)
+    for a, b in zip(got, expected):
+        assert a.shape == b.shape and np.array_equal(a, b)
+
+
+def _total_cycles(module) -> float:
+    from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
+    return module.attr(TOTALS_ATTR).cycle("total")
+
+
+def test_the_flag_in_npu_schedule_does_what_the_option_does():
+    by_option = imported_with_target("kernels", *SHARED)
+    assert run_pipeline(by_option, "schedule{choose=cycles}") == ""
+    by_flag = imported_with_target("kernels", *SHARED)
+    assert run_pipeline(by_flag, "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false}") == ""
+    arena = target_of(by_flag).arena_cache_size
+    by_flag.attributes[SCHEDULE_ATTR] = ScheduleAttr("Performance", arena, arena).replaced(fastest_blocks=True)
+    from npu_opt.passes.schedule.pipeline import SCHEDULE_TAIL
+
+    assert run_pipeline(by_flag, "npu-select-block-config,npu-insert-dma," + SCHEDULE_TAIL) == ""
+    blocks = [[op.attr(BLOCK_ATTR) for op in m.walk() if op.attr(BLOCK_ATTR) is not None] for m in (by_option, by_flag)]
+    assert blocks[0] == blocks[1]
+    plain = imported_with_target("kernels", *SHARED)
+    assert run_pipeline(plain, "schedule") == ""
+    assert blocks[0] != [op.attr(BLOCK_ATTR) for op in plain.walk() if op.attr(BLOCK_ATTR) is not None]
+    assert _total_cycles(by_option) < _total_cycles(plain)
+
+
+def test_the_search_tries_fastest_blocks_and_keeps_them_where_they_win():
+    module = imported_with_target("kernels", *SHARED)
+    assert run_pipeline(module, "schedule{sram-budget=100000}") == ""
+    schedule, search = module.attr(SCHEDULE_ATTR), module.attr(SEARCH_ATTR)
+    assert schedule.fastest_blocks
+    chosen = search.points[search.chosen]
+    assert "fastest_blocks" in chosen.flags
+    assert _total_cycles(module) == pytest.approx(chosen.cycles, abs=1)
