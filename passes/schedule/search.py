@@ -25,7 +25,7 @@ with Vela's one for one:
    growth on the next faster point, and last the best point so far with each op's block config
    chosen for the fewest estimated cycles (see ``_variants``). The set is fixed by the two ends,
    the budget and the options, so the search is deterministic and runs at most
-   ``4 + steps + refine + 6`` candidates.
+   ``4 + steps + refine + 7`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -138,7 +138,7 @@ class SearchSchedule(Pass):
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
     variants: bool = option(True, "also try full stripe growth and cascade joins on the best point within the "
                                   "budget, Size keeping every prefetch, prefetch overlap on the next faster "
-                                  "point, and the fastest block configs on the best point (six more candidates)")
+                                  "point, and the fastest block configs on the best point (six or seven more candidates)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -235,7 +235,8 @@ class SearchSchedule(Pass):
         SRAM, paid in cycles where a prefetch must wait) with and without full growth on the
         cheapest point faster than that one, which it may bring within the budget; then the
         best point within the budget so far with every op on its fastest block config (fewer
-        cycles; weight buffers may change size with the block depth)."""
+        cycles; weight buffers may change size with the block depth, and when that takes it over
+        the budget, the best point with less SRAM is tried so too)."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
@@ -247,9 +248,14 @@ class SearchSchedule(Pass):
             above = min(faster, key=lambda p: (p.sram, p.cycles)).knobs
             trial(above.with_flags("prefetch_overlap"))
             trial(above.with_flags("prefetch_overlap", "full_growth"))
-        best = choose([p for p in tried.values() if p is not None], self.sram_budget)
+        points = [p for p in tried.values() if p is not None]
+        best = choose(points, self.sram_budget)
         if best is not None:  # the winner so far, each op on its fastest block
-            trial(best.knobs.with_flags("fastest_blocks"))
+            fastest = trial(best.knobs.with_flags("fastest_blocks"))
+            if fastest is None or fastest.sram > self.sram_budget:  # blocks moved buffers over: one step down
+                below = choose([p for p in points if p.sram < best.sram], self.sram_budget)
+                if below is not None:
+                    trial(below.knobs.with_flags("fastest_blocks"))
 
     @staticmethod
     def _materialise(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext) -> Point | None:

@@ -135,3 +135,37 @@ def test_the_knobs_beyond_vela_are_read_from_npu_schedule() -> None:
                for m in (vela, by_ir)]
     assert heights[0] and len(heights[0]) == len(heights[1])
     assert all(full >= plain for plain, full in zip(*heights)) and heights[1] != heights[0]
+
+
+def _variants_tried(budget: int, outcome) -> list[Knobs]:
+    """The knobs ``_variants`` tries after a ladder of three Performance points (SRAM 900, 600
+    and 300 bytes for targets 3, 2 and 1), each trial answered by ``outcome(knobs)``."""
+    from npu_opt.passes.schedule.search import SearchSchedule
+
+    tried: dict[Knobs, Point | None] = {p.knobs: p for p in (_point(100, 900, 3), _point(200, 600, 2),
+                                                             _point(300, 300, 1))}
+    asked: list[Knobs] = []
+
+    def trial(knobs: Knobs) -> Point | None:
+        if knobs not in tried:
+            asked.append(knobs)
+            tried[knobs] = outcome(knobs)
+        return tried[knobs]
+
+    SearchSchedule(sram_budget=budget)._variants(trial, tried, arena=1000)
+    return asked
+
+
+def test_fastest_blocks_are_tried_on_the_best_point_and_one_step_down_when_they_overflow() -> None:
+    # Fastest blocks fitting on the best point (target 2 within 700 bytes): no second try.
+    def fits(knobs: Knobs) -> Point:  # (every other variant slower than the ladder's points)
+        return Point(knobs, 150 if "fastest_blocks" in knobs.flags else 999, 600)
+    asked = _variants_tried(700, fits)
+    assert asked[-1] == Knobs("Performance", 2, ("fastest_blocks",))
+    # Fastest blocks taking the best point over the budget: the best point with less SRAM next.
+    def grows(knobs: Knobs) -> Point:
+        if "fastest_blocks" not in knobs.flags:
+            return Point(knobs, 999, 600)
+        return Point(knobs, 150, 650 if knobs.sram_target == 2 else 320)
+    asked = _variants_tried(620, grows)
+    assert asked[-2:] == [Knobs("Performance", 2, ("fastest_blocks",)), Knobs("Performance", 1, ("fastest_blocks",))]
