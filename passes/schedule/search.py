@@ -22,10 +22,10 @@ with Vela's one for one:
    one tried; then (``variants``) full stripe growth and cascade joins on the best point within
    the budget, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
    and pays cycles where a prefetch must then wait), and prefetch overlap with and without full
-   growth on the next faster point, and last the best point so far with each op's block config
-   chosen for the fewest estimated cycles (see ``_variants``). The set is fixed by the two ends,
-   the budget and the options, so the search is deterministic and runs at most
-   ``4 + steps + refine + 7`` candidates.
+   growth on the next faster point, and last each strategy's best point so far with each op's
+   block config chosen for the fewest estimated cycles (see ``_variants``). The set is fixed by
+   the two ends, the budget and the options, so the search is deterministic and runs at most
+   ``4 + steps + refine + 9`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -138,7 +138,7 @@ class SearchSchedule(Pass):
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
     variants: bool = option(True, "also try full stripe growth and cascade joins on the best point within the "
                                   "budget, Size keeping every prefetch, prefetch overlap on the next faster "
-                                  "point, and the fastest block configs on the best point (six or seven more candidates)")
+                                  "point, and the fastest block configs on each strategy's best point (at most nine more)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -233,10 +233,10 @@ class SearchSchedule(Pass):
         whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
         the best point within the budget; Size without prefetch overlap; prefetch overlap (less
         SRAM, paid in cycles where a prefetch must wait) with and without full growth on the
-        cheapest point faster than that one, which it may bring within the budget; then the
-        best point within the budget so far with every op on its fastest block config (fewer
-        cycles; weight buffers may change size with the block depth, and when that takes it over
-        the budget, the best point with less SRAM is tried so too)."""
+        cheapest point faster than that one, which it may bring within the budget; then each
+        strategy's best point within the budget so far with every op on its fastest block config
+        (fewer cycles; weight buffers may change size with the block depth, and when that takes
+        it over the budget, the strategy's best point with less SRAM is tried so too)."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
@@ -249,11 +249,14 @@ class SearchSchedule(Pass):
             trial(above.with_flags("prefetch_overlap"))
             trial(above.with_flags("prefetch_overlap", "full_growth"))
         points = [p for p in tried.values() if p is not None]
-        best = choose(points, self.sram_budget)
-        if best is not None:  # the winner so far, each op on its fastest block
+        for strategy in ("Performance", "Size"):  # each strategy's best so far, each op on its fastest block
+            mine = [p for p in points if p.knobs.strategy == strategy]
+            best = choose(mine, self.sram_budget)
+            if best is None:
+                continue
             fastest = trial(best.knobs.with_flags("fastest_blocks"))
             if fastest is None or fastest.sram > self.sram_budget:  # blocks moved buffers over: one step down
-                below = choose([p for p in points if p.sram < best.sram], self.sram_budget)
+                below = choose([p for p in mine if p.sram < best.sram], self.sram_budget)
                 if below is not None:
                     trial(below.knobs.with_flags("fastest_blocks"))
 
