@@ -150,7 +150,7 @@ class SelectBlockConfig(Pass):
                     encode, _ = weight_encoder(op, searched, perf, block, ctx.analyses)
                     encoded = encode((0, desc.ofm.shape.depth)).total_bytes
                     placements = [with_weights(p, encoded) for p in placements]
-                faster = fastest_block_config(perf, placements, block)
+                faster = fastest_block_config(perf, tuple(placements), block)
                 if faster is not block:
                     ctx.stat("faster")
                     ctx.remark(f"block {_block_text(faster)} instead of Vela's {_block_text(block)}: "

@@ -47,7 +47,7 @@ def test_the_fastest_block_is_never_slower_than_velas(model: str, target: tuple[
             continue
         vela = select_block_config(desc, perf.accel)
         assert vela is not None
-        chosen = fastest_block_config(perf, [desc], vela)
+        chosen = fastest_block_config(perf, (desc,), vela)
         assert estimate_op(perf, desc, chosen).total_cycles <= estimate_op(perf, desc, vela).total_cycles
         if chosen is not vela:  # only for a strict gain
             assert estimate_op(perf, desc, chosen).total_cycles < estimate_op(perf, desc, vela).total_cycles

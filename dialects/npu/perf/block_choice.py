@@ -13,7 +13,7 @@ slower than Vela's under each. The weights are costed where the op description r
 """
 from __future__ import annotations
 
-from typing import Sequence
+from functools import lru_cache
 
 from npu_opt.dialects.npu.accelerators import OFM_BLOCK_MAX
 from npu_opt.dialects.npu.perf.arch import PerfTarget
@@ -35,11 +35,13 @@ def _extents(size: int, step: int, top: int) -> list[int]:
     return sorted(tried)
 
 
-def fastest_block_config(perf: PerfTarget, descs: Sequence[NpuOpDesc], vela: BlockConfig) -> BlockConfig:
+@lru_cache(maxsize=1 << 14)
+def fastest_block_config(perf: PerfTarget, descs: tuple[NpuOpDesc, ...], vela: BlockConfig) -> BlockConfig:
     """The fitting block of the grid with the fewest estimated total cycles summed over
     ``descs`` (one op as its feature maps may end up placed: a later pass may still move them
     between fast storage and the arena) and no more cycles than ``vela`` (Vela's choice) under
-    any of them; ``vela`` unless another is strictly faster."""
+    any of them; ``vela`` unless another is strictly faster. Memoised: a schedule search asks
+    again for every candidate."""
     ub = perf.accel.ofm_ublock
     ofm = descs[0].ofm.block_shape
     ceilings = [estimate_op(perf, desc, vela).total_cycles for desc in descs]

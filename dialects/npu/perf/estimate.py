@@ -112,10 +112,12 @@ def op_compute_cycles(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig | No
 
 def clear_caches() -> None:
     """Forget every memoised block config, estimate and weight-stream walk (for benchmarks)."""
+    from npu_opt.dialects.npu.perf.block_choice import fastest_block_config
     from npu_opt.dialects.npu.perf.block_config import find_block_config
     from npu_opt.dialects.npu.perf.weight_reorder import forget_walks
 
     find_block_config.cache_clear()
+    fastest_block_config.cache_clear()
     estimate_op.cache_clear()
     op_compute_cycles.cache_clear()
     forget_walks()

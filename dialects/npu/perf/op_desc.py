@@ -16,7 +16,7 @@ what Vela sizes the op's block config on.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from npu_opt.dialects.npu.accelerators import BlockType
 from npu_opt.dialects.npu.op_kind import ELEMENTWISE_OPS, OpKind
@@ -63,6 +63,17 @@ RELU_ACTIVATIONS = frozenset({"relu", "relu6", "relu_n1_to_1", "relu_0_to_1"})
 LUT_ACTIVATIONS = frozenset({"tanh", "sigmoid", "lut"})
 
 
+def _memoised_hash(desc: object, names: tuple[str, ...]) -> int:
+    """The hash of ``desc``'s compared fields ``names``, kept on the instance: descriptions are
+    frozen and key the cost model's memo tables, and hashing a nested description on every
+    lookup cost more than the lookups."""
+    cached = desc.__dict__.get("_hash")
+    if cached is None:
+        cached = hash(tuple(getattr(desc, name) for name in names))
+        object.__setattr__(desc, "_hash", cached)
+    return cached
+
+
 @dataclass(frozen=True)
 class TensorDesc:
     """A feature map as one op reads or writes it."""
@@ -84,6 +95,9 @@ class TensorDesc:
         if min(self.shape) < 1:
             raise ValueError(f"feature-map shape {self.shape} has an empty axis")
         object.__setattr__(self, "format", TensorFormat(self.format))
+
+    def __hash__(self) -> int:
+        return _memoised_hash(self, _TENSOR_FIELDS)
 
     @property
     def element_bytes(self) -> int:
@@ -193,6 +207,9 @@ class NpuOpDesc:
                          OpKind.VECTOR_PRODUCT) and self.weights is None:
             raise ValueError(f"a {self.kind.value} op needs weights")
 
+    def __hash__(self) -> int:
+        return _memoised_hash(self, _OP_FIELDS)
+
     # -- derived properties ------------------------------------------------------------------
     @property
     def block_type(self) -> BlockType | None:
@@ -254,6 +271,10 @@ class NpuOpDesc:
             return self
         return replace(self, ofm=replace(self.ofm, shape=self.ofm.shape.with_depth(depth)))
 
+
+_TENSOR_FIELDS = tuple(f.name for f in fields(TensorDesc) if f.compare)
+_OP_FIELDS = tuple(f.name for f in fields(NpuOpDesc) if f.compare)
+"""The fields equality compares, which the memoised hashes cover (padding is left out)."""
 
 __all__ = [
     "ACTIVATIONS", "ELEMENTWISE_OPS", "Kernel", "LUT_ACTIVATIONS", "MEMORY_AREAS", "NpuOpDesc", "OpKind",
