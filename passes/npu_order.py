@@ -19,13 +19,13 @@ stretch of NPU ops as its own command stream).
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Literal
 
 from npu_opt.dialects.npu.ops_common import NpuOp
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
-from npu_opt.ir.pass_registry import Pass, register_pass
+from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.traits import ConstantLike, IsTerminator, MemoryOnly, ReturnLike
 
 TIME_ATTR = "npu.time"
@@ -301,12 +301,23 @@ class Order(Pass):
 
     The order is a reversed depth-first walk from the function's results over operands (an op is
     placed once all users of its results are), then CPU ops reading only graph inputs move to
-    the front and other CPU ops move down towards the next CPU op (see the module docstring)."""
+    the front and other CPU ops move down towards the next CPU op (see the module docstring).
+    With ``order=memory`` the NPU ops between two CPU ops are then list-scheduled for the fewest
+    live bytes (passes/memory_order.py): parallel branches interleave; a chain keeps its order."""
+
+    order: Literal["vela", "memory"] = option("vela", "vela (Vela's order) or memory (NPU ops between two CPU ops "
+                                                      "reordered to keep the fewest bytes live)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
+        from npu_opt.passes.memory_order import memory_aware_order  # (it builds on this module)
+
         for block in list(graph_blocks(module)):
             file_order = [op for op in block.ops if is_executed(op)]
-            for time, op in enumerate(execution_order_of(block)):
+            order = execution_order_of(block)
+            if self.order == "memory":
+                order = memory_aware_order(order)
+                assert _respects_dataflow(order)
+            for time, op in enumerate(order):
                 attr = IntegerAttr(time)
                 if op.attr(TIME_ATTR) != attr:
                     ctx.rewriter.set_attr(op, TIME_ATTR, attr)
