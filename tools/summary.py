@@ -99,8 +99,12 @@ def summary_text(module: Operation, input_name: str) -> str:
                      f"{target.memory_mode.name}, {target.core_clock / 1e6:g} MHz")
     schedule = module.attr(SCHEDULE_ATTR)
     if isinstance(schedule, ScheduleAttr):
+        beyond = [words for words, on in (("full stripe growth", schedule.stripe_growth == "full"),
+                                           ("prefetch overlap", schedule.prefetch_overlap),
+                                           ("cascade joins", schedule.cascade_joins),
+                                           ("fastest blocks", schedule.fastest_blocks)) if on]
         lines.append(f"  Schedule: {schedule.strategy} (arena cache size {schedule.arena_cache_size:,} B, "
-                     f"SRAM target {schedule.sram_target:,} B)")
+                     f"SRAM target {schedule.sram_target:,} B{'; ' + ', '.join(beyond) if beyond else ''})")
     lines.extend(_search_lines(module))
     cycles = totals.cycle("total")
     lines.append(f"  Total cycles: {_count(cycles)} (NPU {_count(totals.cycle('npu'))})")
