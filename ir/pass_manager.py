@@ -194,7 +194,12 @@ class PassManager:
         self.analyses = analyses if analyses is not None else AnalysisManager()
 
     def run(self, module: Operation) -> None:
-        """Raises PassFailure on a reported error, PassCrash on an unexpected exception."""
+        """Raises PassFailure on a reported error, PassCrash on an unexpected exception.
+
+        With ``verify_each`` the IR is verified after the first pass and after every pass that
+        changed it (its rewriter recorded a change): a pass that changed nothing leaves the IR
+        verified after the pass before (as MLIR skips the verifier when a pass preserved all)."""
+        verified = False
         for pass_ in self.passes:
             ctx = PassContext(self.diagnostics, analyses=self.analyses)
             for inst in self.instrumentations:
@@ -218,7 +223,8 @@ class PassManager:
                 raise PassFailure(pass_.NAME)
             for inst in self.instrumentations:
                 inst.after_pass(pass_, module, ctx)
-            if self.verify_each:
+            if self.verify_each and (ctx.rewriter.changed or not verified):
+                verified = True
                 began = time.perf_counter()
                 ok = verify(module, self.diagnostics, self.analyses)
                 if self.timer is not None:

@@ -11,7 +11,6 @@ import struct
 from typing import Callable
 
 from npu_opt.ir.attributes import Attribute, OpaqueAttr
-from npu_opt.ir.regex_cache import compile_shared
 from npu_opt.ir.lexing import faster_classes
 from npu_opt.ir.strings import INT64_MAX, bounded_int
 from npu_opt.ir.types import (
@@ -51,13 +50,22 @@ outside its brackets): the commonest imported element type, which then needs no 
 _QUANT_TENSOR_HEAD = r'tensor<((?:[0-9]{1,18}x)++)!quant\.uniform<([^<>",]*+(?:<[^<>",]*+>[^<>",]*+)?),'
 """``tensor<dims x !quant.uniform<head,`` with no '?' dimension: the head is the text before the
 first ',' exactly as _quant's partition finds it (see _quant_tensor)."""
-_QUANT_TENSOR_AXIS = compile_shared(faster_classes(
-    rf"{_QUANT_TENSOR_HEAD}\s*+\{{(\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+)\}}\s*+>>\Z"))
-"""A tensor of a per-axis ``!quant.uniform`` with scales only (what importers print) and no
-encoding: the parameters checked in the same match (what ``_SCALES_ONLY`` checks)."""
-_QUANT_TENSOR_ONE = compile_shared(faster_classes(
-    rf"{_QUANT_TENSOR_HEAD}\s*+({_SCALE})(?:\s*:\s*([-+]?[0-9]+))?\s*+>>\Z"))
-"""A tensor of a per-tensor ``!quant.uniform`` (``scale[:zero_point]``, what ``_PARAM`` takes)."""
+@functools.cache
+def _quant_tensor_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The two one-match decoders of an imported tensor type, compiled on first use (7 ms, which
+    a run importing a .tflite file and never parsing text does not pay):
+
+    * a tensor of a per-axis ``!quant.uniform`` with scales only (what importers print) and no
+      encoding, the parameters checked in the same match (what ``_SCALES_ONLY`` checks);
+    * a tensor of a per-tensor ``!quant.uniform`` (``scale[:zero_point]``, what ``_PARAM`` takes)."""
+    from npu_opt.ir.regex_cache import compile_shared  # (with the pattern cache it belongs to)
+
+    per_axis = compile_shared(faster_classes(
+        rf"{_QUANT_TENSOR_HEAD}\s*+\{{(\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+)\}}\s*+>>\Z"))
+    per_tensor = compile_shared(faster_classes(
+        rf"{_QUANT_TENSOR_HEAD}\s*+({_SCALE})(?:\s*:\s*([-+]?[0-9]+))?\s*+>>\Z"))
+    return per_axis, per_tensor
+
 _DIALECT_HEAD = re.compile(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?:\.([A-Za-z0-9_$.]*))?")
 
 
@@ -223,7 +231,8 @@ class TypeParser:
         params>>`` with a head decoded before, checked in one match and built without the
         element's own cache entry: what _tensor and _quant build for it, or None for anything
         else or anything doubtful (they then decode it, and report any error)."""
-        m = _QUANT_TENSOR_AXIS.match(text) if "{" in text else None  # (only per-axis parameters hold '{')
+        per_axis, per_tensor = _quant_tensor_patterns()
+        m = per_axis.match(text) if "{" in text else None  # (only per-axis parameters hold '{')
         if m is not None:
             dims, head, params = m.groups()
             facts = self._quant_facts.get(head) or self._head_facts(head)
@@ -234,7 +243,7 @@ class TypeParser:
                 return None  # (a NaN makes the sum one)
             zero_points: tuple[int, ...] = _zeros(len(scales))
         else:
-            m = _QUANT_TENSOR_ONE.match(text)
+            m = per_tensor.match(text)
             if m is None:
                 return None
             dims, head, scale, zp = m.groups()

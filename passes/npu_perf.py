@@ -157,7 +157,9 @@ class SelectBlockConfig(Pass):
                                f"{estimate_op(perf, placements[0], faster).total_cycles:.0f} estimated cycles, not "
                                f"{estimate_op(perf, placements[0], block).total_cycles:.0f}", op)
                     block = faster
-            ctx.rewriter.set_attr(op, BLOCK_ATTR, BlockAttr.of(block))
+            attr = BlockAttr.of(block)
+            if op.attr(BLOCK_ATTR) != attr:
+                ctx.rewriter.set_attr(op, BLOCK_ATTR, attr)
             ctx.stat("ops")
 
 

@@ -162,3 +162,22 @@ def test_dataflow_graph_analysis_follows_the_rewriter():
     assert manager.cached(DataflowGraph, func) is flow
     assert flow.graph.number_of_nodes() == before - 1
     assert manager.computed["DataflowGraph"] == 1
+
+
+def test_the_verifier_runs_after_the_first_pass_and_after_each_change_only(monkeypatch):
+    # As MLIR skips verification after a pass that preserved everything: a pass whose rewriter
+    # recorded no change leaves the IR as verified after the pass before.
+    import npu_opt.ir.pass_manager as pass_manager
+
+    runs: list[int] = []
+    real = pass_manager.verify
+
+    def counting(module, diagnostics, analyses=None):
+        runs.append(1)
+        return real(module, diagnostics, analyses)
+
+    monkeypatch.setattr(pass_manager, "verify", counting)
+    run(parse(), [_Look(), _Look(), _Touch(), _Look(), _Touch()], AnalysisManager())
+    # after the first pass and after the first touch; the second touch sets the attribute to the
+    # value it has, which the rewriter records as no change
+    assert len(runs) == 2
