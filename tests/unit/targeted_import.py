@@ -52,3 +52,37 @@ def run_pipeline(module: Operation, pipeline: str) -> str:
 def seeded_inputs(func: Operation, seed: int = 0) -> list[np.ndarray]:
     """npu-run's seeded random inputs for ``func``'s arguments (over each one's storage range)."""
     return gather_inputs(function_ports(func)[0], [], seed).arrays
+
+
+MODELS = sorted(p.stem for p in DATA.glob("*.tflite"))
+"""Every model of tests/data, by name."""
+NO_KERNEL = {"custom", "generic"}
+"""Models holding an operator no interpreter runs (a CUSTOM operator, GATHER)."""
+
+
+def check_scheduled(model: str, target: tuple[str, ...], pipeline: str) -> str:
+    """Schedule ``model`` for ``target`` with ``pipeline`` and check the result: printing and
+    parsing it again is a fixed point, npu-check-schedule accepts it, and (unless the model holds
+    an operator no interpreter runs) the scheduled interpreter computes, byte for byte, what the
+    plain interpreter computes on the legalised model. Returns the scheduled text."""
+    from npu_opt.dialects.npu.schedule_exec import run_scheduled
+    from npu_opt.ir.interpreter import run_function
+    from npu_opt.ir.parser import parse_module
+    from npu_opt.ir.printer import print_op
+
+    module = imported_with_target(model, *target)
+    assert run_pipeline(module, pipeline) == ""
+    text = print_op(module)
+    assert print_op(parse_module(text, f"{model}.mlir")) == text
+    assert run_pipeline(parse_module(text, f"{model}.mlir"), "npu-check-schedule") == ""
+    if model not in NO_KERNEL:
+        reference = imported_with_target(model, *target)
+        assert run_pipeline(reference, "npu-legalize") == ""
+        function = next(op for op in reference.walk() if op.name == "func.func")
+        inputs = seeded_inputs(function)
+        expected = run_function(reference, inputs)
+        got = run_scheduled(parse_module(text, f"{model}.mlir"), inputs)
+        assert len(got) == len(expected)
+        for a, b in zip(got, expected):
+            assert a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    return text

@@ -4,8 +4,6 @@ it, schedules that pass npu-check-schedule and compute what the legalised model 
 IR flag doing what the option does, and the schedule search offering it as a knob."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import npu_opt.dialects  # noqa: F401
@@ -17,25 +15,17 @@ from npu_opt.dialects.npu.perf.estimate import estimate_op
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR
 from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, ScheduleAttr
-from npu_opt.dialects.npu.schedule_exec import run_scheduled
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.analysis import AnalysisManager
-from npu_opt.ir.interpreter import run_function
-from npu_opt.ir.parser import parse_module
-from npu_opt.ir.printer import print_op
-from targeted_import import imported_with_target, run_pipeline, seeded_inputs
+from targeted_import import MODELS, check_scheduled, imported_with_target, run_pipeline
 
 SHARED = ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram")
 DEDICATED = ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB")
-MODELS = ["conv", "kernels", "weight_stream", "branches", "dilation", "odd_channels"]
-
-
-def _function(module):
-    return next(op for op in module.walk() if op.name == "func.func")
+CHOOSER_MODELS = ["conv", "kernels", "weight_stream", "branches", "dilation", "odd_channels"]
 
 
 @pytest.mark.parametrize("target", [SHARED, DEDICATED], ids=["shared", "dedicated"])
-@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("model", CHOOSER_MODELS)
 def test_the_fastest_block_is_never_slower_than_velas(model: str, target: tuple[str, str, str]):
     module = imported_with_target(model, *target)
     assert run_pipeline(module, "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors") == ""
@@ -56,29 +46,11 @@ def test_the_fastest_block_is_never_slower_than_velas(model: str, target: tuple[
     assert tried
 
 
-ALL_MODELS = sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "data").glob("*.tflite"))
-NO_KERNEL = {"custom", "generic"}
-"""Models holding an operator no interpreter runs (a CUSTOM operator, GATHER): schedules checked only."""
-
-
 @pytest.mark.parametrize("target", [SHARED, DEDICATED], ids=["shared", "dedicated"])
-@pytest.mark.parametrize("model", ALL_MODELS)
+@pytest.mark.parametrize("model", MODELS)
 def test_schedules_with_fastest_blocks_check_and_compute_as_the_legalised_model(model: str,
                                                                               target: tuple[str, str, str]):
-    module = imported_with_target(model, *target)
-    assert run_pipeline(module, "schedule{choose=cycles}") == ""
-    text = print_op(module)
-    assert print_op(parse_module(text, f"{model}.mlir")) == text
-    assert run_pipeline(parse_module(text, f"{model}.mlir"), "npu-check-schedule") == ""
-    if model in NO_KERNEL:
-        return
-    reference = imported_with_target(model, *target)
-    assert run_pipeline(reference, "npu-legalize") == ""
-    inputs = seeded_inputs(_function(reference))
-    expected = run_function(reference, inputs)
-    got = run_scheduled(parse_module(text, f"{model}.mlir"), inputs)
-    for a, b in zip(got, expected):
-        assert a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    check_scheduled(model, target, "schedule{choose=cycles}")
 
 
 def _total_cycles(module) -> float:

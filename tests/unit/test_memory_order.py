@@ -3,29 +3,15 @@ legalised one does and passes npu-check-schedule), Vela's order on chains, fewer
 branches can interleave."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.schedule_attrs import TIME_ATTR, USAGE_ATTR
-from npu_opt.dialects.npu.schedule_exec import run_scheduled
-from npu_opt.ir.interpreter import run_function
-from npu_opt.ir.parser import parse_module
 from npu_opt.ir.printer import print_op
-from targeted_import import imported_with_target, run_pipeline, seeded_inputs
+from targeted_import import MODELS, check_scheduled, imported_with_target, run_pipeline
 
 SHARED = ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram")
-MODELS = sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "data").glob("*.tflite"))
-NO_KERNEL = {"custom", "generic"}
-"""Models holding an operator no interpreter runs (a CUSTOM operator, GATHER): schedules checked only."""
-
-
-def _function(module):
-    return next(op for op in module.walk() if op.name == "func.func")
-
-
 def _times(module) -> list[str]:
     return [op.name for op in sorted((op for op in module.walk() if op.attr(TIME_ATTR) is not None),
                                      key=lambda op: op.attr(TIME_ATTR).value)]
@@ -33,19 +19,7 @@ def _times(module) -> list[str]:
 
 @pytest.mark.parametrize("model", MODELS)
 def test_the_memory_order_computes_what_the_model_computes(model: str):
-    module = imported_with_target(model, *SHARED)
-    assert run_pipeline(module, "schedule{order=memory}") == ""
-    text = print_op(module)
-    assert run_pipeline(parse_module(text, f"{model}.mlir"), "npu-check-schedule") == ""
-    if model in NO_KERNEL:
-        return
-    reference = imported_with_target(model, *SHARED)
-    assert run_pipeline(reference, "npu-legalize") == ""
-    inputs = seeded_inputs(_function(reference))
-    expected = run_function(reference, inputs)
-    got = run_scheduled(parse_module(text, f"{model}.mlir"), inputs)
-    for a, b in zip(got, expected):
-        assert a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    check_scheduled(model, SHARED, "schedule{order=memory}")
 
 
 @pytest.mark.parametrize("model", ["conv", "kernels", "weight_stream"])
