@@ -138,29 +138,36 @@ class SelectBlockConfig(Pass):
             desc = ctx.analyses.get(OpDescription, op).desc
             if desc is None or desc.block_type is None:
                 continue
-            searched = striped(op, desc)
-            block = select_block_config(searched, accel)
+            block = select_block_config(striped(op, desc), accel)
             if block is None:
                 ctx.error(f"no block configuration of {accel.name} fits this op's IFM and accumulators in SHRAM", op)
                 continue
             if perf is not None:
-                placements = [searched] + [striped(op, placed(op, desc, where)) for where in _later_placements(op, arena,
-                                                                                                           target)]
-                if desc.weights is not None:  # costed at their encoded size, as npu-estimate costs them
-                    encode, _ = weight_encoder(op, searched, perf, block, ctx.analyses)
-                    encoded = encode((0, desc.ofm.shape.depth)).total_bytes
-                    placements = [with_weights(p, encoded) for p in placements]
-                faster = fastest_block_config(perf, tuple(placements), block)
-                if faster is not block:
-                    ctx.stat("faster")
-                    ctx.remark(f"block {_block_text(faster)} instead of Vela's {_block_text(block)}: "
-                               f"{estimate_op(perf, placements[0], faster).total_cycles:.0f} estimated cycles, not "
-                               f"{estimate_op(perf, placements[0], block).total_cycles:.0f}", op)
-                    block = faster
+                block = self._fastest(op, desc, block, perf, arena, target, ctx)
             attr = BlockAttr.of(block)
             if op.attr(BLOCK_ATTR) != attr:
                 ctx.rewriter.set_attr(op, BLOCK_ATTR, attr)
             ctx.stat("ops")
+
+    @staticmethod
+    def _fastest(op: Operation, desc: NpuOpDesc, vela: BlockConfig, perf, arena: dict[Value, str] | None, target,
+                 ctx: PassContext) -> BlockConfig:
+        """``choose=cycles``: the fastest block for ``op`` (``vela`` unless another is strictly
+        faster), costed where its operands are and where later passes may yet put them, with
+        its weights at their encoded size, as npu-estimate costs them; a remark when it differs."""
+        searched = striped(op, desc)
+        placements = [searched] + [striped(op, placed(op, desc, where)) for where in _later_placements(op, arena, target)]
+        if desc.weights is not None:
+            encode, _ = weight_encoder(op, searched, perf, vela, ctx.analyses)
+            encoded = encode((0, desc.ofm.shape.depth)).total_bytes
+            placements = [with_weights(p, encoded) for p in placements]
+        faster = fastest_block_config(perf, tuple(placements), vela)
+        if faster is not vela:
+            ctx.stat("faster")
+            ctx.remark(f"block {_block_text(faster)} instead of Vela's {_block_text(vela)}: "
+                       f"{estimate_op(perf, placements[0], faster).total_cycles:.0f} estimated cycles, not "
+                       f"{estimate_op(perf, placements[0], vela).total_cycles:.0f}", op)
+        return faster
 
 
 @register_pass("npu-estimate", statistics={
