@@ -84,3 +84,14 @@ def test_the_search_tries_fastest_blocks_and_keeps_them_where_they_win():
     chosen = search.points[search.chosen]
     assert "fastest_blocks" in chosen.flags
     assert _total_cycles(module) == pytest.approx(chosen.cycles, abs=1)
+
+
+def test_weight_slices_stay_whole_16_channel_units_under_shallow_blocks():
+    # The fastest block of an op on a small NPU can be 4 or 8 channels deep; its weight slices
+    # are whole blocks and whole 16-channel units (npu-check-schedule's rule 6), found by
+    # scheduling wide_batch (a 300-channel conv) on the U55-32 and U55-64.
+    from npu_opt.dialects.npu.perf.weight_buffering import slice_unit
+
+    assert [slice_unit(d) for d in (4, 8, 16, 32, 48, 64)] == [16, 16, 16, 32, 48, 64]
+    for accelerator in ("ethos-u55-32", "ethos-u55-64"):
+        check_scheduled("wide_batch", (accelerator,), "schedule{choose=cycles}")

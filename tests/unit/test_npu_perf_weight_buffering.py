@@ -27,9 +27,10 @@ def test_prefetch_is_the_hidden_share_capped_at_half_the_buffer() -> None:
 
 @pytest.mark.parametrize("estimate, block_depth, expected", [
     (200.0, 32, 192),   # several blocks: whole blocks
-    (40.5, 40, 40),     # just over one 40-deep block: one block
-    (40.0, 40, 32),     # exactly one block: whole 16-channel units
-    (95.9, 24, 72),     # a fraction of a channel never counts
+    (40.5, 40, 32),     # a 40-deep block is no 16-channel multiple: whole blocks come in 80s
+    (80.5, 40, 80),     # just over two 40-deep blocks: two blocks (80, a multiple of 16)
+    (40.0, 40, 32),     # under one unit: whole 16-channel units
+    (95.9, 24, 48),     # 24-deep blocks in 48s; a fraction of a channel never counts
     (33.0, 8, 32),
     (3.0, 8, 16),       # never below 16
     (15.0, 64, 16),
@@ -40,8 +41,8 @@ def test_slice_depth_rounding(estimate: float, block_depth: int, expected: int) 
 
 def test_slicings_halve_the_deeper_slice_until_the_first_is_16() -> None:
     assert list(slicings(64, 200.0, 32)) == [(64, 192), (64, 96), (64, 32), (32, 32), (16, 32)]
-    # a 40-deep block: 40 is not a multiple of 16, so a re-rounded 40 becomes 32
-    assert list(slicings(128, 40.5, 40)) == [(128, 40), (64, 32), (32, 32), (16, 32)]
+    # a 40-deep block: 40 is not a multiple of 16, so slices are 16-channel units below 80
+    assert list(slicings(128, 40.5, 40)) == [(128, 32), (64, 32), (32, 32), (16, 32)]
     assert list(slicings(48, 17.9, 16)) == [(48, 16), (32, 16), (16, 16)]
     assert list(slicings(16, 1000.0, 64)) == [(16, 960)]
 

@@ -72,11 +72,18 @@ def _whole_channels(estimate: float, multiple: int) -> int:
     return math.floor(estimate) // multiple * multiple
 
 
+def slice_unit(block_depth: int) -> int:
+    """The depth a slice is a whole number of when it spans more than one OFM block: whole
+    blocks, and whole 16-channel units as every slice boundary must be (the block depth itself
+    for the usual blocks, a multiple of 16; 16 for the 4- and 8-deep blocks small NPUs allow)."""
+    return math.lcm(block_depth, MIN_SLICE)
+
+
 def snap_slice_depth(estimate: float, block_depth: int) -> int:
-    """A slice depth near ``estimate``: whole OFM blocks when more than one block deep, else
-    whole 16-channel units; never below 16."""
-    unit = block_depth if estimate > block_depth else MIN_SLICE
-    return max(_whole_channels(estimate, unit), MIN_SLICE)
+    """A slice depth near ``estimate``: whole units of ``slice_unit`` (whole blocks of 16-channel
+    multiples) when deeper than one such unit, else whole 16-channel units; never below 16."""
+    unit = slice_unit(block_depth)
+    return max(_whole_channels(estimate, unit if estimate > unit else MIN_SLICE), MIN_SLICE)
 
 
 def _halved(depth: int) -> int:
@@ -178,7 +185,7 @@ def _sliced(depth: int, block_depth: int, prefetch_share: float, full_bytes: int
     following ones copy in about the time the first computes, as deep as half the buffer space
     allows; the first candidate slicing whose two buffers fit ``buffer_limit`` (else the last)."""
     first = max(MIN_SLICE, _whole_channels(depth * prefetch_share, MIN_SLICE))
-    steady = round_up(math.floor(depth * (cycles_for(first) / full_transfer)), block_depth)
+    steady = round_up(math.floor(depth * (cycles_for(first) / full_transfer)), slice_unit(block_depth))
     if (steady / depth) * full_bytes > half_limit:
         steady = (half_limit / full_bytes) * depth
     encoded = None
@@ -191,4 +198,4 @@ def _sliced(depth: int, block_depth: int, prefetch_share: float, full_bytes: int
 
 
 __all__ = ["BufferingDecision", "Encoder", "buffered_cycles", "depth_boundaries", "prefetch_bytes", "propose_weight_buffering",
-           "slicings", "snap_slice_depth", "streamed", "weights_need_dma"]
+           "slice_unit", "slicings", "snap_slice_depth", "streamed", "weights_need_dma"]
