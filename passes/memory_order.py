@@ -5,46 +5,20 @@ branches hold. ``memory_aware_order`` keeps Vela's order of the CPU ops and reor
 between two of them, a list schedule over their dependencies: of the ops whose producers have
 all run, it runs next the one that leaves the fewest bytes live, the bytes its results add less
 those it frees (tensors it is the last reader of); ties go to Vela's order. A chain has one
-ready op at a time, so on a chain the order is Vela's. Bytes are each tensor's elements times
-its element size, views and concatenations counted once at their storage (``storage_home``).
+ready op at a time, so on a chain the order is Vela's. Bytes are each tensor's storage
+(live_ranges.storage_bytes), views and concatenations counted once at their storage
+(``storage_home``).
 """
 from __future__ import annotations
 
-from npu_opt.dialects.npu.ops_common import element_bytes
 from npu_opt.ir.core import Operation, Value
-from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import is_view, on_cpu, readers_through_views, storage_home
-
-
-def _bytes(value: Value) -> int:
-    """Elements times element bytes of ``value`` (0 for a non-tensor)."""
-    t = value.type
-    if not isinstance(t, RankedTensorType):
-        return 0
-    count = 1
-    for dim in t.shape:
-        count *= max(dim, 0)
-    return count * element_bytes(value)
+from npu_opt.passes.npu_order import read_producers, on_cpu, readers_through_views, storage_home
+from npu_opt.passes.schedule.live_ranges import storage_bytes
 
 
 def _producers(op: Operation, inside: set[Operation]) -> set[Operation]:
     """The ops of ``inside`` whose results ``op`` reads, directly or through views."""
-    found: set[Operation] = set()
-    work = list(op.operands)
-    seen: set[Value] = set()
-    while work:
-        value = work.pop()
-        if value in seen:
-            continue
-        seen.add(value)
-        producer = getattr(value, "op", None)
-        if producer is None:
-            continue
-        if producer in inside:
-            found.add(producer)
-        elif is_view(producer):  # read through reshapes, slices and concatenations
-            work.extend(producer.operands)
-    return found
+    return {producer for producer in read_producers(op) if producer in inside}
 
 
 def _segment_order(segment: list[Operation]) -> list[Operation]:
@@ -77,8 +51,8 @@ def _segment_order(segment: list[Operation]) -> list[Operation]:
     order: list[Operation] = []
     while ready:
         def growth(op: Operation) -> tuple[int, int]:
-            added = sum(_bytes(home) for home in writes[op])
-            freed = sum(_bytes(home) for home in reads[op] if pending.get(home) == 1)
+            added = sum(storage_bytes(home) for home in writes[op])
+            freed = sum(storage_bytes(home) for home in reads[op] if pending.get(home) == 1)
             return added - freed, rank[op]
         chosen = min(ready, key=growth)
         ready.remove(chosen)

@@ -110,7 +110,7 @@ def _backward_placement(block: Block) -> list[Operation]:
     return placed
 
 
-def _read_producers(op: Operation) -> Iterator[Operation]:
+def read_producers(op: Operation) -> Iterator[Operation]:
     """The ops (not views) whose results ``op`` reads, directly or through memory-only views."""
     work = list(op.operands)
     while work:
@@ -125,7 +125,7 @@ def _read_producers(op: Operation) -> Iterator[Operation]:
 
 def _reads(op: Operation, source: Operation) -> bool:
     """True if ``op`` reads a result of ``source`` (not a view), directly or through views."""
-    return any(producer is source for producer in _read_producers(op))
+    return any(producer is source for producer in read_producers(op))
 
 
 def _hoist_input_only_cpu_ops(order: list[Operation],
@@ -218,7 +218,7 @@ def execution_order_of(block: Block) -> list[Operation]:
 def _respects_dataflow(order: list[Operation]) -> bool:
     """True if every op comes after the executed ops whose results it reads (through views)."""
     index = {op: i for i, op in enumerate(order)}
-    return all(index.get(producer, -1) <= i for i, op in enumerate(order) for producer in _read_producers(op))
+    return all(index.get(producer, -1) <= i for i, op in enumerate(order) for producer in read_producers(op))
 
 
 def execution_order(block: Block) -> list[Operation]:
@@ -327,4 +327,4 @@ class Order(Pass):
 
 
 __all__ = ["Order", "TIME_ATTR", "concat_user", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
-           "npu_runs", "runs_by_function", "on_cpu", "readers_through_views", "storage_home", "stream_outputs"]
+           "npu_runs", "runs_by_function", "on_cpu", "read_producers", "readers_through_views", "storage_home", "stream_outputs"]

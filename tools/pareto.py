@@ -2,7 +2,8 @@
 
 The frontier is read from the module's ``npu.search`` (npu-search-schedule writes it when the
 pipeline runs with an SRAM budget, ``--pass='schedule{sram-budget=N}'``): one row per point,
-each the strategy, SRAM target and flags (full stripe growth, prefetch overlap) that re-make it (``schedule{sram-budget=SRAM}`` with the
+each the strategy, SRAM target and flags (POINT_FLAGS: full stripe growth, prefetch overlap,
+cascade joins, fastest block configs) that re-make it (``schedule{sram-budget=SRAM}`` with the
 point's SRAM as the budget chooses that point again), its total cycles and SRAM bytes, whether
 the search chose it, and where the Vela-equivalent Performance and Size schedules landed.
 
@@ -16,8 +17,8 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from typing import Any
 
+from npu_opt.dialects.npu.schedule_attrs import SearchPoint
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import UserError
 
@@ -40,8 +41,7 @@ class Frontier:
     memory_mode: str
     budget: int
     chosen: int
-    points: tuple[Any, ...]
-    """SearchPoint-like: strategy, sram_target, cycles, sram, flags."""
+    points: tuple[SearchPoint, ...]
     performance: tuple[int, int] | None
     size: tuple[int, int] | None
 

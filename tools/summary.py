@@ -99,10 +99,7 @@ def summary_text(module: Operation, input_name: str) -> str:
                      f"{target.memory_mode.name}, {target.core_clock / 1e6:g} MHz")
     schedule = module.attr(SCHEDULE_ATTR)
     if isinstance(schedule, ScheduleAttr):
-        beyond = [words for words, on in (("full stripe growth", schedule.stripe_growth == "full"),
-                                           ("prefetch overlap", schedule.prefetch_overlap),
-                                           ("cascade joins", schedule.cascade_joins),
-                                           ("fastest blocks", schedule.fastest_blocks)) if on]
+        beyond = [_KNOB_WORDS[flag] for flag in schedule.point_flags()]
         lines.append(f"  Schedule: {schedule.strategy} (arena cache size {schedule.arena_cache_size:,} B, "
                      f"SRAM target {schedule.sram_target:,} B{'; ' + ', '.join(beyond) if beyond else ''})")
     lines.extend(_search_lines(module))
@@ -162,6 +159,11 @@ def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
         sram += f" (ours: {_percent(usage.used(area), bound.sram_bytes)})"
     lines.append(sram)
     return lines
+
+
+_KNOB_WORDS = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
+               "cascade_joins": "cascade joins", "fastest_blocks": "fastest blocks"}
+"""How the schedule line names the choices beyond Vela's (dialects/npu/schedule_attrs.py POINT_FLAGS)."""
 
 
 def _search_lines(module: Operation) -> list[str]:

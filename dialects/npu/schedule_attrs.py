@@ -31,8 +31,8 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   sram_target = N>`` (the strategy and the limits the schedule was made for, and
   ``prefetch_overlap`` for npu-allocate, which npu-form-cascades sets under Size; a schedule
   search may add knobs beyond Vela's, read by the passes that own them: ``stripe_growth = full``
-  for npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades, and
-  ``prefetch_overlap`` under Performance) and
+  for npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades,
+  ``fastest_blocks`` for npu-select-block-config, and ``prefetch_overlap`` under Performance) and
   ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
   the allocation spans and the lower bound, the most bytes live at one time).
 * ``npu.search = #npu.search<budget = N, chosen = K, performance = [cycles, sram], size =
@@ -323,16 +323,17 @@ SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins", "fastest
 
 class ScheduleAttr(Attribute):
     """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N[, stripe_growth = full]
-    [, prefetch_overlap][, cascade_joins]>``: the policy and the fast-storage limits a module was
-    scheduled for, and three choices beyond Vela's (all off unless written): stripe growth that
-    tries every stripe height (``full``; Vela stops at the first that does not fit), prefetched
-    weight buffers allowed onto bytes the previous op frees, paying for it in cycles where they
-    then do (npu-allocate's ``prefetch-overlap``; npu-form-cascades writes it under Size), and
-    cascades that run through a binary elementwise op of two feature maps whose second one is
-    whole and written outside the cascade, such as a residual add (npu-form-cascades'
-    ``cascade-joins``), and each op's block config chosen for the fewest estimated cycles instead
-    of Vela's traffic score (``fastest_blocks``, npu-select-block-config's ``choose=cycles``). The
-    flags are bare words after the strategy or the fields, in any order, each at most once."""
+    [, prefetch_overlap][, cascade_joins][, fastest_blocks]>``: the policy and the fast-storage
+    limits a module was scheduled for, and four choices beyond Vela's (all off unless written):
+    stripe growth that tries every stripe height (``full``; Vela stops at the first that does not
+    fit); prefetched weight buffers allowed onto bytes the previous op frees, paying for it in
+    cycles where they then do (npu-allocate's ``prefetch-overlap``; npu-form-cascades writes it
+    under Size); cascades that run through a binary elementwise op of two feature maps whose
+    second one is whole and written outside the cascade, such as a residual add
+    (npu-form-cascades' ``cascade-joins``); and each op's block config chosen for the fewest
+    estimated cycles instead of Vela's traffic score (npu-select-block-config's
+    ``choose=cycles``). The flags (SCHEDULE_FLAGS, one field each) are bare words after the
+    strategy or the fields, in any order, each at most once."""
 
     __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins",
                  "fastest_blocks")
@@ -363,11 +364,22 @@ class ScheduleAttr(Attribute):
     @classmethod
     def _key(cls, args: tuple) -> tuple:
         strategy, arena, target, *rest = args
-        growth = rest[0] if rest else "vela"
-        overlap = bool(rest[1]) if len(rest) > 1 else False
-        joins = bool(rest[2]) if len(rest) > 2 else False
-        fastest = bool(rest[3]) if len(rest) > 3 else False
-        return (strategy, int(arena), int(target), growth, overlap, joins, fastest)
+        flags = [bool(f) for f in rest[1:]]
+        return (strategy, int(arena), int(target), rest[0] if rest else "vela",
+                *flags, *[False] * (len(SCHEDULE_FLAGS) - len(flags)))
+
+    @classmethod
+    def for_point(cls, strategy: str, arena_cache_size: int, sram_target: int,
+                  flags: tuple[str, ...]) -> "ScheduleAttr":
+        """The schedule a search point's knobs make: its strategy and target, ``flags`` from
+        POINT_FLAGS (``full_growth`` for ``stripe_growth = full``, the others by their name)."""
+        return ScheduleAttr(strategy, arena_cache_size, sram_target, "full" if "full_growth" in flags else "vela",
+                            *(flag in flags for flag in SCHEDULE_FLAGS))
+
+    def point_flags(self) -> tuple[str, ...]:
+        """The POINT_FLAGS this schedule sets (``for_point``'s inverse)."""
+        return (("full_growth",) if self.stripe_growth == "full" else ()) + tuple(
+            flag for flag in SCHEDULE_FLAGS if getattr(self, flag))
 
     def replaced(self, **changes: object) -> "ScheduleAttr":
         """This attribute with the named fields changed."""
@@ -377,9 +389,7 @@ class ScheduleAttr(Attribute):
 
     def _render(self) -> str:
         extra = "" if self.stripe_growth == "vela" else f", stripe_growth = {self.stripe_growth}"
-        extra += ", prefetch_overlap" if self.prefetch_overlap else ""
-        extra += ", cascade_joins" if self.cascade_joins else ""
-        extra += ", fastest_blocks" if self.fastest_blocks else ""
+        extra += "".join(f", {flag}" for flag in SCHEDULE_FLAGS if getattr(self, flag))
         return (f"#npu.schedule<{self.strategy}, arena_cache_size = {self.arena_cache_size}, "
                 f"sram_target = {self.sram_target}{extra}>")
 
@@ -396,8 +406,7 @@ class ScheduleAttr(Attribute):
         return _build(ScheduleAttr, bare[0],  # type: ignore[return-value]
                       _int(_require(fields, "arena_cache_size", "schedule"), "schedule"),
                       _int(_require(fields, "sram_target", "schedule"), "schedule"),
-                      fields.get("stripe_growth", "vela"), "prefetch_overlap" in flags, "cascade_joins" in flags,
-                      "fastest_blocks" in flags)
+                      fields.get("stripe_growth", "vela"), *(flag in flags for flag in SCHEDULE_FLAGS))
 
 
 class UsageAttr(Attribute):
@@ -550,6 +559,6 @@ PARSERS = {"alloc": AllocAttr.parse, "stream": StreamAttr.parse, "stripe": Strip
 
 __all__ = [
     "ALLOC_ATTR", "ARG_ALLOC_ATTR", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr", "PARSERS",
-    "GROWTHS", "POINT_FLAGS", "SCHEDULE_ATTR", "SEARCH_ATTR", "SearchPoint", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
+    "GROWTHS", "POINT_FLAGS", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR", "SearchPoint", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
     "TIME_ATTR", "UNHIDDEN_ATTR", "USAGE_ATTR", "UsageAttr",
 ]

@@ -49,7 +49,7 @@ from npu_opt.dialects.npu.perf.memory import mem2mem_cycles
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
 from npu_opt.dialects.npu.perf.weight_buffering import BufferingDecision, buffered_cycles, propose_weight_buffering
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
-from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder
+from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, CascadeAttr, ScheduleAttr,
                                                  StreamAttr)
@@ -144,16 +144,17 @@ def arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
     return placement or None
 
 
-def _why_streamed(step: _Step, perf: PerfTarget, encoded: EncodedWeights, prev_slack: float,
+def _why_streamed(step: _Step, perf: PerfTarget, decision: BufferingDecision, prev_slack: float,
                   prev_room: int | None, prefetch: bool) -> str:
-    """The remark for a streamed op: its slices and buffers, and why (the slack the op before
-    leaves, the bytes free, cascade membership)."""
+    """The remark for a streamed op: its slices and buffers as ``decision`` made them, and why
+    (the slack the op before leaves, the bytes free, cascade membership)."""
+    assert decision.streaming is not None and step.planned.weights is not None
+    encoded = decision.encoded
     name = report_name(step.op)
     depths = [b - a for a, b in zip(encoded.depth_slices, encoded.depth_slices[1:])]
     single = min(encoded.total_bytes, encoded.max_range_bytes)
     if len(depths) == 1:
         shape = f"in one buffer of {single} bytes"
-        assert step.planned.weights is not None
         transfer = mem2mem_cycles(perf, step.planned.weights.memory, perf.fast_storage, encoded.total_bytes)
         if step.cascaded:
             why = "a cascade member takes its weights whole"
@@ -163,7 +164,7 @@ def _why_streamed(step: _Step, perf: PerfTarget, encoded: EncodedWeights, prev_s
             why = f"its {depths[0]} OFM channels are the shallowest slice"
     else:
         slices = f"{len(depths)} slices of {', '.join(map(str, depths))} OFM channels"
-        if encoded.double_buffer_size <= step.limit and single < encoded.total_bytes:
+        if decision.streaming.double_buffered:
             shape = f"in {slices}, double buffered ({' + '.join(map(str, encoded.double_buffer_sizes))} bytes)"
         else:
             shape = (f"in {slices}, single buffered ({single} bytes: two buffers would take "
@@ -289,8 +290,7 @@ class BufferWeights(Pass):
             if step.dma is not None and choice.decision is not None:
                 prefetch, used = self._apply(step, choice.decision, prev_room, ctx)
                 if choice.decision.streaming is not None:
-                    ctx.remark(_why_streamed(step, perf, choice.decision.encoded, prev_slack, prev_room, prefetch),
-                               step.dma)
+                    ctx.remark(_why_streamed(step, perf, choice.decision, prev_slack, prev_room, prefetch), step.dma)
                 if prefetch:
                     assert previous is not None
                     moves[step.dma] = previous

@@ -307,7 +307,7 @@ class Growth:
 def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: bool,
                  non_local: Mapping[int, int] | None,
                  weight_buffers: Callable[[dict[int, Shape4]], dict[int, int]], growth: str = "vela") -> Growth:
-    """Stripe growth for one MIN cascade (``growth``: dialects/npu/schedule_attrs.py GROWTHS). Vela's: final-stripe heights
+    """Stripe growth for one MIN cascade (``growth``: schedule_attrs.GROWTHS). Vela's: final-stripe heights
     from the MIN height + 1 up to half the last OFM, in order; each proposal is re-cascaded and
     kept while its peak memory fits ``limit`` and it splits the chain into no more cascades than
     the first proposal did; the scan stops at the first proposal that fails, or after one needing

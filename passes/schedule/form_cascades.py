@@ -35,7 +35,7 @@ in the arena when Vela cascades, so it is 0.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Literal
 
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.perf import select_block_config
@@ -46,7 +46,7 @@ from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.dialects.npu.perf.shape import Shape4, round_up
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
-    CASCADE_ATTR, GROWTHS, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, StripeAttr,
+    CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, StripeAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.attributes import IntegerAttr
@@ -107,8 +107,9 @@ class FormCascades(Pass):
     optimise: str = option("", "Performance or Size (empty: the module's npu.schedule strategy, else Performance)")
     weight_buffers: bool = option(True, "count cascade members' weight buffers (full-depth encoding per stripe) "
                                         "while growing stripes")
-    stripe_growth: str = option("", "vela (stop at the first stripe height that does not fit, as Vela) or full (try "
-                                    "every height); empty: the module's npu.schedule, else vela")
+    stripe_growth: Literal["", "vela", "full"] = option(
+        "", "vela (stop at the first stripe height that does not fit, as Vela) or full (try every height); empty: "
+            "the module's npu.schedule, else vela")
     cascade_joins: bool = option(False, "let a cascade run through a binary elementwise op of two feature maps "
                                         "whose second one is whole and written outside the cascade (a residual add); "
                                         "OR-ed with the module's npu.schedule cascade_joins")
@@ -121,9 +122,6 @@ class FormCascades(Pass):
             ctx.error(f"optimise must be {' or '.join(STRATEGIES)}, not '{strategy}'")
             return
         growth = self.stripe_growth or (schedule.stripe_growth if isinstance(schedule, ScheduleAttr) else "vela")
-        if growth not in GROWTHS:
-            ctx.error(f"stripe-growth must be {' or '.join(GROWTHS)}, not '{growth}'")
-            return
         joins = self.cascade_joins or (isinstance(schedule, ScheduleAttr) and schedule.cascade_joins)
         limit = self.sram_target
         if limit < 0:

@@ -66,7 +66,7 @@ ALIGNMENT = 16
 class Knobs:
     """What the later passes read from ``npu.schedule``: the strategy, the SRAM target and the
     flags of dialects/npu/schedule_attrs.py POINT_FLAGS (full stripe growth, prefetch overlap,
-    cascade joins)."""
+    cascade joins, fastest block configs)."""
 
     strategy: str
     sram_target: int
@@ -78,9 +78,7 @@ class Knobs:
 
     def schedule(self, arena: int) -> ScheduleAttr:
         """The ``npu.schedule`` that makes the later passes build this candidate."""
-        return ScheduleAttr(self.strategy, arena, self.sram_target,
-                            "full" if "full_growth" in self.flags else "vela", "prefetch_overlap" in self.flags,
-                            "cascade_joins" in self.flags, "fastest_blocks" in self.flags)
+        return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags)
 
     def describe(self) -> str:
         """The knobs in words, for remarks."""
