@@ -303,20 +303,31 @@ class Order(Pass):
     placed once all users of its results are), then CPU ops reading only graph inputs move to
     the front and other CPU ops move down towards the next CPU op (see the module docstring).
     With ``order=memory`` the NPU ops between two CPU ops are then list-scheduled for the fewest
-    live bytes (passes/memory_order.py): parallel branches interleave; a chain keeps its order."""
+    live bytes (passes/memory_order.py): parallel branches interleave; a chain keeps its order.
+    Weight DMAs (npu-insert-dma's copies) run just before the op reading them, so the pass can
+    order a module again after they are inserted: the schedule pipeline does, after a search
+    chose the order."""
 
-    order: Literal["vela", "memory"] = option("vela", "vela (Vela's order) or memory (NPU ops between two CPU ops "
-                                                      "reordered to keep the fewest bytes live)")
+    order: Literal["", "vela", "memory"] = option(
+        "", "vela (Vela's order) or memory (NPU ops between two CPU ops reordered to keep the fewest bytes live); "
+            "empty: memory when the module's npu.schedule has memory_order, else vela")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
+        from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma, weight_dma
+        from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr
         from npu_opt.passes.memory_order import memory_aware_order  # (it builds on this module)
 
+        schedule = module.attr(SCHEDULE_ATTR)
+        memory = self.order == "memory" or (
+            not self.order and isinstance(schedule, ScheduleAttr) and schedule.memory_order)
         for block in list(graph_blocks(module)):
             file_order = [op for op in block.ops if is_executed(op)]
-            order = execution_order_of(block)
-            if self.order == "memory":
+            order = [op for op in execution_order_of(block) if not is_weight_dma(op)]
+            if memory:
                 order = memory_aware_order(order)
                 assert _respects_dataflow(order)
+            copies = {op: dma for op in order if (dma := weight_dma(op)) is not None}
+            order = [item for op in order for item in ((copies[op], op) if op in copies else (op,))]
             for time, op in enumerate(order):
                 attr = IntegerAttr(time)
                 if op.attr(TIME_ATTR) != attr:

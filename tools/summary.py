@@ -86,7 +86,7 @@ def _bytes(value: int) -> str:
 def summary_text(module: Operation, input_name: str) -> str:
     """The summary of an estimated module (check ``summary_csv.missing_costs`` first)."""
     from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
-    from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr
+    from npu_opt.dialects.npu.schedule_attrs import KNOB_WORDS, SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr
     from npu_opt.dialects.npu.target import target_of
     from npu_opt.tools.summary_csv import accelerator_label, network_name
 
@@ -99,7 +99,7 @@ def summary_text(module: Operation, input_name: str) -> str:
                      f"{target.memory_mode.name}, {target.core_clock / 1e6:g} MHz")
     schedule = module.attr(SCHEDULE_ATTR)
     if isinstance(schedule, ScheduleAttr):
-        beyond = [_KNOB_WORDS[flag] for flag in schedule.point_flags()]
+        beyond = [KNOB_WORDS[flag] for flag in schedule.point_flags()]
         lines.append(f"  Schedule: {schedule.strategy} (arena cache size {schedule.arena_cache_size:,} B, "
                      f"SRAM target {schedule.sram_target:,} B{'; ' + ', '.join(beyond) if beyond else ''})")
     lines.extend(_search_lines(module))
@@ -161,14 +161,9 @@ def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
     return lines
 
 
-_KNOB_WORDS = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
-               "cascade_joins": "cascade joins", "fastest_blocks": "fastest blocks"}
-"""How the schedule line names the choices beyond Vela's (dialects/npu/schedule_attrs.py POINT_FLAGS)."""
-
-
 def _search_lines(module: Operation) -> list[str]:
     """What a schedule search (``npu.search``) chose and what the frontier offered; [] without one."""
-    from npu_opt.dialects.npu.schedule_attrs import SEARCH_ATTR, SearchAttr
+    from npu_opt.dialects.npu.schedule_attrs import KNOB_WORDS, SEARCH_ATTR, SearchAttr
 
     search = module.attr(SEARCH_ATTR)
     if not isinstance(search, SearchAttr):
@@ -180,7 +175,7 @@ def _search_lines(module: Operation) -> list[str]:
             lines.append(f"    Vela-equivalent {name}: {end[0]:,} cycles, {end[1]:,} B")
     for index, point in enumerate(search.points):
         mark = " <- chosen" if index == search.chosen else ""
-        flags = "".join(f", {flag.replace('_', ' ')}" for flag in point.flags)
+        flags = "".join(f", {KNOB_WORDS[flag]}" for flag in point.flags)
         lines.append(f"    point {index + 1}: {point.cycles:,} cycles, {point.sram:,} B ({point.strategy}, SRAM target "
                      f"{point.sram_target:,} B{flags}){mark}")
     return lines

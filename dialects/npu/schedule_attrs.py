@@ -317,14 +317,14 @@ GROWTHS: tuple[str, ...] = ("vela", "full")
 """How npu-form-cascades grows a cascade's stripes (see passes/schedule/cascade_builder.py)."""
 
 
-SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins", "fastest_blocks")
+SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order")
 """The bare flags ``#npu.schedule`` takes after its strategy (each at most once)."""
 
 
 class ScheduleAttr(Attribute):
     """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N[, stripe_growth = full]
-    [, prefetch_overlap][, cascade_joins][, fastest_blocks]>``: the policy and the fast-storage
-    limits a module was scheduled for, and four choices beyond Vela's (all off unless written):
+    [, prefetch_overlap][, cascade_joins][, fastest_blocks][, memory_order]>``: the policy and the
+    fast-storage limits a module was scheduled for, and five choices beyond Vela's (all off unless written):
     stripe growth that tries every stripe height (``full``; Vela stops at the first that does not
     fit); prefetched weight buffers allowed onto bytes the previous op frees, paying for it in
     cycles where they then do (npu-allocate's ``prefetch-overlap``; npu-form-cascades writes it
@@ -332,11 +332,12 @@ class ScheduleAttr(Attribute):
     second one is whole and written outside the cascade, such as a residual add
     (npu-form-cascades' ``cascade-joins``); and each op's block config chosen for the fewest
     estimated cycles instead of Vela's traffic score (npu-select-block-config's
-    ``choose=cycles``). The flags (SCHEDULE_FLAGS, one field each) are bare words after the
+    ``choose=cycles``); and the NPU ops between two CPU ops run in the order that keeps the fewest
+    bytes live (npu-order's ``order=memory``). The flags (SCHEDULE_FLAGS, one field each) are bare words after the
     strategy or the fields, in any order, each at most once."""
 
     __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins",
-                 "fastest_blocks")
+                 "fastest_blocks", "memory_order")
     strategy: str
     arena_cache_size: int
     sram_target: int
@@ -344,9 +345,11 @@ class ScheduleAttr(Attribute):
     prefetch_overlap: bool
     cascade_joins: bool
     fastest_blocks: bool
+    memory_order: bool
 
     def _init(self, strategy: str, arena_cache_size: int, sram_target: int, stripe_growth: str = "vela",
-              prefetch_overlap: bool = False, cascade_joins: bool = False, fastest_blocks: bool = False) -> None:
+              prefetch_overlap: bool = False, cascade_joins: bool = False, fastest_blocks: bool = False,
+              memory_order: bool = False) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"#npu.schedule: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
         if arena_cache_size < 0 or sram_target < 0:
@@ -360,6 +363,7 @@ class ScheduleAttr(Attribute):
         self._set("prefetch_overlap", bool(prefetch_overlap))
         self._set("cascade_joins", bool(cascade_joins))
         self._set("fastest_blocks", bool(fastest_blocks))
+        self._set("memory_order", bool(memory_order))
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
@@ -455,9 +459,14 @@ class UsageAttr(Attribute):
         return _build(UsageAttr, tuple(entries))  # type: ignore[return-value]
 
 
-POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks")
+POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order")
 """The knobs beyond strategy and SRAM target a search point may set (``npu.schedule``'s
-``stripe_growth = full``, ``prefetch_overlap``, ``cascade_joins`` and ``fastest_blocks``)."""
+``stripe_growth = full`` and its flags, SCHEDULE_FLAGS)."""
+
+KNOB_WORDS: dict[str, str] = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
+                              "cascade_joins": "cascade joins", "fastest_blocks": "fastest block configs",
+                              "memory_order": "memory-aware order"}
+"""Each of POINT_FLAGS in words, for remarks and summaries."""
 
 
 class SearchPoint(NamedTuple):
@@ -559,6 +568,6 @@ PARSERS = {"alloc": AllocAttr.parse, "stream": StreamAttr.parse, "stripe": Strip
 
 __all__ = [
     "ALLOC_ATTR", "ARG_ALLOC_ATTR", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr", "PARSERS",
-    "GROWTHS", "POINT_FLAGS", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR", "SearchPoint", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
+    "GROWTHS", "KNOB_WORDS", "POINT_FLAGS", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR", "SearchPoint", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
     "TIME_ATTR", "UNHIDDEN_ATTR", "USAGE_ATTR", "UsageAttr",
 ]

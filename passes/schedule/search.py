@@ -22,10 +22,11 @@ with Vela's one for one:
    one tried; then (``variants``) full stripe growth and cascade joins on the best point within
    the budget, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
    and pays cycles where a prefetch must then wait), and prefetch overlap with and without full
-   growth on the next faster point, and last each strategy's best point so far with each op's
-   block config chosen for the fewest estimated cycles (see ``_variants``). The set is fixed by
-   the two ends, the budget and the options, so the search is deterministic and runs at most
-   ``4 + steps + refine + 9`` candidates.
+   growth on the next faster point, the memory-aware order (npu-order's ``order=memory``) on
+   the best point, Size and that faster point where it changes the order, and last each
+   strategy's best point so far with each op's block config chosen for the fewest estimated
+   cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so
+   the search is deterministic and runs at most ``4 + steps + refine + 12`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -42,9 +43,10 @@ from dataclasses import dataclass
 from npu_opt.dialects.npu.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
+from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
-    POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr,
+    KNOB_WORDS, POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.analysis import AnalysisManager
@@ -54,6 +56,8 @@ from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext, PassCrash, PassFailure, PassManager
 from npu_opt.ir.pass_registry import Pass, option, parse_pipeline, register_pass
+from npu_opt.passes.memory_order import memory_aware_order
+from npu_opt.passes.npu_order import execution_order, graph_blocks
 
 SRAM = "Sram"
 """The memory area whose bytes the budget limits (Vela's "SRAM used")."""
@@ -82,9 +86,7 @@ class Knobs:
 
     def describe(self) -> str:
         """The knobs in words, for remarks."""
-        words = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
-                 "cascade_joins": "cascade joins", "fastest_blocks": "fastest block configs"}
-        extra = "".join(f", {words[f]}" for f in self.flags)
+        extra = "".join(f", {KNOB_WORDS[f]}" for f in self.flags)
         return f"{self.strategy} with an SRAM target of {self.sram_target} bytes{extra}"
 
 
@@ -136,7 +138,8 @@ class SearchSchedule(Pass):
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
     variants: bool = option(True, "also try full stripe growth and cascade joins on the best point within the "
                                   "budget, Size keeping every prefetch, prefetch overlap on the next faster "
-                                  "point, and the fastest block configs on each strategy's best point (at most nine more)")
+                                  "point, the memory-aware order where it differs, and the fastest block configs on "
+                                  "each strategy's best point (at most twelve more)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -174,7 +177,7 @@ class SearchSchedule(Pass):
                     trial(Knobs("Performance", target_bytes))
             self._refine(trial, tried, arena)
             if self.variants:
-                self._variants(trial, tried, arena)
+                self._variants(trial, tried, arena, _memory_order_differs(module))
         points = [p for p in tried.values() if p is not None]
         ctx.stat("candidates", len(tried))
         ctx.stat("failed", sum(p is None for p in tried.values()))
@@ -225,13 +228,15 @@ class SearchSchedule(Pass):
             else:
                 high = middle
 
-    def _variants(self, trial, tried: dict[Knobs, Point | None], arena: int) -> None:
+    def _variants(self, trial, tried: dict[Knobs, Point | None], arena: int, reorders: bool) -> None:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
         re-reads, never more than the target) and cascade joins (cascades through a residual add,
         whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
         the best point within the budget; Size without prefetch overlap; prefetch overlap (less
         SRAM, paid in cycles where a prefetch must wait) with and without full growth on the
-        cheapest point faster than that one, which it may bring within the budget; then each
+        cheapest point faster than that one, which it may bring within the budget; where it
+        changes the order (``reorders``), the memory-aware order (fewer bytes live, maybe fewer
+        hidden transfers) on the best point, on Size and on that faster point; then each
         strategy's best point within the budget so far with every op on its fastest block config
         (fewer cycles; weight buffers may change size with the block depth, and when that takes
         it over the budget, the strategy's best point with less SRAM is tried so too)."""
@@ -246,6 +251,10 @@ class SearchSchedule(Pass):
             above = min(faster, key=lambda p: (p.sram, p.cycles)).knobs
             trial(above.with_flags("prefetch_overlap"))
             trial(above.with_flags("prefetch_overlap", "full_growth"))
+        if reorders:
+            for knobs in ([best.knobs] if best is not None else []) + [Knobs("Size", arena, ("prefetch_overlap",))] + (
+                    [above] if faster else []):
+                trial(knobs.with_flags("memory_order"))
         points = [p for p in tried.values() if p is not None]
         for strategy in ("Performance", "Size"):  # each strategy's best so far, each op on its fastest block
             mine = [p for p in points if p.knobs.strategy == strategy]
@@ -283,6 +292,16 @@ class SearchSchedule(Pass):
             return None
         sram = usage.used(SRAM) if isinstance(usage, UsageAttr) else 0
         return Point(knobs, int(round(totals.cycle("total"))), sram)
+
+
+def _memory_order_differs(module: Operation) -> bool:
+    """Whether npu-order's memory-aware order differs from the module's in some function (it
+    cannot on a chain): only then is it a knob worth a candidate."""
+    for block in graph_blocks(module):
+        order = [op for op in execution_order(block) if not is_weight_dma(op)]
+        if memory_aware_order(order) != order:
+            return True
+    return False
 
 
 __all__ = ["Knobs", "Point", "SearchSchedule", "choose", "frontier"]

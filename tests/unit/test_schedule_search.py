@@ -137,9 +137,10 @@ def test_the_knobs_beyond_vela_are_read_from_npu_schedule() -> None:
     assert all(full >= plain for plain, full in zip(*heights)) and heights[1] != heights[0]
 
 
-def _variants_tried(budget: int, outcome) -> list[Knobs]:
+def _variants_tried(budget: int, outcome, reorders: bool = False) -> list[Knobs]:
     """The knobs ``_variants`` tries after a ladder of three Performance points (SRAM 900, 600
-    and 300 bytes for targets 3, 2 and 1), each trial answered by ``outcome(knobs)``."""
+    and 300 bytes for targets 3, 2 and 1), each trial answered by ``outcome(knobs)``;
+    ``reorders``: the memory-aware order differs from the module's."""
     from npu_opt.passes.schedule.search import SearchSchedule
 
     tried: dict[Knobs, Point | None] = {p.knobs: p for p in (_point(100, 900, 3), _point(200, 600, 2),
@@ -152,7 +153,7 @@ def _variants_tried(budget: int, outcome) -> list[Knobs]:
             tried[knobs] = outcome(knobs)
         return tried[knobs]
 
-    SearchSchedule(sram_budget=budget)._variants(trial, tried, arena=1000)
+    SearchSchedule(sram_budget=budget)._variants(trial, tried, arena=1000, reorders=reorders)
     return asked
 
 
@@ -173,3 +174,15 @@ def test_fastest_blocks_are_tried_on_each_strategys_best_point_and_one_step_down
         return Point(knobs, 150, 650 if knobs.sram_target == 2 else 320)
     assert fastest_tried(_variants_tried(620, grows)) == [Knobs("Performance", 2, ("fastest_blocks",)),
                                                            Knobs("Performance", 1, ("fastest_blocks",))]
+
+
+def test_the_memory_order_is_tried_only_where_it_reorders() -> None:
+    """On the best point within the budget, on Size and on the cheapest faster point; and on none
+    where the memory-aware order is the module's own (a chain)."""
+    def slow(knobs: Knobs) -> Point:
+        return Point(knobs, 999, 600)
+    assert not [k for k in _variants_tried(700, slow) if "memory_order" in k.flags]
+    memory = [k for k in _variants_tried(700, slow, reorders=True) if "memory_order" in k.flags]
+    assert memory[:3] == [Knobs("Performance", 2, ("memory_order",)),
+                          Knobs("Size", 1000, ("prefetch_overlap", "memory_order")),
+                          Knobs("Performance", 3, ("memory_order",))]

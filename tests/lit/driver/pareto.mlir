@@ -21,12 +21,12 @@
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,16,,38353,0,no,
 // CSV-EMPTY:
 
-// SUMMARY: Schedule: Performance (arena cache size 16,384 B, SRAM target 7,088 B; cascade joins, fastest blocks)
+// SUMMARY: Schedule: Performance (arena cache size 16,384 B, SRAM target 7,088 B; cascade joins, fastest block configs)
 // SUMMARY-NEXT: Search: the fastest of 5 frontier points within 8,000 B of SRAM is point 2
 // SUMMARY-NEXT: Vela-equivalent Performance: 29,076 cycles, 15,536 B
 // SUMMARY-NEXT: Vela-equivalent Size: 47,856 cycles, 768 B
 // SUMMARY-NEXT: point 1: 29,076 cycles, 15,536 B (Performance, SRAM target 16,384 B)
-// SUMMARY: point 2: 29,338 cycles, 6,816 B (Performance, SRAM target 7,088 B, cascade joins, fastest blocks) <- chosen
+// SUMMARY: point 2: 29,338 cycles, 6,816 B (Performance, SRAM target 7,088 B, cascade joins, fastest block configs) <- chosen
 // SUMMARY: Total cycles: 29,338.5
 
 // SVG: <svg

@@ -53,3 +53,13 @@ module attributes {npu.schedule = #npu.schedule<Size, cascade_joins, arena_cache
 // CHECK-SAME: npu.search = #npu.search<budget = 100, chosen = 0, points = {{\[\[}}Performance, 48, 700, 96, full_growth, fastest_blocks]]>
 module attributes {npu.schedule = #npu.schedule<Performance, fastest_blocks, arena_cache_size = 64, sram_target = 48, prefetch_overlap>, npu.search = #npu.search<budget = 100, chosen = 0, points = [[Performance, 48, 700, 96, full_growth, fastest_blocks]]>} {
 }
+
+// -----
+
+// The memory-aware order (npu-order's order=memory as a knob): printed after the other flags,
+// wherever it was written.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: npu.schedule = #npu.schedule<Size, arena_cache_size = 64, sram_target = 48, fastest_blocks, memory_order>
+// CHECK-SAME: npu.search = #npu.search<budget = 100, chosen = 0, points = {{\[\[}}Size, 48, 700, 96, prefetch_overlap, memory_order]]>
+module attributes {npu.schedule = #npu.schedule<Size, memory_order, fastest_blocks, arena_cache_size = 64, sram_target = 48>, npu.search = #npu.search<budget = 100, chosen = 0, points = [[Size, 48, 700, 96, prefetch_overlap, memory_order]]>} {
+}
