@@ -82,6 +82,11 @@ def is_join(op: Operation, desc: NpuOpDesc, ifm: Value, ifm2: Value | None) -> b
             and shape_of(ifm) == shape and shape_of(ifm2) == shape)
 
 
+def joinable(op: Operation, desc: NpuOpDesc) -> bool:
+    """Whether cascade joins could let a cascade run through ``op`` (``is_join`` of its feature inputs)."""
+    return is_join(op, desc, *_feature_inputs(op, desc))
+
+
 def _refusal(op: Operation, desc: NpuOpDesc, ifm: Value, ifm2: Value | None, joins: bool = False) -> str | None:
     block = desc.block_type
     if block is None or block is BlockType.DEFAULT:
@@ -190,4 +195,4 @@ def sched_ops(run: list[Operation], describe, joins: bool = False) -> tuple[list
     return records, ops
 
 
-__all__ = ["WHOLE_VECTOR_BLOCKS", "is_join", "is_weight_dma", "sched_ops"]
+__all__ = ["WHOLE_VECTOR_BLOCKS", "is_join", "joinable", "is_weight_dma", "sched_ops"]

@@ -91,6 +91,7 @@ def min_schedule_peak(ops: list[SchedOp], cascades: list[Cascade], non_local: di
     "ops-cascaded": "ops in a cascade",
     "largest-cascade": "ops in the longest cascade",
     "rolling-bytes": "bytes of the rolling buffers of all cascades",
+    "grown": "cascades of the MIN build whose stripes stripe growth tried (none: its mode changes nothing)",
 })
 class FormCascades(Pass):
     """Group chains of ops into cascades and choose their stripes, as Vela 5.2's legacy scheduler
@@ -196,6 +197,7 @@ class FormCascades(Pass):
         sizes = self._weight_buffers(ops, records, target, ctx) if self.weight_buffers else (lambda s: {})
         cascades: list[Cascade] = []
         for cascade in built.cascades:
+            ctx.stat("grown")
             weights = self._staged_weights(cascade, records, sizes, growth_limit,
                                            0 if spilling else non_local.get(cascade.start, 0), ops, ctx)
             grown = grow_stripes(records, cascade, growth_limit, spilling, non_local, weights, growth)

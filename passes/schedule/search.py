@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Callable
 
 from npu_opt.dialects.npu.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
@@ -54,10 +55,12 @@ from npu_opt.ir.clone import clone
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.dominance import DominanceInfo
-from npu_opt.ir.pass_manager import PassContext, PassCrash, PassFailure, PassManager
+from npu_opt.ir.pass_manager import PassContext, PassCrash, PassFailure, PassManager, Statistics
 from npu_opt.ir.pass_registry import Pass, option, parse_pipeline, register_pass
 from npu_opt.passes.memory_order import memory_aware_order
 from npu_opt.passes.npu_order import execution_order, graph_blocks
+from npu_opt.passes.schedule.candidate_pool import CandidatePool
+from npu_opt.passes.schedule.cascade_ops import joinable
 
 SRAM = "Sram"
 """The memory area whose bytes the budget limits (Vela's "SRAM used")."""
@@ -92,11 +95,21 @@ class Knobs:
 
 @dataclass(frozen=True)
 class Point:
-    """One materialised candidate: its knobs, total cycles (rounded) and SRAM bytes used."""
+    """One materialised candidate: its knobs, total cycles (rounded) and SRAM bytes used; and
+    what its schedule says of the knobs it lacks (None: not known), so a variant that cannot
+    change it is not materialised: ``growable``, the MIN cascades whose stripes npu-form-cascades
+    grew (none: full growth changes nothing), and ``prefetches``, the weight buffers prefetched
+    (none: prefetch overlap changes nothing)."""
 
     knobs: Knobs
     cycles: int
     sram: int
+    growable: int | None = None
+    prefetches: int | None = None
+
+
+Trials = Callable[[list[Knobs]], list["Point | None"]]
+"""Materialise candidates (those not tried yet) and give their points, in order."""
 
 
 def frontier(points: list[Point]) -> list[Point]:
@@ -124,6 +137,7 @@ def _aligned(value: float) -> int:
     "candidates": "schedules materialised and costed",
     "frontier": "points on the (cycles, SRAM) frontier",
     "failed": "candidates the later passes refused (a limit they cannot meet)",
+    "skipped": "variants not materialised: their knob cannot change the point they vary",
 })
 class SearchSchedule(Pass):
     """Choose the strategy and SRAM target of the fastest schedule within ``sram-budget`` bytes
@@ -136,6 +150,8 @@ class SearchSchedule(Pass):
     sram_budget: int = option(-1, "SRAM bytes the schedule may use (-1: no search; the pipeline schedules as Vela)")
     steps: int = option(6, "SRAM targets tried evenly between the Size and Performance schedules' SRAM")
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
+    jobs: int = option(0, "processes materialising candidates at once (0: one per CPU core; 1: all in this one; "
+                          "the result is the same)")
     variants: bool = option(True, "also try full stripe growth and cascade joins on the best point within the "
                                   "budget, Size keeping every prefetch, prefetch overlap on the next faster "
                                   "point, the memory-aware order where it differs, and the fastest block configs on "
@@ -158,26 +174,26 @@ class SearchSchedule(Pass):
 
         tail = parse_pipeline(SCHEDULE_TAIL)  # (one set of pass instances serves every candidate)
         tried: dict[Knobs, Point | None] = {}
+        with CandidatePool(lambda knobs: self._materialise(module, knobs, tail, ctx), self.jobs) as pool:
+            def trials(batch: list[Knobs]) -> list[Point | None]:
+                """Each candidate's point, materialising those not tried yet (at once, in ``pool``)."""
+                new = [knobs for knobs in dict.fromkeys(batch) if knobs not in tried]
+                tried.update(zip(new, pool.map(new)))
+                return [tried[knobs] for knobs in batch]
 
-        def trial(knobs: Knobs) -> Point | None:
-            if knobs not in tried:
-                tried[knobs] = self._materialise(module, knobs, tail, ctx)
-            return tried[knobs]
-
-        performance = trial(Knobs("Performance", arena))
-        size = trial(Knobs("Size", arena, ("prefetch_overlap",)))  # as schedule{optimise=Size} builds it
-        ends = [p for p in (size, performance) if p is not None]
-        if ends:
-            low = min(p.sram for p in ends)
-            high = max(p.sram for p in ends)
-            for target_bytes in sorted({_aligned(low + (high - low) * k / (self.steps + 1))
-                                        for k in range(1, self.steps + 1)}
-                                       | {_aligned(self.sram_budget), ALIGNMENT}):
-                if target_bytes < arena:
-                    trial(Knobs("Performance", target_bytes))
-            self._refine(trial, tried, arena)
-            if self.variants:
-                self._variants(trial, tried, arena, _memory_order_differs(module))
+            # Size as schedule{optimise=Size} builds it (with prefetch overlap)
+            performance, size = trials([Knobs("Performance", arena), Knobs("Size", arena, ("prefetch_overlap",))])
+            ends = [p for p in (size, performance) if p is not None]
+            if ends:
+                low = min(p.sram for p in ends)
+                high = max(p.sram for p in ends)
+                ladder = sorted({_aligned(low + (high - low) * k / (self.steps + 1)) for k in range(1, self.steps + 1)}
+                                | {_aligned(self.sram_budget), ALIGNMENT})
+                trials([Knobs("Performance", t) for t in ladder if t < arena])
+                self._refine(trials, tried, arena)
+                if self.variants:
+                    ctx.stat("skipped", self._variants(trials, tried, arena, reorders=_memory_order_differs(module),
+                                                       joins=_has_join(module, ctx)))
         points = [p for p in tried.values() if p is not None]
         ctx.stat("candidates", len(tried))
         ctx.stat("failed", sum(p is None for p in tried.values()))
@@ -204,7 +220,7 @@ class SearchSchedule(Pass):
             self.sram_budget, front.index(best), ends[0], ends[1],
             tuple(SearchPoint(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.flags) for p in front)))
 
-    def _refine(self, trial, tried: dict[Knobs, Point | None], arena: int) -> None:
+    def _refine(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int) -> None:
         """Bisect the Performance SRAM target between the largest one whose schedule fits the
         budget and the smallest larger one whose schedule does not, ``refine`` times: the largest
         target that still fits is usually the fastest schedule within the budget."""
@@ -222,13 +238,14 @@ class SearchSchedule(Pass):
             middle = _aligned((low + high) / 2)
             if not low < middle < high or Knobs("Performance", middle) in tried:
                 return
-            trial(Knobs("Performance", middle))
+            trials([Knobs("Performance", middle)])
             if fits(Knobs("Performance", middle)):
                 low = middle
             else:
                 high = middle
 
-    def _variants(self, trial, tried: dict[Knobs, Point | None], arena: int, reorders: bool) -> None:
+    def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, reorders: bool,
+                  joins: bool) -> int:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
         re-reads, never more than the target) and cascade joins (cascades through a residual add,
         whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
@@ -239,33 +256,37 @@ class SearchSchedule(Pass):
         hidden transfers) on the best point, on Size and on that faster point; then each
         strategy's best point within the budget so far with every op on its fastest block config
         (fewer cycles; weight buffers may change size with the block depth, and when that takes
-        it over the budget, the strategy's best point with less SRAM is tried so too)."""
+        it over the budget, the strategy's best point with less SRAM is tried so too). A variant
+        that cannot change its point is skipped: cascade joins without a joinable op (``joins``),
+        full growth where no cascade grew, prefetch overlap where nothing is prefetched, the
+        memory-aware order where it is the module's order. Returns how many were skipped."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
+        size = tried.get(Knobs("Size", arena, ("prefetch_overlap",)))
+        nearest = min(faster, key=lambda p: (p.sram, p.cycles)) if faster else None
+        wanted: list[tuple[Knobs, bool]] = []  # each variant, and whether it can change its point
         if best is not None:
-            trial(best.knobs.with_flags("full_growth"))
-            trial(best.knobs.with_flags("cascade_joins"))
-        trial(Knobs("Size", arena))  # Size keeping every prefetch: more SRAM, fewer cycles
-        if faster:
-            above = min(faster, key=lambda p: (p.sram, p.cycles)).knobs
-            trial(above.with_flags("prefetch_overlap"))
-            trial(above.with_flags("prefetch_overlap", "full_growth"))
-        if reorders:
-            for knobs in ([best.knobs] if best is not None else []) + [Knobs("Size", arena, ("prefetch_overlap",))] + (
-                    [above] if faster else []):
-                trial(knobs.with_flags("memory_order"))
+            wanted += [(best.knobs.with_flags("full_growth"), best.growable != 0),
+                       (best.knobs.with_flags("cascade_joins"), joins)]
+        # Size keeping every prefetch: more SRAM, fewer cycles
+        wanted.append((Knobs("Size", arena), size is None or size.prefetches != 0))
+        if nearest is not None:
+            wanted += [(nearest.knobs.with_flags("prefetch_overlap"), nearest.prefetches != 0),
+                       # (without growth, this one is the one before)
+                       (nearest.knobs.with_flags("prefetch_overlap", "full_growth"), nearest.growable != 0)]
+        wanted += [(knobs.with_flags("memory_order"), reorders) for knobs in (
+            best and best.knobs, Knobs("Size", arena, ("prefetch_overlap",)), nearest and nearest.knobs) if knobs]
+        trials([knobs for knobs, useful in wanted if useful])
         points = [p for p in tried.values() if p is not None]
-        for strategy in ("Performance", "Size"):  # each strategy's best so far, each op on its fastest block
-            mine = [p for p in points if p.knobs.strategy == strategy]
-            best = choose(mine, self.sram_budget)
-            if best is None:
-                continue
-            fastest = trial(best.knobs.with_flags("fastest_blocks"))
-            if fastest is None or fastest.sram > self.sram_budget:  # blocks moved buffers over: one step down
-                below = choose([p for p in mine if p.sram < best.sram], self.sram_budget)
-                if below is not None:
-                    trial(below.knobs.with_flags("fastest_blocks"))
+        bests = [best for strategy in ("Performance", "Size")  # each strategy's best so far
+                 if (best := choose([p for p in points if p.knobs.strategy == strategy], self.sram_budget)) is not None]
+        fastest = trials([best.knobs.with_flags("fastest_blocks") for best in bests])  # each op on its fastest block
+        below = [choose([p for p in points if p.knobs.strategy == best.knobs.strategy and p.sram < best.sram],
+                        self.sram_budget)
+                 for best, point in zip(bests, fastest) if point is None or point.sram > self.sram_budget]
+        trials([p.knobs.with_flags("fastest_blocks") for p in below if p is not None])  # blocks moved buffers over
+        return sum(not useful for _, useful in wanted)
 
     @staticmethod
     def _materialise(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext) -> Point | None:
@@ -280,8 +301,9 @@ class SearchSchedule(Pass):
         copy.root.attributes[SCHEDULE_ATTR] = knobs.schedule(target_of(module).arena_cache_size)  # (a scratch copy)
         engine = DiagnosticEngine(stream=io.StringIO())
         engine.show_remarks = False
+        statistics = Statistics()
         try:
-            PassManager(tail, engine, verify_each=False, analyses=manager).run(copy.root)
+            PassManager(tail, engine, verify_each=False, instrumentations=[statistics], analyses=manager).run(copy.root)
         except PassFailure:
             return None
         except PassCrash as crash:
@@ -291,7 +313,17 @@ class SearchSchedule(Pass):
         if totals is None:
             return None
         sram = usage.used(SRAM) if isinstance(usage, UsageAttr) else 0
-        return Point(knobs, int(round(totals.cycle("total"))), sram)
+        stats = {pass_.NAME: counts for pass_, counts, _ in statistics.runs}  # (each pass's last run)
+        # (prefetches as npu-buffer-weights decided them: npu-allocate may drop some after)
+        return Point(knobs, int(round(totals.cycle("total"))), sram, stats["npu-form-cascades"]["grown"],
+                     stats["npu-buffer-weights"]["prefetch"])
+
+
+def _has_join(module: Operation, ctx: PassContext) -> bool:
+    """Whether some op could join a cascade with cascade joins (a binary elementwise op of two
+    feature maps of its shape): only then is the knob worth a candidate."""
+    return any(is_costed(op) and (desc := ctx.analyses.get(OpDescription, op).desc) is not None
+               and joinable(op, desc) for op in module.walk())
 
 
 def _memory_order_differs(module: Operation) -> bool:

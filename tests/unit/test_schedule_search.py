@@ -147,13 +147,14 @@ def _variants_tried(budget: int, outcome, reorders: bool = False) -> list[Knobs]
                                                              _point(300, 300, 1))}
     asked: list[Knobs] = []
 
-    def trial(knobs: Knobs) -> Point | None:
-        if knobs not in tried:
-            asked.append(knobs)
-            tried[knobs] = outcome(knobs)
-        return tried[knobs]
+    def trials(batch: list[Knobs]) -> list[Point | None]:
+        for knobs in batch:
+            if knobs not in tried:
+                asked.append(knobs)
+                tried[knobs] = outcome(knobs)
+        return [tried[knobs] for knobs in batch]
 
-    SearchSchedule(sram_budget=budget)._variants(trial, tried, arena=1000, reorders=reorders)
+    SearchSchedule(sram_budget=budget)._variants(trials, tried, arena=1000, reorders=reorders, joins=True)
     return asked
 
 
@@ -186,3 +187,36 @@ def test_the_memory_order_is_tried_only_where_it_reorders() -> None:
     assert memory[:3] == [Knobs("Performance", 2, ("memory_order",)),
                           Knobs("Size", 1000, ("prefetch_overlap", "memory_order")),
                           Knobs("Performance", 3, ("memory_order",))]
+
+
+def test_variants_that_cannot_change_their_point_are_skipped() -> None:
+    """Full growth where no cascade grew, cascade joins without a joinable op, prefetch overlap
+    where nothing is prefetched: each would give its point again, so it is not materialised."""
+    from npu_opt.passes.schedule.search import SearchSchedule
+
+    def ladder(growable: int | None, prefetches: int | None) -> dict[Knobs, Point | None]:
+        points = [Point(Knobs("Performance", target), cycles, sram, growable, prefetches)
+                  for target, cycles, sram in ((3, 100, 900), (2, 200, 600), (1, 300, 300))]
+        points.append(Point(Knobs("Size", 1000, ("prefetch_overlap",)), 400, 200, growable, prefetches))
+        return {p.knobs: p for p in points}
+
+    def asked(tried: dict[Knobs, Point | None], joins: bool) -> tuple[list[Knobs], int]:
+        new: list[Knobs] = []
+
+        def trials(batch: list[Knobs]) -> list[Point | None]:
+            for knobs in batch:
+                if knobs not in tried:
+                    new.append(knobs)
+                    tried[knobs] = Point(knobs, 999, 600)
+            return [tried[knobs] for knobs in batch]
+        skipped = SearchSchedule(sram_budget=700)._variants(trials, tried, arena=1000, reorders=False, joins=joins)
+        return new, skipped
+
+    everything, skipped = asked(ladder(None, None), joins=True)  # (nothing known: every variant tried)
+    assert {Knobs("Performance", 2, ("full_growth",)), Knobs("Performance", 2, ("cascade_joins",)), Knobs("Size", 1000),
+            Knobs("Performance", 3, ("prefetch_overlap",)),
+            Knobs("Performance", 3, ("full_growth", "prefetch_overlap"))} <= set(everything)
+    assert skipped == 3  # (the memory-aware order: the order is the module's)
+    nothing, skipped = asked(ladder(0, 0), joins=False)
+    assert [k for k in nothing if "fastest_blocks" not in k.flags] == []
+    assert skipped == 8

@@ -1,0 +1,72 @@
+"""passes/schedule/candidate_pool.py: batches built in forked workers give what building them
+here gives, in order; a build that raises in a worker raises here; cheap builds never fork; and
+the schedule search chooses the same schedule with workers as without."""
+from __future__ import annotations
+
+import functools
+import os
+
+import pytest
+
+import npu_opt.dialects  # noqa: F401
+import npu_opt.passes  # noqa: F401
+from npu_opt.ir.printer import print_op
+from npu_opt.passes.schedule import search
+from npu_opt.passes.schedule.candidate_pool import CandidatePool, can_fork
+from targeted_import import imported_with_target, run_pipeline
+
+needs_fork = pytest.mark.skipif(not can_fork(), reason="worker processes are forked only on Linux")
+
+
+@needs_fork
+def test_a_batch_in_workers_is_what_it_is_here_in_order() -> None:
+    built_here: list[int] = []
+
+    def build(key: int) -> tuple[int, int]:
+        built_here.append(key)
+        return key * key, os.getpid()
+
+    with CandidatePool(build, jobs=2, min_seconds=0.0) as pool:
+        first = pool.map([3])
+        answers = pool.map(list(range(8)))
+    assert first == [(9, os.getpid())]  # the first build of all runs here (it warms the memo tables)
+    assert [value for value, _ in answers] == [k * k for k in range(8)]
+    assert {pid for _, pid in answers} != {os.getpid()}  # ... the later ones in workers
+    assert built_here == [3]
+
+
+@needs_fork
+def test_a_build_raising_in_a_worker_raises_here() -> None:
+    def build(key: int) -> int:
+        if key == 5:
+            raise ValueError(f"cannot build {key}")
+        return key
+
+    with CandidatePool(build, jobs=2, min_seconds=0.0) as pool:
+        assert pool.map([0]) == [0]
+        with pytest.raises(ValueError, match="cannot build 5"):
+            pool.map([1, 5, 2])
+
+
+def test_cheap_builds_and_one_job_never_fork() -> None:
+    def build(key: int) -> int:
+        return os.getpid()
+
+    with CandidatePool(build, jobs=2) as pool:  # (each build far under the 0.25 s threshold)
+        assert set(pool.map(list(range(6)))) == {os.getpid()}
+    with CandidatePool(build, jobs=1, min_seconds=0.0) as pool:
+        assert set(pool.map(list(range(6)))) == {os.getpid()}
+
+
+@needs_fork
+def test_the_search_chooses_the_same_schedule_with_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Candidates materialised in forked workers (forced, as these are cheap) give the schedule,
+    frontier and remarks-free IR that materialising them here gives."""
+    texts = {}
+    for jobs in (1, 2):
+        monkeypatch.setattr(search, "CandidatePool", functools.partial(CandidatePool, min_seconds=0.0))
+        module = imported_with_target("branches", "ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram")
+        assert run_pipeline(module, f"schedule{{sram-budget=8000 jobs={jobs}}}") == ""
+        texts[jobs] = print_op(module)
+    assert texts[1] == texts[2]
+    assert "npu.search" in texts[2]
