@@ -24,7 +24,6 @@ Both passes read the module's ``npu.target``.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal, NamedTuple
 
 from npu_opt.dialects.npu.ops_common import NpuComputeOp
@@ -34,7 +33,7 @@ from npu_opt.dialects.npu.perf.block_choice import fastest_block_config
 from npu_opt.dialects.npu.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, placed, report_name, with_weights
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
+from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, derived
 from npu_opt.dialects.npu.perf.weight_buffering import buffered_cycles, streamed
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
 from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
@@ -284,8 +283,8 @@ class Estimate(Pass):
         streaming, slack = streamed(perf, planned, block, encode, step.source, slices, double, stream_bytes,
                                     step.cascaded)
         assert desc.weights is not None
-        fast = replace(desc.weights, memory=perf.fast_storage, buffered=True, encoded_bytes=stream_bytes)
-        return replace(desc, weights=fast), streaming, slack
+        fast = derived(desc.weights, memory=perf.fast_storage, buffered=True, encoded_bytes=stream_bytes)
+        return derived(desc, weights=fast), streaming, slack
 
     @staticmethod
     def _encode_slicings(steps: list[_Step], ctx: PassContext) -> None:

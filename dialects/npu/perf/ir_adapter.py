@@ -23,7 +23,6 @@ changes IR without preserving it.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Callable, Mapping
 
 import numpy as np
@@ -32,7 +31,7 @@ from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, element_bits, feature_map, is_constant, quant_of, shape_of
 from npu_opt.dialects.npu.ops_elementwise import LutOp
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp, slice_root
-from npu_opt.dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
+from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, Kernel, NpuOpDesc, derived, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
 from npu_opt.dialects.npu.perf.shape import Shape4
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.analysis import Analysis, AnalysisManager
@@ -202,6 +201,13 @@ def describe_op(op: Operation, target: object, encoded_bytes: int | None = None,
                      padding=padding)  # type: ignore[arg-type]
 
 
+def _known_area(area: str) -> str:
+    """``area``, checked as the descriptions' constructors would (``derived`` does not)."""
+    if area not in MEMORY_AREAS:
+        raise ValueError(f"unknown memory area {area!r} (expected one of {', '.join(MEMORY_AREAS)})")
+    return area
+
+
 def placed(op: Operation, desc: NpuOpDesc, placement: Placement | None) -> NpuOpDesc:
     """``desc``, the description of ``op`` on its target without overrides, with the memory areas
     ``placement`` gives: ``describe_op(op, target, placement=placement)`` without describing the
@@ -216,13 +222,13 @@ def placed(op: Operation, desc: NpuOpDesc, placement: Placement | None) -> NpuOp
         area = placement.get(value) if value is not None else None
         tensor = getattr(desc, name)
         if area is not None and tensor is not None and tensor.memory != area:
-            changes[name] = replace(tensor, memory=area)
+            changes[name] = derived(tensor, memory=_known_area(area))
     weights = getattr(op, "weights", None)
     if desc.weights is not None and isinstance(weights, Value):
         area = placement.get(weights)
         if area is not None and desc.weights.memory != area:
-            changes["weights"] = replace(desc.weights, memory=area)
-    return replace(desc, **changes) if changes else desc  # type: ignore[arg-type]
+            changes["weights"] = derived(desc.weights, memory=_known_area(area))
+    return derived(desc, **changes) if changes else desc  # type: ignore[arg-type]
 
 
 def _weight_count(op: Operation) -> int:
@@ -246,7 +252,7 @@ def with_weights(desc: NpuOpDesc, encoded_bytes: int) -> NpuOpDesc:
     """``desc`` with its weights at ``encoded_bytes``."""
     if desc.weights is None:
         return desc
-    return replace(desc, weights=replace(desc.weights, encoded_bytes=encoded_bytes))
+    return derived(desc, weights=derived(desc.weights, encoded_bytes=encoded_bytes))
 
 
 class OpDescription(Analysis):

@@ -19,7 +19,7 @@ result as ``#npu.stream``; npu-estimate rebuilds the DMA's cost from that with `
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from npu_opt.dialects.npu.accelerators import OFM_SPLIT_DEPTH
@@ -28,7 +28,7 @@ from npu_opt.dialects.npu.perf.block_config import BlockConfig
 from npu_opt.dialects.npu.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.estimate import op_compute_cycles
 from npu_opt.dialects.npu.perf.memory import mem2mem_cycles
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
+from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind, derived
 from npu_opt.dialects.npu.perf.shape import round_up
 from npu_opt.dialects.npu.perf.weight_size import EncodedWeights
 
@@ -117,7 +117,7 @@ def buffered_cycles(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig) -> Ca
     computes in, and so the slack an op leaves the next one (its last slice's cycles)."""
     weights = desc.weights
     assert weights is not None
-    fast = replace(desc, weights=replace(weights, memory=perf.fast_storage, buffered=True))
+    fast = derived(desc, weights=derived(weights, memory=perf.fast_storage, buffered=True))
 
     def cycles_for(ofm_depth: int) -> float:
         return float(op_compute_cycles(perf, fast.with_ofm_depth(ofm_depth), block))
@@ -150,11 +150,11 @@ def propose_weight_buffering(perf: PerfTarget, desc: NpuOpDesc, block: BlockConf
         raise ValueError("propose_weight_buffering needs an op with weights")
     depth = desc.ofm.shape.depth
     full = encode((0, depth))
-    fast = replace(desc, weights=replace(weights, memory=perf.fast_storage, buffered=True))
+    fast = derived(desc, weights=derived(weights, memory=perf.fast_storage, buffered=True))
     cycles_for = buffered_cycles(perf, desc, block)
     own = cycles_for(depth)
     if desc.kind is OpKind.VECTOR_PRODUCT or not weights_need_dma(perf, weights.memory):
-        in_place = replace(desc, weights=replace(weights, encoded_bytes=full.total_bytes, buffered=False))
+        in_place = derived(desc, weights=derived(weights, encoded_bytes=full.total_bytes, buffered=False))
         return BufferingDecision(full, None, own, in_place)
 
     encoded, slack, full_transfer = full, own, 0.0
@@ -169,12 +169,12 @@ def propose_weight_buffering(perf: PerfTarget, desc: NpuOpDesc, block: BlockConf
 
     buffer_size = min(encoded.total_bytes, encoded.max_range_bytes)
     if buffer_size > buffer_limit:
-        in_place = replace(desc, weights=replace(weights, encoded_bytes=full.total_bytes, buffered=False))
+        in_place = derived(desc, weights=derived(weights, encoded_bytes=full.total_bytes, buffered=False))
         return BufferingDecision(full, None, own, in_place, buffer_size)
     double = encoded.double_buffer_size <= buffer_limit and buffer_size < encoded.total_bytes
     streaming = WeightStreaming(weights.memory, perf.fast_storage, encoded.total_bytes,
                                 0 if cascaded else full.total_bytes, encoded.first_slice_bytes, double, slack)
-    placed = replace(fast, weights=replace(fast.weights, encoded_bytes=encoded.total_bytes))  # type: ignore[arg-type]
+    placed = derived(fast, weights=derived(fast.weights, encoded_bytes=encoded.total_bytes))  # type: ignore[arg-type]
     return BufferingDecision(encoded, streaming, slack, placed)
 
 
