@@ -184,6 +184,10 @@ class Operation:
     def has_trait(self, trait: type) -> bool:
         return False
 
+    def has_any_trait(self, traits: frozenset[type]) -> bool:
+        """Whether the op has one of ``traits`` (one set test where passes ask several in a row)."""
+        return False
+
     def trait(self, kind: type) -> Any:
         """The op's trait of class ``kind``, or None (an unregistered op declares none)."""
         return None

@@ -46,19 +46,19 @@ class OperandDef:
     def __get__(self, op: Operation | None, owner: type) -> Any:
         if op is None:
             return self
-        return _slice(op.operands, owner._operand_defs, self.index)  # type: ignore[attr-defined]
+        return _slice(op.operands, owner._operand_defs, owner._operand_variadic, self.index)  # type: ignore[attr-defined]
 
 
 class ResultDef(OperandDef):
     def __get__(self, op: Operation | None, owner: type) -> Any:
         if op is None:
             return self
-        return _slice(op.results, owner._result_defs, self.index)  # type: ignore[attr-defined]
+        return _slice(op.results, owner._result_defs, owner._result_variadic, self.index)  # type: ignore[attr-defined]
 
 
-def _slice(values: Sequence[Value], defs: Sequence[OperandDef], index: int) -> Any:
-    """Pick the values of slot ``index``; at most one slot is variadic, so its range is implied."""
-    variadic_at = next((i for i, d in enumerate(defs) if d.variadic), None)
+def _slice(values: Sequence[Value], defs: Sequence[OperandDef], variadic_at: int | None, index: int) -> Any:
+    """Pick the values of slot ``index``; at most one slot is variadic (the one at ``variadic_at``,
+    None: none), so its range is implied."""
     if variadic_at is None or index < variadic_at:
         return values[index] if index < len(values) else None
     extra = len(values) - (len(defs) - 1)
@@ -130,6 +130,8 @@ class OpMeta(type):
                 definition.index = index
         cls._operand_defs = tuple(operands)  # type: ignore[attr-defined]
         cls._result_defs = tuple(results)  # type: ignore[attr-defined]
+        cls._operand_variadic = next((i for i, d in enumerate(operands) if d.variadic), None)  # type: ignore[attr-defined]
+        cls._result_variadic = next((i for i, d in enumerate(results) if d.variadic), None)  # type: ignore[attr-defined]
         cls._attr_defs = tuple(attrs)  # type: ignore[attr-defined]
         traits = tuple(getattr(cls, "traits", ()))
         cls._trait_types = frozenset(type(t) for t in traits)  # type: ignore[attr-defined]
@@ -157,6 +159,8 @@ class Op(Operation, metaclass=OpMeta):
     """True when ``verify_op`` relies on the declared operand, result and attribute constraints:
     the verifier then runs it only for an op that satisfies them (it reports the violations)."""
     _operand_defs: ClassVar[tuple[OperandDef, ...]]
+    _operand_variadic: ClassVar[int | None]
+    _result_variadic: ClassVar[int | None]
     _result_defs: ClassVar[tuple[ResultDef, ...]]
     _attr_defs: ClassVar[tuple[AttrDef, ...]]
     _trait_types: ClassVar[frozenset[type]]
@@ -164,6 +168,9 @@ class Op(Operation, metaclass=OpMeta):
 
     def has_trait(self, trait: type) -> bool:
         return trait in self._trait_types
+
+    def has_any_trait(self, traits: frozenset[type]) -> bool:
+        return not self._trait_types.isdisjoint(traits)
 
     @classmethod
     def trait(cls, kind: type[T]) -> T | None:

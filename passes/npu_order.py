@@ -46,9 +46,12 @@ def is_view(op: Operation) -> bool:
     return op.has_trait(MemoryOnly)
 
 
+_NOT_EXECUTED = frozenset({ConstantLike, IsTerminator, MemoryOnly})
+
+
 def is_executed(op: Operation) -> bool:
     """An op that runs on the NPU or the CPU (not a constant, view or terminator)."""
-    return not (op.has_trait(ConstantLike) or op.has_trait(IsTerminator) or is_view(op))
+    return not op.has_any_trait(_NOT_EXECUTED)
 
 
 def on_cpu(op: Operation) -> bool:

@@ -357,19 +357,30 @@ def _on_block_grid(accel: AcceleratorConfig, block: Shape4) -> bool:
 def check_block_config(desc: NpuOpDesc, accel: AcceleratorConfig, ofm_block: Shape4,
                        is_partkernel: bool | None = None) -> BlockConfig | None:
     """``ofm_block`` as a block config for ``desc`` if it is on the block grid and fits SHRAM,
-    else None (a block given by the user or a previous run, validated)."""
-    if desc.block_type is None or not _on_block_grid(accel, ofm_block):
+    else None (a block given by the user or a previous run, validated; memoised on what it
+    depends on: the scheduling passes ask it of every op with a block, in every run)."""
+    if desc.block_type is None:
         return None
     ifm = desc.ifm.block_shape
     if desc.ifm2 is not None and desc.ifm2.block_shape.elements() > ifm.elements():
         ifm = desc.ifm2.block_shape
-    op = _op_traits(accel, desc.block_type, ifm, desc.ifm2_scalar, desc.ifm.bits, desc.kernel, desc.uses_lut,
-                    desc.rescaled, is_partkernel)
-    ifm_block = ifm_block_for(accel, ofm_block, desc.kernel, desc.resampling)
+    return _checked_block(accel, desc.block_type, ifm, desc.ifm2_scalar, desc.ifm.bits, desc.kernel, desc.uses_lut,
+                          desc.rescaled, desc.resampling, desc.ofm.block_shape, ofm_block, is_partkernel)
+
+
+@lru_cache(maxsize=65536)
+def _checked_block(accel: AcceleratorConfig, block_type: BlockType, ifm: Shape4, ifm2_scalar: bool, ifm_bits: int,
+                   kernel: Kernel, uses_lut: bool, rescaled: bool, resampling: Resampling, ofm: Shape4,
+                   ofm_block: Shape4, is_partkernel: bool | None) -> BlockConfig | None:
+    """``check_block_config`` on the fields of the description it reads."""
+    if not _on_block_grid(accel, ofm_block):
+        return None
+    op = _op_traits(accel, block_type, ifm, ifm2_scalar, ifm_bits, kernel, uses_lut, rescaled, is_partkernel)
+    ifm_block = ifm_block_for(accel, ofm_block, kernel, resampling)
     if not op.equal_depth:
         ifm_block = ifm_block.with_depth(op.ifm_depth)
-    layout = try_layout(accel, op.elementwise, fit_block_for_ofm(accel, desc.ofm.block_shape, desc.kernel, ofm_block),
-                        ifm_block, desc.ifm.bits, op.ifm_granule, op.acc_bits, op.acc_granule, op.lut_banks)
+    layout = try_layout(accel, op.elementwise, fit_block_for_ofm(accel, ofm, kernel, ofm_block),
+                        ifm_block, ifm_bits, op.ifm_granule, op.acc_bits, op.acc_granule, op.lut_banks)
     if layout is None:
         return None
     return BlockConfig(ofm_block, ifm_block, op.acc_bits, op.is_partkernel, layout)
