@@ -32,6 +32,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,11 +53,13 @@ GOAL_PEAK_MB = 500
 
 @dataclass(frozen=True)
 class Usage:
-    """One child process: CPU seconds (user + system), peak resident memory and exit status."""
+    """One child process: CPU seconds (user + system, its waited-for children's included), peak
+    resident memory, exit status and wall-clock seconds."""
 
     cpu: float
     peak_mb: float
     status: int
+    wall: float = 0.0
 
 
 def compiled_copy(into: str) -> dict[str, str]:
@@ -73,13 +76,15 @@ def compiled_copy(into: str) -> dict[str, str]:
 
 def run_child(command: list[str], env: dict[str, str] | None = None) -> Usage:
     """Run ``command`` with its output discarded; its own rusage."""
+    began = time.perf_counter()
     with open(os.devnull, "wb") as sink:
         child = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, env=env)
         assert child.stderr is not None
         child.stderr.read()
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
-    return Usage(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, child.returncode)
+    return Usage(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, child.returncode,
+                 time.perf_counter() - began)
 
 
 def npu_opt_command(model: Path, config: str, pipeline: str = "estimate") -> list[str]:

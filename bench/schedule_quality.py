@@ -2,6 +2,7 @@
 and one frontier plot per config (bench/frontiers_<config>.png).
 
     python bench/schedule_quality.py [--corpus DIR] [--configs A,C] [--models m1,m2] [--out FILE] [--jobs N]
+                                     [--repeat N]
 
 Per ../shared/corpus model and config (A: ethos-u55-128, Ethos_U55_High_End_Embedded, Shared_Sram;
 C: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram_384KB), the user's command runs as a child
@@ -15,9 +16,11 @@ Vela's figures are the legacy core's (``vela_baseline.json``, as bench/schedule_
 them). For each budget the chosen schedule's (cycles, SRAM) comes from the summary CSV; the
 frontier points of the three runs are merged (each re-materialises with its SRAM as the budget).
 "Same cycles" is the least SRAM of a merged point no slower than Vela's schedule. The lower bound
-is the summary CSV's (cycles_lower_bound, sram_lower_bound). Compile time: the CPU time of the
-search run at Vela Performance's SRAM beside one ``vela`` compile (default C++ core, Performance)
-of the same model and config, as bench/compile_time.py measures both.
+is the summary CSV's (cycles_lower_bound, sram_lower_bound). Compile time: the CPU time (worker
+processes included) and the wall time of the search run at Vela Performance's SRAM beside a
+``vela`` compile (default C++ core, Performance) of the same model and config, as
+bench/compile_time.py measures both: ``--repeat`` runs of each, alternating, one process at a
+time after the quality runs (which run ``--jobs`` at once), medians.
 
 Goals (the issue "Schedule better than Vela"), per model and config: G1 a schedule with cycles
 <= Vela Performance's at SRAM <= its SRAM; G2 the same for Size; "strict" when one of the two is
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import csv
+import statistics
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -54,6 +58,7 @@ class Run:
     points: list[tuple[int, int]] = field(default_factory=list)
     bound: tuple[int, int] | None = None
     cpu: float = 0.0
+    wall: float = 0.0
     error: str = ""
 
 
@@ -64,7 +69,8 @@ class Row:
     vela_performance: tuple[int, int]
     vela_size: tuple[int, int]
     runs: dict[str, Run]
-    vela_cpu: float | None
+    vela: "ct.Usage | None"
+    """Vela's compile time (C++ core, Performance): medians of the timed runs (None: not measured)."""
 
     def merged(self) -> list[tuple[int, int]]:
         """The non-dominated (cycles, SRAM) points of every run, fastest first."""
@@ -111,7 +117,7 @@ def search(corpus: Path, model: str, config: str, budget: int) -> Run:
         command = ct.npu_opt_command(corpus / "models" / f"{model}.tflite", config, f"schedule{{sram-budget={budget}}}")
         command += [f"--summary-csv={summary}", f"--pareto={frontier}"]
         usage = ct.run_child(command)
-        run.cpu = usage.cpu
+        run.cpu, run.wall = usage.cpu, usage.wall
         if usage.status != 0 or not summary.exists():
             run.error = f"exit {usage.status}"
             return run
@@ -124,15 +130,15 @@ def search(corpus: Path, model: str, config: str, budget: int) -> Run:
     return run
 
 
-def vela_cpu(corpus: Path, model: str, config: str) -> float | None:
-    """CPU seconds of one Vela compile (C++ core, Performance) of the model."""
+def vela_usage(corpus: Path, model: str, config: str) -> "ct.Usage | None":
+    """CPU and wall seconds of one Vela compile (C++ core, Performance) of the model."""
     import shutil
     vela = shutil.which("vela")
     if vela is None:
         return None
     with tempfile.TemporaryDirectory() as out:
         usage = ct.run_child(ct.vela_command(vela, corpus / "models" / f"{model}.tflite", config, out))
-    return usage.cpu if usage.status == 0 else None
+    return usage if usage.status == 0 else None
 
 
 def measure(corpus: Path, model: str, config: str, vela: dict) -> Row | str:
@@ -144,7 +150,25 @@ def measure(corpus: Path, model: str, config: str, vela: dict) -> Row | str:
     vs = (round(size["cycles_total"]), round(size["sram"]))
     budgets = {"performance": vp[1], "size": vs[1], "quarter": vp[1] * 3 // 4}
     runs = {name: search(corpus, model, config, budget) for name, budget in budgets.items()}
-    return Row(model, config, vp, vs, runs, vela_cpu(corpus, model, config))
+    return Row(model, config, vp, vs, runs, None)
+
+
+def time_row(corpus: Path, row: Row, repeat: int) -> None:
+    """Time the search at Vela Performance's SRAM and Vela's compile ``repeat`` times each,
+    alternating, alone on the machine; keep the median CPU and wall time of each."""
+    searches: list[Run] = []
+    velas: list[ct.Usage] = []
+    for _ in range(max(1, repeat)):
+        searches.append(search(corpus, row.model, row.config, row.runs["performance"].budget))
+        usage = vela_usage(corpus, row.model, row.config)
+        if usage is not None:
+            velas.append(usage)
+    run = row.runs["performance"]
+    run.cpu = statistics.median(s.cpu for s in searches)
+    run.wall = statistics.median(s.wall for s in searches)
+    if velas:
+        row.vela = ct.Usage(statistics.median(v.cpu for v in velas), max(v.peak_mb for v in velas), 0,
+                            statistics.median(v.wall for v in velas))
 
 
 def _n(value: float | int | None) -> str:
@@ -192,11 +216,11 @@ def render(rows: list[Row], problems: list[str]) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## Lower bound, G3 and compile time", "",
               "Bound: the model's lower bound (cycles, SRAM) from the summary CSV; \"% of bound\" is the schedule "
-              "chosen at Vela Performance's SRAM. Compile time: CPU seconds of that search run and of one Vela "
-              "C++-core compile.", "",
+              "chosen at Vela Performance's SRAM. Compile time: CPU seconds (the search's worker processes "
+              "included) and wall seconds of that search run and of one Vela C++-core compile, and their ratios.", "",
               "| model | cfg | cycle bound | ours % of bound | SRAM bound | ours % of bound | G3 point (cycles, SRAM) "
-              "| frontier points | search CPU s | Vela CPU s | ratio |",
-              "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|"]
+              "| frontier points | search CPU s | Vela CPU s | CPU ratio | search wall s | Vela wall s | wall ratio |",
+              "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         run = r.runs["performance"]
         bound, chosen = run.bound, run.chosen
@@ -206,10 +230,11 @@ def render(rows: list[Row], problems: list[str]) -> str:
                    f"({_pct(g3[1], r.vela_performance[1])})" if g3 else "**none**")
         cycles_pct = f"{chosen[0] / bound[0] * 100:.0f} %" if bound and chosen and bound[0] else "-"
         sram_pct = f"{chosen[1] / bound[1] * 100:.0f} %" if bound and chosen and bound[1] else "n/a"
-        ratio = f"{run.cpu / r.vela_cpu:.2f}" if r.vela_cpu else "-"
+        vela = r.vela
+        times = (f"{run.cpu:.2f} | {vela.cpu:.2f} | {run.cpu / vela.cpu:.2f} | {run.wall:.2f} | {vela.wall:.2f} | "
+                 f"{run.wall / vela.wall:.2f}" if vela else f"{run.cpu:.2f} | - | - | {run.wall:.2f} | - | -")
         lines.append(f"| {r.model} | {r.config} | {_n(bound[0] if bound else None)} | {cycles_pct} | "
-                     f"{_n(bound[1] if bound else None)} | {sram_pct} | {g3_text} | {len(r.merged())} | "
-                     f"{run.cpu:.2f} | {'-' if r.vela_cpu is None else f'{r.vela_cpu:.2f}'} | {ratio} |")
+                     f"{_n(bound[1] if bound else None)} | {sram_pct} | {g3_text} | {len(r.merged())} | {times} |")
     misses = [(r, which) for r in rows for which in ("performance", "size") if not r.goal(which)]
     if misses:
         lines += ["", "## Where the goals are missed", ""]
@@ -256,7 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", default="A,C")
     parser.add_argument("--models", default=",".join(ct.MODELS))
     parser.add_argument("--out", type=Path, default=HERE / "SCHEDULE_QUALITY.md")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="searches run at once for the quality columns")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs of each search and Vela compile, "
+                                                             "one at a time (medians)")
     args = parser.parse_args(argv)
     if not (args.corpus / "vela_baseline.json").is_file():
         print(f"schedule_quality.py: no corpus at {args.corpus} (../shared/corpus beside the repository; "
@@ -279,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(outcome)
                 print(f"{outcome.model} {outcome.config}: G1 {outcome.goal('performance')} "
                       f"G2 {outcome.goal('size')} strict {outcome.strict()}", file=sys.stderr)
+    for row in rows:  # (one at a time: the searches and Vela alone on the machine)
+        time_row(args.corpus, row, args.repeat)
     args.out.write_text(render(rows, problems), encoding="utf-8")
     for config in configs:
         plot(rows, config, args.out.parent / f"frontiers_{config}.png")
