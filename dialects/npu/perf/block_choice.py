@@ -55,9 +55,15 @@ def fastest_block_config(perf: PerfTarget, descs: tuple[NpuOpDesc, ...], vela: B
                 candidate = check_block_config(descs[0], perf.accel, block, vela.is_partkernel)
                 if candidate is None:
                     continue
-                cycles = [estimate_op(perf, desc, candidate).total_cycles for desc in descs]
-                if sum(cycles) < best_cycles and all(c <= ceiling for c, ceiling in zip(cycles, ceilings)):
-                    best, best_cycles = candidate, sum(cycles)
+                total = 0.0
+                for desc, ceiling in zip(descs, ceilings):  # (a placement over its ceiling rules the block out)
+                    cycles = estimate_op(perf, desc, candidate).total_cycles
+                    if cycles > ceiling:
+                        break
+                    total += cycles
+                else:
+                    if total < best_cycles:
+                        best, best_cycles = candidate, total
     return best
 
 
