@@ -32,7 +32,7 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   ``prefetch_overlap`` for npu-allocate, which npu-form-cascades sets under Size; a schedule
   search may add knobs beyond Vela's, read by the passes that own them: ``stripe_growth = full``
   for npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades,
-  ``fastest_blocks`` for npu-select-block-config, and ``prefetch_overlap`` under Performance) and
+  ``cascade_branches`` for residual blocks cascaded whole, ``fastest_blocks`` for npu-select-block-config, and ``prefetch_overlap`` under Performance) and
   ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
   the allocation spans and the lower bound, the most bytes live at one time).
 * ``npu.search = #npu.search<budget = N, chosen = K, performance = [cycles, sram], size =
@@ -317,14 +317,16 @@ GROWTHS: tuple[str, ...] = ("vela", "full")
 """How npu-form-cascades grows a cascade's stripes (see passes/schedule/cascade_builder.py)."""
 
 
-SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order")
+SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order",
+                                   "cascade_branches")
 """The bare flags ``#npu.schedule`` takes after its strategy (each at most once)."""
 
 
 class ScheduleAttr(Attribute):
     """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N[, stripe_growth = full]
-    [, prefetch_overlap][, cascade_joins][, fastest_blocks][, memory_order]>``: the policy and the
-    fast-storage limits a module was scheduled for, and five choices beyond Vela's (all off unless written):
+    [, prefetch_overlap][, cascade_joins][, fastest_blocks][, memory_order][, cascade_branches]>``: the
+    policy and the fast-storage limits a module was scheduled for, and six choices beyond Vela's (all off
+    unless written):
     stripe growth that tries every stripe height (``full``; Vela stops at the first that does not
     fit); prefetched weight buffers allowed onto bytes the previous op frees, paying for it in
     cycles where they then do (npu-allocate's ``prefetch-overlap``; npu-form-cascades writes it
@@ -333,11 +335,13 @@ class ScheduleAttr(Attribute):
     (npu-form-cascades' ``cascade-joins``); and each op's block config chosen for the fewest
     estimated cycles instead of Vela's traffic score (npu-select-block-config's
     ``choose=cycles``); and the NPU ops between two CPU ops run in the order that keeps the fewest
-    bytes live (npu-order's ``order=memory``). The flags (SCHEDULE_FLAGS, one field each) are bare words after the
+    bytes live (npu-order's ``order=memory``); and cascades that run through a residual block whole,
+    the op whose OFM the block and its join both read rolling in a taller buffer
+    (npu-form-cascades' ``cascade-branches``, which implies joins). The flags (SCHEDULE_FLAGS, one field each) are bare words after the
     strategy or the fields, in any order, each at most once."""
 
     __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins",
-                 "fastest_blocks", "memory_order")
+                 "fastest_blocks", "memory_order", "cascade_branches")
     strategy: str
     arena_cache_size: int
     sram_target: int
@@ -346,10 +350,11 @@ class ScheduleAttr(Attribute):
     cascade_joins: bool
     fastest_blocks: bool
     memory_order: bool
+    cascade_branches: bool
 
     def _init(self, strategy: str, arena_cache_size: int, sram_target: int, stripe_growth: str = "vela",
               prefetch_overlap: bool = False, cascade_joins: bool = False, fastest_blocks: bool = False,
-              memory_order: bool = False) -> None:
+              memory_order: bool = False, cascade_branches: bool = False) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"#npu.schedule: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
         if arena_cache_size < 0 or sram_target < 0:
@@ -364,6 +369,7 @@ class ScheduleAttr(Attribute):
         self._set("cascade_joins", bool(cascade_joins))
         self._set("fastest_blocks", bool(fastest_blocks))
         self._set("memory_order", bool(memory_order))
+        self._set("cascade_branches", bool(cascade_branches))
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
@@ -459,13 +465,14 @@ class UsageAttr(Attribute):
         return _build(UsageAttr, tuple(entries))  # type: ignore[return-value]
 
 
-POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order")
+POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order",
+                                "cascade_branches")
 """The knobs beyond strategy and SRAM target a search point may set (``npu.schedule``'s
 ``stripe_growth = full`` and its flags, SCHEDULE_FLAGS)."""
 
 KNOB_WORDS: dict[str, str] = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
                               "cascade_joins": "cascade joins", "fastest_blocks": "fastest block configs",
-                              "memory_order": "memory-aware order"}
+                              "memory_order": "memory-aware order", "cascade_branches": "cascade branches"}
 """Each of POINT_FLAGS in words, for remarks and summaries."""
 
 

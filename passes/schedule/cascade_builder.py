@@ -7,7 +7,10 @@ op) and grows a chain from every cascadable op while
 
 * a join (a binary elementwise op of two feature maps, with cascade joins) extends the chain
   through the operand its record reads as IFM (cascade_ops.py); the other, its IFM2, is read
-  whole, so the op writing it must not be in the chain;
+  whole, so the op writing it must not be in the chain; unless that op is a *branch point*
+  (with cascade branches): its OFM is read by the next op and by the join, so it rolls in a
+  buffer tall enough for the rows the join still needs while the ops between run ahead
+  (rolling_rows.py), and no cascade may end between the two (the OFM would be read outside it);
 * the chain's last op has exactly one consumer (else the OFM is a branch point and must be whole),
   that consumer is the next op in the schedule (no reordering), is cascadable, reads the OFM with
   the same shape and needs neither a full IFM nor does the producer need a full OFM;
@@ -27,6 +30,7 @@ from typing import Callable, Mapping
 
 from npu_opt.dialects.npu.perf.op_desc import Kernel, Resampling
 from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.passes.schedule.rolling_rows import Member, Window, live_rows, same_rows, window
 from npu_opt.passes.schedule.stripes import brick_bytes, producer_stripe_height, rolling_buffer_shape, stripe_input
 
 
@@ -64,7 +68,13 @@ class SchedOp:
     """The single consumer (if any) reads this OFM as its IFM (not as IFM2)."""
     ifm2_producer: int | None = None
     """For a join (cascade_ops.is_join, with cascade joins on): the index of the op in this run
-    writing its whole IFM2, which must not be a member of the join's cascade."""
+    writing its whole IFM2, which must not be a member of the join's cascade unless it is a
+    branch point whose ``branch_join`` is this op."""
+    pad_top: int | None = None
+    """The kernel's top padding in rows (None: not known; windows then assume the widest)."""
+    branch_join: int | None = None
+    """For a branch point (with cascade branches): the join that reads this OFM as its IFM2, the
+    next op reading it as its IFM; None for any other op."""
 
     def cascadable(self, stripe: Shape4) -> str | None:
         """None if the op may be cascaded producing ``stripe``, else why not."""
@@ -139,12 +149,48 @@ def _rolling(ops: list[SchedOp], stripes: Mapping[int, Shape4], producer: int, c
     return shape, shape.elements() * ops[producer].ofm_element_bytes
 
 
+def _branch_rolling(ops: list[SchedOp], stripes: Mapping[int, Shape4], chain: list[int], join: int) -> Shape4:
+    """The rolling buffer of the branch point ``ops[join].ifm2_producer``, a member of ``chain``
+    (ending before ``join``): the chain's buffer to the next op, made tall enough for the rows
+    the join reads later (rolling_rows.live_rows, with windows over-estimated: the padding is
+    not known here), plus one row, as Vela's chain buffers have one row more than they need."""
+    branch = ops[join].ifm2_producer
+    assert branch is not None
+    span = chain[chain.index(branch):] + [join]
+    members: list[Member] = []
+    for position, index in enumerate(span):
+        op = ops[index]
+        inputs: tuple[tuple[int, Window], ...] = ()
+        if position:
+            k = op.kernel
+            extent = k.area_height() + (1 if op.resampling is Resampling.NEAREST else 0)
+            top = (0, extent - 1) if op.pad_top is None else (op.pad_top, op.pad_top)
+            rows = window(k.stride_y, extent, op.ifm.height, op.resampling.upscale, top)
+            inputs = ((position - 1, same_rows if index == join else rows),)
+        if index == join:
+            inputs += ((0, same_rows),)
+        members.append(Member(op.ofm.height, stripes[index].height, inputs))
+    chained = _rolling(ops, stripes, branch, branch + 1)[0]
+    height = max(chained.height, min(live_rows(members)[0] + 1, ops[branch].ofm.height))
+    return chained.with_height(height)
+
+
+def _rolling_shapes(ops: list[SchedOp], stripes: Mapping[int, Shape4], chain: list[int]) -> dict[int, Shape4]:
+    """The rolling buffer of every member of ``chain`` but the last: to the next member, or for
+    a branch point whose join is in the chain, tall enough for the join too."""
+    shapes = {p: _rolling(ops, stripes, p, c)[0] for p, c in zip(chain, chain[1:])}
+    for index in chain:
+        if ops[index].ifm2_producer in shapes and ops[ops[index].ifm2_producer].branch_join == index:
+            shapes[ops[index].ifm2_producer] = _branch_rolling(ops, stripes, chain[:chain.index(index)], index)
+    return shapes
+
+
 def _next_in_chain(ops: list[SchedOp], scope: set[int], done: set[int], stripes: Mapping[int, Shape4],
                    producer: SchedOp) -> tuple[int | None, str]:
     """The op that may extend a chain ending at ``producer``, or None and why the chain ends."""
     if not producer.consumers:
         return None, "its OFM has no consumer in this NPU run"
-    if len(producer.consumers) > 1:
+    if len(producer.consumers) > 1 and producer.branch_join is None:
         return None, f"its OFM branches to {len(producer.consumers)} consumers"
     nxt = producer.consumers[0]
     consumer = ops[nxt]
@@ -193,20 +239,35 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
         best = first.uncascaded_estimate(non_local.get(index, 0))
         stop = ""
         memory_stop = False  # the chain ended on a memory test (its reason names the op)
+        pending = {first.branch_join} if first.branch_join is not None else set()
+        # (joins of branch points in the chain not reached yet: a cascade may end at a branch
+        # point, which then writes its whole OFM, but not between one and its join)
         producer = first
         while True:
             nxt, stop = _next_in_chain(ops, in_scope, done, stripes, producer)
             if nxt is None:
                 break
-            if ops[nxt].ifm2_producer in chain:
-                stop = (f"its consumer '{ops[nxt].name}' also reads the whole OFM of "
-                        f"'{ops[ops[nxt].ifm2_producer].name}', a member of this cascade, as its second operand")
-                break
+            branch = ops[nxt].ifm2_producer
+            extra = 0
+            if branch in chain:
+                if ops[branch].branch_join != nxt:
+                    stop = (f"its consumer '{ops[nxt].name}' also reads the whole OFM of "
+                            f"'{ops[branch].name}', a member of this cascade, as its second operand")
+                    break
+                # the branch point's buffer grows to hold the rows this join reads later
+                grown = _branch_rolling(ops, stripes, chain, nxt)
+                extra = (grown.elements() - _rolling(ops, stripes, branch, branch + 1)[0].elements()) \
+                    * ops[branch].ofm_element_bytes
+                pending.discard(nxt)
             consumer = ops[nxt]
             _, rolling = _rolling(ops, stripes, producer.index, nxt)
             whole = consumer.uncascaded_estimate(non_local.get(nxt, 0))
             chain.append(nxt)
-            buffers += rolling + weight_buffers.get(nxt, 0)
+            # the chain may end here unless a branch point before the last member waits for its join
+            closed = not pending
+            if consumer.branch_join is not None:
+                pending.add(consumer.branch_join)
+            buffers += rolling + extra + weight_buffers.get(nxt, 0)
             if spilling:
                 if whole < peak:
                     stop = (f"'{consumer.name}' fits uncascaded ({whole} bytes, under the limit of {peak} bytes): "
@@ -218,7 +279,8 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                             f"more than the limit of {peak} bytes")
                     memory_stop = True
                     break
-                best_chain, best = list(chain), buffers
+                if closed:
+                    best_chain, best = list(chain), buffers
             else:
                 size = head_ifm + buffers + consumer.ofm_bytes + non_local.get(index, 0)
                 if whole < peak and best < peak:
@@ -231,7 +293,7 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                             f"more than the uncascaded footprint of {best} bytes")
                     memory_stop = True
                     break
-                if size < best or size < whole:
+                if closed and (size < best or size < whole):
                     best_chain, best = list(chain), size
             producer = consumer
         end = best_chain[-1]
@@ -240,7 +302,7 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                     f"(the chain ends there: {stop})")
         result.stops.append(Stop(end, stop))
         if len(best_chain) > 1:
-            rolling_shapes = {p: _rolling(ops, stripes, p, c)[0] for p, c in zip(best_chain, best_chain[1:])}
+            rolling_shapes = _rolling_shapes(ops, stripes, best_chain)
             result.cascades.append(Cascade(best_chain, {i: stripes[i] for i in best_chain}, rolling_shapes,
                                            best - non_local.get(index, 0)))
             done.update(best_chain)

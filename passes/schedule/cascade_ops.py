@@ -14,6 +14,10 @@ Every rule is a query of the op's interfaces and of the graph around it, never o
   the second operand is written by the op just before (``add(skip, conv)``), the record reads
   the two the other way round: the chain runs through the second, the first is read whole (an
   elementwise op reads the same rows of both, so every later pass reads either as it is).
+* **branch point** (``branch_join``, with ``branches``: npu-form-cascades' ``cascade-branches``):
+  an op whose OFM is read by exactly two ops, the next one as its IFM and a later join as its
+  IFM2 (a residual block's input), need not write it whole: the builder may cascade it with
+  both, its OFM rolling in a buffer tall enough for the join (cascade_builder.py).
 * **full IFM** (``full_ifm``): the IFM is a graph input (a function argument, or written by an op
   outside this NPU run) or is stored linear (NHWC).
 * **full OFM** (``full_ofm``): the OFM is a graph output (returned, or read outside this run), is
@@ -25,6 +29,7 @@ sees the weights on the op that reads them.
 from __future__ import annotations
 
 from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.dialects.npu.attrs import KernelAttr
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import encoding_of, is_constant, shape_of
@@ -137,10 +142,14 @@ def _reuses_ifm(op: Operation, desc: NpuOpDesc, inputs: list[Value]) -> bool:
     return False
 
 
-def sched_ops(run: list[Operation], describe, joins: bool = False) -> tuple[list[SchedOp], list[Operation]]:
+def sched_ops(run: list[Operation], describe, joins: bool = False,
+              branches: bool = False) -> tuple[list[SchedOp], list[Operation]]:
     """The scheduled ops of one NPU run (schedule order) as ``SchedOp``s, and their IR ops.
     ``describe(op)`` gives the op's cost-model description; ``joins``: a binary elementwise op
-    of two feature maps may be cascaded (see the module docstring)."""
+    of two feature maps may be cascaded; ``branches`` (implies ``joins``): an op whose OFM the
+    next op and a later join read may be a cascade member (see the module docstring)."""
+    joins = joins or branches
+    branching: list[int] = []  # ops whose only reason for a whole OFM is their two consumers
     ops = [op for op in run if costed(op) is not None and not is_weight_dma(op)]
     position = {op: i for i, op in enumerate(ops)}
     records: list[SchedOp] = []
@@ -174,6 +183,8 @@ def sched_ops(run: list[Operation], describe, joins: bool = False) -> tuple[list
             full_ofm = "it is part of a concatenation"
         elif len(consumers) > 1 or len(op.results) > 1:
             full_ofm = f"it has {max(len(consumers), len(op.results))} consumers"
+            if branches and len(consumers) == 2 and len(op.results) == 1:
+                branching.append(index)
         binary = desc.kind is OpKind.ELEMENTWISE_BINARY
         ifm2_bytes = 0
         if ifm2_desc is not None and (join or not binary):
@@ -187,11 +198,18 @@ def sched_ops(run: list[Operation], describe, joins: bool = False) -> tuple[list
             ifm2_bytes=ifm2_bytes, ifm_element_bytes=ifm_desc.element_bytes,
             ofm_element_bytes=desc.ofm.element_bytes, refusal=_refusal(op, desc, ifm, ifm2, joins),
             full_ifm=full_ifm, full_ofm=full_ofm, reuses_ifm=_reuses_ifm(op, desc, [ifm, ifm2]),
-            consumers=consumers, ifm2_producer=position.get(ifm2_source) if ifm2_source is not None else None))
+            consumers=consumers, ifm2_producer=position.get(ifm2_source) if ifm2_source is not None else None,
+            pad_top=kernel.pad_top if isinstance(kernel := op.attr("kernel"), KernelAttr) else None))
     for record in records:
         if len(record.consumers) == 1:
             consumer = record.consumers[0]
             record.feeds_ifm = _source(ifm_of[consumer]) is ops[record.index]
+    for index in branching:
+        nxt, join = records[index].consumers
+        if (nxt == index + 1 and _source(ifm_of[nxt]) is ops[index] and records[join].ifm2_producer == index
+                and _source(ifm_of[join]) is not ops[index]):
+            # a branch point: the next op reads the OFM as its IFM, a later join as its IFM2
+            records[index].full_ofm, records[index].branch_join = None, join
     return records, ops
 
 

@@ -34,6 +34,7 @@ from npu_opt.ir.attributes import IntegerAttr, StringAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.passes.npu_order import is_executed, is_view, on_cpu
+from npu_opt.passes.schedule.rolling_rows import Member, live_rows, same_rows, window
 
 Report = Callable[[int, str, Operation], None]
 """``report(rule, message, op)``: one violation of ``rule`` located at ``op``."""
@@ -289,6 +290,18 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
         report(5, f"the rolling buffer of {label(producer)} is {rolling[1]} wide and {rolling[2]} deep but its OFM "
                   f"is {hwd[1]} wide and {hwd[2]} deep", producer)
     produced = _stripe_height(producer) or hwd[0]
+    members = [r for r in readers(producer.results[0])[0]
+               if isinstance(r.attr(CASCADE_ATTR), CascadeAttr) and r.attr(CASCADE_ATTR).id == cascade.id]
+    if len(members) > 1:
+        needed = min(_branch_rows(sched, producer, cascade.id, max(members, key=lambda r: sched.time.get(r, -1))) + 1,
+                     hwd[0])
+        if rolling[0] < needed:
+            names = " and ".join(label(r) for r in members)
+            report(5, f"{names} read the rolling buffer of {label(producer)} (cascade {cascade.id}) at different "
+                      f"rows: the last of them still needs {needed - 1} rows written while the others run ahead "
+                      f"(one more is kept, as for any rolling buffer), but it holds {rolling[0]} rows "
+                      f"(needs {needed})", producer)
+            return
     for reader in readers(producer.results[0])[0]:
         theirs = reader.attr(CASCADE_ATTR)
         if not isinstance(theirs, CascadeAttr) or theirs.id != cascade.id:
@@ -309,6 +322,35 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
             report(5, f"{label(reader)} reads rows {low}..{high} of its input ({rows} rows: stripe {stripe_h}, "
                       f"stride {stride}, kernel {k}) while {label(producer)} writes stripes of {produced} rows, "
                       f"but the rolling buffer holds {rolling[0]} rows (needs {needed})", reader)
+
+
+def _branch_rows(sched: FunctionSchedule, producer: Operation, cascade: int, last: Operation) -> int:
+    """The most rows of ``producer``'s OFM written and not yet read when the members of its
+    cascade from it to ``last`` run stripe by stripe (passes/schedule/rolling_rows.py), with
+    each reader's exact window (kernel, stride, top padding, upscaling)."""
+    span = sorted((op for op in sched.time if isinstance(op.attr(CASCADE_ATTR), CascadeAttr)
+                   and op.attr(CASCADE_ATTR).id == cascade
+                   and sched.time[producer] <= sched.time[op] <= sched.time.get(last, -1)),
+                  key=lambda op: sched.time[op])
+    position = {op: i for i, op in enumerate(span)}
+    members: list[Member] = []
+    for op in span:
+        hwd = _ofm_hwd(op)
+        height = hwd[0] if hwd is not None else 1
+        inputs = []
+        for source in span[:position[op]]:
+            operand = _reads_via(op, source)
+            if operand is None or len(shape_of(operand)) != 4:
+                continue
+            kernel = op.attr("kernel")
+            if isinstance(kernel, KernelAttr):
+                rows = window(kernel.stride_h, kernel.dilated_height, shape_of(operand)[1], _upscale(op),
+                              (kernel.pad_top, kernel.pad_top))
+            else:
+                rows = same_rows
+            inputs.append((position[source], rows))
+        members.append(Member(height, _stripe_height(op) or height, tuple(inputs)))
+    return live_rows(members)[0] if members else 0
 
 
 # --- rule 6: weight slices ---------------------------------------------------------------------------

@@ -12,7 +12,11 @@ order (``npu.time``):
    cascaded, as Vela keeps its MAX schedule then.
 4. **Cascade joins** (option ``cascade-joins`` or the module's ``npu.schedule`` flag, off by
    default as Vela has none): a binary elementwise op of two feature maps of the OFM's shape may
-   be a member, reading its IFM2 stripe by stripe from the whole tensor (cascade_ops.py).
+   be a member, reading its IFM2 stripe by stripe from the whole tensor (cascade_ops.py). With
+   **cascade branches** (``cascade-branches``, implying joins) the op writing that IFM2 may be a
+   member too when the next op reads it as well: a whole residual block is one cascade, the
+   block input rolling in a buffer tall enough for the rows the join reads last
+   (cascade_builder.py, rolling_rows.py).
 5. **Stripe growth**: each MIN cascade's final stripe grows one row at a time while the re-built
    cascades still fit and do not split the chain further (``grow_stripes``); weight buffers of the
    members count, each member's weights encoded at full depth for its stripe's block config.
@@ -114,6 +118,10 @@ class FormCascades(Pass):
     cascade_joins: bool = option(False, "let a cascade run through a binary elementwise op of two feature maps "
                                         "whose second one is whole and written outside the cascade (a residual add); "
                                         "OR-ed with the module's npu.schedule cascade_joins")
+    cascade_branches: bool = option(False, "also let the op writing that second feature map be a member, its OFM "
+                                           "read by the next op and by the join, in a rolling buffer tall enough "
+                                           "for both (a whole residual block; implies cascade-joins); OR-ed with "
+                                           "the module's npu.schedule cascade_branches")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
@@ -124,6 +132,7 @@ class FormCascades(Pass):
             return
         growth = self.stripe_growth or (schedule.stripe_growth if isinstance(schedule, ScheduleAttr) else "vela")
         joins = self.cascade_joins or (isinstance(schedule, ScheduleAttr) and schedule.cascade_joins)
+        branches = self.cascade_branches or (isinstance(schedule, ScheduleAttr) and schedule.cascade_branches)
         limit = self.sram_target
         if limit < 0:
             limit = schedule.sram_target if isinstance(schedule, ScheduleAttr) else target.arena_cache_size
@@ -133,7 +142,7 @@ class FormCascades(Pass):
             formed: set[Operation] = set()
             for run in runs:
                 for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx, min_peaks,
-                                                                growth, joins):
+                                                                growth, joins, branches):
                     self._write(cascade, ops, ctx)
                     formed.update(ops[i] for i in cascade.members)
                     ctx.stat("cascades")
@@ -153,7 +162,8 @@ class FormCascades(Pass):
         # made it); otherwise the strategy's own: Size lets prefetched buffers share freed bytes
         overlap = base.prefetch_overlap if base is schedule and base.strategy == strategy else strategy == "Size"
         policy = base.replaced(strategy=strategy, arena_cache_size=target.arena_cache_size, sram_target=sram_target,
-                               stripe_growth=growth, prefetch_overlap=overlap, cascade_joins=joins)
+                               stripe_growth=growth, prefetch_overlap=overlap, cascade_joins=joins,
+                               cascade_branches=branches)
         if schedule != policy:
             ctx.rewriter.set_attr(module, SCHEDULE_ATTR, policy)
         if largest > ctx.stats["largest-cascade"]:
@@ -163,9 +173,10 @@ class FormCascades(Pass):
     def _schedule_run(self, block: Block, run: list[Operation], target, strategy: str, limit: int,
                       ctx: PassContext, min_peaks: list[int],
                       growth: str = "vela",
-                      joins: bool = False) -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
+                      joins: bool = False,
+                      branches: bool = False) -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
         describe: Callable[[Operation], NpuOpDesc] = lambda op: ctx.analyses.get(OpDescription, op).desc  # noqa: E731
-        records, ops = sched_ops(run, describe, joins)
+        records, ops = sched_ops(run, describe, joins, branches)
         if not records:
             return []
         spilling = target.is_spilling_enabled

@@ -19,14 +19,15 @@ with Vela's one for one:
    cascade all it can, stream no weights, which with a dedicated SRAM can beat Size), and
    ``steps`` targets evenly between the two ends' SRAM; then the Performance target is bisected
    ``refine`` times between the largest target whose schedule fits the budget and the next larger
-   one tried; then (``variants``) full stripe growth and cascade joins on the best point within
-   the budget, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
+   one tried; then (``variants``) full stripe growth, cascade joins and cascade branches (whole
+   residual blocks as one cascade) on the best point within the budget, Size with cascade
+   branches, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
    and pays cycles where a prefetch must then wait), and prefetch overlap with and without full
    growth on the next faster point, the memory-aware order (npu-order's ``order=memory``) on
    the best point, Size and that faster point where it changes the order, and last each
    strategy's best point so far with each op's block config chosen for the fewest estimated
    cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so
-   the search is deterministic and runs at most ``4 + steps + refine + 12`` candidates.
+   the search is deterministic and runs at most ``4 + steps + refine + 14`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -152,10 +153,10 @@ class SearchSchedule(Pass):
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
     jobs: int = option(0, "processes materialising candidates at once (0: one per CPU core; 1: all in this one; "
                           "the result is the same)")
-    variants: bool = option(True, "also try full stripe growth and cascade joins on the best point within the "
-                                  "budget, Size keeping every prefetch, prefetch overlap on the next faster "
-                                  "point, the memory-aware order where it differs, and the fastest block configs on "
-                                  "each strategy's best point (at most twelve more)")
+    variants: bool = option(True, "also try full stripe growth, cascade joins and branches on the best point "
+                                  "within the budget, Size with cascade branches, Size keeping every prefetch, "
+                                  "prefetch overlap on the next faster point, the memory-aware order where it differs, and the fastest block configs on "
+                                  "each strategy's best point (at most fourteen more)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -247,9 +248,10 @@ class SearchSchedule(Pass):
     def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, reorders: bool,
                   joins: bool) -> int:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
-        re-reads, never more than the target) and cascade joins (cascades through a residual add,
-        whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
-        the best point within the budget; Size without prefetch overlap; prefetch overlap (less
+        re-reads, never more than the target), cascade joins (cascades through a residual add,
+        whose other input is whole anyway: a rolling buffer instead of a whole feature map) and
+        cascade branches (the block's input rolls too, the whole block one cascade) on the best
+        point within the budget; Size with cascade branches; Size without prefetch overlap; prefetch overlap (less
         SRAM, paid in cycles where a prefetch must wait) with and without full growth on the
         cheapest point faster than that one, which it may bring within the budget; where it
         changes the order (``reorders``), the memory-aware order (fewer bytes live, maybe fewer
@@ -257,7 +259,7 @@ class SearchSchedule(Pass):
         strategy's best point within the budget so far with every op on its fastest block config
         (fewer cycles; weight buffers may change size with the block depth, and when that takes
         it over the budget, the strategy's best point with less SRAM is tried so too). A variant
-        that cannot change its point is skipped: cascade joins without a joinable op (``joins``),
+        that cannot change its point is skipped: cascade joins or branches without a joinable op (``joins``),
         full growth where no cascade grew, prefetch overlap where nothing is prefetched, the
         memory-aware order where it is the module's order. Returns how many were skipped."""
         points = [p for p in tried.values() if p is not None]
@@ -268,9 +270,12 @@ class SearchSchedule(Pass):
         wanted: list[tuple[Knobs, bool]] = []  # each variant, and whether it can change its point
         if best is not None:
             wanted += [(best.knobs.with_flags("full_growth"), best.growable != 0),
-                       (best.knobs.with_flags("cascade_joins"), joins)]
+                       (best.knobs.with_flags("cascade_joins"), joins),
+                       (best.knobs.with_flags("cascade_branches"), joins)]
         # Size keeping every prefetch: more SRAM, fewer cycles
         wanted.append((Knobs("Size", arena), size is None or size.prefetches != 0))
+        # whole residual blocks cascaded: less SRAM for feature maps, maybe room for weight buffers
+        wanted.append((Knobs("Size", arena, ("prefetch_overlap", "cascade_branches")), joins))
         if nearest is not None:
             wanted += [(nearest.knobs.with_flags("prefetch_overlap"), nearest.prefetches != 0),
                        # (without growth, this one is the one before)

@@ -190,7 +190,7 @@ def test_the_memory_order_is_tried_only_where_it_reorders() -> None:
 
 
 def test_variants_that_cannot_change_their_point_are_skipped() -> None:
-    """Full growth where no cascade grew, cascade joins without a joinable op, prefetch overlap
+    """Full growth where no cascade grew, cascade joins or branches without a joinable op, prefetch overlap
     where nothing is prefetched: each would give its point again, so it is not materialised."""
     from npu_opt.passes.schedule.search import SearchSchedule
 
@@ -214,9 +214,10 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
 
     everything, skipped = asked(ladder(None, None), joins=True)  # (nothing known: every variant tried)
     assert {Knobs("Performance", 2, ("full_growth",)), Knobs("Performance", 2, ("cascade_joins",)), Knobs("Size", 1000),
+            Knobs("Performance", 2, ("cascade_branches",)), Knobs("Size", 1000, ("prefetch_overlap", "cascade_branches")),
             Knobs("Performance", 3, ("prefetch_overlap",)),
             Knobs("Performance", 3, ("full_growth", "prefetch_overlap"))} <= set(everything)
     assert skipped == 3  # (the memory-aware order: the order is the module's)
     nothing, skipped = asked(ladder(0, 0), joins=False)
     assert [k for k in nothing if "fastest_blocks" not in k.flags] == []
-    assert skipped == 8
+    assert skipped == 10  # (both cascade-branch variants too: no joinable op)

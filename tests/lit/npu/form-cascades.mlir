@@ -222,6 +222,36 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 
 // -----
 
+// The same block with cascade_branches: the block input 'a_in' is a branch point (read by 'b_conv'
+// and by the add), so it joins the cascade too and its OFM rolls in a buffer that must also hold
+// the rows the add reads after 'b_conv' and 'c_project' have run ahead (here the chain's 8 rows
+// already do). The whole block is one cascade in 6944 bytes, where joins alone need 7968.
+// CHECK: npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_branches>
+// CHECK-LABEL: func.func @residual_branched(
+// CHECK: name = "a_in"{{.*}}npu.stripe = #npu.stripe<2x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
+// CHECK: name = "b_conv"{{.*}}npu.cascade = #npu.cascade<0, rolling = 4x16x16>}
+// CHECK: name = "c_project"{{.*}}npu.cascade = #npu.cascade<0, rolling = 4x16x16>}
+// CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
+// CHECK: name = "e"{{.*}}npu.cascade = #npu.cascade<0>}
+// REMARK: remark: cascade of 5 ops from 'a_in' to 'e': final stripe 2 rows, 6144 bytes of rolling buffers, 6944 bytes of fast storage
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_branches>} {
+  func.func @residual_branched(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %w1 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b1 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_in", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.conv2d"(%0, %w1, %b1) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "b_conv"}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.conv2d"(%1, %w2, %b2) <{kernel = #npu.kernel<1x1, padding = [0, 0, 0, 0]>, name = "c_project"}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %3 = "npu.add"(%2, %0) <{name = "d_join", activation = #npu.act<none, min = -128, max = 127>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %4 = "npu.max_pool"(%3) <{name = "e", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 4 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %4 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+
+// -----
+
 // A join whose second operand is the OFM it chains through (an add of a feature map with itself)
 // reads that OFM whole, so the op writing it cannot roll it: the chain stops before the add, which
 // starts a cascade of its own with the pool (both its operands are whole, written before it).

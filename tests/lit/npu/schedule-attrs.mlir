@@ -63,3 +63,13 @@ module attributes {npu.schedule = #npu.schedule<Performance, fastest_blocks, are
 // CHECK-SAME: npu.search = #npu.search<budget = 100, chosen = 0, points = {{\[\[}}Size, 48, 700, 96, prefetch_overlap, memory_order]]>
 module attributes {npu.schedule = #npu.schedule<Size, memory_order, fastest_blocks, arena_cache_size = 64, sram_target = 48>, npu.search = #npu.search<budget = 100, chosen = 0, points = [[Size, 48, 700, 96, prefetch_overlap, memory_order]]>} {
 }
+
+// -----
+
+// Cascade branches (npu-form-cascades' cascade-branches as a knob): printed last of the flags,
+// wherever it was written; a search point carries it as a flag of its own.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 64, sram_target = 48, cascade_joins, cascade_branches>
+// CHECK-SAME: npu.search = #npu.search<budget = 100, chosen = 0, points = {{\[\[}}Size, 48, 700, 96, prefetch_overlap, cascade_branches]]>
+module attributes {npu.schedule = #npu.schedule<Performance, cascade_branches, arena_cache_size = 64, sram_target = 48, cascade_joins>, npu.search = #npu.search<budget = 100, chosen = 0, points = [[Size, 48, 700, 96, prefetch_overlap, cascade_branches]]>} {
+}
