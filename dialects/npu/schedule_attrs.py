@@ -324,9 +324,12 @@ SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins", "fastest
 
 class ScheduleAttr(Attribute):
     """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N[, stripe_growth = full]
-    [, prefetch_overlap][, cascade_joins][, fastest_blocks][, memory_order][, cascade_branches]>``: the
-    policy and the fast-storage limits a module was scheduled for, and six choices beyond Vela's (all off
-    unless written):
+    [, buffer_limit = N][, prefetch_overlap][, cascade_joins][, fastest_blocks][, memory_order]
+    [, cascade_branches]>``: the policy and the fast-storage limits a module was scheduled for, and
+    seven choices beyond Vela's (all off unless written): under Size, a ``buffer_limit`` the passes
+    after the cascades fill up to (weight buffers, feature maps kept in fast storage) instead of
+    the cascaded MIN schedule's peak, so the least memory for feature maps meets buffered weights
+    (npu-form-cascades writes the larger of the two as the SRAM target);
     stripe growth that tries every stripe height (``full``; Vela stops at the first that does not
     fit); prefetched weight buffers allowed onto bytes the previous op frees, paying for it in
     cycles where they then do (npu-allocate's ``prefetch-overlap``; npu-form-cascades writes it
@@ -341,7 +344,7 @@ class ScheduleAttr(Attribute):
     strategy or the fields, in any order, each at most once."""
 
     __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins",
-                 "fastest_blocks", "memory_order", "cascade_branches")
+                 "fastest_blocks", "memory_order", "cascade_branches", "buffer_limit")
     strategy: str
     arena_cache_size: int
     sram_target: int
@@ -351,13 +354,16 @@ class ScheduleAttr(Attribute):
     fastest_blocks: bool
     memory_order: bool
     cascade_branches: bool
+    buffer_limit: int
+    """Size only (0: none): fast-storage bytes the passes after the cascades (weight buffers,
+    feature maps kept in fast storage) may fill when more than the cascaded MIN schedule's peak."""
 
     def _init(self, strategy: str, arena_cache_size: int, sram_target: int, stripe_growth: str = "vela",
               prefetch_overlap: bool = False, cascade_joins: bool = False, fastest_blocks: bool = False,
-              memory_order: bool = False, cascade_branches: bool = False) -> None:
+              memory_order: bool = False, cascade_branches: bool = False, buffer_limit: int = 0) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"#npu.schedule: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
-        if arena_cache_size < 0 or sram_target < 0:
+        if arena_cache_size < 0 or sram_target < 0 or buffer_limit < 0:
             raise ValueError("#npu.schedule: limits must not be negative")
         if stripe_growth not in GROWTHS:
             raise ValueError(f"#npu.schedule: unknown stripe_growth '{stripe_growth}' (expected {' or '.join(GROWTHS)})")
@@ -370,13 +376,15 @@ class ScheduleAttr(Attribute):
         self._set("fastest_blocks", bool(fastest_blocks))
         self._set("memory_order", bool(memory_order))
         self._set("cascade_branches", bool(cascade_branches))
+        self._set("buffer_limit", int(buffer_limit))
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
         strategy, arena, target, *rest = args
-        flags = [bool(f) for f in rest[1:]]
+        flags = [bool(f) for f in rest[1:1 + len(SCHEDULE_FLAGS)]]
+        limit = rest[1 + len(SCHEDULE_FLAGS)] if len(rest) > 1 + len(SCHEDULE_FLAGS) else 0
         return (strategy, int(arena), int(target), rest[0] if rest else "vela",
-                *flags, *[False] * (len(SCHEDULE_FLAGS) - len(flags)))
+                *flags, *[False] * (len(SCHEDULE_FLAGS) - len(flags)), int(limit))
 
     @classmethod
     def for_point(cls, strategy: str, arena_cache_size: int, sram_target: int,
@@ -389,7 +397,7 @@ class ScheduleAttr(Attribute):
     def point_flags(self) -> tuple[str, ...]:
         """The POINT_FLAGS this schedule sets (``for_point``'s inverse)."""
         return (("full_growth",) if self.stripe_growth == "full" else ()) + tuple(
-            flag for flag in SCHEDULE_FLAGS if getattr(self, flag))
+            flag for flag in SCHEDULE_FLAGS if getattr(self, flag)) + (("buffer_limit",) if self.buffer_limit else ())
 
     def replaced(self, **changes: object) -> "ScheduleAttr":
         """This attribute with the named fields changed."""
@@ -399,13 +407,14 @@ class ScheduleAttr(Attribute):
 
     def _render(self) -> str:
         extra = "" if self.stripe_growth == "vela" else f", stripe_growth = {self.stripe_growth}"
+        extra += f", buffer_limit = {self.buffer_limit}" if self.buffer_limit else ""
         extra += "".join(f", {flag}" for flag in SCHEDULE_FLAGS if getattr(self, flag))
         return (f"#npu.schedule<{self.strategy}, arena_cache_size = {self.arena_cache_size}, "
                 f"sram_target = {self.sram_target}{extra}>")
 
     @staticmethod
     def parse(body: str | None) -> "ScheduleAttr":
-        bare, fields = _fields(body, "schedule", ("arena_cache_size", "sram_target", "stripe_growth"))
+        bare, fields = _fields(body, "schedule", ("arena_cache_size", "sram_target", "stripe_growth", "buffer_limit"))
         if not bare or bare[0] in SCHEDULE_FLAGS:
             raise AttributeSyntaxError("#npu.schedule takes one strategy before its fields")
         flags = bare[1:]
@@ -416,7 +425,8 @@ class ScheduleAttr(Attribute):
         return _build(ScheduleAttr, bare[0],  # type: ignore[return-value]
                       _int(_require(fields, "arena_cache_size", "schedule"), "schedule"),
                       _int(_require(fields, "sram_target", "schedule"), "schedule"),
-                      fields.get("stripe_growth", "vela"), *(flag in flags for flag in SCHEDULE_FLAGS))
+                      fields.get("stripe_growth", "vela"), *(flag in flags for flag in SCHEDULE_FLAGS),
+                      _int(fields.get("buffer_limit", "0"), "schedule"))
 
 
 class UsageAttr(Attribute):
@@ -466,13 +476,14 @@ class UsageAttr(Attribute):
 
 
 POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order",
-                                "cascade_branches")
+                                "cascade_branches", "buffer_limit")
 """The knobs beyond strategy and SRAM target a search point may set (``npu.schedule``'s
-``stripe_growth = full`` and its flags, SCHEDULE_FLAGS)."""
+``stripe_growth = full`` and its flags, SCHEDULE_FLAGS; ``buffer_limit`` for a nonzero ``buffer_limit``)."""
 
 KNOB_WORDS: dict[str, str] = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
                               "cascade_joins": "cascade joins", "fastest_blocks": "fastest block configs",
-                              "memory_order": "memory-aware order", "cascade_branches": "cascade branches"}
+                              "memory_order": "memory-aware order", "cascade_branches": "cascade branches",
+                              "buffer_limit": "buffers filling the budget"}
 """Each of POINT_FLAGS in words, for remarks and summaries."""
 
 

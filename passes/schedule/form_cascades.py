@@ -26,7 +26,9 @@ joins and ``prefetch_overlap``. The last is set under Size (a prefetched weight 
 bytes the previous op frees; npu-allocate drops the prefetch where it then must, and the transfer
 is costed un-hidden): Size trades cycles for bytes, and Vela's live ranges let its buffers share
 so (bench/SCHEDULE_FIDELITY.md). Under Performance it is off; a schedule that already names the
-strategy (a search's choice) keeps its own.
+strategy (a search's choice) keeps its own. Under Size the SRAM target written is the cascaded MIN
+schedule's peak, or ``npu.schedule``'s ``buffer_limit`` when that is larger (a search's choice:
+the fewest bytes for feature maps, and weight buffers up to the limit).
 
 Decisions are written through the rewriter: on every cascade member ``npu.stripe`` (its OFM
 stripe) and ``npu.cascade`` (the first member's ``npu.time`` and, but for the last member, the
@@ -158,6 +160,11 @@ class FormCascades(Pass):
         # works under the cascaded MIN schedule's peak, not the arena cache size
         sram_target = max(min_peaks) if min_peaks else limit
         base = schedule if isinstance(schedule, ScheduleAttr) else ScheduleAttr(strategy, target.arena_cache_size, 0)
+        if strategy == "Size" and base.buffer_limit > sram_target:
+            # (a search's choice: the passes after may fill more than the MIN schedule needs)
+            ctx.remark(f"Size: the passes after the cascades may fill {base.buffer_limit} bytes of fast storage "
+                       f"(npu.schedule's buffer_limit), more than the cascaded MIN schedule's {sram_target}", module)
+            sram_target = base.buffer_limit
         # a schedule that already names this strategy keeps its prefetch choice (a search may have
         # made it); otherwise the strategy's own: Size lets prefetched buffers share freed bytes
         overlap = base.prefetch_overlap if base is schedule and base.strategy == strategy else strategy == "Size"
@@ -228,6 +235,13 @@ class FormCascades(Pass):
                        f"'{records[cascade.end].name}': final stripe {cascade.stripes[cascade.end].height} rows, "
                        f"{rolling} bytes of rolling buffers, {cascade.mem_usage} bytes of fast storage",
                        ops[cascade.start])
+            for index in cascade.members:
+                join = records[index].branch_join
+                if join in cascade.members:
+                    ctx.remark(f"'{records[index].name}' is a branch point of the cascade: '{records[join].name}' "
+                               f"reads its OFM too, after '{records[index + 1].name}' and the ops between have "
+                               f"pulled it ahead, so it rolls in {cascade.rolling[index].height} rows",
+                               ops[index])
         for index, reason in sorted(stops.items()):
             if reason:
                 ctx.remark(f"cascading stops at '{records[index].name}': {reason}", ops[index])

@@ -19,15 +19,18 @@ with Vela's one for one:
    cascade all it can, stream no weights, which with a dedicated SRAM can beat Size), and
    ``steps`` targets evenly between the two ends' SRAM; then the Performance target is bisected
    ``refine`` times between the largest target whose schedule fits the budget and the next larger
-   one tried; then (``variants``) full stripe growth, cascade joins and cascade branches (whole
-   residual blocks as one cascade) on the best point within the budget, Size with cascade
-   branches, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
+   one tried; then (``variants``) Size's cascades (with cascade branches where the model has a
+   join) with the passes after them filling the budget rather than the MIN schedule's peak
+   (npu.schedule's ``buffer_limit``: the fewest bytes for feature maps, the rest for weight
+   buffers), its limit bisected ``refine`` times when that overflows (see ``_fill``); full stripe
+   growth, cascade joins and cascade branches (whole residual blocks as one cascade) on the best
+   point within the budget, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
    and pays cycles where a prefetch must then wait), and prefetch overlap with and without full
    growth on the next faster point, the memory-aware order (npu-order's ``order=memory``) on
    the best point, Size and that faster point where it changes the order, and last each
    strategy's best point so far with each op's block config chosen for the fewest estimated
    cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so
-   the search is deterministic and runs at most ``4 + steps + refine + 14`` candidates.
+   the search is deterministic and runs at most ``5 + steps + 2 * refine + 14`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -79,18 +82,28 @@ class Knobs:
     strategy: str
     sram_target: int
     flags: tuple[str, ...] = ()
+    buffer_limit: int = 0
+    """Size: the fast storage the passes after the cascades may fill (npu.schedule's buffer_limit)."""
 
     def with_flags(self, *flags: str) -> "Knobs":
         """These knobs with ``flags`` set too (kept in POINT_FLAGS order, so equal knobs compare equal)."""
-        return Knobs(self.strategy, self.sram_target, tuple(f for f in POINT_FLAGS if f in flags or f in self.flags))
+        return Knobs(self.strategy, self.sram_target, tuple(f for f in POINT_FLAGS if f in flags or f in self.flags),
+                     self.buffer_limit)
 
     def schedule(self, arena: int) -> ScheduleAttr:
         """The ``npu.schedule`` that makes the later passes build this candidate."""
-        return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags)
+        return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags).replaced(
+            buffer_limit=self.buffer_limit)
+
+    def point_flags(self) -> tuple[str, ...]:
+        """The flags a frontier point records (``buffer_limit`` for a nonzero one)."""
+        return self.flags + (("buffer_limit",) if self.buffer_limit else ())
 
     def describe(self) -> str:
         """The knobs in words, for remarks."""
         extra = "".join(f", {KNOB_WORDS[f]}" for f in self.flags)
+        if self.buffer_limit:
+            extra += f", buffers filling {self.buffer_limit} bytes"
         return f"{self.strategy} with an SRAM target of {self.sram_target} bytes{extra}"
 
 
@@ -153,10 +166,11 @@ class SearchSchedule(Pass):
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
     jobs: int = option(0, "processes materialising candidates at once (0: one per CPU core; 1: all in this one; "
                           "the result is the same)")
-    variants: bool = option(True, "also try full stripe growth, cascade joins and branches on the best point "
-                                  "within the budget, Size with cascade branches, Size keeping every prefetch, "
+    variants: bool = option(True, "also try Size's cascades with buffers filling the budget, full stripe growth, "
+                                  "cascade joins and branches on the best point within the budget, Size with "
+                                  "cascade branches, Size keeping every prefetch, "
                                   "prefetch overlap on the next faster point, the memory-aware order where it differs, and the fastest block configs on "
-                                  "each strategy's best point (at most fourteen more)")
+                                  "each strategy's best point (at most 15 + refine more)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -193,6 +207,7 @@ class SearchSchedule(Pass):
                 trials([Knobs("Performance", t) for t in ladder if t < arena])
                 self._refine(trials, tried, arena)
                 if self.variants:
+                    self._fill(trials, tried, arena, branches=_has_join(module, ctx))
                     ctx.stat("skipped", self._variants(trials, tried, arena, reorders=_memory_order_differs(module),
                                                        joins=_has_join(module, ctx)))
         points = [p for p in tried.values() if p is not None]
@@ -209,7 +224,8 @@ class SearchSchedule(Pass):
         if best not in front:  # equal in both to a point tried earlier: that one stands for it
             best = next(p for p in front if (p.cycles, p.sram) == (best.cycles, best.sram))
         ctx.stat("frontier", len(front))
-        for point in sorted(points, key=lambda p: (p.knobs.strategy, p.knobs.sram_target, p.knobs.flags)):
+        for point in sorted(points, key=lambda p: (p.knobs.strategy, p.knobs.sram_target, p.knobs.flags,
+                                                   p.knobs.buffer_limit)):
             where = "on the frontier" if point in front else "dominated"
             ctx.remark(f"candidate {point.knobs.describe()}: {point.cycles} cycles, {point.sram} bytes of SRAM "
                        f"({where})", module)
@@ -219,7 +235,8 @@ class SearchSchedule(Pass):
         ends = [None if p is None else (p.cycles, p.sram) for p in (performance, size)]
         ctx.rewriter.set_attr(module, SEARCH_ATTR, SearchAttr(
             self.sram_budget, front.index(best), ends[0], ends[1],
-            tuple(SearchPoint(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.flags) for p in front)))
+            tuple(SearchPoint(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.point_flags())
+                  for p in front)))
 
     def _refine(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int) -> None:
         """Bisect the Performance SRAM target between the largest one whose schedule fits the
@@ -241,6 +258,36 @@ class SearchSchedule(Pass):
                 return
             trials([Knobs("Performance", middle)])
             if fits(Knobs("Performance", middle)):
+                low = middle
+            else:
+                high = middle
+
+    def _fill(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, branches: bool) -> None:
+        """Size's cascades (the fewest bytes for feature maps; whole residual blocks with
+        ``branches``) with the passes after them filling the budget (npu.schedule's buffer_limit:
+        weight buffers, feature maps kept in fast storage) rather than the MIN schedule's peak:
+        the budget itself, at most the Performance schedule's SRAM; when that schedule overflows
+        the budget (the limit bounds what the passes plan, not the allocation's span), ``refine``
+        bisection steps towards the largest limit whose schedule fits."""
+        flags = ("prefetch_overlap", "cascade_branches") if branches else ("prefetch_overlap",)
+        size = trials([Knobs("Size", arena, flags)])[0]  # (with branches: also one of the variants)
+        performance = tried.get(Knobs("Performance", arena))
+        if size is None or size.sram >= self.sram_budget:
+            return  # no room beyond Size's own
+        top = min(self.sram_budget, performance.sram if performance is not None else arena)
+
+        def fits(limit: int) -> bool:
+            point = trials([Knobs("Size", arena, flags, limit)])[0]
+            return point is not None and point.sram <= self.sram_budget
+
+        low, high = size.sram, _aligned(top)
+        if high <= low or fits(high):
+            return
+        for _ in range(self.refine):
+            middle = _aligned((low + high) / 2)
+            if not low < middle < high:
+                return
+            if fits(middle):
                 low = middle
             else:
                 high = middle
@@ -270,7 +317,7 @@ class SearchSchedule(Pass):
         wanted: list[tuple[Knobs, bool]] = []  # each variant, and whether it can change its point
         if best is not None:
             wanted += [(best.knobs.with_flags("full_growth"), best.growable != 0),
-                       (best.knobs.with_flags("cascade_joins"), joins),
+                       (best.knobs.with_flags("cascade_joins"), joins and "cascade_branches" not in best.knobs.flags),
                        (best.knobs.with_flags("cascade_branches"), joins)]
         # Size keeping every prefetch: more SRAM, fewer cycles
         wanted.append((Knobs("Size", arena), size is None or size.prefetches != 0))

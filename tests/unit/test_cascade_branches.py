@@ -162,3 +162,25 @@ def test_a_branch_buffer_one_row_short_is_refused() -> None:
     stem.attributes[CASCADE_ATTR] = CascadeAttr(cascade.id, (4, width, depth))
     errors = run_pipeline(module, "npu-check-schedule")
     assert "read the rolling buffer of 'stem'" in errors and "at different rows" in errors
+
+
+@pytest.mark.parametrize("budget", [50000, 99999999])
+def test_searched_schedules_with_branches_and_a_buffer_limit_check_and_run_like_the_legalised_model(
+        budget: int) -> None:
+    # on the shared target the fastest point within a large budget is Size's cascades (whole
+    # residual blocks) with the passes after them filling more than the MIN schedule's peak
+    module = _module("shared", _residual_text())
+    assert run_pipeline(module, f"schedule{{sram-budget={budget}}}") == ""
+    text = print_op(module)
+    searched = parse_module(text, "residual.mlir")
+    assert print_op(searched) == text
+    schedule = searched.attr(SCHEDULE_ATTR)
+    if budget > 60000:
+        assert schedule.strategy == "Size" and schedule.cascade_branches and schedule.buffer_limit > 0
+        assert schedule.sram_target == schedule.buffer_limit
+    assert run_pipeline(searched, "npu-check-schedule") == ""
+    reference = _module("shared", _residual_text())
+    assert run_pipeline(reference, "npu-legalize") == ""
+    inputs = seeded_inputs(_func(reference))
+    for a, b in zip(run_scheduled(searched, inputs), run_function(reference, inputs)):
+        assert a.tobytes() == b.tobytes()

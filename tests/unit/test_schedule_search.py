@@ -221,3 +221,33 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
     nothing, skipped = asked(ladder(0, 0), joins=False)
     assert [k for k in nothing if "fastest_blocks" not in k.flags] == []
     assert skipped == 10  # (both cascade-branch variants too: no joinable op)
+
+
+def test_size_fills_the_budget_and_bisects_its_limit_when_the_schedule_overflows() -> None:
+    """Size's cascades with a buffer limit: the budget itself first (at most the Performance
+    schedule's SRAM); when that schedule overflows the budget, the limit is bisected between
+    Size's SRAM and the budget; no limit is tried when Size leaves no room."""
+    from npu_opt.passes.schedule.search import SearchSchedule
+
+    def run(budget: int, sram_of_limit, size_sram: int = 300) -> list[Knobs]:
+        tried: dict[Knobs, Point | None] = {Knobs("Performance", 1000): Point(Knobs("Performance", 1000), 100, 900)}
+        asked: list[Knobs] = []
+
+        def trials(batch: list[Knobs]) -> list[Point | None]:
+            for knobs in batch:
+                if knobs not in tried:
+                    asked.append(knobs)
+                    sram = size_sram if not knobs.buffer_limit else sram_of_limit(knobs.buffer_limit)
+                    tried[knobs] = Point(knobs, 500 - knobs.buffer_limit // 10, sram)
+            return [tried[knobs] for knobs in batch]
+
+        SearchSchedule(sram_budget=budget, refine=3)._fill(trials, tried, 1000, branches=True)
+        return asked
+
+    flags = ("prefetch_overlap", "cascade_branches")
+    assert run(700, lambda limit: limit) == [Knobs("Size", 1000, flags), Knobs("Size", 1000, flags, 688)]
+    # (the budget is aligned down to 16 bytes; above the Performance schedule's SRAM, that SRAM)
+    assert run(5000, lambda limit: limit)[1:] == [Knobs("Size", 1000, flags, 896)]
+    overflow = run(700, lambda limit: limit + 100)
+    assert [k.buffer_limit for k in overflow] == [0, 688, 480, 576, 624]  # (480 and 576 fit, 624 not)
+    assert run(250, lambda limit: limit) == [Knobs("Size", 1000, flags)]

@@ -103,6 +103,23 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 
 // -----
 
+// The same with a buffer limit (a search's choice): the cascades are Size's, but the SRAM target
+// the passes after them work under is the limit, as it is larger than the MIN schedule's peak.
+// CHECK: npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 20000, buffer_limit = 20000>
+// CHECK-LABEL: func.func @size_buffer_limit
+// CHECK-NOT: npu.cascade
+// REMARK: remark: Size: the passes after the cascades may fill 20000 bytes of fast storage (npu.schedule's buffer_limit), more than the cascaded MIN schedule's 16384
+module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">, npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 4294967296, buffer_limit = 20000>} {
+  func.func @size_buffer_limit(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>
+    %1 = "npu.max_pool"(%0) <{name = "b", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>
+    %2 = "npu.max_pool"(%1) <{name = "c", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %2 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
+
+// -----
+
 // Size with spilling (Dedicated SRAM): only rolling buffers live in fast storage, so the MIN
 // cascade's 6144 bytes of them are the limit; a taller stripe does not fit it and the SRAM target
 // written is that peak.
@@ -234,6 +251,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
 // CHECK: name = "e"{{.*}}npu.cascade = #npu.cascade<0>}
 // REMARK: remark: cascade of 5 ops from 'a_in' to 'e': final stripe 2 rows, 6144 bytes of rolling buffers, 6944 bytes of fast storage
+// REMARK: remark: 'a_in' is a branch point of the cascade: 'd_join' reads its OFM too, after 'b_conv' and the ops between have pulled it ahead, so it rolls in 8 rows
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_branches>} {
   func.func @residual_branched(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
     %w1 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>

@@ -71,10 +71,15 @@
 
 // -----
 
-// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, once each, not fast}}
+// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, buffer_limit, once each, not fast}}
 "foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, fast]]>} : () -> ()
 
 // -----
 
 // expected-error@+1 {{#npu.search: chosen = 2 names none of the 1 points}}
 "foo.op"() {a = #npu.search<budget = 1, chosen = 2, points = [[Size, 1, 2, 3]]>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.schedule: limits must not be negative}}
+"foo.op"() {a = #npu.schedule<Size, arena_cache_size = 1, sram_target = 1, buffer_limit = -16>} : () -> ()
