@@ -22,15 +22,16 @@ with Vela's one for one:
    one tried; then (``variants``) Size's cascades (with cascade branches where the model has a
    join) with the passes after them filling the budget rather than the MIN schedule's peak
    (npu.schedule's ``buffer_limit``: the fewest bytes for feature maps, the rest for weight
-   buffers), its limit bisected ``refine`` times when that overflows (see ``_fill``); full stripe
+   buffers), its limit lowered by the overshoot at most ``refine`` times when that schedule
+   overflows the budget (see ``_fill``); full stripe
    growth, cascade joins and cascade branches (whole residual blocks as one cascade) on the best
    point within the budget, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
    and pays cycles where a prefetch must then wait), and prefetch overlap with and without full
    growth on the next faster point, the memory-aware order (npu-order's ``order=memory``) on
    the best point, Size and that faster point where it changes the order, and last each
-   strategy's best point so far with each op's block config chosen for the fewest estimated
-   cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so
-   the search is deterministic and runs at most ``5 + steps + 2 * refine + 14`` candidates.
+   strategy's best point so far (Size filling the budget apart) with each op's block config
+   chosen for the fewest estimated cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so
+   the search is deterministic and runs at most ``22 + steps + 2 * refine`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -170,7 +171,7 @@ class SearchSchedule(Pass):
                                   "cascade joins and branches on the best point within the budget, Size with "
                                   "cascade branches, Size keeping every prefetch, "
                                   "prefetch overlap on the next faster point, the memory-aware order where it differs, and the fastest block configs on "
-                                  "each strategy's best point (at most 15 + refine more)")
+                                  "each strategy's best point (at most 18 + refine more)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -267,8 +268,8 @@ class SearchSchedule(Pass):
         ``branches``) with the passes after them filling the budget (npu.schedule's buffer_limit:
         weight buffers, feature maps kept in fast storage) rather than the MIN schedule's peak:
         the budget itself, at most the Performance schedule's SRAM; when that schedule overflows
-        the budget (the limit bounds what the passes plan, not the allocation's span), ``refine``
-        bisection steps towards the largest limit whose schedule fits."""
+        the budget (the limit bounds what the passes plan, not the allocation's span), the limit
+        is lowered by the overshoot and tried again, at most ``refine`` times."""
         flags = ("prefetch_overlap", "cascade_branches") if branches else ("prefetch_overlap",)
         size = trials([Knobs("Size", arena, flags)])[0]  # (with branches: also one of the variants)
         performance = tried.get(Knobs("Performance", arena))
@@ -276,21 +277,15 @@ class SearchSchedule(Pass):
             return  # no room beyond Size's own
         top = min(self.sram_budget, performance.sram if performance is not None else arena)
 
-        def fits(limit: int) -> bool:
-            point = trials([Knobs("Size", arena, flags, limit)])[0]
-            return point is not None and point.sram <= self.sram_budget
-
-        low, high = size.sram, _aligned(top)
-        if high <= low or fits(high):
-            return
-        for _ in range(self.refine):
-            middle = _aligned((low + high) / 2)
-            if not low < middle < high:
+        limit = _aligned(top)
+        for _ in range(1 + self.refine):
+            if limit <= size.sram:
                 return
-            if fits(middle):
-                low = middle
-            else:
-                high = middle
+            point = trials([Knobs("Size", arena, flags, limit)])[0]
+            if point is None or point.sram <= self.sram_budget:
+                return
+            # the passes overshot the limit by this much: aim that far below the budget
+            limit = _aligned(limit - max(point.sram - self.sram_budget, ALIGNMENT))
 
     def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, reorders: bool,
                   joins: bool) -> int:
@@ -331,10 +326,13 @@ class SearchSchedule(Pass):
             best and best.knobs, Knobs("Size", arena, ("prefetch_overlap",)), nearest and nearest.knobs) if knobs]
         trials([knobs for knobs, useful in wanted if useful])
         points = [p for p in tried.values() if p is not None]
-        bests = [best for strategy in ("Performance", "Size")  # each strategy's best so far
-                 if (best := choose([p for p in points if p.knobs.strategy == strategy], self.sram_budget)) is not None]
+        groups = (("Performance", False), ("Size", False), ("Size", True))  # (Size filling the budget apart)
+        bests = [best for strategy, filled in groups  # each strategy's best so far
+                 if (best := choose([p for p in points if p.knobs.strategy == strategy
+                                     and bool(p.knobs.buffer_limit) == filled], self.sram_budget)) is not None]
         fastest = trials([best.knobs.with_flags("fastest_blocks") for best in bests])  # each op on its fastest block
-        below = [choose([p for p in points if p.knobs.strategy == best.knobs.strategy and p.sram < best.sram],
+        below = [choose([p for p in points if p.knobs.strategy == best.knobs.strategy
+                         and bool(p.knobs.buffer_limit) == bool(best.knobs.buffer_limit) and p.sram < best.sram],
                         self.sram_budget)
                  for best, point in zip(bests, fastest) if point is None or point.sram > self.sram_budget]
         trials([p.knobs.with_flags("fastest_blocks") for p in below if p is not None])  # blocks moved buffers over

@@ -223,10 +223,11 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
     assert skipped == 10  # (both cascade-branch variants too: no joinable op)
 
 
-def test_size_fills_the_budget_and_bisects_its_limit_when_the_schedule_overflows() -> None:
+def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows() -> None:
     """Size's cascades with a buffer limit: the budget itself first (at most the Performance
-    schedule's SRAM); when that schedule overflows the budget, the limit is bisected between
-    Size's SRAM and the budget; no limit is tried when Size leaves no room."""
+    schedule's SRAM); when that schedule overflows the budget, the limit is lowered by the
+    overshoot (at most ``refine`` times, never to Size's SRAM); no limit is tried when Size
+    leaves no room."""
     from npu_opt.passes.schedule.search import SearchSchedule
 
     def run(budget: int, sram_of_limit, size_sram: int = 300) -> list[Knobs]:
@@ -249,5 +250,7 @@ def test_size_fills_the_budget_and_bisects_its_limit_when_the_schedule_overflows
     # (the budget is aligned down to 16 bytes; above the Performance schedule's SRAM, that SRAM)
     assert run(5000, lambda limit: limit)[1:] == [Knobs("Size", 1000, flags, 896)]
     overflow = run(700, lambda limit: limit + 100)
-    assert [k.buffer_limit for k in overflow] == [0, 688, 480, 576, 624]  # (480 and 576 fit, 624 not)
+    assert [k.buffer_limit for k in overflow] == [0, 688, 592]  # (688 + 100 is 88 over: 600, aligned)
+    growing = run(700, lambda limit: limit + 100 + (688 - limit) * 2)  # (each step overshoots again)
+    assert [k.buffer_limit for k in growing] == [0, 688, 592, 400]  # (then 16, under Size's 300: stop)
     assert run(250, lambda limit: limit) == [Knobs("Size", 1000, flags)]
