@@ -24,14 +24,14 @@ with Vela's one for one:
    (npu.schedule's ``buffer_limit``: the fewest bytes for feature maps, the rest for weight
    buffers), its limit lowered by the overshoot at most ``refine`` times when that schedule
    overflows the budget (see ``_fill``); full stripe
-   growth, cascade joins and cascade branches (whole residual blocks as one cascade) on the best
-   point within the budget, Size with every prefetch kept (Size itself lets prefetched buffers share bytes
+   growth and cascade joins on the best point within the budget, Size with cascade branches
+   (whole residual blocks as one cascade), Size with every prefetch kept (Size itself lets prefetched buffers share bytes
    and pays cycles where a prefetch must then wait), and prefetch overlap with and without full
    growth on the next faster point, the memory-aware order (npu-order's ``order=memory``) on
    the best point, Size and that faster point where it changes the order, and last each
    strategy's best point so far (Size filling the budget apart) with each op's block config
    chosen for the fewest estimated cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so
-   the search is deterministic and runs at most ``22 + steps + 2 * refine`` candidates.
+   the search is deterministic and runs at most ``21 + steps + 2 * refine`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -167,11 +167,11 @@ class SearchSchedule(Pass):
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
     jobs: int = option(0, "processes materialising candidates at once (0: one per CPU core; 1: all in this one; "
                           "the result is the same)")
-    variants: bool = option(True, "also try Size's cascades with buffers filling the budget, full stripe growth, "
-                                  "cascade joins and branches on the best point within the budget, Size with "
-                                  "cascade branches, Size keeping every prefetch, "
+    variants: bool = option(True, "also try Size's cascades with buffers filling the budget, full stripe growth "
+                                  "and cascade joins on the best point within the budget, Size with cascade "
+                                  "branches, Size keeping every prefetch, "
                                   "prefetch overlap on the next faster point, the memory-aware order where it differs, and the fastest block configs on "
-                                  "each strategy's best point (at most 18 + refine more)")
+                                  "each strategy's best point (at most 17 + refine more)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -290,10 +290,10 @@ class SearchSchedule(Pass):
     def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, reorders: bool,
                   joins: bool) -> int:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
-        re-reads, never more than the target), cascade joins (cascades through a residual add,
-        whose other input is whole anyway: a rolling buffer instead of a whole feature map) and
-        cascade branches (the block's input rolls too, the whole block one cascade) on the best
-        point within the budget; Size with cascade branches; Size without prefetch overlap; prefetch overlap (less
+        re-reads, never more than the target) and cascade joins (cascades through a residual add,
+        whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
+        the best point within the budget; Size with cascade branches (the block's input rolls
+        too, the whole block one cascade); Size without prefetch overlap; prefetch overlap (less
         SRAM, paid in cycles where a prefetch must wait) with and without full growth on the
         cheapest point faster than that one, which it may bring within the budget; where it
         changes the order (``reorders``), the memory-aware order (fewer bytes live, maybe fewer
@@ -312,8 +312,7 @@ class SearchSchedule(Pass):
         wanted: list[tuple[Knobs, bool]] = []  # each variant, and whether it can change its point
         if best is not None:
             wanted += [(best.knobs.with_flags("full_growth"), best.growable != 0),
-                       (best.knobs.with_flags("cascade_joins"), joins and "cascade_branches" not in best.knobs.flags),
-                       (best.knobs.with_flags("cascade_branches"), joins)]
+                       (best.knobs.with_flags("cascade_joins"), joins and "cascade_branches" not in best.knobs.flags)]
         # Size keeping every prefetch: more SRAM, fewer cycles
         wanted.append((Knobs("Size", arena), size is None or size.prefetches != 0))
         # whole residual blocks cascaded: less SRAM for feature maps, maybe room for weight buffers

@@ -3,7 +3,8 @@ a residual block runs as one cascade with its input, the input's OFM rolling in 
 enough for the join that reads it last. The rows such a buffer must hold come from
 passes/schedule/rolling_rows.py; the schedules must pass npu-check-schedule and compute exactly
 what the legalised model computes when run stripe by stripe in their modelled memory, and a
-branch buffer one row short must be refused by the checker."""
+branch buffer one row short must be refused by the checker. Size's buffer limit (the search
+filling a budget with weight buffers) is checked the same way on every tests/data model."""
 from __future__ import annotations
 
 import argparse
@@ -24,7 +25,7 @@ from npu_opt.ir.printer import print_op
 from npu_opt.passes.schedule.check_rules import readers
 from npu_opt.passes.schedule.rolling_rows import Member, live_rows, same_rows, window
 from npu_opt.tools.target_options import apply_target, prepare_target
-from targeted_import import run_pipeline, seeded_inputs
+from targeted_import import MODELS, check_scheduled, run_pipeline, seeded_inputs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
 import make_models as mm  # noqa: E402  (the tests/data model builders)
@@ -184,3 +185,23 @@ def test_searched_schedules_with_branches_and_a_buffer_limit_check_and_run_like_
     inputs = seeded_inputs(_func(reference))
     for a, b in zip(run_scheduled(searched, inputs), run_function(reference, inputs)):
         assert a.tobytes() == b.tobytes()
+
+
+SWEEP_TARGETS = {"shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
+                 "dedicated-16k": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram", 16384),
+                 "u55-32": ("ethos-u55-32",), "u65-512": ("ethos-u65-512",)}
+"""Targets beyond the corpus's configs: a dedicated SRAM of 16 KB, the smallest and largest NPUs."""
+
+
+@pytest.mark.parametrize("target", ["shared", "dedicated-16k"])
+@pytest.mark.parametrize("model", MODELS)
+def test_every_model_schedules_under_size_with_cascade_branches(model: str, target: str) -> None:
+    check_scheduled(model, SWEEP_TARGETS[target], "schedule{optimise=Size cascade-branches=true}")
+
+
+@pytest.mark.parametrize("target", ["u55-32", "u65-512"])
+@pytest.mark.parametrize("model", MODELS)
+def test_every_model_schedules_under_a_budget_with_every_knob(model: str, target: str) -> None:
+    # a budget above everything: Size filling it (at most the Performance schedule's SRAM) and
+    # every variant are candidates; the chosen one must check and run as the legalised model
+    check_scheduled(model, SWEEP_TARGETS[target], "schedule{sram-budget=1000000000}")

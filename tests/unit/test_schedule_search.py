@@ -214,13 +214,13 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
 
     everything, skipped = asked(ladder(None, None), joins=True)  # (nothing known: every variant tried)
     assert {Knobs("Performance", 2, ("full_growth",)), Knobs("Performance", 2, ("cascade_joins",)), Knobs("Size", 1000),
-            Knobs("Performance", 2, ("cascade_branches",)), Knobs("Size", 1000, ("prefetch_overlap", "cascade_branches")),
+            Knobs("Size", 1000, ("prefetch_overlap", "cascade_branches")),
             Knobs("Performance", 3, ("prefetch_overlap",)),
             Knobs("Performance", 3, ("full_growth", "prefetch_overlap"))} <= set(everything)
     assert skipped == 3  # (the memory-aware order: the order is the module's)
     nothing, skipped = asked(ladder(0, 0), joins=False)
     assert [k for k in nothing if "fastest_blocks" not in k.flags] == []
-    assert skipped == 10  # (both cascade-branch variants too: no joinable op)
+    assert skipped == 9  # (Size with cascade branches too: no joinable op)
 
 
 def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows() -> None:
