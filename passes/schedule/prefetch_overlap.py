@@ -105,7 +105,8 @@ def _settle(ranges: list[LiveRange], pack: Callable[[list[LiveRange]], list[int]
     settled = Settled(copies, offsets, [], 0)
     if not pending:
         return settled
-    times = sorted({t for i in pending for t in range(copies[i].prefetch_from, copies[i].first)})  # type: ignore[arg-type]
+    # query times: each prefetch's transfer (for clashes) through its last reader (for free bytes)
+    times = sorted({t for i in pending for t in range(copies[i].prefetch_from, copies[i].last + 1)})  # type: ignore[arg-type]
     live: dict[int, list[int]] = {t: [] for t in times}  # query time -> indices of ranges live then
 
     def occupy(index: int, first: int, last: int) -> None:
@@ -126,7 +127,12 @@ def _settle(ranges: list[LiveRange], pack: Callable[[list[LiveRange]], list[int]
             if clash is not None:
                 break
         r.prefetch_from = None
-        moved = None if clash is None else _free_offset(index, early, copies, offsets, top)
+        if clash is None:
+            moved = None
+        else:
+            window = times[bisect_left(times, early):bisect_right(times, r.last)]
+            around = {j for t in window for j in live[t]}
+            moved = _free_offset(index, early, copies, offsets, top, around)
         if moved is not None:
             offsets[index] = moved
             settled.moved += 1
@@ -149,13 +155,16 @@ def meets(a: LiveRange, a_offset: int, b: LiveRange, b_offset: int) -> bool:
     return a0 < b1 and b0 < a1 and not (a.content is not None and a.content == b.content)
 
 
-def _free_offset(index: int, first: int, ranges: list[LiveRange], offsets: list[int], top: int) -> int | None:
+def _free_offset(index: int, first: int, ranges: list[LiveRange], offsets: list[int], top: int,
+                 around: set[int]) -> int | None:
     """The lowest offset at which ``ranges[index]``, live from ``first`` to its last time, meets no
-    other range and ends at or below ``top``; None when there is none."""
+    other range and ends at or below ``top``; None when there is none. ``around``: the indices of
+    the ranges live at some time of that span (the others cannot meet it), found by the caller's
+    index of live ranges per time rather than by a scan of all of them."""
     r = ranges[index]
     size = align(r.size, ALIGNMENT)
-    taken = sorted(byte_span(o, offsets[j]) for j, o in enumerate(ranges)
-                   if j != index and o.first <= r.last and first <= o.last)
+    taken = sorted(byte_span(ranges[j], offsets[j]) for j in around
+                   if j != index and ranges[j].first <= r.last and first <= ranges[j].last)
     cursor = 0
     for low, high in taken:
         if low - cursor >= size:
