@@ -31,7 +31,7 @@ with Vela's one for one:
    the best point, Size and that faster point where it changes the order, and last each
    strategy's best point so far (Size filling the budget apart) with each op's block config
    chosen for the fewest estimated cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so
-   the search is deterministic and runs at most ``21 + steps + 2 * refine`` candidates.
+   the search is deterministic and runs at most ``22 + steps + 2 * refine`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -171,7 +171,7 @@ class SearchSchedule(Pass):
                                   "and cascade joins on the best point within the budget, Size with cascade "
                                   "branches, Size keeping every prefetch, "
                                   "prefetch overlap on the next faster point, the memory-aware order where it differs, and the fastest block configs on "
-                                  "each strategy's best point (at most 17 + refine more)")
+                                  "each strategy's best point (at most 18 + refine more)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -269,7 +269,8 @@ class SearchSchedule(Pass):
         weight buffers, feature maps kept in fast storage) rather than the MIN schedule's peak:
         the budget itself, at most the Performance schedule's SRAM; when that schedule overflows
         the budget (the limit bounds what the passes plan, not the allocation's span), the limit
-        is lowered by the overshoot and tried again, at most ``refine`` times."""
+        is lowered by the overshoot and tried again, at most ``refine`` times; a schedule that
+        fits with bytes to spare is tried once more with its own SRAM as the limit."""
         flags = ("prefetch_overlap", "cascade_branches") if branches else ("prefetch_overlap",)
         size = trials([Knobs("Size", arena, flags)])[0]  # (with branches: also one of the variants)
         performance = tried.get(Knobs("Performance", arena))
@@ -282,7 +283,14 @@ class SearchSchedule(Pass):
             if limit <= size.sram:
                 return
             point = trials([Knobs("Size", arena, flags, limit)])[0]
-            if point is None or point.sram <= self.sram_budget:
+            if point is None:
+                return
+            if point.sram <= self.sram_budget:
+                # the limit the schedule actually fills: the buffers are chosen again without the
+                # room they did not use, which can place them better (the passes are greedy)
+                tighter = _aligned(point.sram)
+                if size.sram < tighter < limit:
+                    trials([Knobs("Size", arena, flags, tighter)])
                 return
             # the passes overshot the limit by this much: aim that far below the budget
             limit = _aligned(limit - max(point.sram - self.sram_budget, ALIGNMENT))

@@ -81,8 +81,10 @@ def test_every_frontier_point_comes_back_under_its_own_budget() -> None:
         # the point promised, or one the new budget's own candidates found at least as good
         got_cycles, got_sram = _cycles_and_sram(module)
         assert got_cycles <= cycles and got_sram <= sram
-        # the knobs may differ (another SRAM target can make the same point) but not the strategy
-        assert module.attr(SCHEDULE_ATTR).strategy == strategy
+        # the knobs may differ (another SRAM target can make the same point), and the strategy
+        # too when the new budget's candidates found a strictly better point (Size filling a
+        # larger budget: at the Performance point's 15,536 B, 26,543 cycles in 11,680 B)
+        assert module.attr(SCHEDULE_ATTR).strategy == strategy or (got_cycles, got_sram) != (cycles, sram)
         text = print_op(module)
         again = parse_module(text, "searched.mlir")
         assert print_op(again) == text
@@ -249,8 +251,10 @@ def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows(
     assert run(700, lambda limit: limit) == [Knobs("Size", 1000, flags), Knobs("Size", 1000, flags, 688)]
     # (the budget is aligned down to 16 bytes; above the Performance schedule's SRAM, that SRAM)
     assert run(5000, lambda limit: limit)[1:] == [Knobs("Size", 1000, flags, 896)]
+    # a schedule using less than its limit: tried again with its own SRAM as the limit
+    assert [k.buffer_limit for k in run(700, lambda limit: limit - 100)] == [0, 688, 576]
     overflow = run(700, lambda limit: limit + 100)
-    assert [k.buffer_limit for k in overflow] == [0, 688, 592]  # (688 + 100 is 88 over: 600, aligned)
+    assert [k.buffer_limit for k in overflow] == [0, 688, 592]  # (688 + 100 is 88 over: 600, aligned; fits exactly)
     growing = run(700, lambda limit: limit + 100 + (688 - limit) * 2)  # (each step overshoots again)
     assert [k.buffer_limit for k in growing] == [0, 688, 592, 400]  # (then 16, under Size's 300: stop)
     assert run(250, lambda limit: limit) == [Knobs("Size", 1000, flags)]
