@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import random
 import sys
 from pathlib import Path
 
@@ -120,6 +121,26 @@ def test_an_unknown_padding_never_under_estimates() -> None:
         lo_known, hi_known = conv_known(first, first + 1)
         lo_unknown, hi_unknown = conv_unknown(first, first + 1)
         assert lo_unknown <= lo_known and hi_unknown >= hi_known
+
+
+def test_the_builders_over_estimated_windows_never_need_fewer_rows_than_the_exact_ones() -> None:
+    # npu-form-cascades does not know the top padding and takes the widest window; the rows it
+    # sizes a branch buffer for must cover what npu-check-schedule derives from the exact one,
+    # on random residual blocks (stride 1: the join reads the block input at its own height)
+    rng = random.Random(2026)
+    for _ in range(500):
+        depth, height = rng.randint(1, 5), rng.randint(4, 40)
+        stripes = [rng.randint(1, 4) for _ in range(depth + 2)]
+        exact, wide = [Member(height, stripes[0])], [Member(height, stripes[0])]
+        for position in range(1, depth + 1):
+            kernel = rng.choice([1, 3, 5])
+            pad = rng.randint(0, kernel - 1)
+            exact.append(Member(height, stripes[position], ((position - 1, window(1, kernel, height, 1, (pad, pad))),)))
+            wide.append(Member(height, stripes[position],
+                               ((position - 1, window(1, kernel, height, 1, (0, kernel - 1))),)))
+        join = Member(height, stripes[-1], ((depth, same_rows), (0, same_rows)))
+        needed, sized = live_rows(exact + [join]), live_rows(wide + [join])
+        assert all(n <= s for n, s in zip(needed, sized)), (stripes, needed, sized)
 
 
 def test_a_member_read_before_it_runs_is_refused() -> None:
