@@ -176,8 +176,10 @@ def _search_lines(module: Operation) -> list[str]:
     for index, point in enumerate(search.points):
         mark = " <- chosen" if index == search.chosen else ""
         flags = "".join(f", {KNOB_WORDS[flag]}" for flag in point.flags)
-        lines.append(f"    point {index + 1}: {point.cycles:,} cycles, {point.sram:,} B ({point.strategy}, SRAM target "
-                     f"{point.sram_target:,} B{flags}){mark}")
+        # (Size makes its own SRAM target, the cascaded MIN schedule's peak: the knob says nothing)
+        target = f", SRAM target {point.sram_target:,} B" if point.strategy != "Size" else ""
+        lines.append(f"    point {index + 1}: {point.cycles:,} cycles, {point.sram:,} B ({point.strategy}{target}{flags})"
+                     f"{mark}")
     return lines
 
 

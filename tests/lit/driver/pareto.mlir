@@ -7,6 +7,7 @@
 // RUN: %filecheck %s --check-prefix=CSV < %t.csv
 // RUN: %filecheck %s --check-prefix=SVG < %t.svg
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' -o /dev/null --summary | %filecheck %s --check-prefix=SUMMARY
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=15536}' -o /dev/null --summary | %filecheck %s --check-prefix=FILL
 // RUN: not %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule -o %t.plain.mlir --pareto=%t.plain.csv 2>&1 | %filecheck %s --check-prefix=NOSEARCH
 // RUN: not %exists %t.plain.csv
 // RUN: not %exists %t.plain.mlir
@@ -28,6 +29,12 @@
 // SUMMARY-NEXT: point 1: 29,076 cycles, 15,536 B (Performance, SRAM target 16,384 B)
 // SUMMARY: point 2: 29,338 cycles, 6,816 B (Performance, SRAM target 7,088 B, cascade joins, fastest block configs) <- chosen
 // SUMMARY: Total cycles: 29,338.5
+
+// In the Performance schedule's SRAM, Size's cascades (the residual block whole) with the passes
+// after them filling the budget win; a Size point names no SRAM target (Size makes its own).
+// FILL: Schedule: Size (arena cache size 16,384 B, SRAM target 11,680 B; prefetch overlap, fastest block configs, cascade branches, buffers filling the budget)
+// FILL: point 1: 26,543 cycles, 11,680 B (Size, prefetch overlap, fastest block configs, cascade branches, buffers filling the budget) <- chosen
+// FILL-NEXT: point 2: 31,152 cycles, 10,928 B (Performance, SRAM target 11,312 B)
 
 // SVG: <svg
 // SVG: branches: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram
