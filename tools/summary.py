@@ -178,8 +178,8 @@ def _search_lines(module: Operation) -> list[str]:
         flags = "".join(f", {KNOB_WORDS[flag]}" for flag in point.flags)
         # (Size makes its own SRAM target, the cascaded MIN schedule's peak: the knob says nothing)
         target = f", SRAM target {point.sram_target:,} B" if point.strategy != "Size" else ""
-        lines.append(f"    point {index + 1}: {point.cycles:,} cycles, {point.sram:,} B ({point.strategy}{target}{flags})"
-                     f"{mark}")
+        lines.append(f"    point {index + 1}: {point.cycles:,} cycles, {point.sram:,} B "
+                     f"({point.strategy}{target}{flags}){mark}")
     return lines
 
 

@@ -32,7 +32,9 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   ``prefetch_overlap`` for npu-allocate, which npu-form-cascades sets under Size; a schedule
   search may add knobs beyond Vela's, read by the passes that own them: ``stripe_growth = full``
   for npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades,
-  ``cascade_branches`` for residual blocks cascaded whole, ``fastest_blocks`` for npu-select-block-config, and ``prefetch_overlap`` under Performance) and
+  ``cascade_branches`` for residual blocks cascaded whole, ``fastest_blocks`` for
+  npu-select-block-config, ``prefetch_overlap`` under Performance, and under Size a
+  ``buffer_limit``) and
   ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
   the allocation spans and the lower bound, the most bytes live at one time).
 * ``npu.search = #npu.search<budget = N, chosen = K, performance = [cycles, sram], size =
@@ -340,8 +342,8 @@ class ScheduleAttr(Attribute):
     ``choose=cycles``); and the NPU ops between two CPU ops run in the order that keeps the fewest
     bytes live (npu-order's ``order=memory``); and cascades that run through a residual block whole,
     the op whose OFM the block and its join both read rolling in a taller buffer
-    (npu-form-cascades' ``cascade-branches``, which implies joins). The flags (SCHEDULE_FLAGS, one field each) are bare words after the
-    strategy or the fields, in any order, each at most once."""
+    (npu-form-cascades' ``cascade-branches``, which implies joins). The flags (SCHEDULE_FLAGS, one
+    field each) are bare words after the strategy or the fields, in any order, each at most once."""
 
     __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins",
                  "fastest_blocks", "memory_order", "cascade_branches", "buffer_limit")

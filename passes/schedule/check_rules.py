@@ -34,7 +34,7 @@ from npu_opt.ir.attributes import IntegerAttr, StringAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.passes.npu_order import is_executed, is_view, on_cpu
-from npu_opt.passes.schedule.rolling_rows import Member, live_rows, same_rows, window
+from npu_opt.passes.schedule.rolling_rows import Member, Window, live_rows, same_rows, window
 
 Report = Callable[[int, str, Operation], None]
 """``report(rule, message, op)``: one violation of ``rule`` located at ``op``."""
@@ -241,15 +241,20 @@ def input_rows(ofm_h: int, stripe_h: int, kernel: KernelAttr | None, in_h: int,
     which. OFM row ``o`` reads rows ``o * stride - pad_top`` .. ``+ dilated kernel height - 1``
     of the (upscaled) padded IFM; rows in the padding are not read, and an upscaled row ``u``
     is IFM row ``u // upscale``."""
-    stride, extent, top = (1, 1, 0) if kernel is None else (kernel.stride_h, kernel.dilated_height, kernel.pad_top)
+    rows = _window(kernel, in_h, upscale)
     best = (0, 0, -1)
     for first_out in range(0, ofm_h, stripe_h):
-        last_out = min(first_out + stripe_h, ofm_h) - 1
-        low = max(first_out * stride - top, 0) // upscale
-        high = min(last_out * stride - top + extent - 1, in_h * upscale - 1) // upscale
-        if high - low + 1 > best[0]:
-            best = (high - low + 1, low, high)
+        low, high = rows(first_out, min(first_out + stripe_h, ofm_h))
+        if high - low > best[0]:
+            best = (high - low, low, high - 1)
     return best
+
+
+def _window(kernel: KernelAttr | None, in_h: int, upscale: int) -> Window:
+    """The input rows a run of OFM rows reads through ``kernel`` (None: 1x1, unpadded)."""
+    if kernel is None:
+        return window(1, 1, in_h, upscale)
+    return window(kernel.stride_h, kernel.dilated_height, in_h, upscale, (kernel.pad_top, kernel.pad_top))
 
 
 def _upscale(op: Operation) -> int:
@@ -290,11 +295,12 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
         report(5, f"the rolling buffer of {label(producer)} is {rolling[1]} wide and {rolling[2]} deep but its OFM "
                   f"is {hwd[1]} wide and {hwd[2]} deep", producer)
     produced = _stripe_height(producer) or hwd[0]
-    members = [r for r in readers(producer.results[0])[0]
+    reading = readers(producer.results[0])[0]
+    members = [r for r in reading
                if isinstance(r.attr(CASCADE_ATTR), CascadeAttr) and r.attr(CASCADE_ATTR).id == cascade.id]
     if len(members) > 1:
-        needed = min(_branch_rows(sched, producer, cascade.id, max(members, key=lambda r: sched.time.get(r, -1))) + 1,
-                     hwd[0])
+        last = max(members, key=lambda r: sched.time.get(r, -1))
+        needed = min(_branch_rows(sched, producer, cascade.id, last) + 1, hwd[0])
         if rolling[0] < needed:
             names = " and ".join(label(r) for r in members)
             report(5, f"{names} read the rolling buffer of {label(producer)} (cascade {cascade.id}) at different "
@@ -302,7 +308,7 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
                       f"(one more is kept, as for any rolling buffer), but it holds {rolling[0]} rows "
                       f"(needs {needed})", producer)
             return
-    for reader in readers(producer.results[0])[0]:
+    for reader in reading:
         theirs = reader.attr(CASCADE_ATTR)
         if not isinstance(theirs, CascadeAttr) or theirs.id != cascade.id:
             report(5, f"{label(reader)} reads the rolling buffer of {label(producer)} (cascade {cascade.id}) but is "
@@ -343,11 +349,7 @@ def _branch_rows(sched: FunctionSchedule, producer: Operation, cascade: int, las
             if operand is None or len(shape_of(operand)) != 4:
                 continue
             kernel = op.attr("kernel")
-            if isinstance(kernel, KernelAttr):
-                rows = window(kernel.stride_h, kernel.dilated_height, shape_of(operand)[1], _upscale(op),
-                              (kernel.pad_top, kernel.pad_top))
-            else:
-                rows = same_rows
+            rows = _window(kernel, shape_of(operand)[1], _upscale(op)) if isinstance(kernel, KernelAttr) else same_rows
             inputs.append((position[source], rows))
         members.append(Member(height, _stripe_height(op) or height, tuple(inputs)))
     return live_rows(members)[0] if members else 0

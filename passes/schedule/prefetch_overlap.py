@@ -106,7 +106,8 @@ def _settle(ranges: list[LiveRange], pack: Callable[[list[LiveRange]], list[int]
     if not pending:
         return settled
     # query times: each prefetch's transfer (for clashes) through its last reader (for free bytes)
-    times = sorted({t for i in pending for t in range(copies[i].prefetch_from, copies[i].last + 1)})  # type: ignore[arg-type]
+    times = sorted({t for i in pending
+                    for t in range(copies[i].prefetch_from, copies[i].last + 1)})  # type: ignore[arg-type]
     live: dict[int, list[int]] = {t: [] for t in times}  # query time -> indices of ranges live then
 
     def occupy(index: int, first: int, last: int) -> None:

@@ -23,15 +23,15 @@ with Vela's one for one:
    join) with the passes after them filling the budget rather than the MIN schedule's peak
    (npu.schedule's ``buffer_limit``: the fewest bytes for feature maps, the rest for weight
    buffers), its limit lowered by the overshoot at most ``refine`` times when that schedule
-   overflows the budget (see ``_fill``); full stripe
-   growth and cascade joins on the best point within the budget, Size with cascade branches
-   (whole residual blocks as one cascade), Size with every prefetch kept (Size itself lets prefetched buffers share bytes
-   and pays cycles where a prefetch must then wait), and prefetch overlap with and without full
-   growth on the next faster point, the memory-aware order (npu-order's ``order=memory``) on
-   the best point, Size and that faster point where it changes the order, and last each
-   strategy's best point so far (Size filling the budget apart) with each op's block config
-   chosen for the fewest estimated cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so
-   the search is deterministic and runs at most ``22 + steps + 2 * refine`` candidates.
+   overflows the budget (see ``_fill``); full stripe growth and cascade joins on the best point
+   within the budget, Size with cascade branches (whole residual blocks as one cascade), Size with
+   every prefetch kept (Size itself lets prefetched buffers share bytes and pays cycles where a
+   prefetch must then wait), and prefetch overlap with and without full growth on the next faster
+   point, the memory-aware order (npu-order's ``order=memory``) on the best point, Size and that
+   faster point where it changes the order, and last each strategy's best point so far (Size
+   filling the budget apart) with each op's block config chosen for the fewest estimated cycles
+   (see ``_variants``). The set is fixed by the two ends, the budget and the options, so the
+   search is deterministic and runs at most ``22 + steps + 2 * refine`` candidates.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -97,8 +97,8 @@ class Knobs:
             buffer_limit=self.buffer_limit)
 
     def point_flags(self) -> tuple[str, ...]:
-        """The flags a frontier point records (``buffer_limit`` for a nonzero one)."""
-        return self.flags + (("buffer_limit",) if self.buffer_limit else ())
+        """The flags a frontier point records: those of the ``npu.schedule`` it makes."""
+        return self.schedule(0).point_flags()
 
     def describe(self) -> str:
         """The knobs in words, for remarks."""
@@ -170,8 +170,9 @@ class SearchSchedule(Pass):
     variants: bool = option(True, "also try Size's cascades with buffers filling the budget, full stripe growth "
                                   "and cascade joins on the best point within the budget, Size with cascade "
                                   "branches, Size keeping every prefetch, "
-                                  "prefetch overlap on the next faster point, the memory-aware order where it differs, and the fastest block configs on "
-                                  "each strategy's best point (at most 18 + refine more)")
+                                  "prefetch overlap on the next faster point, the memory-aware order where it "
+                                  "differs, and the fastest block configs on each strategy's best point (at most "
+                                  "18 + refine more)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -208,9 +209,10 @@ class SearchSchedule(Pass):
                 trials([Knobs("Performance", t) for t in ladder if t < arena])
                 self._refine(trials, tried, arena)
                 if self.variants:
-                    self._fill(trials, tried, arena, branches=_has_join(module, ctx))
+                    joins = _has_join(module, ctx)
+                    self._fill(trials, tried, arena, branches=joins)
                     ctx.stat("skipped", self._variants(trials, tried, arena, reorders=_memory_order_differs(module),
-                                                       joins=_has_join(module, ctx)))
+                                                       joins=joins))
         points = [p for p in tried.values() if p is not None]
         ctx.stat("candidates", len(tried))
         ctx.stat("failed", sum(p is None for p in tried.values()))
