@@ -1,7 +1,8 @@
 """Generate the small .tflite models under tests/data from MLIR text, with npu-opt's own exporter.
 
-    python tests/data/make_models.py          # rewrite every model
-    python tests/data/make_models.py --check  # exit 1 if a committed model differs
+    python tests/data/make_models.py              # rewrite every model
+    python tests/data/make_models.py fire.tflite  # rewrite only the models named
+    python tests/data/make_models.py --check      # exit 1 if a committed model differs
 
 Together the models use every op of the tfl dialect: int8 (per-channel weights, int32 biases),
 float, broadcasting, optional operands (tfl.no_value), several subgraphs, a CUSTOM operator and
@@ -418,8 +419,9 @@ def weight_stream_model(rng: np.random.Generator) -> str:
     return module(f.text([out]))
 
 
-# Models whose execution order differs from file order: parallel branches, several outputs and a
-# CPU op between NPU ops (npu-order follows Vela's order; the DMA slack chain restarts after a CPU op).
+# Models whose execution order differs from file order: parallel branches (joined by an add or a
+# concatenation), several outputs and a CPU op between NPU ops (npu-order follows Vela's order; the
+# DMA slack chain restarts after a CPU op).
 
 def branches_model(rng: np.random.Generator) -> str:
     """Two parallel branches joined by an add, a residual add around them, and a conv after the join."""
@@ -500,6 +502,29 @@ def data_movement_model(rng: np.random.Generator) -> str:
                   "offset = false, shrink_axis_mask = 0 : i32", "mv_slice")[0]
     right = _conv(f, sliced, t((1, 8, 8, 8), q8(0.5, 0)), (3, 3), (12, 8), 0.25, "mv_conv_f")
     return module(f.text([left, right]))
+
+
+def fire_model(rng: np.random.Generator) -> str:
+    """A SqueezeNet fire block and a fire-like one whose parts are a 1x1 conv and a chain of two 3x3s:
+    concatenations (parts at channel offsets 0 and 16) whose parts and reader can run as one cascade
+    (32x32 maps: large enough for Vela's memory test to keep such a cascade)."""
+    # Output scales grow with each layer's gain (the seeded weights multiply the rms by 8 to 30 a
+    # layer) so that few values saturate; a concatenation's parts share its scale.
+    f = Func("main", [("input", t((1, 32, 32, 16), q8(A, 0)))], rng)
+    x = ("%arg0", t((1, 32, 32, 16), q8(A, 0)))
+    sq = _conv(f, x, t((1, 32, 32, 16), q8(0.5, 0)), (1, 1), (16, 16), A, "squeeze", act="RELU")
+    e1 = _conv(f, sq, t((1, 32, 32, 16), q8(8.0, 0)), (1, 1), (16, 16), 0.5, "expand_1x1", act="RELU")
+    e3 = _conv(f, sq, t((1, 32, 32, 16), q8(8.0, 0)), (3, 3), (16, 16), 0.5, "expand_3x3", act="RELU")
+    cat = f.op("tfl.concatenation", [e1, e3], [t((1, 32, 32, 32), q8(8.0, 0))],
+               'axis = 3 : i32, fused_activation_function = "NONE"', "expand_concat")[0]
+    y = _conv(f, cat, t((1, 32, 32, 32), q8(256.0, 0)), (3, 3), (32, 32), 8.0, "fire_conv", act="RELU")
+    left = _conv(f, y, t((1, 32, 32, 16), q8(65536.0, 0)), (1, 1), (32, 16), 256.0, "left")
+    right = _conv(f, y, t((1, 32, 32, 16), q8(8192.0, 0)), (3, 3), (32, 16), 256.0, "right_a", act="RELU")
+    right = _conv(f, right, t((1, 32, 32, 16), q8(65536.0, 0)), (3, 3), (16, 16), 8192.0, "right_b")
+    cat = f.op("tfl.concatenation", [left, right], [t((1, 32, 32, 32), q8(65536.0, 0))],
+               'axis = 3 : i32, fused_activation_function = "NONE"', "mixed_concat")[0]
+    out = _conv(f, cat, t((1, 16, 16, 32), q8(2097152.0, 0)), (3, 3), (32, 32), 65536.0, "head", stride=(2, 2))
+    return module(f.text([out]))
 
 
 def kernels_model(rng: np.random.Generator) -> str:
@@ -592,6 +617,7 @@ MODELS = {
     "int16_elementwise.tflite": int16_elementwise_model,
     "resize_bilinear.tflite": resize_bilinear_model,
     "wide_batch.tflite": wide_batch_model,
+    "fire.tflite": fire_model,
 }
 """File name -> generator. Each gets its own seeded random generator."""
 
@@ -612,10 +638,14 @@ def build(name: str) -> bytes:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", metavar="NAME", help="models to write or check (default: all)")
     parser.add_argument("--check", action="store_true", help="compare with the committed files")
     args = parser.parse_args()
+    unknown = [name for name in args.names if name not in MODELS]
+    if unknown:
+        parser.error(f"no model {', '.join(unknown)} (models: {', '.join(MODELS)})")
     stale = []
-    for name in MODELS:
+    for name in args.names or MODELS:
         data = build(name)
         path = HERE / name
         if args.check:
