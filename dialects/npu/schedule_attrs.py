@@ -19,7 +19,10 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   depth) the op produces per step; without it the op writes its whole OFM at once.
 * ``npu.cascade = #npu.cascade<4, rolling = 6x56x32>`` (npu-form-cascades): membership of the
   cascade whose first op runs at time 4, and for every member but the last the shape of the
-  rolling buffer its OFM lives in. Cascades are an attribute on their members, not a region op:
+  rolling buffer its OFM lives in. A member writing a part of a concatenation has no rolling
+  shape of its own: the ``npu.concat`` carries the cascade's id and the shape of the rolling
+  buffer all its parts are written into (``cascade_concats``).
+  Cascades are an attribute on their members, not a region op:
   members stay ordinary ops of the function, so every other pass, the verifier and the
   dataflow graph see them unchanged, and a cascade can be formed or dissolved by writing or
   dropping one attribute per op.
@@ -32,7 +35,8 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   ``prefetch_overlap`` for npu-allocate, which npu-form-cascades sets under Size; a schedule
   search may add knobs beyond Vela's, read by the passes that own them: ``stripe_growth = full``
   for npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades,
-  ``cascade_branches`` for residual blocks cascaded whole, ``fastest_blocks`` for
+  ``cascade_branches`` for residual blocks cascaded whole, ``cascade_concats`` for
+  concatenations cascaded with their parts, ``fastest_blocks`` for
   npu-select-block-config, ``prefetch_overlap`` under Performance, and under Size a
   ``buffer_limit``) and
   ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
@@ -320,15 +324,15 @@ GROWTHS: tuple[str, ...] = ("vela", "full")
 
 
 SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order",
-                                   "cascade_branches")
+                                   "cascade_branches", "cascade_concats")
 """The bare flags ``#npu.schedule`` takes after its strategy (each at most once)."""
 
 
 class ScheduleAttr(Attribute):
     """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N[, stripe_growth = full]
     [, buffer_limit = N][, prefetch_overlap][, cascade_joins][, fastest_blocks][, memory_order]
-    [, cascade_branches]>``: the policy and the fast-storage limits a module was scheduled for, and
-    seven choices beyond Vela's (all off unless written): under Size, a ``buffer_limit`` the passes
+    [, cascade_branches][, cascade_concats]>``: the policy and the fast-storage limits a module was
+    scheduled for, and eight choices beyond Vela's (all off unless written): under Size, a ``buffer_limit`` the passes
     after the cascades fill up to (weight buffers, feature maps kept in fast storage) instead of
     the cascaded MIN schedule's peak, so the least memory for feature maps meets buffered weights
     (npu-form-cascades writes the larger of the two as the SRAM target);
@@ -342,11 +346,13 @@ class ScheduleAttr(Attribute):
     ``choose=cycles``); and the NPU ops between two CPU ops run in the order that keeps the fewest
     bytes live (npu-order's ``order=memory``); and cascades that run through a residual block whole,
     the op whose OFM the block and its join both read rolling in a taller buffer
-    (npu-form-cascades' ``cascade-branches``, which implies joins). The flags (SCHEDULE_FLAGS, one
+    (npu-form-cascades' ``cascade-branches``, which implies joins); and cascades through a
+    concatenation, its parts' writers and its reader one cascade and the concatenation a rolling
+    buffer, an op whose OFM several of them read a member too (``cascade-concats``). The flags (SCHEDULE_FLAGS, one
     field each) are bare words after the strategy or the fields, in any order, each at most once."""
 
     __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins",
-                 "fastest_blocks", "memory_order", "cascade_branches", "buffer_limit")
+                 "fastest_blocks", "memory_order", "cascade_branches", "cascade_concats", "buffer_limit")
     strategy: str
     arena_cache_size: int
     sram_target: int
@@ -356,13 +362,15 @@ class ScheduleAttr(Attribute):
     fastest_blocks: bool
     memory_order: bool
     cascade_branches: bool
+    cascade_concats: bool
     buffer_limit: int
     """Size only (0: none): fast-storage bytes the passes after the cascades (weight buffers,
     feature maps kept in fast storage) may fill when more than the cascaded MIN schedule's peak."""
 
     def _init(self, strategy: str, arena_cache_size: int, sram_target: int, stripe_growth: str = "vela",
               prefetch_overlap: bool = False, cascade_joins: bool = False, fastest_blocks: bool = False,
-              memory_order: bool = False, cascade_branches: bool = False, buffer_limit: int = 0) -> None:
+              memory_order: bool = False, cascade_branches: bool = False, cascade_concats: bool = False,
+              buffer_limit: int = 0) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"#npu.schedule: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
         if arena_cache_size < 0 or sram_target < 0 or buffer_limit < 0:
@@ -378,6 +386,7 @@ class ScheduleAttr(Attribute):
         self._set("fastest_blocks", bool(fastest_blocks))
         self._set("memory_order", bool(memory_order))
         self._set("cascade_branches", bool(cascade_branches))
+        self._set("cascade_concats", bool(cascade_concats))
         self._set("buffer_limit", int(buffer_limit))
 
     @classmethod
@@ -478,13 +487,14 @@ class UsageAttr(Attribute):
 
 
 POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order",
-                                "cascade_branches", "buffer_limit")
+                                "cascade_branches", "cascade_concats", "buffer_limit")
 """The knobs beyond strategy and SRAM target a search point may set (``npu.schedule``'s
 ``stripe_growth = full`` and its flags, SCHEDULE_FLAGS; ``buffer_limit`` for a nonzero ``buffer_limit``)."""
 
 KNOB_WORDS: dict[str, str] = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
                               "cascade_joins": "cascade joins", "fastest_blocks": "fastest block configs",
                               "memory_order": "memory-aware order", "cascade_branches": "cascade branches",
+                              "cascade_concats": "cascades through concatenations",
                               "buffer_limit": "buffers filling the budget"}
 """Each of POINT_FLAGS in words, for remarks and summaries."""
 

@@ -30,7 +30,9 @@ from typing import Callable, Mapping
 
 from npu_opt.dialects.npu.perf.op_desc import Kernel, Resampling
 from npu_opt.dialects.npu.perf.shape import Shape4
-from npu_opt.passes.schedule.rolling_rows import Member, Window, live_rows, same_rows, window
+from npu_opt.passes.schedule import cascade_dag
+from npu_opt.passes.schedule.cascade_dag import read_window
+from npu_opt.passes.schedule.rolling_rows import Member, Window, live_rows, same_rows
 from npu_opt.passes.schedule.stripes import brick_bytes, producer_stripe_height, rolling_buffer_shape, stripe_input
 
 
@@ -75,6 +77,15 @@ class SchedOp:
     branch_join: int | None = None
     """For a branch point (with cascade branches): the join that reads this OFM as its IFM2, the
     next op reading it as its IFM; None for any other op."""
+    ifm_from: tuple[int, ...] = ()
+    """Indices of the run's ops writing the IFM: one op, or the writer of each part of the
+    concatenation the op reads (empty: a graph input, or written outside this run)."""
+    concat_reader: int | None = None
+    """With cascade concats, for an op writing a part of a concatenation that may roll: the op
+    reading the concatenation (cascade_dag.py)."""
+    fork: bool = False
+    """With cascade concats: several ops read the OFM, each as its IFM, and may all be members of
+    its cascade (cascade_dag.py)."""
 
     def cascadable(self, stripe: Shape4) -> str | None:
         """None if the op may be cascaded producing ``stripe``, else why not."""
@@ -110,13 +121,15 @@ class SchedOp:
 @dataclass
 class Cascade:
     """A formed cascade: member indices (consecutive), each member's stripe, the rolling buffer
-    each member but the last writes its OFM into, and the fast-storage bytes it needs (rolling
-    and weight buffers, without other live memory)."""
+    each member but the last writes its OFM into (but concatenation parts), the rolling buffer
+    of each concatenation of members (by the member reading it), and the fast-storage bytes it
+    needs (rolling and weight buffers, without other live memory)."""
 
     members: list[int]
     stripes: dict[int, Shape4]
     rolling: dict[int, Shape4]
     mem_usage: int
+    concats: dict[int, Shape4] = field(default_factory=dict)
 
     @property
     def start(self) -> int:
@@ -127,7 +140,7 @@ class Cascade:
         return self.members[-1]
 
     def rolling_bytes(self, ops: list[SchedOp]) -> int:
-        return sum(shape.elements() * ops[i].ofm_element_bytes for i, shape in self.rolling.items())
+        return _buffer_bytes(ops, self.rolling, self.concats)
 
 
 @dataclass
@@ -142,6 +155,12 @@ class Stop:
 class BuildResult:
     cascades: list[Cascade] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)
+
+
+def _buffer_bytes(ops: list[SchedOp], own: Mapping[int, Shape4], concats: Mapping[int, Shape4]) -> int:
+    """Bytes of members' rolling buffers (``own``) and of concatenations' (``concats``, by reader)."""
+    return (sum(shape.elements() * ops[i].ofm_element_bytes for i, shape in own.items())
+            + sum(shape.elements() * ops[i].ifm_element_bytes for i, shape in concats.items()))
 
 
 def _rolling(ops: list[SchedOp], stripes: Mapping[int, Shape4], producer: int, consumer: int) -> tuple[Shape4, int]:
@@ -162,11 +181,7 @@ def _branch_rolling(ops: list[SchedOp], stripes: Mapping[int, Shape4], chain: li
         op = ops[index]
         inputs: tuple[tuple[int, Window], ...] = ()
         if position:
-            k = op.kernel
-            extent = k.area_height() + (1 if op.resampling is Resampling.NEAREST else 0)
-            top = (0, extent - 1) if op.pad_top is None else (op.pad_top, op.pad_top)
-            rows = window(k.stride_y, extent, op.ifm.height, op.resampling.upscale, top)
-            inputs = ((position - 1, same_rows if index == join else rows),)
+            inputs = ((position - 1, same_rows if index == join else read_window(op)),)
         if index == join:
             inputs += ((0, same_rows),)
         members.append(Member(op.ofm.height, stripes[index].height, inputs))
@@ -221,6 +236,7 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
     done: set[int] = set()
     result = BuildResult()
     peak = limit  # without spilling it rises to what must fit anyway
+    dag = cascade_dag.is_dag(ops)  # (forks and concatenations: cascade_dag.py's rules)
     for index in scope:
         if index in done:
             continue
@@ -244,12 +260,15 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
         # point, which then writes its whole OFM, but not between one and its join)
         producer = first
         while True:
-            nxt, stop = _next_in_chain(ops, in_scope, done, stripes, producer)
+            if dag:
+                nxt, stop = cascade_dag.next_member(ops, in_scope, done, stripes, chain)
+            else:
+                nxt, stop = _next_in_chain(ops, in_scope, done, stripes, producer)
             if nxt is None:
                 break
             branch = ops[nxt].ifm2_producer
             extra = 0
-            if branch in chain:
+            if branch in chain and not dag:
                 if ops[branch].branch_join != nxt:
                     stop = (f"its consumer '{ops[nxt].name}' also reads the whole OFM of "
                             f"'{ops[branch].name}', a member of this cascade, as its second operand")
@@ -268,6 +287,10 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
             if consumer.branch_join is not None:
                 pending.add(consumer.branch_join)
             buffers += rolling + extra + weight_buffers.get(nxt, 0)
+            if dag:  # every buffer of the graph so far, and the cascade may end only with no reader left out
+                buffers = (_buffer_bytes(ops, *cascade_dag.rolling_shapes(ops, stripes, chain))
+                           + sum(weight_buffers.get(i, 0) for i in chain))
+                closed = not cascade_dag.open_readers(ops, chain)
             if spilling:
                 if whole < peak:
                     stop = (f"'{consumer.name}' fits uncascaded ({whole} bytes, under the limit of {peak} bytes): "
@@ -302,9 +325,10 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                     f"(the chain ends there: {stop})")
         result.stops.append(Stop(end, stop))
         if len(best_chain) > 1:
-            rolling_shapes = _rolling_shapes(ops, stripes, best_chain)
-            result.cascades.append(Cascade(best_chain, {i: stripes[i] for i in best_chain}, rolling_shapes,
-                                           best - non_local.get(index, 0)))
+            own, concats = (cascade_dag.rolling_shapes(ops, stripes, best_chain) if dag
+                            else (_rolling_shapes(ops, stripes, best_chain), {}))
+            result.cascades.append(Cascade(best_chain, {i: stripes[i] for i in best_chain}, own,
+                                           best - non_local.get(index, 0), concats))
             done.update(best_chain)
             if not spilling:
                 peak = max(peak, best)
@@ -383,8 +407,9 @@ def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: boo
     ceiling = 0
     full = growth == "full"
     note = f"no taller final stripe to try (the OFM is {last.ofm.height} rows)"
+    propose = cascade_dag.propose_dag_stripes if cascade_dag.is_dag(ops) else propose_stripes
     for height in range(first_height, (last.ofm.height if full else last.ofm.height // 2 + 1)):
-        stripes = propose_stripes(ops, members, height)
+        stripes = propose(ops, members, height)
         built = build_cascades(ops, members, stripes, limit, spilling, non_local, weight_buffers(stripes))
         if height == first_height:
             ceiling = len(built.cascades)

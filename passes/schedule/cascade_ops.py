@@ -18,6 +18,13 @@ Every rule is a query of the op's interfaces and of the graph around it, never o
   an op whose OFM is read by exactly two ops, the next one as its IFM and a later join as its
   IFM2 (a residual block's input), need not write it whole: the builder may cascade it with
   both, its OFM rolling in a buffer tall enough for the join (cascade_builder.py).
+* **concatenation parts and forks** (with ``concats``: npu-form-cascades' ``cascade-concats``):
+  an op writing a part of a channel concatenation (no strides, parts of the result's height and
+  width, the result stored NHCWB16 and read by one op of this run as its IFM) need not write it
+  whole: its record names the parts' writers as the reader's ``ifm_from``, and the builder may
+  cascade all of them with the reader, the concatenation rolling. An op whose OFM several ops
+  of this run read as their IFM (a *fork*, the squeeze of a fire module) may be a member too,
+  its readers then all members of its cascade (cascade_builder.py).
 * **full IFM** (``full_ifm``): the IFM is a graph input (a function argument, or written by an op
   outside this NPU run) or is stored linear (NHWC).
 * **full OFM** (``full_ofm``): the OFM is a graph output (returned, or read outside this run), is
@@ -33,7 +40,7 @@ from npu_opt.dialects.npu.attrs import KernelAttr
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import encoding_of, is_constant, shape_of
-from npu_opt.dialects.npu.ops_memory import slice_root
+from npu_opt.dialects.npu.ops_memory import ConcatOp, slice_root
 from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, TensorFormat
 from npu_opt.ir.core import OpResult, Operation, Value
@@ -61,6 +68,48 @@ def _source(value: Value) -> Operation | None:
             return op
         value = op.operands[0]
     return None
+
+
+def _writers(value: Value) -> list[Operation | None]:
+    """The executed ops writing ``value``: through reshape views to the op writing their source,
+    and for a concatenation the writer of each part (None for a function argument)."""
+    while isinstance(value, OpResult) and value.op.has_trait(MemoryOnly):
+        op = value.op
+        if isinstance(op, ConcatOp):
+            return [w for part in op.operands for w in _writers(part)]
+        value = op.operands[0]
+    return [value.op] if isinstance(value, OpResult) else [None]
+
+
+def concat_read_by(op: Operation) -> ConcatOp | None:
+    """The concatenation ``op`` reads (through reshape views), if any."""
+    for value in op.operands:
+        while isinstance(value, OpResult) and value.op.has_trait(MemoryOnly):
+            if isinstance(value.op, ConcatOp):
+                return value.op
+            value = value.op.operands[0]
+    return None
+
+
+def _cascadable_concat(ofm: Value, position: dict[Operation, int]) -> ConcatOp | None:
+    """The concatenation ``ofm`` is a part of when it may roll in a cascade with its parts'
+    writers and its reader (``concats``, see the module docstring), else None."""
+    concat = concat_user(ofm)
+    if not isinstance(concat, ConcatOp) or concat.steps() != (1, 1, 1, 1):
+        return None
+    result = concat.results[0]
+    shape = shape_of(result)
+    if _linear(result) or len(shape) != 4:
+        return None
+    for part, offset in zip(concat.operands, concat.offsets):
+        part_shape = shape_of(part)
+        if (any(offset.values[:3]) or len(part_shape) != 4 or part_shape[1:3] != shape[1:3]
+                or not isinstance(part, OpResult) or part.op not in position or len(part.op.results) != 1):
+            return None
+    readers = readers_through_views(result)
+    if len(readers) != 1 or readers[0] not in position or readers[0].has_trait(ReturnLike):
+        return None
+    return concat
 
 
 def _fixed(value: Value) -> bool:
@@ -142,14 +191,17 @@ def _reuses_ifm(op: Operation, desc: NpuOpDesc, inputs: list[Value]) -> bool:
     return False
 
 
-def sched_ops(run: list[Operation], describe, joins: bool = False,
-              branches: bool = False) -> tuple[list[SchedOp], list[Operation]]:
+def sched_ops(run: list[Operation], describe, joins: bool = False, branches: bool = False,
+              concats: bool = False) -> tuple[list[SchedOp], list[Operation]]:
     """The scheduled ops of one NPU run (schedule order) as ``SchedOp``s, and their IR ops.
     ``describe(op)`` gives the op's cost-model description; ``joins``: a binary elementwise op
     of two feature maps may be cascaded; ``branches`` (implies ``joins``): an op whose OFM the
-    next op and a later join read may be a cascade member (see the module docstring)."""
+    next op and a later join read may be a cascade member; ``concats``: the parts of a
+    concatenation and their reader may be one cascade, and an op read by several ops as their
+    IFM (a fork) a member (see the module docstring)."""
     joins = joins or branches
     branching: list[int] = []  # ops whose only reason for a whole OFM is their two consumers
+    forking: list[int] = []  # ops whose only reason for a whole OFM is their several consumers
     ops = [op for op in run if costed(op) is not None and not is_weight_dma(op)]
     position = {op: i for i, op in enumerate(ops)}
     records: list[SchedOp] = []
@@ -170,6 +222,9 @@ def sched_ops(run: list[Operation], describe, joins: bool = False,
         readers = readers_through_views(ofm)
         consumers = tuple(sorted({position[r] for r in readers if r in position}))
         full_ifm = None
+        concat_reader = None
+        writers = _writers(ifm)
+        ifm_from = tuple(position[w] for w in writers) if all(w in position for w in writers) else ()
         if source is None or source not in position:
             full_ifm = "it is a graph input"
         elif _linear(ifm):
@@ -181,10 +236,14 @@ def sched_ops(run: list[Operation], describe, joins: bool = False,
             full_ofm = "it is stored linear (NHWC)"
         elif concat_user(ofm) is not None:
             full_ofm = "it is part of a concatenation"
+            if concats and _cascadable_concat(ofm, position) is not None:
+                full_ofm, concat_reader = None, position[readers[0]]
         elif len(consumers) > 1 or len(op.results) > 1:
             full_ofm = f"it has {max(len(consumers), len(op.results))} consumers"
             if branches and len(consumers) == 2 and len(op.results) == 1:
                 branching.append(index)
+            if concats and len(op.results) == 1:
+                forking.append(index)
         binary = desc.kind is OpKind.ELEMENTWISE_BINARY
         ifm2_bytes = 0
         if ifm2_desc is not None and (join or not binary):
@@ -199,7 +258,8 @@ def sched_ops(run: list[Operation], describe, joins: bool = False,
             ofm_element_bytes=desc.ofm.element_bytes, refusal=_refusal(op, desc, ifm, ifm2, joins),
             full_ifm=full_ifm, full_ofm=full_ofm, reuses_ifm=_reuses_ifm(op, desc, [ifm, ifm2]),
             consumers=consumers, ifm2_producer=position.get(ifm2_source) if ifm2_source is not None else None,
-            pad_top=kernel.pad_top if isinstance(kernel := op.attr("kernel"), KernelAttr) else None))
+            pad_top=kernel.pad_top if isinstance(kernel := op.attr("kernel"), KernelAttr) else None,
+            ifm_from=ifm_from, concat_reader=concat_reader))
     for record in records:
         if len(record.consumers) == 1:
             consumer = record.consumers[0]
@@ -210,7 +270,12 @@ def sched_ops(run: list[Operation], describe, joins: bool = False,
                 and _source(ifm_of[join]) is not ops[index]):
             # a branch point: the next op reads the OFM as its IFM, a later join as its IFM2
             records[index].full_ofm, records[index].branch_join = None, join
+    for index in forking:
+        if records[index].full_ofm is not None and all(records[c].ifm_from == (index,)
+                                                       for c in records[index].consumers):
+            # a fork: every reader reads the OFM as its IFM
+            records[index].full_ofm, records[index].fork = None, True
     return records, ops
 
 
-__all__ = ["WHOLE_VECTOR_BLOCKS", "is_join", "joinable", "is_weight_dma", "sched_ops"]
+__all__ = ["WHOLE_VECTOR_BLOCKS", "concat_read_by", "is_join", "joinable", "is_weight_dma", "sched_ops"]

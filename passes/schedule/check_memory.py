@@ -23,7 +23,8 @@ say) counts as read at the cascade's last time.
 
 Sizes: the storage of the value (NHCWB16 rounds the depth up to 16; elements take their
 storage width, at least a byte), a rolling buffer's shape (``#npu.cascade<.., rolling = HxWxD>``,
-times the batch) for a cascade member's OFM, ``buffer_bytes`` for a weight DMA with
+times the batch) for a cascade member's OFM (for a part of a concatenation rolling in a cascade,
+the concatenation's), ``buffer_bytes`` for a weight DMA with
 ``#npu.stream``.
 
 The overlap check is a sweep over time (``sweep``): rectangles sorted by start time, the live
@@ -47,7 +48,7 @@ from npu_opt.dialects.npu.schedule_attrs import (
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
-from npu_opt.passes.npu_order import is_executed, is_view, storage_home
+from npu_opt.passes.npu_order import concat_user, is_executed, is_view, storage_home
 from npu_opt.passes.schedule.check_rules import FunctionSchedule, Report, label, transfer_start
 
 IN_PLACE_OPS = (BinaryElementwiseOp, UnaryElementwiseOp, LutOp)
@@ -136,6 +137,11 @@ def storage_bytes(value: Value) -> int:
 
 def required_bytes(value: Value) -> tuple[int, str]:
     """(bytes an allocation of ``value`` must reserve, why)."""
+    concat = concat_user(value)
+    if concat is not None and isinstance(concat.attr(CASCADE_ATTR), CascadeAttr):
+        # a part of a concatenation rolling in a cascade: written into the concatenation's buffer
+        needed, why = required_bytes(concat.results[0])
+        return needed, f"a part of {label(concat)}, {why}"
     op = value.op if isinstance(value, OpResult) else None
     cascade = op.attr(CASCADE_ATTR) if op is not None else None
     if isinstance(cascade, CascadeAttr) and cascade.rolling is not None:

@@ -26,7 +26,7 @@ from typing import Callable, Iterator
 
 from npu_opt.dialects.npu.attrs import KernelAttr
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, shape_of
-from npu_opt.dialects.npu.ops_memory import DmaOp
+from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
 from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, CascadeAttr, StreamAttr, StripeAttr,
 )
@@ -280,6 +280,10 @@ def check_cascades(sched: FunctionSchedule, report: Report) -> None:
             first_of[cascade.id] = (sched.time[op], op)
         if cascade.rolling is not None and hwd is not None:
             _check_rolling(sched, op, cascade, hwd, report)
+    for op in sched.block.ops:
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(op, ConcatOp) and isinstance(cascade, CascadeAttr):
+            _check_concat_rolling(sched, op, cascade, report)
     for cid, (time, op) in first_of.items():
         if time != cid:
             report(5, f"cascade {cid} starts with {label(op)} at time {time} (a cascade's id is the time of "
@@ -299,8 +303,7 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
     members = [r for r in reading
                if isinstance(r.attr(CASCADE_ATTR), CascadeAttr) and r.attr(CASCADE_ATTR).id == cascade.id]
     if len(members) > 1:
-        last = max(members, key=lambda r: sched.time.get(r, -1))
-        needed = min(_branch_rows(sched, producer, cascade.id, last) + 1, hwd[0])
+        needed = min(_cascade_rows(sched, producer, cascade.id) + 1, hwd[0])
         if rolling[0] < needed:
             names = " and ".join(label(r) for r in members)
             report(5, f"{names} read the rolling buffer of {label(producer)} (cascade {cascade.id}) at different "
@@ -330,13 +333,63 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
                       f"but the rolling buffer holds {rolling[0]} rows (needs {needed})", reader)
 
 
-def _branch_rows(sched: FunctionSchedule, producer: Operation, cascade: int, last: Operation) -> int:
+def _member(op: Operation, cascade: int) -> bool:
+    theirs = op.attr(CASCADE_ATTR)
+    return isinstance(theirs, CascadeAttr) and theirs.id == cascade
+
+
+def _check_concat_rolling(sched: FunctionSchedule, concat: ConcatOp, cascade: CascadeAttr, report: Report) -> None:
+    """A concatenation rolling in a cascade (npu-form-cascades' ``cascade-concats``): its parts'
+    writers and its readers are members; the buffer has the result's width and depth and, for
+    each writer, the rows a reader's stripe reads plus the writer's stripe, and one more than
+    the rows written and not yet read while the cascade runs."""
+    hwd = _ofm_hwd(concat)
+    rolling = cascade.rolling
+    if hwd is None or rolling is None:
+        report(5, f"{label(concat)} is in cascade {cascade.id} without a rolling buffer shape (a concatenation "
+                  "belongs to a cascade only to roll in it)", concat)
+        return
+    if rolling[1] != hwd[1] or rolling[2] not in (hwd[2], -(-hwd[2] // 16) * 16):
+        report(5, f"the rolling buffer of {label(concat)} is {rolling[1]} wide and {rolling[2]} deep but the "
+                  f"concatenation is {hwd[1]} wide and {hwd[2]} deep", concat)
+    writers = [part.op for part in concat.operands if isinstance(part, OpResult)]
+    for writer in writers:
+        if not _member(writer, cascade.id):
+            report(5, f"{label(writer)} writes a part of {label(concat)}, which rolls in cascade {cascade.id}, but "
+                      "is not a member of that cascade", writer)
+            return
+    reading, _ = readers(concat.results[0])
+    for reader in reading:
+        if not _member(reader, cascade.id):
+            report(5, f"{label(reader)} reads {label(concat)}, which rolls in cascade {cascade.id}, but is not a "
+                      "member of that cascade", reader)
+            return
+    for writer in writers:
+        produced = _stripe_height(writer) or hwd[0]
+        needed = min(_cascade_rows(sched, writer, cascade.id) + 1, hwd[0])
+        why = "rows written and not yet read while the cascade runs, and one more"
+        for reader in reading:
+            out, stripe_h = _ofm_hwd(reader), _stripe_height(reader)
+            if out is None or stripe_h is None:
+                continue
+            kernel = reader.attr("kernel")
+            rows, _, _ = input_rows(out[0], stripe_h, kernel if isinstance(kernel, KernelAttr) else None, hwd[0],
+                                    _upscale(reader))
+            if rows + produced > needed:
+                needed = min(rows + produced, hwd[0])
+                why = f"{label(reader)} reads {rows} rows per stripe while {label(writer)} writes {produced}"
+        if rolling[0] < needed:
+            report(5, f"the rolling buffer of {label(concat)} (cascade {cascade.id}) holds {rolling[0]} rows but "
+                      f"{label(writer)} needs {needed}: {why}", concat)
+            return
+
+
+def _cascade_rows(sched: FunctionSchedule, producer: Operation, cascade: int) -> int:
     """The most rows of ``producer``'s OFM written and not yet read when the members of its
-    cascade from it to ``last`` run stripe by stripe (passes/schedule/rolling_rows.py), with
+    cascade from it to the last run stripe by stripe (passes/schedule/rolling_rows.py), with
     each reader's exact window (kernel, stride, top padding, upscaling)."""
     span = sorted((op for op in sched.time if isinstance(op.attr(CASCADE_ATTR), CascadeAttr)
-                   and op.attr(CASCADE_ATTR).id == cascade
-                   and sched.time[producer] <= sched.time[op] <= sched.time.get(last, -1)),
+                   and op.attr(CASCADE_ATTR).id == cascade and sched.time[producer] <= sched.time[op]),
                   key=lambda op: sched.time[op])
     position = {op: i for i, op in enumerate(span)}
     members: list[Member] = []

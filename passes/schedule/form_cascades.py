@@ -16,7 +16,11 @@ order (``npu.time``):
    **cascade branches** (``cascade-branches``, implying joins) the op writing that IFM2 may be a
    member too when the next op reads it as well: a whole residual block is one cascade, the
    block input rolling in a buffer tall enough for the rows the join reads last
-   (cascade_builder.py, rolling_rows.py).
+   (cascade_builder.py, rolling_rows.py). With **cascade concats** (``cascade-concats``) the ops
+   writing the parts of a channel concatenation and the op reading it may be one cascade, the
+   concatenation rolling in one buffer (the ``npu.concat`` carries its ``npu.cascade``), and an
+   op several members read as their IFM may be a member too: a fire module is one cascade
+   (cascade_dag.py).
 5. **Stripe growth**: each MIN cascade's final stripe grows one row at a time while the re-built
    cascades still fit and do not split the chain further (``grow_stripes``); weight buffers of the
    members count, each member's weights encoded at full depth for its stripe's block config.
@@ -46,7 +50,7 @@ from typing import Callable, Literal
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.perf import select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
-from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, op_weights_hwio
+from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, op_weights_hwio, report_name
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.dialects.npu.perf.shape import Shape4, round_up
@@ -63,7 +67,7 @@ from npu_opt.passes.npu_order import runs_by_function
 from npu_opt.passes.schedule.cascade_builder import (
     Cascade, SchedOp, build_cascades, grow_stripes, min_stripes,
 )
-from npu_opt.passes.schedule.cascade_ops import sched_ops
+from npu_opt.passes.schedule.cascade_ops import concat_read_by, sched_ops
 
 SCALE_RECORD_BYTES = 10
 """Bytes of one OFM channel's bias/scale record, for weights whose values are not in the IR."""
@@ -124,6 +128,10 @@ class FormCascades(Pass):
                                            "read by the next op and by the join, in a rolling buffer tall enough "
                                            "for both (a whole residual block; implies cascade-joins); OR-ed with "
                                            "the module's npu.schedule cascade_branches")
+    cascade_concats: bool = option(False, "let the ops writing a channel concatenation's parts and the op reading "
+                                          "it be one cascade, the concatenation rolling, and an op several members "
+                                          "read as their IFM be a member (a fire module as one cascade); OR-ed with "
+                                          "the module's npu.schedule cascade_concats")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
@@ -135,6 +143,7 @@ class FormCascades(Pass):
         growth = self.stripe_growth or (schedule.stripe_growth if isinstance(schedule, ScheduleAttr) else "vela")
         joins = self.cascade_joins or (isinstance(schedule, ScheduleAttr) and schedule.cascade_joins)
         branches = self.cascade_branches or (isinstance(schedule, ScheduleAttr) and schedule.cascade_branches)
+        concats = self.cascade_concats or (isinstance(schedule, ScheduleAttr) and schedule.cascade_concats)
         limit = self.sram_target
         if limit < 0:
             limit = schedule.sram_target if isinstance(schedule, ScheduleAttr) else target.arena_cache_size
@@ -144,9 +153,8 @@ class FormCascades(Pass):
             formed: set[Operation] = set()
             for run in runs:
                 for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx, min_peaks,
-                                                                growth, joins, branches):
-                    self._write(cascade, ops, ctx)
-                    formed.update(ops[i] for i in cascade.members)
+                                                                growth, joins, branches, concats):
+                    formed.update(self._write(cascade, ops, ctx))
                     ctx.stat("cascades")
                     ctx.stat("ops-cascaded", len(cascade.members))
                     ctx.stat("rolling-bytes", cascade.rolling_bytes(records))
@@ -170,7 +178,7 @@ class FormCascades(Pass):
         overlap = base.prefetch_overlap if base is schedule and base.strategy == strategy else strategy == "Size"
         policy = base.replaced(strategy=strategy, arena_cache_size=target.arena_cache_size, sram_target=sram_target,
                                stripe_growth=growth, prefetch_overlap=overlap, cascade_joins=joins,
-                               cascade_branches=branches)
+                               cascade_branches=branches, cascade_concats=concats)
         if schedule != policy:
             ctx.rewriter.set_attr(module, SCHEDULE_ATTR, policy)
         if largest > ctx.stats["largest-cascade"]:
@@ -181,9 +189,10 @@ class FormCascades(Pass):
                       ctx: PassContext, min_peaks: list[int],
                       growth: str = "vela",
                       joins: bool = False,
-                      branches: bool = False) -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
+                      branches: bool = False,
+                      concats: bool = False) -> list[tuple[Cascade, list[Operation], list[SchedOp]]]:
         describe: Callable[[Operation], NpuOpDesc] = lambda op: ctx.analyses.get(OpDescription, op).desc  # noqa: E731
-        records, ops = sched_ops(run, describe, joins, branches)
+        records, ops = sched_ops(run, describe, joins, branches, concats)
         if not records:
             return []
         spilling = target.is_spilling_enabled
@@ -242,6 +251,17 @@ class FormCascades(Pass):
                                f"reads its OFM too, after '{records[index + 1].name}' and the ops between have "
                                f"pulled it ahead, so it rolls in {cascade.rolling[index].height} rows",
                                ops[index])
+                readers = [records[r].name for r in records[index].consumers if r in cascade.members]
+                if records[index].fork and len(readers) > 1 and index in cascade.rolling:
+                    ctx.remark(f"'{records[index].name}' is a fork of the cascade: {', '.join(map(repr, readers))} "
+                               f"read its OFM, so it rolls in {cascade.rolling[index].height} rows, enough for the "
+                               "one that lags most", ops[index])
+            for reader, shape in cascade.concats.items():
+                parts = ", ".join(repr(records[p].name) for p in records[reader].ifm_from)
+                concat = concat_read_by(ops[reader])
+                ctx.remark(f"the concatenation {report_name(concat)!r} that '{records[reader].name}' reads rolls in "
+                           f"the cascade: {parts} write their parts into one buffer of "
+                           f"{shape.height}x{shape.width}x{shape.depth}", concat)
         for index, reason in sorted(stops.items()):
             if reason:
                 ctx.remark(f"cascading stops at '{records[index].name}': {reason}", ops[index])
@@ -331,7 +351,9 @@ class FormCascades(Pass):
 
     # -- writing -------------------------------------------------------------------------------
     @staticmethod
-    def _write(cascade: Cascade, ops: list[Operation], ctx: PassContext) -> None:
+    def _write(cascade: Cascade, ops: list[Operation], ctx: PassContext) -> list[Operation]:
+        """Write the cascade's attributes; returns the ops written (members and the
+        concatenations rolling in it)."""
         time = ops[cascade.start].attr(TIME_ATTR)
         cascade_id = time.value if isinstance(time, IntegerAttr) else cascade.start
         for index in cascade.members:
@@ -344,6 +366,14 @@ class FormCascades(Pass):
             rolling = cascade.rolling.get(index)
             ctx.rewriter.set_attr(op, CASCADE_ATTR, CascadeAttr(
                 cascade_id, None if rolling is None else (rolling.height, rolling.width, rolling.depth)))
+        written = [ops[i] for i in cascade.members]
+        for reader, shape in cascade.concats.items():
+            concat = concat_read_by(ops[reader])
+            assert concat is not None, "a rolling concatenation's reader reads it"
+            ctx.rewriter.set_attr(concat, CASCADE_ATTR, CascadeAttr(cascade_id, (shape.height, shape.width,
+                                                                                 shape.depth)))
+            written.append(concat)
+        return written
 
 
 __all__ = ["FormCascades", "min_memory_requirement", "min_schedule_peak"]

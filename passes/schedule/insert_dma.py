@@ -41,6 +41,7 @@ from npu_opt.ir.core import Operation
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.ir.traits import MemoryOnly
 from npu_opt.ir.types import RankedTensorType
 from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks
 
@@ -129,7 +130,8 @@ class InsertDma(Pass):
 def set_times(order: list[Operation], ctx: PassContext) -> None:
     """Number ``order`` (a function's executed ops) 0, 1, 2, ... as their ``npu.time``. A
     cascade's id is its first member's time, so cascade members (``npu.cascade``) are renamed
-    with the new time of their cascade's first member."""
+    with the new time of their cascade's first member, and so are concatenations rolling in a
+    cascade (views, which have no time)."""
     first: dict[int, int] = {}  # old cascade id -> new time of its first member
     for time, op in enumerate(order):
         cascade = op.attr(CASCADE_ATTR)
@@ -139,8 +141,11 @@ def set_times(order: list[Operation], ctx: PassContext) -> None:
         current = op.attr(TIME_ATTR)
         if not (isinstance(current, IntegerAttr) and current.value == time):
             ctx.rewriter.set_attr(op, TIME_ATTR, IntegerAttr(time))
+    block = order[0].parent if order else None
+    views = [op for op in block.ops if op.has_trait(MemoryOnly)] if block is not None else []
+    for op in [*order, *views]:
         cascade = op.attr(CASCADE_ATTR)
-        if isinstance(cascade, CascadeAttr) and first[cascade.id] != cascade.id:
+        if isinstance(cascade, CascadeAttr) and first.get(cascade.id, cascade.id) != cascade.id:
             ctx.rewriter.set_attr(op, CASCADE_ATTR, CascadeAttr(first[cascade.id], cascade.rolling))
 
 

@@ -9,7 +9,9 @@ buffer must hold that lag too. No closed form covers every stride, kernel and st
 module runs the cascade's rows the way the scheduled executor does (the last member computes
 its stripes in order; before each stripe every member it reads computes stripes until the rows
 the stripe reads exist) and records, for each member, the most OFM rows written but still to be
-read by some reader.
+read by some reader. A cascade still growing may have several members no member reads yet (the
+parts of a concatenation whose reader is not a member yet): they take turns, a stripe each, as
+that reader will pull them.
 
 It is plain arithmetic on row counts: npu-form-cascades feeds it its records with windows that
 can only over-estimate (no padding known: the widest window on both sides), npu-check-schedule
@@ -54,9 +56,11 @@ def same_rows(first: int, last: int) -> tuple[int, int]:
     return first, last
 
 
-def live_rows(members: list[Member]) -> list[int]:
+def live_rows(members: list[Member], every_sink: bool = False) -> list[int]:
     """For each member, the most rows of its OFM written and not yet read by every reader in
-    the cascade at any time (0 for the last member, which no member reads)."""
+    the cascade at any time (0 for the last member, which no member reads). The last member
+    pulls the others, as the executor runs a cascade; with ``every_sink``, every member no
+    member reads takes its turn (a cascade still growing, see the module docstring)."""
     produced = [0] * len(members)
     readers: list[list[tuple[int, Window]]] = [[] for _ in members]
     for position, member in enumerate(members):
@@ -87,9 +91,13 @@ def live_rows(members: list[Member]) -> list[int]:
                 pull(source)
         stripe(position)
 
-    if members:
-        while not finished(len(members) - 1):
-            pull(len(members) - 1)
+    # the members no member reads: the last, and in a cascade still growing (cascade_dag.py)
+    # members whose reader joins later, which will pull each of them in turn
+    sinks = [p for p in range(len(members)) if not readers[p]] if every_sink else [len(members) - 1]
+    while members and not all(finished(p) for p in sinks):
+        for position in sinks:
+            if not finished(position):
+                pull(position)
     return most
 
 

@@ -6,7 +6,8 @@ every tensor in a byte array per memory area at its allocated offset.
   stripe every member it reads from produces stripes until the rows that stripe reads exist
   (so a member runs only as far ahead as its consumer needs, and the rolling buffer holding
   its OFM must keep the rows still to be read: the rows one consumer stripe reads plus the
-  producer's stripe less one; npu-check-schedule, like Vela, asks for one row more). Other ops timed inside the cascade's span (the
+  producer's stripe less one; npu-check-schedule, like Vela, asks for one row more). A member
+  reading a concatenation whose parts members write pulls each part's writer in turn. Other ops timed inside the cascade's span (the
   DMAs of its members' weights) run as the cascade starts.
 * A compute op with ``#npu.stripe<H x W x D>`` computes ``H`` OFM rows at a time, reading only
   the IFM rows those rows need (``ifm_rows_needed``); without a stripe it computes its OFM at
@@ -34,7 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from npu_opt.dialects.npu.ops_common import NpuComputeOp
-from npu_opt.dialects.npu.ops_memory import DmaOp
+from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
 from npu_opt.dialects.npu.schedule_attrs import (
     ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, AllocAttr, CascadeAttr, StreamAttr, StripeAttr,
 )
@@ -354,8 +355,11 @@ class ScheduledRun:
             for value in run.op.operands:
                 while is_reshape_view(value):
                     value = value.op.operands[0]  # type: ignore[attr-defined]
-                if isinstance(value, OpResult) and value.op in runs:
-                    run.inputs.append(runs[value.op])
+                # a concatenation rolling in the cascade: its parts' writers (same rows, other channels)
+                written = value.op.operands if isinstance(value, OpResult) and isinstance(value.op, ConcatOp) else [value]
+                for part in written:
+                    if isinstance(part, OpResult) and part.op in runs:
+                        run.inputs.append(runs[part.op])
         last = runs[members[-1]]
         while not last.finished:
             self._pull(last)

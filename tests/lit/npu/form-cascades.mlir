@@ -330,3 +330,37 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
     return %2 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
   }
 }
+
+// -----
+
+// A fire module with cascade concats: the squeeze is a fork (both expands read it), each expand
+// writes its part of the concatenation through a copy, and the 3x3 reading the concatenation
+// ends the cascade. The concatenation carries the cascade and its rolling buffer (full depth);
+// the parts' writers have no buffer of their own. The squeeze rolls for the 3x3 expand, which
+// lags the 1x1 one.
+// CHECK-LABEL: func.func @fire_concat(
+// CHECK: name = "squeeze"}> {npu.time = 1 : i64, npu.stripe = #npu.stripe<1x16x16>, npu.cascade = #npu.cascade<0, rolling = 6x16x16>}
+// CHECK: name = "part0"{{.*}}npu.cascade = #npu.cascade<0>}
+// CHECK: name = "part1"{{.*}}npu.cascade = #npu.cascade<0>}
+// CHECK: "npu.concat"{{.*}}name = "cat"{{.*}}{npu.cascade = #npu.cascade<0, rolling = 6x16x32>}
+// CHECK: name = "reader"}> {npu.time = 6 : i64, npu.stripe = #npu.stripe<1x16x16>, npu.cascade = #npu.cascade<0>}
+// REMARK: remark: cascade of 7 ops from 'a_in' to 'reader': final stripe 1 rows, 6144 bytes of rolling buffers, 6144 bytes of fast storage
+// REMARK: remark: 'squeeze' is a fork of the cascade: 'expand_1x1', 'expand_3x3' read its OFM, so it rolls in 6 rows, enough for the one that lags most
+// REMARK: remark: the concatenation 'cat' that 'reader' reads rolls in the cascade: 'part0', 'part1' write their parts into one buffer of 6x16x32
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_concats>} {
+  func.func @fire_concat(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
+    %w1 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+    %b1 = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %w3 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %wc = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x32xi8>}> : () -> tensor<16x3x3x32xi8>
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_in", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.conv2d"(%0, %w1, %b1) <{kernel = #npu.kernel<1x1, padding = [0, 0, 0, 0]>, name = "squeeze"}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.conv2d"(%1, %w1, %b1) <{kernel = #npu.kernel<1x1, padding = [0, 0, 0, 0]>, name = "expand_1x1"}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %3 = "npu.avg_pool"(%2) <{name = "part0", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 3 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %4 = "npu.conv2d"(%1, %w3, %b1) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "expand_3x3"}> {npu.time = 4 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %5 = "npu.avg_pool"(%4) <{name = "part1", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 5 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %6 = "npu.concat"(%3, %5) <{name = "cat", offsets = [#npu.offset<0, 0, 0, 0>, #npu.offset<0, 0, 0, 16>]}> : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x32x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %7 = "npu.conv2d"(%6, %wc, %b1) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "reader"}> {npu.time = 6 : i64} : (tensor<1x32x16x32x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>, tensor<16x3x3x32xi8>, tensor<16xi32>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+    return %7 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}

@@ -56,12 +56,12 @@
 
 // -----
 
-// expected-error@+1 {{#npu.schedule: unexpected 'overlap' (the flags after the strategy are prefetch_overlap, cascade_joins, fastest_blocks, memory_order and cascade_branches, each once)}}
+// expected-error@+1 {{#npu.schedule: unexpected 'overlap' (the flags after the strategy are prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches and cascade_concats, each once)}}
 "foo.op"() {a = #npu.schedule<Size, overlap, arena_cache_size = 1, sram_target = 1>} : () -> ()
 
 // -----
 
-// expected-error@+1 {{#npu.schedule: unexpected 'cascade_joins' (the flags after the strategy are prefetch_overlap, cascade_joins, fastest_blocks, memory_order and cascade_branches, each once)}}
+// expected-error@+1 {{#npu.schedule: unexpected 'cascade_joins' (the flags after the strategy are prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches and cascade_concats, each once)}}
 "foo.op"() {a = #npu.schedule<Size, cascade_joins, arena_cache_size = 1, sram_target = 1, cascade_joins>} : () -> ()
 
 // -----
@@ -71,7 +71,7 @@
 
 // -----
 
-// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, buffer_limit, once each, not fast}}
+// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, cascade_concats, buffer_limit, once each, not fast}}
 "foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, fast]]>} : () -> ()
 
 // -----
