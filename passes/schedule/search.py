@@ -31,7 +31,10 @@ with Vela's one for one:
    faster point where it changes the order, and last each strategy's best point so far (Size
    filling the budget apart) with each op's block config chosen for the fewest estimated cycles
    (see ``_variants``). The set is fixed by the two ends, the budget and the options, so the
-   search is deterministic and runs at most ``22 + steps + 2 * refine`` candidates.
+   search is deterministic and runs at most ``24 + steps + 2 * refine`` candidates. Where the
+   model has a concatenation that could roll, Size filling the budget has cascade concats too,
+   and Size and the best point within the budget are tried with them (fire modules as one
+   cascade, see cascade_dag.py).
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -51,6 +54,7 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
 from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.dialects.npu.ops_memory import ConcatOp
 from npu_opt.dialects.npu.schedule_attrs import (
     KNOB_WORDS, POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr,
 )
@@ -171,8 +175,9 @@ class SearchSchedule(Pass):
                                   "and cascade joins on the best point within the budget, Size with cascade "
                                   "branches, Size keeping every prefetch, "
                                   "prefetch overlap on the next faster point, the memory-aware order where it "
-                                  "differs, and the fastest block configs on each strategy's best point (at most "
-                                  "18 + refine more)")
+                                  "differs, cascades through concatenations on Size and on the best point where "
+                                  "the model has one, and the fastest block configs on each strategy's best point "
+                                  "(at most 20 + refine more)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -210,9 +215,10 @@ class SearchSchedule(Pass):
                 self._refine(trials, tried, arena)
                 if self.variants:
                     joins = _has_join(module, ctx)
-                    self._fill(trials, tried, arena, branches=joins)
+                    concats = _has_concat(module)
+                    self._fill(trials, tried, arena, branches=joins, concats=concats)
                     ctx.stat("skipped", self._variants(trials, tried, arena, reorders=_memory_order_differs(module),
-                                                       joins=joins))
+                                                       joins=joins, concats=concats))
         points = [p for p in tried.values() if p is not None]
         ctx.stat("candidates", len(tried))
         ctx.stat("failed", sum(p is None for p in tried.values()))
@@ -265,15 +271,18 @@ class SearchSchedule(Pass):
             else:
                 high = middle
 
-    def _fill(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, branches: bool) -> None:
+    def _fill(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, branches: bool,
+              concats: bool = False) -> None:
         """Size's cascades (the fewest bytes for feature maps; whole residual blocks with
         ``branches``) with the passes after them filling the budget (npu.schedule's buffer_limit:
         weight buffers, feature maps kept in fast storage) rather than the MIN schedule's peak:
         the budget itself, at most the Performance schedule's SRAM; when that schedule overflows
         the budget (the limit bounds what the passes plan, not the allocation's span), the limit
         is lowered by the overshoot and tried again, at most ``refine`` times; a schedule that
-        fits with bytes to spare is tried once more with its own SRAM as the limit."""
-        flags = ("prefetch_overlap", "cascade_branches") if branches else ("prefetch_overlap",)
+        fits with bytes to spare is tried once more with its own SRAM as the limit. With
+        ``concats``, concatenations roll in Size's cascades too."""
+        flags = ("prefetch_overlap",) + (("cascade_branches",) if branches else ()) \
+            + (("cascade_concats",) if concats else ())
         size = trials([Knobs("Size", arena, flags)])[0]  # (with branches: also one of the variants)
         performance = tried.get(Knobs("Performance", arena))
         if size is None or size.sram >= self.sram_budget:
@@ -298,21 +307,24 @@ class SearchSchedule(Pass):
             limit = _aligned(limit - max(point.sram - self.sram_budget, ALIGNMENT))
 
     def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, reorders: bool,
-                  joins: bool) -> int:
+                  joins: bool, concats: bool = False) -> int:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
         re-reads, never more than the target) and cascade joins (cascades through a residual add,
         whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
         the best point within the budget; Size with cascade branches (the block's input rolls
         too, the whole block one cascade); Size without prefetch overlap; prefetch overlap (less
         SRAM, paid in cycles where a prefetch must wait) with and without full growth on the
-        cheapest point faster than that one, which it may bring within the budget; where it
+        cheapest point faster than that one, which it may bring within the budget; where the
+        model has a concatenation that could roll (``concats``), cascade concats on Size and on
+        the best point (a fire module one cascade: its feature maps roll instead of living
+        whole); where it
         changes the order (``reorders``), the memory-aware order (fewer bytes live, maybe fewer
         hidden transfers) on the best point, on Size and on that faster point; then each
         strategy's best point within the budget so far with every op on its fastest block config
         (fewer cycles; weight buffers may change size with the block depth, and when that takes
         it over the budget, the strategy's best point with less SRAM is tried so too). A variant
-        that cannot change its point is skipped: cascade joins or branches without a joinable op (``joins``),
-        full growth where no cascade grew, prefetch overlap where nothing is prefetched, the
+        that cannot change its point is skipped: cascade joins or branches without a joinable op
+        (``joins``), cascade concats without a concatenation (``concats``), full growth where no cascade grew, prefetch overlap where nothing is prefetched, the
         memory-aware order where it is the module's order. Returns how many were skipped."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
@@ -327,6 +339,10 @@ class SearchSchedule(Pass):
         wanted.append((Knobs("Size", arena), size is None or size.prefetches != 0))
         # whole residual blocks cascaded: less SRAM for feature maps, maybe room for weight buffers
         wanted.append((Knobs("Size", arena, ("prefetch_overlap", "cascade_branches")), joins))
+        # concatenations rolling with their parts: the same for fire and inception modules
+        wanted.append((Knobs("Size", arena, ("prefetch_overlap", "cascade_concats")), concats))
+        if best is not None:
+            wanted.append((best.knobs.with_flags("cascade_concats"), concats))
         if nearest is not None:
             wanted += [(nearest.knobs.with_flags("prefetch_overlap"), nearest.prefetches != 0),
                        # (without growth, this one is the one before)
@@ -383,6 +399,13 @@ def _has_join(module: Operation, ctx: PassContext) -> bool:
     feature maps of its shape): only then is the knob worth a candidate."""
     return any(is_costed(op) and (desc := ctx.analyses.get(OpDescription, op).desc) is not None
                and joinable(op, desc) for op in module.walk())
+
+
+def _has_concat(module: Operation) -> bool:
+    """Whether some concatenation could roll in a cascade with cascade concats (one along the
+    channels, without strides): only then is the knob worth a candidate."""
+    return any(isinstance(op, ConcatOp) and op.steps() == (1, 1, 1, 1)
+               and not any(any(offset.values[:3]) for offset in op.offsets) for op in module.walk())
 
 
 def _memory_order_differs(module: Operation) -> bool:

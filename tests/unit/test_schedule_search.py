@@ -192,8 +192,9 @@ def test_the_memory_order_is_tried_only_where_it_reorders() -> None:
 
 
 def test_variants_that_cannot_change_their_point_are_skipped() -> None:
-    """Full growth where no cascade grew, cascade joins or branches without a joinable op, prefetch overlap
-    where nothing is prefetched: each would give its point again, so it is not materialised."""
+    """Full growth where no cascade grew, cascade joins or branches without a joinable op, cascade
+    concats without a concatenation, prefetch overlap where nothing is prefetched: each would give
+    its point again, so it is not materialised."""
     from npu_opt.passes.schedule.search import SearchSchedule
 
     def ladder(growable: int | None, prefetches: int | None) -> dict[Knobs, Point | None]:
@@ -202,7 +203,7 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
         points.append(Point(Knobs("Size", 1000, ("prefetch_overlap",)), 400, 200, growable, prefetches))
         return {p.knobs: p for p in points}
 
-    def asked(tried: dict[Knobs, Point | None], joins: bool) -> tuple[list[Knobs], int]:
+    def asked(tried: dict[Knobs, Point | None], joins: bool, concats: bool = False) -> tuple[list[Knobs], int]:
         new: list[Knobs] = []
 
         def trials(batch: list[Knobs]) -> list[Point | None]:
@@ -211,18 +212,20 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
                     new.append(knobs)
                     tried[knobs] = Point(knobs, 999, 600)
             return [tried[knobs] for knobs in batch]
-        skipped = SearchSchedule(sram_budget=700)._variants(trials, tried, arena=1000, reorders=False, joins=joins)
+        skipped = SearchSchedule(sram_budget=700)._variants(trials, tried, arena=1000, reorders=False, joins=joins,
+                                                            concats=concats)
         return new, skipped
 
-    everything, skipped = asked(ladder(None, None), joins=True)  # (nothing known: every variant tried)
+    everything, skipped = asked(ladder(None, None), joins=True, concats=True)  # (nothing known: every variant tried)
     assert {Knobs("Performance", 2, ("full_growth",)), Knobs("Performance", 2, ("cascade_joins",)), Knobs("Size", 1000),
             Knobs("Size", 1000, ("prefetch_overlap", "cascade_branches")),
+            Knobs("Size", 1000, ("prefetch_overlap", "cascade_concats")), Knobs("Performance", 2, ("cascade_concats",)),
             Knobs("Performance", 3, ("prefetch_overlap",)),
             Knobs("Performance", 3, ("full_growth", "prefetch_overlap"))} <= set(everything)
     assert skipped == 3  # (the memory-aware order: the order is the module's)
     nothing, skipped = asked(ladder(0, 0), joins=False)
     assert [k for k in nothing if "fastest_blocks" not in k.flags] == []
-    assert skipped == 9  # (Size with cascade branches too: no joinable op)
+    assert skipped == 11  # (Size with cascade branches too: no joinable op; both concat variants: no concatenation)
 
 
 def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows() -> None:
