@@ -51,13 +51,15 @@ def result_alloc(op: Operation) -> Any:
 
 
 def cascades(module: Operation) -> list[list[Operation]]:
-    """The cascades of ``module``: members grouped by block and ``npu.cascade`` id, in IR order."""
+    """The cascades of ``module``: members grouped by block and ``npu.cascade`` id, in IR order
+    (executed ops only: a concatenation rolling in a cascade carries its id but runs nothing)."""
     from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
+    from npu_opt.ir.traits import MemoryOnly
 
     groups: dict[tuple[int, int], list[Operation]] = {}
     for op in module.walk():
         cascade = op.attr(CASCADE_ATTR)
-        if isinstance(cascade, CascadeAttr):
+        if isinstance(cascade, CascadeAttr) and not op.has_trait(MemoryOnly):
             groups.setdefault((id(op.parent), cascade.id), []).append(op)
     return list(groups.values())
 

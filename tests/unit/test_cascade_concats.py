@@ -207,3 +207,12 @@ def test_a_search_with_room_chooses_rolling_concatenations_and_its_point_comes_b
     point = again.attr(SEARCH_ATTR).points[again.attr(SEARCH_ATTR).chosen]
     assert (point.cycles, point.sram) == (chosen.cycles, chosen.sram)
     assert run_pipeline(module, "npu-check-schedule") == ""
+
+
+def test_the_summary_counts_the_executed_members_only() -> None:
+    # the npu.concat carries its cascade's id for its rolling buffer but runs nothing
+    from npu_opt.tools.summary import cascades
+
+    module = parse_module(_scheduled("shared", "schedule{optimise=Size cascade-concats=true}"), "fire.mlir")
+    (members,) = cascades(module)
+    assert len(members) == 12 and not any(isinstance(op, ConcatOp) for op in members)
