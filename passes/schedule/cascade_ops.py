@@ -61,13 +61,9 @@ def is_weight_dma(op: Operation) -> bool:
 
 
 def _source(value: Value) -> Operation | None:
-    """The executed op writing ``value``, looking through views; None for a function argument."""
-    while isinstance(value, OpResult):
-        op = value.op
-        if not op.has_trait(MemoryOnly):
-            return op
-        value = op.operands[0]
-    return None
+    """The executed op writing ``value``, looking through views (a concatenation's first part's
+    writer); None for a function argument."""
+    return _writers(value)[0]
 
 
 def _writers(value: Value) -> list[Operation | None]:
