@@ -31,7 +31,10 @@ before its reader again.
 
 With a separate fast storage (Dedicated_Sram), decisions and the slack chain see the feature
 maps npu-place-tensors moved to SRAM still in the arena (Vela decides before it moves them;
-``decide-in-arena``). The weight-stream sizes come from the codec model (``WeightStreams``): the
+``decide-in-arena``). Under a search's ``buffer_limit`` (Size's cascades filling a budget) a
+cascade member's buffers get the limit less those of the members before it too, as they are
+all live until the cascade ends; Vela counts each alone, as the Vela-equivalent schedules do.
+The weight-stream sizes come from the codec model (``WeightStreams``): the
 slicings the chain will ask for are first collected by a dry run of the chain and encoded in one
 batch, since the codec's parameter search costs far less per weight on many streams at once.
 """
@@ -210,6 +213,10 @@ class BufferWeights(Pass):
         target = target_of(module)
         perf = perf_target(target)
         limit = self._limit(module, target)
+        schedule = module.attr(SCHEDULE_ATTR)
+        # a buffer limit to fill (a search's Size schedule) is a limit on all the buffers live
+        # together: a cascade member's buffer must fit beside those of the members before it
+        together = isinstance(schedule, ScheduleAttr) and schedule.buffer_limit > 0
         ops = [op for op in module.walk() if is_costed(op)]
         arena = arena_placement(ops, target) if self.decide_in_arena else None
         for block, runs in runs_by_function(module, ctx):
@@ -219,7 +226,7 @@ class BufferWeights(Pass):
             for run in runs:
                 steps = [step for step in (self._prepare(op, target, perf, arena, room, ctx) for op in run
                                            if is_costed(op) and not is_weight_dma(op)) if step is not None]
-                moves.update(self._buffer_run(steps, perf, ctx))
+                moves.update(self._buffer_run(steps, perf, ctx, together))
             if timed:
                 self._retime(block, moves, ctx)
         if not ctx.stats["in-place"]:
@@ -271,24 +278,34 @@ class BufferWeights(Pass):
         cascaded = op.attr(CASCADE_ATTR) is not None
         return _Step(op, planned, block, encode, dma, cascaded, room.free(op))
 
-    def _buffer_run(self, steps: list[_Step], perf: PerfTarget, ctx: PassContext) -> dict[Operation, Operation]:
+    def _buffer_run(self, steps: list[_Step], perf: PerfTarget, ctx: PassContext,
+                    together: bool = False) -> dict[Operation, Operation]:
         """Decide the run's weight DMAs in schedule order, chaining the slack from op to op.
         Returns the prefetched DMAs with the compute op each must now be issued before.
 
         A first buffer is prefetched when the double buffer fits the memory the previous op
-        leaves (its free bytes less its own last buffer: Vela's slack memory)."""
+        leaves (its free bytes less its own last buffer: Vela's slack memory). With
+        ``together`` (a limit to fill) a cascade member's buffers get the limit less those
+        given to the members before it too, as all of them are live until the cascade ends."""
         known = self._encode_ahead(steps, perf, ctx) if self.encode_weights else {}
         moves: dict[Operation, Operation] = {}
+        held: dict[int, int] = {}  # (with a limit to fill) bytes of buffers given to each cascade's members
         prev_slack = 0.0
         prev_room: int | None = None  # None: no NPU compute op before in the run
         previous: Operation | None = None  # the NPU compute op issued last
         for index, step in enumerate(steps):
+            cascade = step.op.attr(CASCADE_ATTR)
+            beside = held.get(cascade.id, 0) if together and isinstance(cascade, CascadeAttr) else 0
+            if beside:
+                step = step._replace(limit=step.limit - beside)
             dry = known.get(index)
-            choice = dry[1] if dry is not None and dry[0] == prev_slack else self._choose(step, perf, prev_slack,
-                                                                                          step.encode)
+            choice = (dry[1] if dry is not None and dry[0] == prev_slack and not beside
+                      else self._choose(step, perf, prev_slack, step.encode))
             used = 0
             if step.dma is not None and choice.decision is not None:
                 prefetch, used = self._apply(step, choice.decision, prev_room, ctx)
+                if together and isinstance(cascade, CascadeAttr) and choice.decision.streaming is not None:
+                    held[cascade.id] = beside + sum(step.dma.attr(STREAM_ATTR).buffers)
                 if choice.decision.streaming is not None:
                     ctx.remark(_why_streamed(step, perf, choice.decision, prev_slack, prev_room, prefetch), step.dma)
                 if prefetch:

@@ -132,9 +132,10 @@ Trials = Callable[[list[Knobs]], list["Point | None"]]
 
 
 def frontier(points: list[Point]) -> list[Point]:
-    """The non-dominated points, fastest first; of points equal in both, the first tried."""
+    """The non-dominated points, fastest first; of points equal in both, the one with the
+    smallest buffer limit (none first: the knobs that say the least), then the first tried."""
     kept: list[Point] = []
-    for point in sorted(points, key=lambda p: (p.cycles, p.sram)):
+    for point in sorted(points, key=lambda p: (p.cycles, p.sram, p.knobs.buffer_limit)):
         if kept and kept[-1].sram <= point.sram:
             continue
         kept.append(point)
@@ -142,9 +143,9 @@ def frontier(points: list[Point]) -> list[Point]:
 
 
 def choose(points: list[Point], budget: int) -> Point | None:
-    """The fastest point whose SRAM fits ``budget`` (ties: less SRAM), or None."""
+    """The fastest point whose SRAM fits ``budget`` (ties: less SRAM, then as ``frontier``), or None."""
     fitting = [p for p in points if p.sram <= budget]
-    return min(fitting, key=lambda p: (p.cycles, p.sram)) if fitting else None
+    return min(fitting, key=lambda p: (p.cycles, p.sram, p.knobs.buffer_limit)) if fitting else None
 
 
 def _aligned(value: float) -> int:
@@ -276,20 +277,18 @@ class SearchSchedule(Pass):
         """Size's cascades (the fewest bytes for feature maps; whole residual blocks with
         ``branches``) with the passes after them filling the budget (npu.schedule's buffer_limit:
         weight buffers, feature maps kept in fast storage) rather than the MIN schedule's peak:
-        the budget itself, at most the Performance schedule's SRAM; when that schedule overflows
-        the budget (the limit bounds what the passes plan, not the allocation's span), the limit
-        is lowered by the overshoot and tried again, at most ``refine`` times; a schedule that
-        fits with bytes to spare is tried once more with its own SRAM as the limit. With
-        ``concats``, concatenations roll in Size's cascades too."""
+        the budget itself (at most the arena cache size; more than the Performance schedule's
+        SRAM can pay, as Size's cascades leave feature maps fewer bytes); when that schedule
+        overflows the budget (the limit bounds what the passes plan, not the allocation's span),
+        the limit is lowered by the overshoot and tried again, at most ``refine`` times; a
+        schedule that fits with bytes to spare is tried once more with its own SRAM as the
+        limit. With ``concats``, concatenations roll in Size's cascades too."""
         flags = ("prefetch_overlap",) + (("cascade_branches",) if branches else ()) \
             + (("cascade_concats",) if concats else ())
         size = trials([Knobs("Size", arena, flags)])[0]  # (with branches: also one of the variants)
-        performance = tried.get(Knobs("Performance", arena))
         if size is None or size.sram >= self.sram_budget:
             return  # no room beyond Size's own
-        top = min(self.sram_budget, performance.sram if performance is not None else arena)
-
-        limit = _aligned(top)
+        limit = _aligned(min(self.sram_budget, arena))
         for _ in range(1 + self.refine):
             if limit <= size.sram:
                 return

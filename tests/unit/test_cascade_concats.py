@@ -292,3 +292,24 @@ def test_random_inception_blocks_check_and_run_like_the_legalised_model(target: 
         for a, b in zip(got, run_function(reference, inputs)):
             assert a.tobytes() == b.tobytes(), seed
     assert rolled >= 3  # (Vela's memory test keeps some of the concatenations whole: 5 and 3 of 12 roll)
+
+
+def test_size_filling_a_limit_counts_a_cascades_weight_buffers_together() -> None:
+    # fire under Size with cascade concats is one 12-op cascade whose members' weight buffers
+    # are all live until it ends: filling a limit, they must fit it together (Vela's policy
+    # counts each alone, and at 67,392 bytes the schedule took 85,552)
+    from npu_opt.dialects.npu.schedule_attrs import USAGE_ATTR, ScheduleAttr
+    from npu_opt.passes.schedule.pipeline import SCHEDULE_HEAD, SCHEDULE_TAIL
+
+    points = []
+    for limit in (60000, 67392, 75000, 81920):
+        module = imported_with_target("fire", *TARGETS["shared"])
+        assert run_pipeline(module, SCHEDULE_HEAD) == ""
+        module.attributes[SCHEDULE_ATTR] = ScheduleAttr.for_point(
+            "Size", 1 << 32, 1 << 32, ("prefetch_overlap", "cascade_concats")).replaced(buffer_limit=limit)
+        assert run_pipeline(module, SCHEDULE_TAIL) == ""
+        sram = module.attr(USAGE_ATTR).used("Sram")
+        assert sram <= limit
+        points.append((module.attr(TOTALS_ATTR).cycle("total"), sram))
+    assert [c for c, _ in points] == sorted((c for c, _ in points), reverse=True)  # more room, fewer cycles
+    assert points[-1][0] < 0.5 * points[0][0]

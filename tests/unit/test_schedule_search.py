@@ -229,8 +229,8 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
 
 
 def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows() -> None:
-    """Size's cascades with a buffer limit: the budget itself first (at most the Performance
-    schedule's SRAM); when that schedule overflows the budget, the limit is lowered by the
+    """Size's cascades with a buffer limit: the budget itself first (at most the arena cache
+    size, even above the Performance schedule's SRAM); when that schedule overflows the budget, the limit is lowered by the
     overshoot (at most ``refine`` times, never to Size's SRAM); no limit is tried when Size
     leaves no room."""
     from npu_opt.passes.schedule.search import SearchSchedule
@@ -252,8 +252,8 @@ def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows(
 
     flags = ("prefetch_overlap", "cascade_branches")
     assert run(700, lambda limit: limit) == [Knobs("Size", 1000, flags), Knobs("Size", 1000, flags, 688)]
-    # (the budget is aligned down to 16 bytes; above the Performance schedule's SRAM, that SRAM)
-    assert run(5000, lambda limit: limit)[1:] == [Knobs("Size", 1000, flags, 896)]
+    # (the budget is aligned down to 16 bytes; above the arena cache size, that size)
+    assert run(5000, lambda limit: limit)[1:] == [Knobs("Size", 1000, flags, 992)]
     # a schedule using less than its limit: tried again with its own SRAM as the limit
     assert [k.buffer_limit for k in run(700, lambda limit: limit - 100)] == [0, 688, 576]
     overflow = run(700, lambda limit: limit + 100)
