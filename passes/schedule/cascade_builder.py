@@ -19,6 +19,10 @@ op) and grows a chain from every cascadable op while
   whole under the limit or the buffers stop fitting; with a shared arena it grows until the op
   and the chain so far both fit, or the buffers outgrow the smallest footprint found so far.
 
+With cascade concats the records may describe forks and concatenation parts, and a cascade may
+then hold a small dataflow graph rather than a chain: which op may join next, when the cascade
+may end and how tall its buffers are come from cascade_dag.py instead.
+
 Of the ops tried, the longest prefix that was an improvement becomes the cascade. ``Stop`` records
 why each chain ended, for the pass's remarks. The memory arithmetic is per op (``SchedOp``): a whole
 tensor in its format, a stripe or window in whole bricks (stripes.py).

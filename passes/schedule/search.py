@@ -323,8 +323,9 @@ class SearchSchedule(Pass):
         (fewer cycles; weight buffers may change size with the block depth, and when that takes
         it over the budget, the strategy's best point with less SRAM is tried so too). A variant
         that cannot change its point is skipped: cascade joins or branches without a joinable op
-        (``joins``), cascade concats without a concatenation (``concats``), full growth where no cascade grew, prefetch overlap where nothing is prefetched, the
-        memory-aware order where it is the module's order. Returns how many were skipped."""
+        (``joins``), cascade concats without a concatenation (``concats``), full growth where no
+        cascade grew, prefetch overlap where nothing is prefetched, the memory-aware order where
+        it is the module's order. Returns how many were skipped."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]

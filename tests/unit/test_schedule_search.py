@@ -230,9 +230,9 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
 
 def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows() -> None:
     """Size's cascades with a buffer limit: the budget itself first (at most the arena cache
-    size, even above the Performance schedule's SRAM); when that schedule overflows the budget, the limit is lowered by the
-    overshoot (at most ``refine`` times, never to Size's SRAM); no limit is tried when Size
-    leaves no room."""
+    size, even above the Performance schedule's SRAM); when that schedule overflows the budget,
+    the limit is lowered by the overshoot (at most ``refine`` times, never to Size's SRAM); no
+    limit is tried when Size leaves no room."""
     from npu_opt.passes.schedule.search import SearchSchedule
 
     def run(budget: int, sram_of_limit, size_sram: int = 300) -> list[Knobs]:

@@ -7,8 +7,9 @@ every tensor in a byte array per memory area at its allocated offset.
   (so a member runs only as far ahead as its consumer needs, and the rolling buffer holding
   its OFM must keep the rows still to be read: the rows one consumer stripe reads plus the
   producer's stripe less one; npu-check-schedule, like Vela, asks for one row more). A member
-  reading a concatenation whose parts members write pulls each part's writer in turn. Other ops timed inside the cascade's span (the
-  DMAs of its members' weights) run as the cascade starts.
+  reading a concatenation whose parts members write pulls each part's writer in turn. Other
+  ops timed inside the cascade's span (the DMAs of its members' weights) run as the cascade
+  starts.
 * A compute op with ``#npu.stripe<H x W x D>`` computes ``H`` OFM rows at a time, reading only
   the IFM rows those rows need (``ifm_rows_needed``); without a stripe it computes its OFM at
   once. Its weights come from its DMA's buffers (weights.py), one depth slice at a time.
@@ -356,7 +357,8 @@ class ScheduledRun:
                 while is_reshape_view(value):
                     value = value.op.operands[0]  # type: ignore[attr-defined]
                 # a concatenation rolling in the cascade: its parts' writers (same rows, other channels)
-                written = value.op.operands if isinstance(value, OpResult) and isinstance(value.op, ConcatOp) else [value]
+                concat = isinstance(value, OpResult) and isinstance(value.op, ConcatOp)
+                written = value.op.operands if concat else [value]  # type: ignore[union-attr]
                 for part in written:
                     if isinstance(part, OpResult) and part.op in runs:
                         run.inputs.append(runs[part.op])
