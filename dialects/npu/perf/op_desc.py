@@ -262,7 +262,8 @@ class NpuOpDesc:
 
     def with_ofm_stripe(self, stripe: Shape4) -> "NpuOpDesc":
         """This op producing only an OFM stripe: the IFM becomes the input area the stripe needs
-        (clamped to the whole IFM), as Vela's ``create_scheduler_info`` does."""
+        (clamped to the whole IFM), as Vela's ``create_scheduler_info`` does; for a part of a
+        concatenation, the whole tensor the block search sizes on is striped too."""
         stripe = stripe.min(self.ofm.shape)
         if stripe == self.ofm.shape:
             return self
@@ -273,7 +274,12 @@ class NpuOpDesc:
         if ifm2 is not None:
             ifm2 = derived(ifm2, shape=ifm2.shape.with_hw(min(height, ifm2.shape.height),
                                                           min(width, ifm2.shape.width)))
-        return derived(self, ifm=ifm, ifm2=ifm2, ofm=derived(self.ofm, shape=stripe))
+        whole = self.ofm.whole
+        if whole is not None:
+            # a part of a concatenation: Vela's stripe of the whole tensor (the block search's
+            # shape) has the stripe's height and the whole tensor's width and depth
+            whole = whole.with_hw(min(stripe.height, whole.height), whole.width)
+        return derived(self, ifm=ifm, ifm2=ifm2, ofm=derived(self.ofm, shape=stripe, whole=whole))
 
     def as_scheduled(self) -> "NpuOpDesc":
         """This op as Vela's scheduler costs it for its slack (``estimate_op_performance``): the
