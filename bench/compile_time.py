@@ -103,6 +103,33 @@ def vela_command(vela: str, model: Path, config: str, out_dir: str) -> list[str]
             "--system-config", system, "--memory-mode", memory]
 
 
+def summary_figures(path: Path) -> tuple[float, float]:
+    """(total cycles, SRAM bytes used) of a summary CSV: Vela's and npu-opt's ``--summary-csv``
+    share the columns."""
+    import csv
+
+    row = next(csv.DictReader(path.open(encoding="utf-8")))
+    return float(row["cycles_total"]), float(row["sram_memory_used"] or 0) * 1024
+
+
+def vela_legacy_figures(vela: str, model: Path, config: str, optimise: str) -> tuple[float, float] | None:
+    """(total cycles, SRAM bytes) of Vela's legacy scheduler (``--debug-force-legacy-core
+    --optimise optimise``) on ``model``, run now; None when Vela refuses the model."""
+    with tempfile.TemporaryDirectory() as out:
+        command = vela_command(vela, model, config, out) + ["--debug-force-legacy-core", "--optimise", optimise]
+        done = subprocess.run(command, capture_output=True, text=True)
+        found = list(Path(out).glob("*_summary_*.csv"))
+        return summary_figures(found[0]) if done.returncode == 0 and found else None
+
+
+def require_vela(script: str) -> str | None:
+    """The ``vela`` executable, or None after saying on stderr that ``script`` needs it."""
+    vela = shutil.which("vela")
+    if vela is None:
+        print(f"{script}: 'vela' is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
+    return vela
+
+
 @dataclass
 class Row:
     """Medians over the repeats of one model and config."""

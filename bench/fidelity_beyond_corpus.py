@@ -13,8 +13,6 @@ and graph forms the corpus lacks, so this is where the cost and memory models ar
 from __future__ import annotations
 
 import argparse
-import csv
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,20 +27,6 @@ TOLERANCE = 5.0
 """Percent, as bench/schedule_fidelity.py's goal."""
 
 
-def _summary(path: Path) -> tuple[float, float]:
-    """(total cycles, SRAM bytes used) of a summary CSV (Vela's or npu-opt's: the same columns)."""
-    row = next(csv.DictReader(path.open(encoding="utf-8")))
-    return float(row["cycles_total"]), float(row["sram_memory_used"] or 0) * 1024
-
-
-def vela_figures(vela: str, model: Path, config: str, optimise: str) -> tuple[float, float] | None:
-    with tempfile.TemporaryDirectory() as out:
-        command = ct.vela_command(vela, model, config, out) + ["--debug-force-legacy-core", "--optimise", optimise]
-        done = subprocess.run(command, capture_output=True, text=True)
-        found = list(Path(out).glob("*_summary_*.csv"))
-        return _summary(found[0]) if done.returncode == 0 and found else None
-
-
 def our_figures(model: Path, config: str, optimise: str) -> tuple[float, float] | str:
     with tempfile.TemporaryDirectory() as tmp:
         summary = Path(tmp) / "summary.csv"
@@ -50,7 +34,7 @@ def our_figures(model: Path, config: str, optimise: str) -> tuple[float, float] 
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0 or not summary.exists():
             return (done.stderr.strip().splitlines() or ["no output"])[-1][:200]
-        return _summary(summary)
+        return ct.summary_figures(summary)
 
 
 def _percent(ours: float, vela: float) -> float:
@@ -62,15 +46,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", default="A,C")
     parser.add_argument("--out", type=Path, default=HERE / "FIDELITY_BEYOND_CORPUS.md")
     args = parser.parse_args(argv)
-    vela = shutil.which("vela")
+    vela = ct.require_vela("fidelity_beyond_corpus.py")
     if vela is None:
-        print("fidelity_beyond_corpus.py: 'vela' is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
         return 1
     rows, within, refused = [], 0, []
     for model in sorted((HERE.parent / "tests" / "data").glob("*.tflite")):
         for config in [c for c in args.configs.split(",") if c]:
             for optimise in ("Performance", "Size"):
-                reference = vela_figures(vela, model, config, optimise)
+                reference = ct.vela_legacy_figures(vela, model, config, optimise)
                 if reference is None:
                     refused.append(f"{model.stem} {config} {optimise}")
                     continue
