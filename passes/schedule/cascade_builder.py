@@ -259,6 +259,7 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
         best = first.uncascaded_estimate(non_local.get(index, 0))
         stop = ""
         memory_stop = False  # the chain ended on a memory test (its reason names the op)
+        shapes = best_shapes = None  # (with forks or concatenations: the buffers of the chain so far, and of the best)
         pending = {first.branch_join} if first.branch_join is not None else set()
         # (joins of branch points in the chain not reached yet: a cascade may end at a branch
         # point, which then writes its whole OFM, but not between one and its join)
@@ -270,31 +271,33 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                 nxt, stop = _next_in_chain(ops, in_scope, done, stripes, producer)
             if nxt is None:
                 break
-            branch = ops[nxt].ifm2_producer
-            extra = 0
-            if branch in chain and not dag:
-                if ops[branch].branch_join != nxt:
-                    stop = (f"its consumer '{ops[nxt].name}' also reads the whole OFM of "
-                            f"'{ops[branch].name}', a member of this cascade, as its second operand")
-                    break
-                # the branch point's buffer grows to hold the rows this join reads later
-                grown = _branch_rolling(ops, stripes, chain, nxt)
-                extra = (grown.elements() - _rolling(ops, stripes, branch, branch + 1)[0].elements()) \
-                    * ops[branch].ofm_element_bytes
-                pending.discard(nxt)
             consumer = ops[nxt]
-            _, rolling = _rolling(ops, stripes, producer.index, nxt)
             whole = consumer.uncascaded_estimate(non_local.get(nxt, 0))
-            chain.append(nxt)
-            # the chain may end here unless a branch point before the last member waits for its join
-            closed = not pending
-            if consumer.branch_join is not None:
-                pending.add(consumer.branch_join)
-            buffers += rolling + extra + weight_buffers.get(nxt, 0)
             if dag:  # every buffer of the graph so far, and the cascade may end only with no reader left out
-                buffers = (_buffer_bytes(ops, *cascade_dag.rolling_shapes(ops, stripes, chain))
-                           + sum(weight_buffers.get(i, 0) for i in chain))
+                chain.append(nxt)
+                shapes = cascade_dag.rolling_shapes(ops, stripes, chain)
+                buffers = _buffer_bytes(ops, *shapes) + sum(weight_buffers.get(i, 0) for i in chain)
                 closed = not cascade_dag.open_readers(ops, chain)
+            else:
+                branch = consumer.ifm2_producer
+                extra = 0
+                if branch in chain:
+                    if ops[branch].branch_join != nxt:
+                        stop = (f"its consumer '{consumer.name}' also reads the whole OFM of "
+                                f"'{ops[branch].name}', a member of this cascade, as its second operand")
+                        break
+                    # the branch point's buffer grows to hold the rows this join reads later
+                    grown = _branch_rolling(ops, stripes, chain, nxt)
+                    extra = (grown.elements() - _rolling(ops, stripes, branch, branch + 1)[0].elements()) \
+                        * ops[branch].ofm_element_bytes
+                    pending.discard(nxt)
+                _, rolling = _rolling(ops, stripes, producer.index, nxt)
+                chain.append(nxt)
+                # the chain may end here unless a branch point before the last member waits for its join
+                closed = not pending
+                if consumer.branch_join is not None:
+                    pending.add(consumer.branch_join)
+                buffers += rolling + extra + weight_buffers.get(nxt, 0)
             if spilling:
                 if whole < peak:
                     stop = (f"'{consumer.name}' fits uncascaded ({whole} bytes, under the limit of {peak} bytes): "
@@ -307,7 +310,7 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                     memory_stop = True
                     break
                 if closed:
-                    best_chain, best = list(chain), buffers
+                    best_chain, best, best_shapes = list(chain), buffers, shapes
             else:
                 size = head_ifm + buffers + consumer.ofm_bytes + non_local.get(index, 0)
                 if whole < peak and best < peak:
@@ -321,7 +324,7 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                     memory_stop = True
                     break
                 if closed and (size < best or size < whole):
-                    best_chain, best = list(chain), size
+                    best_chain, best, best_shapes = list(chain), size, shapes
             producer = consumer
         end = best_chain[-1]
         if len(chain) > len(best_chain) and not memory_stop:
@@ -329,8 +332,7 @@ def build_cascades(ops: list[SchedOp], scope: list[int], stripes: Mapping[int, S
                     f"(the chain ends there: {stop})")
         result.stops.append(Stop(end, stop))
         if len(best_chain) > 1:
-            own, concats = (cascade_dag.rolling_shapes(ops, stripes, best_chain) if dag
-                            else (_rolling_shapes(ops, stripes, best_chain), {}))
+            own, concats = best_shapes if best_shapes is not None else (_rolling_shapes(ops, stripes, best_chain), {})
             result.cascades.append(Cascade(best_chain, {i: stripes[i] for i in best_chain}, own,
                                            best - non_local.get(index, 0), concats))
             done.update(best_chain)

@@ -87,19 +87,27 @@ def concat_read_by(op: Operation) -> ConcatOp | None:
     return None
 
 
+def channel_concat(op: Operation) -> bool:
+    """Whether ``op`` is a concatenation along the channels only (no strides, every part at
+    offset 0 in batch, height and width): the kind cascade concats may roll."""
+    return (isinstance(op, ConcatOp) and op.steps() == (1, 1, 1, 1)
+            and not any(any(offset.values[:3]) for offset in op.offsets))
+
+
 def _cascadable_concat(ofm: Value, position: dict[Operation, int]) -> ConcatOp | None:
     """The concatenation ``ofm`` is a part of when it may roll in a cascade with its parts'
     writers and its reader (``concats``, see the module docstring), else None."""
     concat = concat_user(ofm)
-    if not isinstance(concat, ConcatOp) or concat.steps() != (1, 1, 1, 1):
+    if concat is None or not channel_concat(concat):
         return None
+    assert isinstance(concat, ConcatOp)
     result = concat.results[0]
     shape = shape_of(result)
     if _linear(result) or len(shape) != 4:
         return None
-    for part, offset in zip(concat.operands, concat.offsets):
+    for part in concat.operands:
         part_shape = shape_of(part)
-        if (any(offset.values[:3]) or len(part_shape) != 4 or part_shape[1:3] != shape[1:3]
+        if (len(part_shape) != 4 or part_shape[1:3] != shape[1:3]
                 or not isinstance(part, OpResult) or part.op not in position or len(part.op.results) != 1):
             return None
     readers = readers_through_views(result)
@@ -274,4 +282,5 @@ def sched_ops(run: list[Operation], describe, joins: bool = False, branches: boo
     return records, ops
 
 
-__all__ = ["WHOLE_VECTOR_BLOCKS", "concat_read_by", "is_join", "joinable", "is_weight_dma", "sched_ops"]
+__all__ = ["WHOLE_VECTOR_BLOCKS", "channel_concat", "concat_read_by", "is_join", "joinable", "is_weight_dma",
+           "sched_ops"]

@@ -48,8 +48,9 @@ from npu_opt.dialects.npu.schedule_attrs import (
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
-from npu_opt.passes.npu_order import concat_user, is_executed, is_view, storage_home
+from npu_opt.passes.npu_order import is_executed, is_view, storage_home
 from npu_opt.passes.schedule.check_rules import FunctionSchedule, Report, label, transfer_start
+from npu_opt.passes.schedule.live_ranges import rolling_concat
 
 IN_PLACE_OPS = (BinaryElementwiseOp, UnaryElementwiseOp, LutOp)
 """Ops that may write their OFM over an IFM they read."""
@@ -137,8 +138,8 @@ def storage_bytes(value: Value) -> int:
 
 def required_bytes(value: Value) -> tuple[int, str]:
     """(bytes an allocation of ``value`` must reserve, why)."""
-    concat = concat_user(value)
-    if concat is not None and isinstance(concat.attr(CASCADE_ATTR), CascadeAttr):
+    concat = rolling_concat(value)
+    if concat is not None:
         # a part of a concatenation rolling in a cascade: written into the concatenation's buffer
         needed, why = required_bytes(concat.results[0])
         return needed, f"a part of {label(concat)}, {why}"

@@ -300,8 +300,7 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
                   f"is {hwd[1]} wide and {hwd[2]} deep", producer)
     produced = _stripe_height(producer) or hwd[0]
     reading = readers(producer.results[0])[0]
-    members = [r for r in reading
-               if isinstance(r.attr(CASCADE_ATTR), CascadeAttr) and r.attr(CASCADE_ATTR).id == cascade.id]
+    members = [r for r in reading if _member(r, cascade.id)]
     if len(members) > 1:
         needed = min(_cascade_rows(sched, producer, cascade.id) + 1, hwd[0])
         if rolling[0] < needed:
@@ -312,20 +311,20 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
                       f"(needs {needed})", producer)
             return
     for reader in reading:
-        theirs = reader.attr(CASCADE_ATTR)
-        if not isinstance(theirs, CascadeAttr) or theirs.id != cascade.id:
+        if not _member(reader, cascade.id):
             report(5, f"{label(reader)} reads the rolling buffer of {label(producer)} (cascade {cascade.id}) but is "
                       "not a member of that cascade", reader)
             continue
-        out, operand = _ofm_hwd(reader), _reads_via(reader, producer)
-        stripe_h = _stripe_height(reader)
-        if out is None or operand is None or stripe_h is None or len(shape_of(operand)) != 4:
+        operand = _reads_via(reader, producer)
+        window = _stripe_window(reader, shape_of(operand)) if operand is not None else None
+        if window is None:
             continue
-        kernel = reader.attr("kernel")
-        kernel = kernel if isinstance(kernel, KernelAttr) else None
-        rows, low, high = input_rows(out[0], stripe_h, kernel, shape_of(operand)[1], _upscale(reader))
+        rows, low, high = window
         needed = min(rows + produced, hwd[0])
         if rolling[0] < needed:
+            stripe_h = _stripe_height(reader)
+            kernel = reader.attr("kernel")
+            kernel = kernel if isinstance(kernel, KernelAttr) else None
             k = "1x1" if kernel is None else f"{kernel.height}x{kernel.width}"
             stride = 1 if kernel is None else kernel.stride_h
             report(5, f"{label(reader)} reads rows {low}..{high} of its input ({rows} rows: stripe {stripe_h}, "
@@ -334,8 +333,20 @@ def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: Cascad
 
 
 def _member(op: Operation, cascade: int) -> bool:
+    """Whether ``op`` is a member of cascade ``cascade``."""
     theirs = op.attr(CASCADE_ATTR)
     return isinstance(theirs, CascadeAttr) and theirs.id == cascade
+
+
+def _stripe_window(reader: Operation, input_shape: tuple[int, ...]) -> tuple[int, int, int] | None:
+    """``input_rows`` of one stripe of ``reader`` over its 4-D input of ``input_shape`` (the
+    most rows a stripe reads, and which); None for a reader without a 4-D OFM or input."""
+    out, stripe_h = _ofm_hwd(reader), _stripe_height(reader)
+    if out is None or stripe_h is None or len(input_shape) != 4:
+        return None
+    kernel = reader.attr("kernel")
+    return input_rows(out[0], stripe_h, kernel if isinstance(kernel, KernelAttr) else None, input_shape[1],
+                      _upscale(reader))
 
 
 def _check_concat_rolling(sched: FunctionSchedule, concat: ConcatOp, cascade: CascadeAttr, report: Report) -> None:
@@ -369,12 +380,10 @@ def _check_concat_rolling(sched: FunctionSchedule, concat: ConcatOp, cascade: Ca
         needed = min(_cascade_rows(sched, writer, cascade.id) + 1, hwd[0])
         why = "rows written and not yet read while the cascade runs, and one more"
         for reader in reading:
-            out, stripe_h = _ofm_hwd(reader), _stripe_height(reader)
-            if out is None or stripe_h is None:
+            window = _stripe_window(reader, shape_of(concat.results[0]))
+            if window is None:
                 continue
-            kernel = reader.attr("kernel")
-            rows, _, _ = input_rows(out[0], stripe_h, kernel if isinstance(kernel, KernelAttr) else None, hwd[0],
-                                    _upscale(reader))
+            rows = window[0]
             if rows + produced > needed:
                 needed = min(rows + produced, hwd[0])
                 why = f"{label(reader)} reads {rows} rows per stripe while {label(writer)} writes {produced}"
@@ -388,8 +397,7 @@ def _cascade_rows(sched: FunctionSchedule, producer: Operation, cascade: int) ->
     """The most rows of ``producer``'s OFM written and not yet read when the members of its
     cascade from it to the last run stripe by stripe (passes/schedule/rolling_rows.py), with
     each reader's exact window (kernel, stride, top padding, upscaling)."""
-    span = sorted((op for op in sched.time if isinstance(op.attr(CASCADE_ATTR), CascadeAttr)
-                   and op.attr(CASCADE_ATTR).id == cascade and sched.time[producer] <= sched.time[op]),
+    span = sorted((op for op in sched.time if _member(op, cascade) and sched.time[producer] <= sched.time[op]),
                   key=lambda op: sched.time[op])
     position = {op: i for i, op in enumerate(span)}
     members: list[Member] = []

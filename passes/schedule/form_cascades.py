@@ -251,8 +251,9 @@ class FormCascades(Pass):
                                f"reads its OFM too, after '{records[index + 1].name}' and the ops between have "
                                f"pulled it ahead, so it rolls in {cascade.rolling[index].height} rows",
                                ops[index])
-                readers = [records[r].name for r in records[index].consumers if r in cascade.members]
-                if records[index].fork and len(readers) > 1 and index in cascade.rolling:
+                readers = ([records[r].name for r in records[index].consumers if r in cascade.members]
+                           if records[index].fork and index in cascade.rolling else [])
+                if len(readers) > 1:
                     ctx.remark(f"'{records[index].name}' is a fork of the cascade: {', '.join(map(repr, readers))} "
                                f"read its OFM, so it rolls in {cascade.rolling[index].height} rows, enough for the "
                                "one that lags most", ops[index])

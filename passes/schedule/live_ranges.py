@@ -55,7 +55,7 @@ from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import execution_order, on_cpu, storage_home
+from npu_opt.passes.npu_order import concat_user, execution_order, on_cpu, storage_home
 
 RangeKind = Literal["input", "output", "feature_map", "rolling", "weights"]
 """What a range holds: a graph input, a graph output, an intermediate feature map, a cascade's
@@ -281,6 +281,15 @@ class _Extraction:
                          prefetch_from)
 
 
+def rolling_concat(value: Value) -> Operation | None:
+    """The concatenation ``value`` is a part of when that concatenation rolls in a cascade
+    (``#npu.cascade<ID, rolling = ...>`` on the ``npu.concat``: cascade concats): the part is
+    written into its rolling buffer. None otherwise."""
+    concat = concat_user(value)
+    cascade = concat.attr(CASCADE_ATTR) if concat is not None else None
+    return concat if isinstance(cascade, CascadeAttr) and cascade.rolling is not None else None
+
+
 def _storage_type(value: Value) -> object:
     """The element type as stored: a quantised type's storage integer (an OFM overwrites an IFM
     of another quantisation, as Vela compares data types only)."""
@@ -379,4 +388,4 @@ def live_at(ranges: Sequence[LiveRange], time: int) -> list[LiveRange]:
 
 
 __all__ = ["Interval", "LiveRange", "RangeKind", "SimpleRange", "align", "live_at", "live_ranges",
-           "lower_bound", "memory_usage", "op_times", "rolling_bytes", "storage_bytes"]
+           "lower_bound", "memory_usage", "op_times", "rolling_bytes", "rolling_concat", "storage_bytes"]

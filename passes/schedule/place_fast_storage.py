@@ -34,9 +34,9 @@ from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import concat_user, graph_blocks, is_view
+from npu_opt.passes.npu_order import graph_blocks, is_view
 from npu_opt.passes.schedule.fast_storage_choice import Candidate, choose_fast_storage
-from npu_opt.passes.schedule.live_ranges import LiveRange, live_ranges, memory_usage
+from npu_opt.passes.schedule.live_ranges import LiveRange, live_ranges, memory_usage, rolling_concat
 
 
 def move_to_area(value: Value, area: str | None, ctx: PassContext) -> bool:
@@ -64,13 +64,6 @@ def _move_with_views(value: Value, ctx: PassContext) -> None:
         move_to_area(current, None, ctx)
         pending.extend(user.results[0] for user in current.users()
                        if is_view(user) and user.operands and user.operands[0] is current and user.results)
-
-
-def _in_rolling_concat(value: Value) -> bool:
-    """Whether ``value`` is a part of a concatenation rolling in a cascade (cascade concats)."""
-    concat = concat_user(value)
-    cascade = concat.attr(CASCADE_ATTR) if concat is not None else None
-    return isinstance(cascade, CascadeAttr) and cascade.rolling is not None
 
 
 @register_pass("npu-place-fast-storage", statistics={
@@ -117,7 +110,7 @@ class PlaceFastStorage(Pass):
         for op in block.ops:
             cascade = op.attr(CASCADE_ATTR)
             if isinstance(cascade, CascadeAttr) and cascade.rolling is None and op.results \
-                    and not _in_rolling_concat(op.results[0]):
+                    and rolling_concat(op.results[0]) is None:
                 value = op.results[0]
                 enc = encoding_of(value)
                 if enc is not None and enc.area == fast:

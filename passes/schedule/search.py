@@ -54,7 +54,6 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
 from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.ops_memory import ConcatOp
 from npu_opt.dialects.npu.schedule_attrs import (
     KNOB_WORDS, POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr,
 )
@@ -69,7 +68,7 @@ from npu_opt.ir.pass_registry import Pass, option, parse_pipeline, register_pass
 from npu_opt.passes.memory_order import memory_aware_order
 from npu_opt.passes.npu_order import execution_order, graph_blocks
 from npu_opt.passes.schedule.candidate_pool import CandidatePool
-from npu_opt.passes.schedule.cascade_ops import joinable
+from npu_opt.passes.schedule.cascade_ops import channel_concat, joinable
 
 SRAM = "Sram"
 """The memory area whose bytes the budget limits (Vela's "SRAM used")."""
@@ -403,9 +402,8 @@ def _has_join(module: Operation, ctx: PassContext) -> bool:
 
 def _has_concat(module: Operation) -> bool:
     """Whether some concatenation could roll in a cascade with cascade concats (one along the
-    channels, without strides): only then is the knob worth a candidate."""
-    return any(isinstance(op, ConcatOp) and op.steps() == (1, 1, 1, 1)
-               and not any(any(offset.values[:3]) for offset in op.offsets) for op in module.walk())
+    channels): only then is the knob worth a candidate."""
+    return any(channel_concat(op) for op in module.walk())
 
 
 def _memory_order_differs(module: Operation) -> bool:
