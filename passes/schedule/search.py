@@ -29,9 +29,11 @@ with Vela's one for one:
    prefetch must then wait), and prefetch overlap with and without full growth on the next faster
    point, the memory-aware order (npu-order's ``order=memory``) on the best point, Size and that
    faster point where it changes the order, and last each strategy's best point so far (Size
-   filling the budget apart) with each op's block config chosen for the fewest estimated cycles
-   (see ``_variants``). The set is fixed by the two ends, the budget and the options, so the
-   search is deterministic and runs at most ``24 + steps + 2 * refine`` candidates. Where the
+   filling the budget apart) and every other point of the staircase within the budget with each
+   op's block config chosen for the fewest estimated cycles (see ``_variants``). The set is fixed
+   by the two ends, the budget and the options, so the search is deterministic and runs at most
+   ``39 + 2 * steps + 4 * refine`` candidates (each candidate before the blocks and its
+   fastest-blocks twin, and three more). Where the
    model has a concatenation that could roll, Size filling the budget has cascade concats too,
    and Size and the best point within the budget are tried with them (fire modules as one
    cascade, see cascade_dag.py).
@@ -177,7 +179,7 @@ class SearchSchedule(Pass):
                                   "prefetch overlap on the next faster point, the memory-aware order where it "
                                   "differs, cascades through concatenations on Size and on the best point where "
                                   "the model has one, and the fastest block configs on each strategy's best point "
-                                  "(at most 20 + refine more)")
+                                  "and on the staircase within the budget")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -320,7 +322,9 @@ class SearchSchedule(Pass):
         hidden transfers) on the best point, on Size and on that faster point; then each
         strategy's best point within the budget so far with every op on its fastest block config
         (fewer cycles; weight buffers may change size with the block depth, and when that takes
-        it over the budget, the strategy's best point with less SRAM is tried so too). A variant
+        it over the budget, the strategy's best point with less SRAM is tried so too), and every
+        other point of the staircase within the budget so (a smaller target's schedule can gain
+        more from its blocks than the best one's). A variant
         that cannot change its point is skipped: cascade joins or branches without a joinable op
         (``joins``), cascade concats without a concatenation (``concats``), full growth where no
         cascade grew, prefetch overlap where nothing is prefetched, the memory-aware order where
@@ -354,7 +358,10 @@ class SearchSchedule(Pass):
         bests = [best for strategy, filled in groups  # each strategy's best so far
                  if (best := choose([p for p in points if p.knobs.strategy == strategy
                                      and bool(p.knobs.buffer_limit) == filled], self.sram_budget)) is not None]
-        fastest = trials([best.knobs.with_flags("fastest_blocks") for best in bests])  # each op on its fastest block
+        # and every other point of the staircase within the budget: blocks can reorder it (a smaller
+        # target's cascades may gain more from them than a larger one's)
+        staircase = [p for p in frontier([p for p in points if p.sram <= self.sram_budget]) if p not in bests]
+        fastest = trials([p.knobs.with_flags("fastest_blocks") for p in bests + staircase])  # each op on its fastest block
         below = [choose([p for p in points if p.knobs.strategy == best.knobs.strategy
                          and bool(p.knobs.buffer_limit) == bool(best.knobs.buffer_limit) and p.sram < best.sram],
                         self.sram_budget)

@@ -165,11 +165,13 @@ def test_fastest_blocks_are_tried_on_each_strategys_best_point_and_one_step_down
         return [k for k in asked if "fastest_blocks" in k.flags]
 
     # Fastest blocks fitting on the best Performance point (target 2 within 700 bytes): no second
-    # try; Size (the variant keeping every prefetch, 600 bytes) gets its own.
+    # try; Size (the variant keeping every prefetch, 600 bytes) gets its own, and so does the
+    # other point of the staircase within the budget (target 1, 300 bytes).
     def fits(knobs: Knobs) -> Point:  # (every other variant slower than the ladder's points)
         return Point(knobs, 150 if "fastest_blocks" in knobs.flags else 999, 600)
     assert fastest_tried(_variants_tried(700, fits)) == [Knobs("Performance", 2, ("fastest_blocks",)),
-                                                          Knobs("Size", 1000, ("fastest_blocks",))]
+                                                          Knobs("Size", 1000, ("fastest_blocks",)),
+                                                          Knobs("Performance", 1, ("fastest_blocks",))]
     # Fastest blocks taking the best Performance point over the budget: the best one with less SRAM next.
     def grows(knobs: Knobs) -> Point:
         if "fastest_blocks" not in knobs.flags:
@@ -177,6 +179,19 @@ def test_fastest_blocks_are_tried_on_each_strategys_best_point_and_one_step_down
         return Point(knobs, 150, 650 if knobs.sram_target == 2 else 320)
     assert fastest_tried(_variants_tried(620, grows)) == [Knobs("Performance", 2, ("fastest_blocks",)),
                                                            Knobs("Performance", 1, ("fastest_blocks",))]
+
+
+def test_fastest_blocks_are_tried_on_the_staircase_within_the_budget_only() -> None:
+    """Each non-dominated point within the budget gets its fastest-blocks variant (a smaller
+    target's schedule may gain more from blocks than the best one's); points over the budget and
+    dominated points do not."""
+    def slow(knobs: Knobs) -> Point:  # (every variant dominated: slower and bigger than the ladder)
+        return Point(knobs, 150 if "fastest_blocks" in knobs.flags else 999, 950)
+    # within 1000 bytes the whole ladder is the staircase; within 700 only targets 2 and 1
+    assert {k.sram_target for k in _variants_tried(1000, slow) if "fastest_blocks" in k.flags
+            and k.strategy == "Performance"} == {3, 2, 1}
+    assert {k.sram_target for k in _variants_tried(700, slow) if "fastest_blocks" in k.flags
+            and k.strategy == "Performance"} == {2, 1}
 
 
 def test_the_memory_order_is_tried_only_where_it_reorders() -> None:

@@ -17,9 +17,9 @@
 // CSV: network,accelerator,system_config,memory_mode,budget,point,strategy,sram_target,flags,total_cycles,sram_bytes,chosen,vela_performance_cycles,vela_performance_sram,vela_size_cycles,vela_size_sram
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,0,Performance,16384,,29076,15536,no,29076,15536,47856,768
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,1,Performance,7088,cascade_joins fastest_blocks,29338,6816,yes,
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,2,Performance,7088,,32176,6640,no,
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,3,Performance,4976,,34843,4784,no,
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,16,,38353,0,no,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,2,Performance,7088,fastest_blocks,30538,6640,no,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,3,Performance,4976,fastest_blocks,33205,4784,no,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,16,fastest_blocks,36894,0,no,
 // CSV-EMPTY:
 
 // SUMMARY: Schedule: Performance (arena cache size 16,384 B, SRAM target 7,088 B; cascade joins, fastest block configs)
@@ -34,7 +34,7 @@
 // after them filling the budget win; a Size point names no SRAM target (Size makes its own).
 // FILL: Schedule: Size (arena cache size 16,384 B, SRAM target 11,680 B; prefetch overlap, fastest block configs, cascade branches, buffers filling the budget)
 // FILL: point 1: 26,543 cycles, 11,680 B (Size, prefetch overlap, fastest block configs, cascade branches, buffers filling the budget) <- chosen
-// FILL-NEXT: point 2: 31,152 cycles, 10,928 B (Performance, SRAM target 11,312 B)
+// FILL-NEXT: point 2: 29,514 cycles, 10,928 B (Performance, SRAM target 11,312 B, fastest block configs)
 
 // SVG: <svg
 // SVG: branches: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram

@@ -37,14 +37,19 @@
 
 // REMARK-DAG: remark: candidate Performance with an SRAM target of 16384 bytes: 29076 cycles, 15536 bytes of SRAM (on the frontier)
 // REMARK-DAG: remark: candidate Size with an SRAM target of 16384 bytes, prefetch overlap: 47856 cycles, 768 bytes of SRAM (dominated)
-// REMARK-DAG: remark: candidate Performance with an SRAM target of 16 bytes: 38353 cycles, 0 bytes of SRAM (on the frontier)
-// REMARK-DAG: remark: candidate Performance with an SRAM target of 7088 bytes: 32176 cycles, 6640 bytes of SRAM (on the frontier)
+// Every point of the staircase within the budget is tried with each op on its fastest block too,
+// and each of those replaces its point on the frontier.
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 16 bytes: 38353 cycles, 0 bytes of SRAM (dominated)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 16 bytes, fastest block configs: 36894 cycles, 0 bytes of SRAM (on the frontier)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 4976 bytes, fastest block configs: 33205 cycles, 4784 bytes of SRAM (on the frontier)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 7088 bytes: 32176 cycles, 6640 bytes of SRAM (dominated)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 7088 bytes, fastest block configs: 30538 cycles, 6640 bytes of SRAM (on the frontier)
 // REMARK: remark: chose Performance with an SRAM target of 7088 bytes, cascade joins, fastest block configs: the fastest of {{[0-9]+}} schedules within the budget of 8000 bytes (29338 cycles, 6816 bytes)
 
 // CHECK-LABEL: module attributes
 // CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088, cascade_joins, fastest_blocks>
 // CHECK-SAME: npu.search = #npu.search<budget = 8000, chosen = 1, performance = [29076, 15536], size = [47856, 768], points = [
-// CHECK-SAME: [Performance, 16384, 29076, 15536], [Performance, 7088, 29338, 6816, cascade_joins, fastest_blocks], [Performance, 7088, 32176, 6640], [Performance, 4976, 34843, 4784], [Performance, 16, 38353, 0]]>
+// CHECK-SAME: [Performance, 16384, 29076, 15536], [Performance, 7088, 29338, 6816, cascade_joins, fastest_blocks], [Performance, 7088, 30538, 6640, fastest_blocks], [Performance, 4976, 33205, 4784, fastest_blocks], [Performance, 16, 36894, 0, fastest_blocks]]>
 // CHECK-SAME: npu.usage = #npu.usage<Dram = [13824, 13824], Sram = [6816, 6816]>
 // CHECK-SAME: npu.cost_totals = #npu.cost<total = 29338.467
 
