@@ -27,8 +27,8 @@ with Vela's one for one:
    within the budget, Size with cascade branches (whole residual blocks as one cascade), Size with
    every prefetch kept (Size itself lets prefetched buffers share bytes and pays cycles where a
    prefetch must then wait), and prefetch overlap with and without full growth on the next faster
-   point, the memory-aware order (npu-order's ``order=memory``) on the best point, Size and that
-   faster point where it changes the order, and last each strategy's best point so far (Size
+   point, the memory-aware order (npu-order's ``order=memory``) on the best point, Size, that
+   faster point and Size filling the budget where it changes the order, and last each strategy's best point so far (Size
    filling the budget apart) and every other point of the staircase within the budget with each
    op's block config chosen for the fewest estimated cycles (see ``_variants``). The set is fixed
    by the two ends, the budget and the options, so the search is deterministic and runs at most
@@ -319,7 +319,8 @@ class SearchSchedule(Pass):
         the best point (a fire module one cascade: its feature maps roll instead of living
         whole); where it
         changes the order (``reorders``), the memory-aware order (fewer bytes live, maybe fewer
-        hidden transfers) on the best point, on Size and on that faster point; then each
+        hidden transfers) on the best point, on Size, on that faster point and on Size filling
+        the budget; then each
         strategy's best point within the budget so far with every op on its fastest block config
         (fewer cycles; weight buffers may change size with the block depth, and when that takes
         it over the budget, the strategy's best point with less SRAM is tried so too), and every
@@ -350,8 +351,12 @@ class SearchSchedule(Pass):
             wanted += [(nearest.knobs.with_flags("prefetch_overlap"), nearest.prefetches != 0),
                        # (without growth, this one is the one before)
                        (nearest.knobs.with_flags("prefetch_overlap", "full_growth"), nearest.growable != 0)]
-        wanted += [(knobs.with_flags("memory_order"), reorders) for knobs in (
-            best and best.knobs, Knobs("Size", arena, ("prefetch_overlap",)), nearest and nearest.knobs) if knobs]
+        # (and on Size filling the budget: fewer bytes live leave its buffers more room, however
+        # the Performance ladder compares with it at this budget)
+        filled = choose([p for p in points if p.knobs.buffer_limit], self.sram_budget)
+        wanted += [(knobs.with_flags("memory_order"), reorders) for knobs in dict.fromkeys((
+            best and best.knobs, Knobs("Size", arena, ("prefetch_overlap",)), nearest and nearest.knobs,
+            filled and filled.knobs)) if knobs]
         trials([knobs for knobs, useful in wanted if useful])
         points = [p for p in tried.values() if p is not None]
         groups = (("Performance", False), ("Size", False), ("Size", True))  # (Size filling the budget apart)

@@ -206,6 +206,30 @@ def test_the_memory_order_is_tried_only_where_it_reorders() -> None:
                           Knobs("Performance", 3, ("memory_order",))]
 
 
+def test_the_memory_order_is_tried_on_size_filling_the_budget_too() -> None:
+    """Size's cascades filling the budget get the memory-aware order even where a Performance
+    point is the best within the budget (ic_resnet8 in config A: fewer bytes live left its
+    buffers room for 20 % fewer cycles, found only at budgets where it was the best)."""
+    from npu_opt.passes.schedule.search import SearchSchedule
+
+    filled = Knobs("Size", 1000, ("prefetch_overlap",), 650)
+    tried: dict[Knobs, Point | None] = {p.knobs: p for p in (_point(100, 900, 3), _point(200, 600, 2),
+                                                             Point(filled, 250, 640))}
+    asked: list[Knobs] = []
+
+    def trials(batch: list[Knobs]) -> list[Point | None]:
+        for knobs in batch:
+            if knobs not in tried:
+                asked.append(knobs)
+                tried[knobs] = Point(knobs, 999, 950)
+        return [tried[knobs] for knobs in batch]
+
+    SearchSchedule(sram_budget=700)._variants(trials, tried, arena=1000, reorders=True, joins=False)
+    memory = [k for k in asked if "memory_order" in k.flags]
+    assert Knobs("Performance", 2, ("memory_order",)) in memory  # (the best within the budget)
+    assert filled.with_flags("memory_order") in memory
+
+
 def test_variants_that_cannot_change_their_point_are_skipped() -> None:
     """Full growth where no cascade grew, cascade joins or branches without a joinable op, cascade
     concats without a concatenation, prefetch overlap where nothing is prefetched: each would give
