@@ -70,7 +70,8 @@ def _label(op: Operation) -> str:
 def collect(module: Operation, title: str) -> Timeline | None:
     """The timeline of ``module``; None when it has no allocation."""
     from npu_opt.dialects.npu.schedule_attrs import (
-        ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, CascadeAttr, UsageAttr,
+        ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, CascadeAttr,
+        UsageAttr,
     )
 
     timeline = Timeline(title)
@@ -88,10 +89,10 @@ def collect(module: Operation, title: str) -> Timeline | None:
             span = spans.setdefault((id(op.parent), cascade.id), [cascade.id, cascade.id])
             if isinstance(when, int):
                 span[0], span[1] = min(span[0], when), max(span[1], when)
-        alloc = op.attr(ALLOC_ATTR)
-        if isinstance(alloc, AllocAttr):
-            timeline.areas.setdefault(alloc.area, []).append(
-                Interval(_label(op), alloc.offset, alloc.size, alloc.first, alloc.last, op.name == "npu.dma"))
+        for alloc, suffix in ((op.attr(ALLOC_ATTR), ""), (op.attr(SECOND_BUFFER_ATTR), " (2nd buffer)")):
+            if isinstance(alloc, AllocAttr):
+                timeline.areas.setdefault(alloc.area, []).append(Interval(
+                    _label(op) + suffix, alloc.offset, alloc.size, alloc.first, alloc.last, op.name == "npu.dma"))
         arg_allocs = op.attr(ARG_ALLOC_ATTR)
         for index, alloc in enumerate(getattr(arg_allocs, "elements", None) or ()):
             if isinstance(alloc, AllocAttr):

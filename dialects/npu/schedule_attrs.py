@@ -30,6 +30,11 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   the op defining a tensor: its memory area, byte offset, bytes reserved and live range (first
   and last time index, inclusive). A function's arguments get theirs in ``npu.arg_alloc``, an
   array on ``func.func`` with one entry per argument.
+* ``npu.second_buffer = #npu.alloc<...>`` (npu-allocate) on a weight ``npu.dma`` whose stream
+  alternates between two buffers: the second buffer, which is filled only once its reader runs
+  (the first slice computes while the second copies), so it is live from the reader's time and
+  placed apart from the first, which ``npu.alloc`` then holds alone (live from the transfer of
+  the first slice, under the previous op when prefetched).
 * On the module: ``npu.schedule = #npu.schedule<Performance, arena_cache_size = N,
   sram_target = N>`` (the strategy and the limits the schedule was made for, and
   ``prefetch_overlap`` for npu-allocate, which npu-form-cascades sets under Size; a schedule
@@ -66,6 +71,7 @@ STRIPE_ATTR = "npu.stripe"
 CASCADE_ATTR = "npu.cascade"
 ALLOC_ATTR = "npu.alloc"
 ARG_ALLOC_ATTR = "npu.arg_alloc"
+SECOND_BUFFER_ATTR = "npu.second_buffer"
 SCHEDULE_ATTR = "npu.schedule"
 USAGE_ATTR = "npu.usage"
 SEARCH_ATTR = "npu.search"
@@ -597,7 +603,7 @@ PARSERS = {"alloc": AllocAttr.parse, "stream": StreamAttr.parse, "stripe": Strip
 """Attribute name -> parser of its body, registered on the npu dialect."""
 
 __all__ = [
-    "ALLOC_ATTR", "ARG_ALLOC_ATTR", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr", "PARSERS",
+    "ALLOC_ATTR", "ARG_ALLOC_ATTR", "SECOND_BUFFER_ATTR", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr", "PARSERS",
     "GROWTHS", "KNOB_WORDS", "POINT_FLAGS", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR", "SearchPoint", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
     "TIME_ATTR", "UNHIDDEN_ATTR", "USAGE_ATTR", "UsageAttr",
 ]

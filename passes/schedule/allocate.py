@@ -12,7 +12,9 @@ allocators (the ``allocator`` option):
 Every range's size is rounded up to 16 bytes and every offset is a multiple of 16. The pass
 writes (dialects/npu/schedule_attrs.py): ``npu.alloc`` on each op defining a value of a range,
 the same attribute for all of them (the owner, concat writers, ops writing in place; views
-take none, they alias their source), ``npu.arg_alloc`` on ``func.func`` with an entry per
+take none, they alias their source), ``npu.second_buffer`` on a weight DMA whose stream
+alternates between two buffers (the second, placed apart from the first, which ``npu.alloc``
+then holds), ``npu.arg_alloc`` on ``func.func`` with an entry per
 argument (``#npu.alloc`` with size 0 for an argument that needs no storage), and ``npu.usage``
 on the module: per memory area the highest end address and the lower bound (the most bytes
 live at once), the largest over the module's functions (each function's scratch starts at 0).
@@ -43,7 +45,7 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr, UsageAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr, UsageAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
@@ -151,7 +153,7 @@ class Allocate(Pass):
         (area, used, bound) per area. With ``prefetch-overlap`` the prefetches are settled once
         the addresses are known, and the ranges written are those of the settled schedule."""
         areas = sorted({r.area for r in ranges})
-        offset_of: dict[Value, int] = {}
+        offset_of: dict[tuple[Value, bool], int] = {}  # (owner, second buffer) -> offset
         dropped: list[Operation] = []
         for area in areas:
             chosen = [r for r in ranges if r.area == area]
@@ -163,15 +165,16 @@ class Allocate(Pass):
                 dropped += apply_drops(settled, _name, ctx)
             else:
                 offsets = allocate_ranges(chosen, self.allocator, limit)
-            offset_of.update((r.owner, offset) for r, offset in zip(chosen, offsets))
+            offset_of.update(((r.owner, r.second), offset) for r, offset in zip(chosen, offsets))
         if overlap:
             _issue_after_previous(block, dropped, ctx)
             ranges = live_ranges(block, target)  # as npu-check-schedule reads the settled schedule
         alloc: dict[Value, AllocAttr] = {}
+        second: dict[Value, AllocAttr] = {}
         result = []
         for area in areas:
             chosen = [r for r in ranges if r.area == area]
-            offsets = [offset_of[r.owner] for r in chosen]
+            offsets = [offset_of[(r.owner, r.second)] for r in chosen]
             if overlap:
                 _assert_disjoint(chosen, offsets)
             used = 0
@@ -180,13 +183,19 @@ class Allocate(Pass):
                 used = max(used, offset + reserve)
                 attr = AllocAttr(area, offset, reserve, r.first, r.last)
                 for value in r.values:
-                    alloc[value] = attr
+                    (second if r.second else alloc)[value] = attr
             ctx.stat("ranges", len(chosen))
             bound = max(memory_usage(chosen, alignment=ALIGNMENT), default=0)
             result.append((area, used, bound))
             hard, soft = self._limits(area, target)
             self._check(block, chosen, area, used, hard, soft, ctx)
         self._write(block, alloc, ctx)
+        for op in block.ops:  # the second buffers of double-buffered weight streams
+            if op.results and op.results[0] in second:
+                if op.attr(SECOND_BUFFER_ATTR) != second[op.results[0]]:
+                    ctx.rewriter.set_attr(op, SECOND_BUFFER_ATTR, second[op.results[0]])
+            elif op.attr(SECOND_BUFFER_ATTR) is not None:
+                ctx.rewriter.remove_attr(op, SECOND_BUFFER_ATTR)
         return result
 
     @staticmethod

@@ -25,7 +25,10 @@ Sizes: the storage of the value (NHCWB16 rounds the depth up to 16; elements tak
 storage width, at least a byte), a rolling buffer's shape (``#npu.cascade<.., rolling = HxWxD>``,
 times the batch) for a cascade member's OFM (for a part of a concatenation rolling in a cascade,
 the concatenation's), ``buffer_bytes`` for a weight DMA with
-``#npu.stream``.
+``#npu.stream``. A double-buffered stream whose second buffer has its own allocation
+(``npu.second_buffer``) is two groups: the DMA's result needs the first buffer's bytes from its
+transfer's start, the second buffer the second's from its reader's time (its first slice
+computes while the second copies) to the reader's last time; each is a rectangle of its own.
 
 The overlap check is a sweep over time (``sweep``): rectangles sorted by start time, the live
 ones kept in a list sorted by offset. The live set is kept free of overlaps (a rectangle that
@@ -43,7 +46,7 @@ from npu_opt.dialects.npu.ops_common import element_bytes, encoding_of, shape_of
 from npu_opt.dialects.npu.ops_elementwise import BinaryElementwiseOp, LutOp, UnaryElementwiseOp
 from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, AllocAttr, CascadeAttr, StreamAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, SECOND_BUFFER_ATTR, STREAM_ATTR, AllocAttr, CascadeAttr, StreamAttr,
 )
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import BlockArgument, OpResult, Operation, Value
@@ -136,8 +139,9 @@ def storage_bytes(value: Value) -> int:
     return count * element_bytes(value)
 
 
-def required_bytes(value: Value) -> tuple[int, str]:
-    """(bytes an allocation of ``value`` must reserve, why)."""
+def required_bytes(value: Value, second: bool = False) -> tuple[int, str]:
+    """(bytes an allocation of ``value`` must reserve, why); ``second``: of the second buffer of
+    the double-buffered weight stream ``value`` is (``npu.second_buffer``)."""
     concat = rolling_concat(value)
     if concat is not None:
         # a part of a concatenation rolling in a cascade: written into the concatenation's buffer
@@ -155,6 +159,9 @@ def required_bytes(value: Value) -> tuple[int, str]:
         return batch * h * w * d * element_bytes(value), f"the rolling buffer {h}x{w}x{cascade.rolling[2]}"
     stream = op.attr(STREAM_ATTR) if isinstance(op, DmaOp) else None
     if isinstance(stream, StreamAttr):
+        if len(stream.buffers) == 2 and isinstance(op.attr(SECOND_BUFFER_ATTR), AllocAttr):
+            which = 1 if second else 0
+            return stream.buffers[which], f"the {('first', 'second')[which]} buffer of its double-buffered weight stream"
         return stream.buffer_bytes, f"its {stream.buffering}-buffered weight stream"
     shape = "x".join(map(str, shape_of(value))) or "scalar"
     encoding = encoding_of(value)
@@ -180,6 +187,17 @@ class Group:
     written: int | None = None
     read: int | None = None
     returned: bool = False
+    second: bool = False
+    """The second buffer of a double-buffered weight stream (``home`` is the DMA's result; the
+    group has no members: it holds no value, only the slices the reader reads from it)."""
+
+
+@dataclass(frozen=True)
+class SecondBuffer:
+    """The key of a weight stream's second buffer among the storage groups (its DMA's result
+    keys the first)."""
+
+    dma: Value
 
 
 def _value_name(value: Value, sched: FunctionSchedule) -> str:
@@ -188,9 +206,9 @@ def _value_name(value: Value, sched: FunctionSchedule) -> str:
     return label(value.op)  # type: ignore[attr-defined]
 
 
-def collect(sched: FunctionSchedule, report: Report) -> dict[Value, Group]:
+def collect(sched: FunctionSchedule, report: Report) -> dict[Value | SecondBuffer, Group]:
     """The function's storage groups with their allocations (reporting malformed ``npu.arg_alloc``)."""
-    groups: dict[Value, Group] = {}
+    groups: dict[Value | SecondBuffer, Group] = {}
 
     def group_of(value: Value) -> Group:
         root = storage_home(value)
@@ -219,8 +237,16 @@ def collect(sched: FunctionSchedule, report: Report) -> dict[Value, Group]:
             group = group_of(result)
             if isinstance(attr, AllocAttr) and result.index == 0:
                 group.allocations.append(Allocation(result, attr, op, label(op)))
+        second = op.attr(SECOND_BUFFER_ATTR)
+        if isinstance(second, AllocAttr):
+            group = groups[SecondBuffer(op.results[0])] = Group(op.results[0], second=True)
+            group.allocations.append(Allocation(op.results[0], second, op, f"the second buffer of {label(op)}"))
+            readers = [user for user in op.results[0].users() if user in sched.time]
+            if readers:
+                group.written = min(sched.time[user] for user in readers)
+                group.read = max(read_until[user] for user in readers)
     for group in groups.values():
-        for value in group.members:
+        for value in group.members:  # (none in a second buffer's group: its times are its reader's)
             owner = value.op if isinstance(value, OpResult) else None
             if owner is not None and owner in sched.time:
                 group.written = _min(group.written, sched.time[owner])
@@ -255,7 +281,7 @@ def _min(a: int | None, b: int) -> int:
 
 
 # --- rule 3 --------------------------------------------------------------------------------------------
-def check_allocations(sched: FunctionSchedule, groups: dict[Value, Group], report: Report) -> None:
+def check_allocations(sched: FunctionSchedule, groups: dict[Value | SecondBuffer, Group], report: Report) -> None:
     """Rule 3 for each allocation on its own: size, live range, placement inside its group's home;
     and every executed op's result (and argument) has an allocation when the function has any."""
     any_alloc = any(group.allocations for group in groups.values())
@@ -269,12 +295,13 @@ def check_allocations(sched: FunctionSchedule, groups: dict[Value, Group], repor
         last = sched.end if group.returned else group.read
         for alloc in group.allocations:
             attr = alloc.attr
-            needed, why = required_bytes(alloc.value)
+            needed, why = required_bytes(alloc.value, group.second)
             if attr.size < needed:
                 report(3, f"{alloc.name} needs {needed} bytes ({why}) but its allocation reserves {attr.size}", alloc.at)
-            written = _written(alloc.value, sched, group)
+            written = group.written if group.second else _written(alloc.value, sched, group)
             if written is not None and attr.first > written:
-                what = "its transfer starts" if isinstance(alloc.value.owner, DmaOp) else "it is written"
+                what = ("its reader starts" if group.second else "its transfer starts"
+                        if isinstance(alloc.value.owner, DmaOp) else "it is written")
                 report(3, f"the allocation of {alloc.name} is live from time {attr.first}, after {what} at time "
                           f"{written}", alloc.at)
             until = last if last is not None else written
@@ -307,7 +334,7 @@ def _written(value: Value, sched: FunctionSchedule, group: Group) -> int | None:
     return group.written
 
 
-def hulls(groups: dict[Value, Group]) -> tuple[list[Rect], list[Group], list[str]]:
+def hulls(groups: dict[Value | SecondBuffer, Group]) -> tuple[list[Rect], list[Group], list[str]]:
     """One rectangle per group with allocations (its members' hull), the groups and areas."""
     rects, owners, areas = [], [], []
     for group in groups.values():
@@ -326,7 +353,7 @@ def _home_alloc(group: Group) -> Allocation:
     return next((a for a in group.allocations if a.value is group.home), group.allocations[0])
 
 
-def check_overlaps(sched: FunctionSchedule, groups: dict[Value, Group],
+def check_overlaps(sched: FunctionSchedule, groups: dict[Value | SecondBuffer, Group],
                    report: Report) -> dict[str, tuple[list[Rect], SweepResult]]:
     """Rule 3: no two groups live at the same time share a byte of one area (in place aside).
     Returns per area the rectangles and the sweep, for the usage check."""
@@ -371,7 +398,7 @@ def _through_views(op: Operation) -> list[Value]:
 
 
 # --- rule 4 --------------------------------------------------------------------------------------------
-def check_limits(groups: dict[Value, Group], limits: Callable[[str], tuple[int, str]], report: Report) -> None:
+def check_limits(groups: dict[Value | SecondBuffer, Group], limits: Callable[[str], tuple[int, str]], report: Report) -> None:
     """Rule 4: each allocation ends within its memory (``limits(area)`` = (bytes, what they are))."""
     for group in groups.values():
         for alloc in group.allocations:
@@ -400,5 +427,5 @@ def peak_bytes(rects: Sequence[Rect], shared: Sequence[tuple[int, int]]) -> int:
     return peak
 
 
-__all__ = ["Allocation", "Group", "IN_PLACE_OPS", "Rect", "SweepResult", "check_allocations", "check_limits",
+__all__ = ["Allocation", "Group", "IN_PLACE_OPS", "Rect", "SecondBuffer", "SweepResult", "check_allocations", "check_limits",
            "check_overlaps", "collect", "hulls", "peak_bytes", "required_bytes", "storage_bytes", "sweep"]

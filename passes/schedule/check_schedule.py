@@ -13,7 +13,8 @@ none of the passes that make the decisions, so it catches their bugs:
 3. allocations: no two groups of storage live at the same time share a byte of one memory
    (views, concatenation parts and in-place elementwise outputs share legitimately: see
    check_memory.py), each reserves the tensor's storage size (a rolling buffer's, a weight
-   stream's buffers) and is live from its writer to its last reader;
+   stream's buffers) and is live from its writer to its last reader (a double-buffered stream's
+   second buffer, where ``npu.second_buffer`` places it apart, from its reader's time);
 4. every allocation fits its memory (the arena cache size for fast storage, the address space
    otherwise) and ``npu.usage`` agrees with the allocations;
 5. stripes fit their OFM and rolling buffers hold the rows their cascade's reader needs;

@@ -22,8 +22,12 @@ What gets storage, and for how long:
 * Sizes are storage sizes: an NHCWB16 tensor's depth is rounded up to 16. A cascade member with
   ``#npu.cascade<ID, rolling = HxWxD>`` keeps its OFM in a rolling buffer of that shape (NHCWB16,
   so D is rounded up to 16), live for the whole cascade. A DMA result with ``#npu.stream`` takes
-  the stream's buffers (``StreamAttr.buffer_bytes``, both buffers of a double-buffered stream in
-  one range), otherwise its whole tensor.
+  the stream's buffer (``StreamAttr.buffer_bytes``), otherwise its whole tensor. A
+  double-buffered stream takes two ranges: its first buffer (the result's range, live from the
+  transfer of the first slice) and its second (``second``: filled while the first slice
+  computes, so live from its reader's time), which npu-allocate places apart
+  (``npu.second_buffer``). Keeping both in one range would hold the second buffer's bytes while
+  the op before the reader runs, for nothing.
 * Cascades: a member runs stripe by stripe from the cascade's first time (its ID) to the last
   member's time, so what a member writes is live from the cascade's start and what it reads is
   live until the cascade's end.
@@ -90,6 +94,9 @@ class LiveRange:
     """Only with ``prefetch_overlap``, for a prefetched weight stream (whose range then starts at
     its first reader): when its transfer would start, the earlier of the DMA's time and the
     previous NPU op's."""
+    second: bool = False
+    """The second buffer of a double-buffered weight stream (its owner is the DMA's result, whose
+    own range is the first buffer): live from the reader's time."""
 
     @property
     def owner(self) -> Value:
@@ -179,6 +186,8 @@ class _Extraction:
         self.position = {op: index for index, op in enumerate(self.order)}
         self.end = max(self.times.values(), default=0)
         self.homes: dict[Value, _Home] = {}
+        self.seconds: list[LiveRange] = []
+        """The second buffers of double-buffered weight streams, made by ``build``."""
         self.cascade_end: dict[int, int] = {}
         for op in self.order:
             cascade = op.attr(CASCADE_ATTR)
@@ -265,13 +274,19 @@ class _Extraction:
                 stream = producer.attr(STREAM_ATTR)
                 if isinstance(stream, StreamAttr):
                     size = stream.buffer_bytes
+                    readers = [self.times[op] for op in value.users() if op in self.times]
                     if stream.prefetch and producer in self.times:
                         start = min(first, self.prefetch_start(producer))
-                        readers = [self.times[op] for op in value.users() if op in self.times]
                         if not self.prefetch_overlap:
                             first = start
                         elif readers and min(readers) > start:
                             first, prefetch_from = min(readers), start
+                    if stream.buffering == "double" and len(stream.buffers) == 2 and readers:
+                        size = stream.buffers[0]
+                        area = feature_map(value, self.target).area
+                        self.seconds.append(LiveRange([value], area, stream.buffers[1], max(first, min(readers)),
+                                                      max(first, min(readers), record.last), "weights",
+                                                      second=True))
                 if is_constant(source):
                     kind = "weights"
                     if not isinstance(stream, StreamAttr) or len(stream.slices) == 2:
@@ -334,6 +349,7 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
     state = _Extraction(block, target, prefetch_overlap)
     state.collect()
     built = {value: state.build(value, record) for value, record in state.homes.items()}
+    seconds = state.seconds
     if fuse_in_place:
         merged: dict[Value, LiveRange] = {}  # a home -> the range it joined
         for op in state.order:
@@ -353,6 +369,7 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
         result = [r for v, r in built.items() if v not in merged]
     else:
         result = list(built.values())
+    result += seconds
     position = {id(r): i for i, r in enumerate(result)}
     return sorted(result, key=lambda r: (r.first, position[id(r)]))
 

@@ -127,10 +127,22 @@ def test_weight_stream_buffer_and_prefetch() -> None:
   %wd = "npu.dma"(%w) {{npu.time = 1 : i64, npu.stream = {stream}}} : ({WEIGHTS}) -> {SRAM_W}
   %c = "npu.conv2d"(%a, %wd, %bias) <{{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>}}> {{npu.time = 2 : i64}} : ({FM}, {SRAM_W}, tensor<16xi32>) -> {FM}
   return %c : {FM}""")
-    weights = [r for r in ranges if r.kind == "weights"]
-    assert len(weights) == 1 and (weights[0].size, weights[0].first, weights[0].last) == (1152, 0, 2)
-    assert weights[0].content is None  # refilled slice by slice: not shareable
+    # The first buffer from its transfer (prefetched under the op at time 0) to its reader; the
+    # second, filled while the first slice computes, only while the reader runs.
+    weights = [(r.size, r.first, r.last, r.second) for r in ranges if r.kind == "weights"]
+    assert weights == [(640, 0, 2, False), (512, 2, 2, True)]
+    assert all(r.content is None for r in ranges if r.kind == "weights")  # refilled slice by slice: not shareable
     assert all(r.kind != "weights" or r.area == "Sram" for r in ranges)
+    # A single-buffered stream keeps one range of its one buffer.
+    single = stream.replace("double, buffers = [640, 512]", "single, buffers = [640]")
+    ranges = _ranges(f"""
+  %w = "tfl.pseudo_const"() <{{value = dense<1> : {WEIGHTS}}}> : () -> {WEIGHTS}
+  %bias = "tfl.pseudo_const"() <{{value = dense<0> : tensor<16xi32>}}> : () -> tensor<16xi32>
+  %a = "npu.avg_pool"(%x) {POOL} {{npu.time = 0 : i64}} : ({FM}) -> {FM}
+  %wd = "npu.dma"(%w) {{npu.time = 1 : i64, npu.stream = {single}}} : ({WEIGHTS}) -> {SRAM_W}
+  %c = "npu.conv2d"(%a, %wd, %bias) <{{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>}}> {{npu.time = 2 : i64}} : ({FM}, {SRAM_W}, tensor<16xi32>) -> {FM}
+  return %c : {FM}""")
+    assert [(r.size, r.first, r.last, r.second) for r in ranges if r.kind == "weights"] == [(640, 0, 2, False)]
 
 
 def test_memory_usage_of_plain_intervals() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, TIME_ATTR, AllocAttr, CascadeAttr, StreamAttr,
+    ALLOC_ATTR, CASCADE_ATTR, SECOND_BUFFER_ATTR, STREAM_ATTR, TIME_ATTR, AllocAttr, CascadeAttr, StreamAttr,
 )
 from npu_opt.dialects.npu.schedule_exec import run_scheduled
 from npu_opt.dialects.npu.schedule_exec.placement import Placements
@@ -99,6 +100,16 @@ def test_double_buffered_slices_alternate_buffers_and_read_back():
     assert np.array_equal(w0, ws.weights[:16]) and np.array_equal(b0, ws.bias[:16])
     assert np.array_equal(w1, ws.weights[16:]) and np.array_equal(b1, ws.bias[16:])
     assert memory[8] == 0 and memory[8 + 100] == 32      # slice 1 starts at buffer 1's offset
+
+
+def test_a_second_buffer_allocated_apart_takes_the_odd_slices():
+    memory = np.zeros(256, dtype=np.uint8)
+    ws = _stream("double", [100, 100], memory)
+    ws.second = AllocAttr("Sram", 150, 100, 1, 1)
+    ws.fill(0)
+    ws.fill(1)
+    assert np.array_equal(ws.read(1)[0], ws.weights[16:])
+    assert memory[8] == 0 and memory[150] == 32 and memory[108] == 0  # slice 1 at the second buffer's offset
 
 
 def test_a_slice_refilled_into_the_same_buffer_before_it_is_read_is_lost():
@@ -335,6 +346,69 @@ def test_a_weight_buffer_over_a_live_tensor_gives_wrong_outputs_and_is_rejected(
     broken = _edit_result(text, dma[0], f"offset = {dma[1].offset},", f"offset = {victim[1].offset},")
     assert "schedule rule 3" in _check_schedule(broken)
     assert _differs(broken, "weight_stream")
+
+
+def _second_buffers(text: str) -> list[tuple[str, AllocAttr, AllocAttr, int]]:
+    """(SSA name, npu.alloc, npu.second_buffer, reader time) of each DMA with a second buffer."""
+    names = {op_line.split(" = ", 1)[0].strip(): op_line for op_line in text.split("\n") if "npu.second_buffer" in op_line}
+    module = parse_module(text, "scheduled.mlir")
+    found = []
+    dmas = [op for op in _function(module).regions[0].entry.ops if op.attr(SECOND_BUFFER_ATTR) is not None]
+    for name, op in zip(names, dmas):
+        reader = min(u.attr(TIME_ATTR).value for u in op.results[0].users())
+        found.append((name, op.attr(ALLOC_ATTR), op.attr(SECOND_BUFFER_ATTR), reader))
+    return found
+
+
+def test_a_second_buffer_lives_from_its_reader_apart_from_the_first():
+    # weight_stream's double-buffered streams: the second buffer is live only while the reader
+    # runs (the first slice computes while the second copies), the first from its transfer.
+    text = _printed("weight_stream", "schedule", "shared")
+    seconds = _second_buffers(text)
+    assert len(seconds) == 3
+    for _, first, second, reader in seconds:
+        assert second.first == reader and first.first < reader and second.last == first.last
+    assert _check_schedule(text) == "" and not _differs(text, "weight_stream")
+
+
+def test_a_second_buffer_over_a_live_tensor_gives_wrong_outputs_and_is_rejected():
+    text = _printed("weight_stream", "schedule", "shared")
+    owners = _owners(text)
+    name, first, second, reader = _second_buffers(text)[1]
+    # the reader's IFM is live while the reader runs: put the second buffer on it
+    victim = next(o for o in owners if o[1].first < reader <= max(o[2], default=-1) and o[0] != name)
+    broken = _edit_result(text, name, f"npu.second_buffer = #npu.alloc<Sram, offset = {second.offset},",
+                          f"npu.second_buffer = #npu.alloc<Sram, offset = {victim[1].offset},")
+    assert "schedule rule 3" in _check_schedule(broken)
+    assert _differs(broken, "weight_stream")
+
+
+def test_a_second_buffer_too_small_or_too_late_is_rejected():
+    text = _printed("weight_stream", "schedule", "shared")
+    name, _, second, reader = _second_buffers(text)[0]
+    old = str(second)
+    small = _edit_result(text, name, old, str(AllocAttr(second.area, second.offset, second.size - 16,
+                                                        second.first, second.last)))
+    assert "needs" in _check_schedule(small) and "second buffer" in _check_schedule(small)
+    late = _edit_result(text, name, old, str(AllocAttr(second.area, second.offset, second.size, reader + 1,
+                                                       max(second.last, reader + 1))))
+    assert f"after its reader starts at time {reader}" in _check_schedule(late)
+
+
+def test_both_buffers_in_one_allocation_are_still_a_valid_schedule():
+    # A module written before the buffers were allocated apart: npu.alloc holds both buffers
+    # from the transfer's start; npu-check-schedule accepts it and it runs bit-exact.
+    text = _printed("weight_stream", "schedule", "shared")
+    joined = text
+    top = max(alloc.end for _, alloc, _ in _owners(text))  # (each stream moves above everything, apart)
+    for name, first, second, _ in _second_buffers(text):
+        joined = _edit_result(joined, name, f", npu.second_buffer = {second}", "")
+        joined = _edit_result(joined, name, str(first), str(AllocAttr(first.area, top, first.size + second.size,
+                                                                      first.first, first.last)))
+        top += first.size + second.size
+    assert "npu.second_buffer" not in joined
+    joined = re.sub(r"npu\.usage = #npu\.usage<[^>]*>, ", "", joined)  # (the span and bound changed)
+    assert _check_schedule(joined) == "" and not _differs(joined, "weight_stream")
 
 
 def test_a_weight_dma_after_its_reader_gives_wrong_outputs_and_is_rejected():

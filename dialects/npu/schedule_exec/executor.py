@@ -38,7 +38,7 @@ import numpy as np
 from npu_opt.dialects.npu.ops_common import NpuComputeOp
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, AllocAttr, CascadeAttr, StreamAttr, StripeAttr,
+    ALLOC_ATTR, CASCADE_ATTR, SECOND_BUFFER_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, AllocAttr, CascadeAttr, StreamAttr, StripeAttr,
 )
 from npu_opt.dialects.npu.schedule_exec.layout import gather, scatter
 from npu_opt.dialects.npu.schedule_exec.placement import Placements, is_constant_value, is_reshape_view
@@ -155,9 +155,9 @@ class ScheduledRun:
             area, end = self.places.extent(owner)
             ends[area] = max(ends.get(area, 0), end)
         for op in self.block.ops:
-            alloc = op.attr(ALLOC_ATTR)
-            if isinstance(alloc, AllocAttr):
-                ends[alloc.area] = max(ends.get(alloc.area, 0), alloc.end)
+            for alloc in (op.attr(ALLOC_ATTR), op.attr(SECOND_BUFFER_ATTR)):
+                if isinstance(alloc, AllocAttr):
+                    ends[alloc.area] = max(ends.get(alloc.area, 0), alloc.end)
         rng = np.random.default_rng(FILL_SEED)
         self.memory = {area: rng.integers(0, 256, size=end, dtype=np.uint8) for area, end in ends.items()}
 
@@ -175,8 +175,10 @@ class ScheduledRun:
             if "bias" in roles:
                 bias_value = consumer.operands[roles.index("bias")]
                 bias = self.constants.get(bias_value)
+            second = op.attr(SECOND_BUFFER_ATTR)
             self.streams[op.results[0]] = WeightStream(stream, alloc, self._array(op.operands[0]), bias,
-                                                       output_axis(consumer.name), self.memory[alloc.area])
+                                                       output_axis(consumer.name), self.memory[alloc.area],
+                                                       second if isinstance(second, AllocAttr) else None)
 
     def _write_inputs(self, inputs: Sequence[Any]) -> None:
         if len(inputs) != len(self.block.args):

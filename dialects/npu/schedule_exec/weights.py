@@ -2,8 +2,8 @@
 
 A weight DMA with ``#npu.stream<slices = [0, d1, ..., D], buffering, buffers = [b0(, b1)]>``
 cuts its consumer's weights into OFM-depth slices and copies each into a buffer of the DMA's
-allocation: buffer 0 at the allocation's offset, buffer 1 (double buffering) right after
-buffer 0's ``b0`` bytes. Slice copy ``g`` (counted over the whole run of the consumer: with a
+allocation: buffer 0 at the allocation's offset, buffer 1 (double buffering) at its own
+allocation (``npu.second_buffer``), or where there is none right after buffer 0's ``b0`` bytes. Slice copy ``g`` (counted over the whole run of the consumer: with a
 striped consumer and more than one slice, the slices are streamed again for every stripe) goes
 to buffer ``g mod buffers``. The consumer reads each slice back from its buffer's bytes, so a
 buffer that something else overwrites before it is read, or that the next slice refills too
@@ -48,6 +48,8 @@ class WeightStream:
     """The consumer's biases (one per output channel), streamed with the weights."""
     axis: int
     memory: np.ndarray
+    second: AllocAttr | None = None
+    """Where buffer 1 of a double-buffered stream is when it is allocated apart (``npu.second_buffer``)."""
     copies_per_pass: int = field(init=False)
     _written: dict[int, int] = field(default_factory=dict, init=False)
     """Slice copy -> buffer it was written into (the copies made so far)."""
@@ -65,6 +67,8 @@ class WeightStream:
     def _buffer(self, copy: int) -> tuple[int, int]:
         """(offset, bytes) of the buffer slice copy ``copy`` goes to."""
         index = copy % len(self.stream.buffers)
+        if index == 1 and self.second is not None:
+            return self.second.offset, self.stream.buffers[1]
         return self.alloc.offset + sum(self.stream.buffers[:index]), self.stream.buffers[index]
 
     def _payload(self, copy: int) -> tuple[np.ndarray, np.ndarray | None]:

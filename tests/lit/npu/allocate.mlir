@@ -91,10 +91,12 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", memory_mode = "Dedi
 
 // -----
 
-// A weight DMA with a double-buffered, prefetched stream: the buffer takes the two buffers'
-// bytes (640 + 512) and is live from the op before the DMA (time 0) to the conv (time 2).
+// A weight DMA with a double-buffered, prefetched stream: the first buffer (640 bytes) is live
+// from the op before the DMA (time 0), whose run hides its transfer, to the conv (time 2); the
+// second (512 bytes), filled while the first slice computes, only while the conv runs, and is
+// placed apart as npu.second_buffer.
 // CHECK-LABEL: func.func @weights
-// CHECK: "npu.dma"{{.*}}npu.alloc = #npu.alloc<Sram, offset = {{[0-9]+}}, size = 1152, live = [0, 2]>
+// CHECK: "npu.dma"{{.*}}npu.alloc = #npu.alloc<Sram, offset = {{[0-9]+}}, size = 640, live = [0, 2]>, npu.second_buffer = #npu.alloc<Sram, offset = {{[0-9]+}}, size = 512, live = [2, 2]>
 module attributes {npu.target = #npu.target<"ethos-u55-128">} {
   func.func @weights(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>

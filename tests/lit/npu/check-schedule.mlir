@@ -241,6 +241,70 @@ module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 
 
 // -----
 
+// Rule 3: a double-buffered stream's second buffer allocated apart (npu.second_buffer) is
+// filled once its reader runs, so it may take bytes a tensor frees before then (conv1's
+// rolling buffer, live 0..2); the first buffer alone is live from the prefetch.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @second_buffer(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 256, live = [1, 4]>, npu.second_buffer = #npu.alloc<Sram, offset = 1024, size = 256, live = [4, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+
+// -----
+
+// Rule 3: the second buffer must be live when its reader starts.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @second_buffer_late(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 3 (allocation): the allocation of the second buffer of 'conv2_weights' is live from time 5, after its reader starts at time 4}}
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 256, live = [1, 4]>, npu.second_buffer = #npu.alloc<Sram, offset = 1024, size = 256, live = [5, 5]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+
+// -----
+
+// Rule 3: the second buffer may not share bytes with a tensor live while its reader runs.
+module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
+  func.func @second_buffer_over(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 3 (allocation): the second buffer of 'conv2_weights' (Sram bytes 2304..2559, live 4..4) overlaps 'add' (Sram bytes 2304..3327, live 3..4)}}
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 256, live = [1, 4]>, npu.second_buffer = #npu.alloc<Sram, offset = 2304, size = 256, live = [4, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+
+// -----
+
 // Rule 4: every allocation ends within the arena cache size (4096 here) of fast storage.
 module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 4096, sram_target = 8192>} {
   func.func @over_arena(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
