@@ -236,8 +236,8 @@ def _misses_section(outcomes: list[Outcome], other: list[Outcome] | None, overla
                       "after the previous op), so its allocator may place it over buffers the previous op frees, which "
                       "only the command stream's waits keep safe: the DMA cannot then run under the previous op, yet "
                       "Vela's estimate counts it as hidden. `prefetch-overlap` (on under Size) makes Vela's choice and "
-                      "costs it honestly: with it these rows reach Vela's SRAM exactly, but the prefetches it must "
-                      "drop cost more than 5 % in cycles (next section)")
+                      "costs it honestly: with it these rows reach Vela's SRAM exactly, paying in cycles for the "
+                      "prefetches it must drop (next section)")
         lines[-1] += (f"; {len(fixed)} of these {len(misses)} rows come within with the other setting." if other
                       is not None else ".")
     else:

@@ -118,15 +118,20 @@ WEIGHTS = "tensor<16x3x3x16xi8>"
 SRAM_W = "tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>"
 
 
-def test_weight_stream_buffer_and_prefetch() -> None:
-    stream = "#npu.stream<slices = [0, 8, 16], buffering = double, buffers = [640, 512], bytes = 1152, prefetch>"
-    ranges = _ranges(f"""
+def _streamed(stream: str) -> list:
+    """The ranges of a conv at time 2 whose weights stream in by a DMA at time 1 (``stream``)."""
+    return _ranges(f"""
   %w = "tfl.pseudo_const"() <{{value = dense<1> : {WEIGHTS}}}> : () -> {WEIGHTS}
   %bias = "tfl.pseudo_const"() <{{value = dense<0> : tensor<16xi32>}}> : () -> tensor<16xi32>
   %a = "npu.avg_pool"(%x) {POOL} {{npu.time = 0 : i64}} : ({FM}) -> {FM}
   %wd = "npu.dma"(%w) {{npu.time = 1 : i64, npu.stream = {stream}}} : ({WEIGHTS}) -> {SRAM_W}
   %c = "npu.conv2d"(%a, %wd, %bias) <{{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>}}> {{npu.time = 2 : i64}} : ({FM}, {SRAM_W}, tensor<16xi32>) -> {FM}
   return %c : {FM}""")
+
+
+def test_weight_stream_buffer_and_prefetch() -> None:
+    stream = "#npu.stream<slices = [0, 8, 16], buffering = double, buffers = [640, 512], bytes = 1152, prefetch>"
+    ranges = _streamed(stream)
     # The first buffer from its transfer (prefetched under the op at time 0) to its reader; the
     # second, filled while the first slice computes, only while the reader runs.
     weights = [(r.size, r.first, r.last, r.second) for r in ranges if r.kind == "weights"]
@@ -135,13 +140,7 @@ def test_weight_stream_buffer_and_prefetch() -> None:
     assert all(r.kind != "weights" or r.area == "Sram" for r in ranges)
     # A single-buffered stream keeps one range of its one buffer.
     single = stream.replace("double, buffers = [640, 512]", "single, buffers = [640]")
-    ranges = _ranges(f"""
-  %w = "tfl.pseudo_const"() <{{value = dense<1> : {WEIGHTS}}}> : () -> {WEIGHTS}
-  %bias = "tfl.pseudo_const"() <{{value = dense<0> : tensor<16xi32>}}> : () -> tensor<16xi32>
-  %a = "npu.avg_pool"(%x) {POOL} {{npu.time = 0 : i64}} : ({FM}) -> {FM}
-  %wd = "npu.dma"(%w) {{npu.time = 1 : i64, npu.stream = {single}}} : ({WEIGHTS}) -> {SRAM_W}
-  %c = "npu.conv2d"(%a, %wd, %bias) <{{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>}}> {{npu.time = 2 : i64}} : ({FM}, {SRAM_W}, tensor<16xi32>) -> {FM}
-  return %c : {FM}""")
+    ranges = _streamed(single)
     assert [(r.size, r.first, r.last, r.second) for r in ranges if r.kind == "weights"] == [(640, 0, 2, False)]
 
 

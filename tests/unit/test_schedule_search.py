@@ -139,14 +139,14 @@ def test_the_knobs_beyond_vela_are_read_from_npu_schedule() -> None:
     assert all(full >= plain for plain, full in zip(*heights)) and heights[1] != heights[0]
 
 
-def _variants_tried(budget: int, outcome, reorders: bool = False) -> list[Knobs]:
+def _variants_tried(budget: int, outcome, reorders: bool = False, extra: tuple[Point, ...] = ()) -> list[Knobs]:
     """The knobs ``_variants`` tries after a ladder of three Performance points (SRAM 900, 600
-    and 300 bytes for targets 3, 2 and 1), each trial answered by ``outcome(knobs)``;
-    ``reorders``: the memory-aware order differs from the module's."""
+    and 300 bytes for targets 3, 2 and 1) and the ``extra`` points, each trial answered by
+    ``outcome(knobs)``; ``reorders``: the memory-aware order differs from the module's."""
     from npu_opt.passes.schedule.search import SearchSchedule
 
     tried: dict[Knobs, Point | None] = {p.knobs: p for p in (_point(100, 900, 3), _point(200, 600, 2),
-                                                             _point(300, 300, 1))}
+                                                             _point(300, 300, 1), *extra)}
     asked: list[Knobs] = []
 
     def trials(batch: list[Knobs]) -> list[Point | None]:
@@ -210,22 +210,9 @@ def test_the_memory_order_is_tried_on_size_filling_the_budget_too() -> None:
     """Size's cascades filling the budget get the memory-aware order even where a Performance
     point is the best within the budget (ic_resnet8 in config A: fewer bytes live left its
     buffers room for 20 % fewer cycles, found only at budgets where it was the best)."""
-    from npu_opt.passes.schedule.search import SearchSchedule
-
     filled = Knobs("Size", 1000, ("prefetch_overlap",), 650)
-    tried: dict[Knobs, Point | None] = {p.knobs: p for p in (_point(100, 900, 3), _point(200, 600, 2),
-                                                             Point(filled, 250, 640))}
-    asked: list[Knobs] = []
-
-    def trials(batch: list[Knobs]) -> list[Point | None]:
-        for knobs in batch:
-            if knobs not in tried:
-                asked.append(knobs)
-                tried[knobs] = Point(knobs, 999, 950)
-        return [tried[knobs] for knobs in batch]
-
-    SearchSchedule(sram_budget=700)._variants(trials, tried, arena=1000, reorders=True, joins=False)
-    memory = [k for k in asked if "memory_order" in k.flags]
+    memory = [k for k in _variants_tried(700, lambda knobs: Point(knobs, 999, 950), reorders=True,
+                                         extra=(Point(filled, 250, 640),)) if "memory_order" in k.flags]
     assert Knobs("Performance", 2, ("memory_order",)) in memory  # (the best within the budget)
     assert filled.with_flags("memory_order") in memory
 
