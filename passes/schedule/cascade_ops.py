@@ -257,7 +257,9 @@ def sched_ops(run: list[Operation], describe, joins: bool = False, branches: boo
             index=index, name=report_name(op), ifm=ifm_desc.shape, ofm=desc.ofm.shape, kernel=desc.kernel,
             resampling=desc.resampling,
             ifm_bytes=tensor_bytes(ifm_desc.shape, ifm_desc.element_bytes, ifm_desc.format == TensorFormat.NHCWB16),
-            ofm_bytes=tensor_bytes(desc.ofm.shape, desc.ofm.element_bytes, desc.ofm.format == TensorFormat.NHCWB16),
+            # (a part of a concatenation counts the whole tensor it writes into, as Vela sizes its OFM)
+            ofm_bytes=tensor_bytes(desc.ofm.whole or desc.ofm.shape, desc.ofm.element_bytes,
+                                   desc.ofm.format == TensorFormat.NHCWB16),
             ifm2_bytes=ifm2_bytes, ifm_element_bytes=ifm_desc.element_bytes,
             ofm_element_bytes=desc.ofm.element_bytes, refusal=_refusal(op, desc, ifm, ifm2, joins),
             full_ifm=full_ifm, full_ofm=full_ofm, reuses_ifm=_reuses_ifm(op, desc, [ifm, ifm2]),

@@ -79,6 +79,32 @@ def min_memory_requirement(ops: list[SchedOp]) -> int:
                default=0)
 
 
+def _growth_non_local(cascade: Cascade, records: list[SchedOp], ops: list[Operation],
+                      non_local: dict[int, int]) -> dict[int, int]:
+    """What stripe growth counts live beside each member of a MIN cascade (shared fast storage),
+    as Vela's sub-schedule does: what the MIN schedule had live beside the cascade at its start,
+    the same for every member, and for the members after the first the first op's whole IFM
+    when another op of the run reads it too (it then lives through the cascade). Not each
+    member's own MIN-schedule neighbours: a tensor live beside a later member only because the
+    network's output or a CPU op still needs it is not counted, as in Vela (so its final
+    schedule can exceed the MIN peak by that tensor, allocated honestly afterwards). Vela's rule
+    knows only chains: a cascade holding a join, a branch point, a fork or a rolling
+    concatenation (the knobs beyond Vela's) keeps each member's own MIN-schedule neighbours,
+    among them the block input or second operand that lives across the members."""
+    from npu_opt.passes.schedule.check_rules import readers
+
+    first = cascade.start
+    if any(records[i].ifm2_producer is not None or records[i].branch_join is not None or records[i].fork
+           or records[i].concat_reader is not None for i in cascade.members) or cascade.concats:
+        return {index: non_local.get(index, 0) for index in cascade.members}
+    parallel = non_local.get(first, 0)
+    run = set(ops)
+    ifm = ops[first].operands[0] if ops[first].operands else None
+    shared = ifm is not None and sum(reader in run for reader in readers(ifm)[0]) > 1
+    persistent = records[first].ifm_bytes if shared else 0
+    return {index: parallel + (persistent if index != first else 0) for index in cascade.members}
+
+
 def min_schedule_peak(ops: list[SchedOp], cascades: list[Cascade], non_local: dict[int, int]) -> int:
     """Peak fast-storage bytes of the cascaded MIN schedule in a shared arena (Size's SRAM limit
     for stripe growth): a cascade member takes its cascade's buffers plus what is live beside the
@@ -227,7 +253,8 @@ class FormCascades(Pass):
             ctx.stat("grown")
             weights = self._staged_weights(cascade, records, sizes, growth_limit,
                                            0 if spilling else non_local.get(cascade.start, 0), ops, ctx)
-            grown = grow_stripes(records, cascade, growth_limit, spilling, non_local, weights, growth)
+            beside = non_local if spilling else _growth_non_local(cascade, records, ops, non_local)
+            grown = grow_stripes(records, cascade, growth_limit, spilling, beside, weights, growth)
             if grown.cascades is None:
                 cascades.append(cascade)
             else:

@@ -1,0 +1,34 @@
+"""What Size's stripe growth counts live beside a MIN cascade, as Vela's sub-schedules do: what
+the MIN schedule had beside the cascade at its start, for every member, plus the first op's whole
+IFM for the later members when another op of the run reads it too. Before, each member kept its
+own MIN-schedule neighbours, so a tensor live only because a CPU op still reads it after the
+cascade (kernels: k_conv9x9's OFM) counted against growth, the cascade was kept with 1-row stripes
+where Vela dissolves it, and kernels' Size schedule on the U55 took 37.7 % more cycles than Vela's.
+A concatenation part counts the whole concatenated tensor as its OFM, as Vela's sizes do (fire's
+Size schedules stay Vela's to the cycle: tests/unit/test_concat_part_stripes.py). A cascade
+holding a join, a branch point, a fork or a rolling concatenation (knobs beyond Vela's) keeps
+each member's own neighbours: the whole residual blocks of tests/unit/test_cascade_branches.py
+would otherwise dissolve, their skip tensor not counted."""
+from __future__ import annotations
+
+import npu_opt.dialects  # noqa: F401
+import npu_opt.passes  # noqa: F401
+from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, USAGE_ATTR
+from targeted_import import imported_with_target, run_pipeline
+
+SHARED = ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram")
+
+# Vela 5.2.0's legacy core on tests/data/kernels.tflite, Size, config A (vela
+# --debug-force-legacy-core --optimise Size --config Arm/vela.ini --accelerator-config
+# ethos-u55-128 --system-config Ethos_U55_High_End_Embedded --memory-mode Shared_Sram): no
+# cascade, k_conv1x7's and k_depthwise5x5's weights buffered; cycles_total and SRAM used.
+VELA_KERNELS_SIZE = (98373, 19200)
+
+
+def test_kernels_size_schedules_as_vela() -> None:
+    module = imported_with_target("kernels", *SHARED)
+    assert run_pipeline(module, "schedule{optimise=Size}") == ""
+    assert [op for op in module.walk() if op.attr(CASCADE_ATTR) is not None] == []
+    usage = module.attr(USAGE_ATTR)
+    assert (round(module.attr(TOTALS_ATTR).cycle("total")), usage.used("Sram")) == VELA_KERNELS_SIZE
