@@ -248,6 +248,9 @@ def sched_ops(run: list[Operation], describe, joins: bool = False, branches: boo
                 branching.append(index)
             if concats and len(op.results) == 1:
                 forking.append(index)
+        elif (reads := sum(_source(v) is op for r in readers if r in position for v in r.operands)) > 1:
+            # one op reading it as both operands (x + x): Vela counts each read as a consumer
+            full_ofm = f"'{report_name(ops[consumers[0]])}' reads it {reads} times"
         binary = desc.kind is OpKind.ELEMENTWISE_BINARY
         ifm2_bytes = 0
         if ifm2_desc is not None and (join or not binary):

@@ -36,17 +36,17 @@ def imported_with_target(model: str | Path, accelerator: str, system_config: str
     return module
 
 
-def run_pipeline(module: Operation, pipeline: str) -> str:
-    """Run ``pipeline`` on ``module`` (verifier on, remarks hidden); the errors it printed, ""
-    when it succeeded."""
+def run_pipeline(module: Operation, pipeline: str, remarks: bool = False) -> str:
+    """Run ``pipeline`` on ``module`` (verifier on); the errors it printed, "" when it
+    succeeded; with ``remarks``, everything it printed, its remarks included."""
     stream = io.StringIO()
     engine = DiagnosticEngine(stream=stream)
-    engine.show_remarks = False
+    engine.show_remarks = remarks
     try:
         PassManager(parse_pipeline(pipeline), engine, verify_each=True).run(module)
     except PassFailure:
         pass
-    return stream.getvalue() if engine.has_errors else ""
+    return stream.getvalue() if engine.has_errors or remarks else ""
 
 
 def seeded_inputs(func: Operation, seed: int = 0) -> list[np.ndarray]:
