@@ -271,12 +271,13 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // -----
 
 // A join whose second operand is the OFM it chains through (an add of a feature map with itself)
-// reads that OFM whole, so the op writing it cannot roll it: the chain stops before the add, which
-// starts a cascade of its own with the pool (both its operands are whole, written before it).
+// reads that OFM twice, so the op writing it writes it whole (Vela counts each read as a
+// consumer): the chain stops before the add, which starts a cascade of its own with the pool
+// (both its operands are whole, written before it).
 // CHECK-LABEL: func.func @self_join(
 // CHECK: name = "c_project"}> {npu.time = 1 : i64, npu.stripe = #npu.stripe<{{.*}}>, npu.cascade = #npu.cascade<0>}
 // CHECK: name = "d_join"{{.*}}npu.cascade = #npu.cascade<2, rolling =
-// REMARK: remark: cascading stops at 'c_project': its consumer 'd_join' also reads the whole OFM of 'c_project', a member of this cascade, as its second operand
+// REMARK: remark: cascading stops at 'c_project': it must write its whole OFM ('d_join' reads it 2 times)
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>} {
   func.func @self_join(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
     %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
