@@ -23,6 +23,7 @@ from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, with_encoding
+from npu_opt.dialects.npu.ops_memory import ConcatOp
 from npu_opt.dialects.npu.attrs import FmAttr
 from npu_opt.dialects.npu.perf.access import element_access
 from npu_opt.dialects.npu.perf.arch import perf_target
@@ -143,18 +144,24 @@ class PlaceFastStorage(Pass):
                 _move_with_views(value, ctx)
             ctx.stat("evicted")
             owner = r.owner
-            ctx.remark(f"'{report_name(owner.op)}' writes its OFM ({r.size} bytes, live {r.first}..{r.last}) to the "
-                       f"arena in {arena}, not to fast storage ({limit} bytes): {reasons[index]}", owner.op)
+            what = (f"the parts of the concatenation '{report_name(owner.op)}' are written"
+                    if isinstance(owner.op, ConcatOp) else f"'{report_name(owner.op)}' writes its OFM")
+            ctx.remark(f"{what} ({r.size} bytes, live {r.first}..{r.last}) to the arena in {arena}, not to fast "
+                       f"storage ({limit} bytes): {reasons[index]}", owner.op)
 
     @staticmethod
     def _may_compete(r: LiveRange) -> bool:
-        """An intermediate feature map written by an NPU compute op outside any cascade."""
+        """An intermediate feature map written by an NPU compute op outside any cascade; or a
+        concatenation whose parts all are (one tensor, as Vela's OFM of each writer: kept or
+        returned to the arena whole)."""
         if r.kind != "feature_map":
             return False
         owner = r.owner
         producer = owner.op if isinstance(owner, OpResult) else None
-        return (isinstance(producer, NpuComputeOp) and costed(producer) is not None
-                and producer.attr(CASCADE_ATTR) is None and bool(list(owner.users())))
+        writers = list(producer.operands) if isinstance(producer, ConcatOp) else [owner]
+        return bool(list(owner.users())) and all(
+            isinstance(w := value.op if isinstance(value, OpResult) else None, NpuComputeOp)
+            and costed(w) is not None and w.attr(CASCADE_ATTR) is None for value in writers)
 
     @staticmethod
     def _access_scores(competing: list[LiveRange], module: Operation, ctx: PassContext) -> list[int]:

@@ -15,7 +15,12 @@ would otherwise dissolve, their skip tensor not counted.
 An op whose OFM one op reads twice (``x + x``) writes it whole, as Vela counts each read as a
 consumer: the OFM enters the minimum memory requirement Size's MIN cascades are built under.
 Before, odd_channels' Size schedule on the U65's dedicated SRAM built them under 688 bytes
-instead of Vela's 960, so a cascade Vela forms did not fit, and it took 25.6 % more cycles."""
+instead of Vela's 960, so a cascade Vela forms did not fit, and it took 25.6 % more cycles.
+
+A concatenation whose parts NPU ops write competes for a dedicated fast storage as one tensor,
+as Vela's OFM of each writer does: before, npu-place-fast-storage never returned it to the arena
+(its owner is the memory-only npu.concat), so data_movement's Size schedule on the U65 kept 3 KB
+of concatenation in a fast storage its limit gave 1 KB (4,096 bytes used against Vela's 1,024)."""
 from __future__ import annotations
 
 import npu_opt.dialects  # noqa: F401
@@ -56,3 +61,16 @@ def test_an_ofm_read_twice_by_one_op_is_whole_as_in_vela() -> None:
     assert len(cascades) == 2
     usage = module.attr(USAGE_ATTR)
     assert (round(module.attr(TOTALS_ATTR).cycle("total")), usage.used("Sram")) == VELA_ODD_CHANNELS_SIZE
+
+
+# tests/data/data_movement.tflite, config C, Size: the concatenation in DRAM.
+VELA_DATA_MOVEMENT_SIZE = (73623, 1024)
+
+
+def test_a_concatenation_competes_for_fast_storage_whole() -> None:
+    module = imported_with_target("data_movement", *DEDICATED)
+    remarks = run_pipeline(module, "schedule{optimise=Size}", remarks=True)
+    assert "the parts of the concatenation 'mv_concat' are written (3072 bytes" in remarks
+    assert all("Sram" not in str(part.type) for op in module.walk() if op.name == "npu.concat" for part in op.operands)
+    usage = module.attr(USAGE_ATTR)
+    assert (round(module.attr(TOTALS_ATTR).cycle("total")), usage.used("Sram")) == VELA_DATA_MOVEMENT_SIZE
