@@ -3,7 +3,8 @@
 A weight DMA with ``#npu.stream<slices = [0, d1, ..., D], buffering, buffers = [b0(, b1)]>``
 cuts its consumer's weights into OFM-depth slices and copies each into a buffer of the DMA's
 allocation: buffer 0 at the allocation's offset, buffer 1 (double buffering) at its own
-allocation (``npu.second_buffer``), or where there is none right after buffer 0's ``b0`` bytes. Slice copy ``g`` (counted over the whole run of the consumer: with a
+allocation (``npu.second_buffer``), or where there is none right after buffer 0's ``b0``
+bytes. Slice copy ``g`` (counted over the whole run of the consumer: with a
 striped consumer and more than one slice, the slices are streamed again for every stripe) goes
 to buffer ``g mod buffers``. The consumer reads each slice back from its buffer's bytes, so a
 buffer that something else overwrites before it is read, or that the next slice refills too
