@@ -32,6 +32,16 @@ from targeted_import import imported_with_target, run_pipeline
 SHARED = ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram")
 DEDICATED = ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB")
 
+
+def _size_schedule(model: str, target: tuple[str, str, str]):
+    """``model`` scheduled with ``schedule{optimise=Size}`` on ``target``: the module, the
+    remarks, and its (total cycles, SRAM bytes used) as Vela's summary reports them."""
+    module = imported_with_target(model, *target)
+    remarks = run_pipeline(module, "schedule{optimise=Size}", remarks=True)
+    assert "error:" not in remarks
+    figures = (round(module.attr(TOTALS_ATTR).cycle("total")), module.attr(USAGE_ATTR).used("Sram"))
+    return module, remarks, figures
+
 # Vela 5.2.0's legacy core on tests/data/kernels.tflite, Size, config A (vela
 # --debug-force-legacy-core --optimise Size --config Arm/vela.ini --accelerator-config
 # ethos-u55-128 --system-config Ethos_U55_High_End_Embedded --memory-mode Shared_Sram): no
@@ -40,11 +50,9 @@ VELA_KERNELS_SIZE = (98373, 19200)
 
 
 def test_kernels_size_schedules_as_vela() -> None:
-    module = imported_with_target("kernels", *SHARED)
-    assert run_pipeline(module, "schedule{optimise=Size}") == ""
+    module, _, figures = _size_schedule("kernels", SHARED)
     assert [op for op in module.walk() if op.attr(CASCADE_ATTR) is not None] == []
-    usage = module.attr(USAGE_ATTR)
-    assert (round(module.attr(TOTALS_ATTR).cycle("total")), usage.used("Sram")) == VELA_KERNELS_SIZE
+    assert figures == VELA_KERNELS_SIZE
 
 
 # The same on tests/data/odd_channels.tflite, config C (--accelerator-config ethos-u65-256
@@ -54,13 +62,10 @@ VELA_ODD_CHANNELS_SIZE = (9398, 960)
 
 
 def test_an_ofm_read_twice_by_one_op_is_whole_as_in_vela() -> None:
-    module = imported_with_target("odd_channels", *DEDICATED)
-    remarks = run_pipeline(module, "schedule{optimise=Size}", remarks=True)
+    module, remarks, figures = _size_schedule("odd_channels", DEDICATED)
     assert "cascade of 2 ops from 'odd_maxpool13' to 'odd_conv33'" in remarks  # (960 bytes: under the requirement)
     cascades = {op.attr(CASCADE_ATTR).id for op in module.walk() if op.attr(CASCADE_ATTR) is not None}
-    assert len(cascades) == 2
-    usage = module.attr(USAGE_ATTR)
-    assert (round(module.attr(TOTALS_ATTR).cycle("total")), usage.used("Sram")) == VELA_ODD_CHANNELS_SIZE
+    assert len(cascades) == 2 and figures == VELA_ODD_CHANNELS_SIZE
 
 
 # tests/data/data_movement.tflite, config C, Size: the concatenation in DRAM.
@@ -68,9 +73,7 @@ VELA_DATA_MOVEMENT_SIZE = (73623, 1024)
 
 
 def test_a_concatenation_competes_for_fast_storage_whole() -> None:
-    module = imported_with_target("data_movement", *DEDICATED)
-    remarks = run_pipeline(module, "schedule{optimise=Size}", remarks=True)
+    module, remarks, figures = _size_schedule("data_movement", DEDICATED)
     assert "the parts of the concatenation 'mv_concat' are written (3072 bytes" in remarks
     assert all("Sram" not in str(part.type) for op in module.walk() if op.name == "npu.concat" for part in op.operands)
-    usage = module.attr(USAGE_ATTR)
-    assert (round(module.attr(TOTALS_ATTR).cycle("total")), usage.used("Sram")) == VELA_DATA_MOVEMENT_SIZE
+    assert figures == VELA_DATA_MOVEMENT_SIZE
