@@ -15,8 +15,8 @@ none of the passes that make the decisions, so it catches their bugs:
    check_memory.py), each reserves the tensor's storage size (a rolling buffer's, a weight
    stream's buffers) and is live from its writer to its last reader (a double-buffered stream's
    second buffer, where ``npu.second_buffer`` places it apart, from its reader's time);
-4. every allocation fits its memory (the arena cache size for fast storage, the address space
-   otherwise) and ``npu.usage`` agrees with the allocations;
+4. every allocation fits its memory (the arena cache size for a fast storage separate from the
+   arena, the address space otherwise) and ``npu.usage`` agrees with the allocations;
 5. stripes fit their OFM and rolling buffers hold the rows their cascade's reader needs;
 6. weight slices cover the consuming op's OFM depth once, on 16-channel boundaries.
 """
@@ -84,7 +84,10 @@ class CheckSchedule(Pass):
 
 def _limits(module: Operation):
     """``area -> (bytes, what they are)``: the arena cache size (``npu.schedule``'s, else the
-    target's) for the fast storage, the accelerator's address space for the other areas."""
+    target's) for a fast storage separate from the arena (Dedicated_Sram) or without a target,
+    the accelerator's address space for the other areas. Where the arena is in the fast storage
+    (Shared_Sram, Sram_Only) the arena cache size is a target, not a limit, as npu-allocate (a
+    remark) and Vela ("SRAM target for arena memory area exceeded", a warning) treat it."""
     try:
         target = target_of(module, required=False)
     except TargetError:
@@ -98,6 +101,9 @@ def _limits(module: Operation):
         cache = (target.arena_cache_size, "the target's arena cache size")
     else:
         cache = None
+
+    if target is not None and not target.is_spilling_enabled:
+        cache = None  # (a target the schedule may exceed)
 
     def limit(area: str) -> tuple[int, str]:
         if area == fast and cache is not None:

@@ -314,6 +314,8 @@ def _owners(text: str) -> list[tuple[str, AllocAttr, list[int]]]:
 def test_a_rolling_buffer_too_small_gives_wrong_outputs_and_is_rejected():
     text = _printed("kernels", "schedule", "shared-12k")
     assert _differs(text, "kernels", "shared-12k") is False
+    # (the schedule spans 17,360 bytes of a shared SRAM whose arena cache size, 12,288, is a target)
+    assert _check_schedule(text) == ""
     # k_conv7x1's OFM rolls through 14 rows for the 5x5 depthwise that reads it; keep 2.
     module = parse_module(text, "kernels.mlir")
     producer = next(op for op in module.walk() if op.attr("name") is not None

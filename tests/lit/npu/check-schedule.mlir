@@ -325,6 +325,49 @@ module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 
 
 // -----
 
+// Rule 4 with a target: a fast storage separate from the arena (Dedicated_Sram) holds at most
+// the arena cache size.
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 4096, sram_target = 8192>} {
+  func.func @dedicated_over_arena(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    // expected-error@+1 {{schedule rule 4 (memory limit): 'conv2' ends at byte 5376 of Sram, beyond the scheduled arena cache size of 4096 bytes}}
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+
+// -----
+
+// Where the arena is in a shared SRAM the arena cache size is a target (npu-allocate remarks on
+// it, Vela warns): an allocation past it is no error.
+module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 4096, sram_target = 8192>} {
+  func.func @shared_over_arena(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %dw = "tfl.pseudo_const"() <{value = dense<1> : tensor<1x3x3x16xi8>}> : () -> tensor<1x3x3x16xi8>
+    %w2 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %b2 = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %0 = "npu.conv2d"(%x, %w, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "conv1"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0, rolling = 6x8x16>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 768, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<16x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %1 = "npu.dma"(%w2) <{name = "conv2_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [256, 256], bytes = 512, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1792, size = 512, live = [1, 4]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+    %2 = "npu.depthwise_conv2d"(%0, %dw, %b) <{kernel = #npu.kernel<3x3, padding = [1, 1, 1, 1]>, name = "dw"}> {npu.time = 2 : i64, npu.stripe = #npu.stripe<2x8x16>, npu.cascade = #npu.cascade<0>, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<1x3x3x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    %3 = "npu.add"(%2, %x) <{name = "add"}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Sram, offset = 2304, size = 1024, live = [3, 4]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+    %4 = "npu.conv2d"(%3, %1, %b2) <{kernel = #npu.kernel<1x1>, name = "conv2"}> {npu.time = 4 : i64, npu.alloc = #npu.alloc<Sram, offset = 3328, size = 2048, live = [4, 4]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    return %4 : tensor<1x8x8x32xi8>
+  }
+}
+
+
+// -----
+
 // Rule 4: npu.usage's bound is the most bytes live at one time: 3584 at time 4.
 // expected-error@+1 {{schedule rule 4 (memory limit): npu.usage says at most 3000 bytes of Sram are live at once but the allocations have 3584}}
 module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3000]>} {
