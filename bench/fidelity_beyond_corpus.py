@@ -32,10 +32,11 @@ TRACED = (
         "the live range of the one not used last by a time step, so it ends before its op runs (an "
         "empty range when it is not prefetched): its allocator may then place that buffer over tensors "
         "live while the op reads it. `--verbose-allocation` on weight_stream shows the ranges (2-2, "
-        "4-4). Ours keep both buffers live while their op runs (the first from its transfer, the second "
-        "from its reader, `npu.second_buffer`), which npu-check-schedule requires, so they take more "
-        "SRAM than Vela reports on these models.",
-        {("weight_stream", "Performance"), ("wide_batch", "Performance")}),
+        "4-4; on branches A, right_conv's first buffer 3-4 for right_conv at time 4). Ours keep both "
+        "buffers live while their op runs (the first from its transfer, the second from its reader, "
+        "`npu.second_buffer`), which npu-check-schedule requires, so they take more SRAM than Vela "
+        "reports on these models.",
+        {("weight_stream", "Performance"), ("wide_batch", "Performance"), ("branches", "Performance")}),
     ("Vela's buffers of a cascade member under Size",
         "Vela's weight buffering of the MIN schedule subtracts, at a cascade member, "
         "the weight buffers the Performance-like pre-pass gave an earlier member of that cascade "
