@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,15 +40,8 @@ class Answer:
 
 def search(corpus: Path, model: str, config: str, budget: int) -> Answer:
     """``schedule{sram-budget=budget}`` as a user runs it, read back from its summary CSV."""
-    with tempfile.TemporaryDirectory() as tmp:
-        summary = Path(tmp) / "summary.csv"
-        command = ct.npu_opt_command(corpus / "models" / f"{model}.tflite", config,
-                                     f"schedule{{sram-budget={budget}}}") + [f"--summary-csv={summary}"]
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0 or not summary.exists():
-            return Answer(budget, None, None, done.stderr.strip()[-200:])
-        cycles, sram = ct.summary_figures(summary)
-        return Answer(budget, cycles, sram)
+    figures = ct.npu_opt_figures(corpus / "models" / f"{model}.tflite", config, f"schedule{{sram-budget={budget}}}")
+    return Answer(budget, None, None, figures) if isinstance(figures, str) else Answer(budget, *figures)
 
 
 def budgets(low: float, high: float, points: int) -> list[int]:

@@ -112,6 +112,18 @@ def summary_figures(path: Path) -> tuple[float, float]:
     return float(row["cycles_total"]), float(row["sram_memory_used"] or 0) * 1024
 
 
+def npu_opt_figures(model: Path, config: str, pipeline: str) -> tuple[float, float] | str:
+    """(total cycles, SRAM bytes used) of ``pipeline`` on ``model`` as a user runs it (its
+    ``--summary-csv``), or the last line of its error when it fails."""
+    with tempfile.TemporaryDirectory() as tmp:
+        summary = Path(tmp) / "summary.csv"
+        done = subprocess.run(npu_opt_command(model, config, pipeline) + [f"--summary-csv={summary}"],
+                              capture_output=True, text=True)
+        if done.returncode != 0 or not summary.exists():
+            return (done.stderr.strip().splitlines() or ["no output"])[-1][:200]
+        return summary_figures(summary)
+
+
 def vela_legacy_figures(vela: str, model: Path, config: str, optimise: str) -> tuple[float, float] | None:
     """(total cycles, SRAM bytes) of Vela's legacy scheduler (``--debug-force-legacy-core
     --optimise optimise``) on ``model``, run now; None when Vela refuses the model."""

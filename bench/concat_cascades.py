@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(f"| {config} | {label} | {reference[0]:,} | {reference[1]:,} | {_delta(cycles, reference[0])} "
                          f"| {_delta(sram, reference[1])} | {knobs} |")
             print(lines[-1], flush=True)
-    lines += ["", f"Vela's Performance schedule per config is the reference of the search at its SRAM; configs: "
+    lines += ["", "Vela's Performance schedule per config is the reference of the search at its SRAM; configs: "
               + "; ".join(f"{c} = {', '.join(ct.CONFIGS[c])}" for c in args.configs.split(",") if c) + "."]
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")

@@ -13,9 +13,7 @@ and graph forms the corpus lacks, so this is where the cost and memory models ar
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -50,16 +48,6 @@ TRACED = (
 ``--verbose-allocation`` / ``--verbose-schedule`` output: (title, explanation, {(model, optimise)})."""
 
 
-def our_figures(model: Path, config: str, optimise: str) -> tuple[float, float] | str:
-    with tempfile.TemporaryDirectory() as tmp:
-        summary = Path(tmp) / "summary.csv"
-        command = ct.npu_opt_command(model, config, f"schedule{{optimise={optimise}}}") + [f"--summary-csv={summary}"]
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0 or not summary.exists():
-            return (done.stderr.strip().splitlines() or ["no output"])[-1][:200]
-        return ct.summary_figures(summary)
-
-
 def _percent(ours: float, vela: float) -> float:
     return 100 * (ours - vela) / vela if vela else 0.0
 
@@ -80,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
                 if reference is None:
                     refused.append(f"{model.stem} {config} {optimise}")
                     continue
-                ours = our_figures(model, config, optimise)
+                ours = ct.npu_opt_figures(model, config, f"schedule{{optimise={optimise}}}")
                 if isinstance(ours, str):
                     rows.append(f"| {model.stem} | {config} | {optimise} | {reference[0]:,.0f} | failed: {ours} | | | | |")
                     continue

@@ -56,7 +56,7 @@ from npu_opt.dialects.npu.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import NpuOp, element_bytes, encoding_of, feature_map, is_constant
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, StreamAttr
 from npu_opt.ir.attributes import IntegerAttr
-from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Value
+from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.ir.types import RankedTensorType
 from npu_opt.passes.npu_order import concat_user, execution_order, on_cpu, storage_home
@@ -258,6 +258,7 @@ class _Extraction:
         first = record.first if record.first is not None else record.last
         size = storage_bytes(value)
         kind = record.kind
+        area = feature_map(value, self.target).area
         content: Hashable | None = None
         prefetch_from: int | None = None
         producer = value.op if isinstance(value, OpResult) else None
@@ -282,16 +283,14 @@ class _Extraction:
                         elif readers and min(readers) > start:
                             first, prefetch_from = min(readers), start
                     if stream.buffering == "double" and len(stream.buffers) == 2 and readers:
-                        size = stream.buffers[0]
-                        area = feature_map(value, self.target).area
-                        self.seconds.append(LiveRange([value], area, stream.buffers[1], max(first, min(readers)),
-                                                      max(first, min(readers), record.last), "weights",
-                                                      second=True))
+                        size = stream.buffers[0]  # (the first buffer; the second is live from its reader)
+                        filled = max(first, min(readers))
+                        self.seconds.append(LiveRange([value], area, stream.buffers[1], filled,
+                                                      max(filled, record.last), "weights", second=True))
                 if is_constant(source):
                     kind = "weights"
                     if not isinstance(stream, StreamAttr) or len(stream.slices) == 2:
                         content = (id(source), size)  # the whole constant: identical bytes
-        area = feature_map(value, self.target).area
         return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content,
                          prefetch_from)
 

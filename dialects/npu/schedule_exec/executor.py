@@ -389,7 +389,6 @@ class ScheduledRun:
 
     def _stripe(self, run: _OpRun) -> None:
         """Compute ``run``'s next stripe (every weight slice of it) and write it to memory."""
-        op = run.op
         first, last = run.next_rows()
         rows = (first, last) if run.stripe is not None else None
         stream = run.stream
