@@ -27,6 +27,7 @@ PASS_MODULES: dict[str, tuple[str, ...]] = {
     "schedule.pipeline": ("schedule",),
     "schedule.place_fast_storage": ("npu-place-fast-storage",),
     "schedule.search": ("npu-search-schedule",),
+    "schedule.width_bands": ("npu-width-bands",),
     "test_passes": ("test-crash", "test-error", "test-dataflow", "test-break-ir"),
 }
 """Module (under npu_opt.passes) -> the passes and named pipelines it registers."""

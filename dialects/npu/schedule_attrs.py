@@ -42,8 +42,8 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   for npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades,
   ``cascade_branches`` for residual blocks cascaded whole, ``cascade_concats`` for
   concatenations cascaded with their parts, ``fastest_blocks`` for
-  npu-select-block-config, ``prefetch_overlap`` under Performance, and under Size a
-  ``buffer_limit``) and
+  npu-select-block-config, ``prefetch_overlap`` under Performance, ``width_bands = N`` for
+  npu-width-bands' column bands, and under Size a ``buffer_limit``) and
   ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
   the allocation spans and the lower bound, the most bytes live at one time).
 * ``npu.search = #npu.search<budget = N, chosen = K, performance = [cycles, sram], size =
@@ -336,9 +336,10 @@ SCHEDULE_FLAGS: tuple[str, ...] = ("prefetch_overlap", "cascade_joins", "fastest
 
 class ScheduleAttr(Attribute):
     """``#npu.schedule<STRATEGY, arena_cache_size = N, sram_target = N[, stripe_growth = full]
-    [, buffer_limit = N][, prefetch_overlap][, cascade_joins][, fastest_blocks][, memory_order]
+    [, buffer_limit = N][, width_bands = N][, prefetch_overlap][, cascade_joins][, fastest_blocks][, memory_order]
     [, cascade_branches][, cascade_concats]>``: the policy and the fast-storage limits a module was
-    scheduled for, and eight choices beyond Vela's (all off unless written): under Size, a ``buffer_limit`` the passes
+    scheduled for, and nine choices beyond Vela's (all off unless written): chains of windowed ops
+    cut into ``width_bands`` column bands (npu-width-bands); under Size, a ``buffer_limit`` the passes
     after the cascades fill up to (weight buffers, feature maps kept in fast storage) instead of
     the cascaded MIN schedule's peak, so the least memory for feature maps meets buffered weights
     (npu-form-cascades writes the larger of the two as the SRAM target);
@@ -358,7 +359,7 @@ class ScheduleAttr(Attribute):
     field each) are bare words after the strategy or the fields, in any order, each at most once."""
 
     __slots__ = ("strategy", "arena_cache_size", "sram_target", "stripe_growth", "prefetch_overlap", "cascade_joins",
-                 "fastest_blocks", "memory_order", "cascade_branches", "cascade_concats", "buffer_limit")
+                 "fastest_blocks", "memory_order", "cascade_branches", "cascade_concats", "buffer_limit", "width_bands")
     strategy: str
     arena_cache_size: int
     sram_target: int
@@ -372,15 +373,19 @@ class ScheduleAttr(Attribute):
     buffer_limit: int
     """Size only (0: none): fast-storage bytes the passes after the cascades (weight buffers,
     feature maps kept in fast storage) may fill when more than the cascaded MIN schedule's peak."""
+    width_bands: int
+    """Column bands each chain of windowed ops is cut into (npu-width-bands; 1: none)."""
 
     def _init(self, strategy: str, arena_cache_size: int, sram_target: int, stripe_growth: str = "vela",
               prefetch_overlap: bool = False, cascade_joins: bool = False, fastest_blocks: bool = False,
               memory_order: bool = False, cascade_branches: bool = False, cascade_concats: bool = False,
-              buffer_limit: int = 0) -> None:
+              buffer_limit: int = 0, width_bands: int = 1) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"#npu.schedule: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
         if arena_cache_size < 0 or sram_target < 0 or buffer_limit < 0:
             raise ValueError("#npu.schedule: limits must not be negative")
+        if width_bands < 1:
+            raise ValueError(f"#npu.schedule: width_bands must be at least 1, not {width_bands}")
         if stripe_growth not in GROWTHS:
             raise ValueError(f"#npu.schedule: unknown stripe_growth '{stripe_growth}' (expected {' or '.join(GROWTHS)})")
         self._set("strategy", strategy)
@@ -394,14 +399,16 @@ class ScheduleAttr(Attribute):
         self._set("cascade_branches", bool(cascade_branches))
         self._set("cascade_concats", bool(cascade_concats))
         self._set("buffer_limit", int(buffer_limit))
+        self._set("width_bands", int(width_bands))
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
         strategy, arena, target, *rest = args
         flags = [bool(f) for f in rest[1:1 + len(SCHEDULE_FLAGS)]]
         limit = rest[1 + len(SCHEDULE_FLAGS)] if len(rest) > 1 + len(SCHEDULE_FLAGS) else 0
+        bands = rest[2 + len(SCHEDULE_FLAGS)] if len(rest) > 2 + len(SCHEDULE_FLAGS) else 1
         return (strategy, int(arena), int(target), rest[0] if rest else "vela",
-                *flags, *[False] * (len(SCHEDULE_FLAGS) - len(flags)), int(limit))
+                *flags, *[False] * (len(SCHEDULE_FLAGS) - len(flags)), int(limit), int(bands))
 
     @classmethod
     def for_point(cls, strategy: str, arena_cache_size: int, sram_target: int,
@@ -414,7 +421,8 @@ class ScheduleAttr(Attribute):
     def point_flags(self) -> tuple[str, ...]:
         """The POINT_FLAGS this schedule sets (``for_point``'s inverse)."""
         return (("full_growth",) if self.stripe_growth == "full" else ()) + tuple(
-            flag for flag in SCHEDULE_FLAGS if getattr(self, flag)) + (("buffer_limit",) if self.buffer_limit else ())
+            flag for flag in SCHEDULE_FLAGS if getattr(self, flag)) + (("buffer_limit",) if self.buffer_limit else ()) \
+            + (("width_bands",) if self.width_bands > 1 else ())
 
     def replaced(self, **changes: object) -> "ScheduleAttr":
         """This attribute with the named fields changed."""
@@ -425,13 +433,15 @@ class ScheduleAttr(Attribute):
     def _render(self) -> str:
         extra = "" if self.stripe_growth == "vela" else f", stripe_growth = {self.stripe_growth}"
         extra += f", buffer_limit = {self.buffer_limit}" if self.buffer_limit else ""
+        extra += f", width_bands = {self.width_bands}" if self.width_bands > 1 else ""
         extra += "".join(f", {flag}" for flag in SCHEDULE_FLAGS if getattr(self, flag))
         return (f"#npu.schedule<{self.strategy}, arena_cache_size = {self.arena_cache_size}, "
                 f"sram_target = {self.sram_target}{extra}>")
 
     @staticmethod
     def parse(body: str | None) -> "ScheduleAttr":
-        bare, fields = _fields(body, "schedule", ("arena_cache_size", "sram_target", "stripe_growth", "buffer_limit"))
+        bare, fields = _fields(body, "schedule", ("arena_cache_size", "sram_target", "stripe_growth", "buffer_limit",
+                                                  "width_bands"))
         if not bare or bare[0] in SCHEDULE_FLAGS:
             raise AttributeSyntaxError("#npu.schedule takes one strategy before its fields")
         flags = bare[1:]
@@ -443,7 +453,7 @@ class ScheduleAttr(Attribute):
                       _int(_require(fields, "arena_cache_size", "schedule"), "schedule"),
                       _int(_require(fields, "sram_target", "schedule"), "schedule"),
                       fields.get("stripe_growth", "vela"), *(flag in flags for flag in SCHEDULE_FLAGS),
-                      _int(fields.get("buffer_limit", "0"), "schedule"))
+                      _int(fields.get("buffer_limit", "0"), "schedule"), _int(fields.get("width_bands", "1"), "schedule"))
 
 
 class UsageAttr(Attribute):
@@ -493,15 +503,16 @@ class UsageAttr(Attribute):
 
 
 POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order",
-                                "cascade_branches", "cascade_concats", "buffer_limit")
+                                "cascade_branches", "cascade_concats", "buffer_limit", "width_bands")
 """The knobs beyond strategy and SRAM target a search point may set (``npu.schedule``'s
-``stripe_growth = full`` and its flags, SCHEDULE_FLAGS; ``buffer_limit`` for a nonzero ``buffer_limit``)."""
+``stripe_growth = full`` and its flags, SCHEDULE_FLAGS; ``buffer_limit`` for a nonzero ``buffer_limit``;
+``width_bands`` for more than one column band)."""
 
 KNOB_WORDS: dict[str, str] = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
                               "cascade_joins": "cascade joins", "fastest_blocks": "fastest block configs",
                               "memory_order": "memory-aware order", "cascade_branches": "cascade branches",
                               "cascade_concats": "cascades through concatenations",
-                              "buffer_limit": "buffers filling the budget"}
+                              "buffer_limit": "buffers filling the budget", "width_bands": "column bands"}
 """Each of POINT_FLAGS in words, for remarks and summaries."""
 
 

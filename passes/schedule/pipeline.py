@@ -19,7 +19,7 @@ SCHEDULE_HEAD = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{ch
 """What every schedule starts from: legal NPU ops in order, formatted, placed, with block
 configurations and weight DMAs."""
 
-SCHEDULE_TAIL = ("npu-order,npu-buffer-weights,npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-buffer-weights,"
+SCHEDULE_TAIL = ("npu-width-bands,npu-order,npu-buffer-weights,npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-buffer-weights,"
                  "npu-place-fast-storage,npu-allocate,npu-estimate")
 """The passes that turn the knobs of ``npu.schedule`` (strategy, SRAM target) into a schedule
 and cost it; npu-search-schedule runs them on copies of the module to compare knobs."""

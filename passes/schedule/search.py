@@ -71,12 +71,16 @@ from npu_opt.passes.memory_order import memory_aware_order
 from npu_opt.passes.npu_order import execution_order, graph_blocks
 from npu_opt.passes.schedule.candidate_pool import CandidatePool
 from npu_opt.passes.schedule.cascade_ops import channel_concat, joinable
+from npu_opt.passes.schedule.width_bands import has_chain
 
 SRAM = "Sram"
 """The memory area whose bytes the budget limits (Vela's "SRAM used")."""
 
 ALIGNMENT = 16
 """SRAM targets tried are multiples of this (the allocation quantum)."""
+
+BANDS = (2, 4)
+"""Column band counts tried (npu-width-bands): on Size, and the first on the best point."""
 
 
 @dataclass(frozen=True)
@@ -90,16 +94,22 @@ class Knobs:
     flags: tuple[str, ...] = ()
     buffer_limit: int = 0
     """Size: the fast storage the passes after the cascades may fill (npu.schedule's buffer_limit)."""
+    bands: int = 1
+    """Column bands each chain of windowed ops is cut into (npu.schedule's width_bands)."""
 
     def with_flags(self, *flags: str) -> "Knobs":
         """These knobs with ``flags`` set too (kept in POINT_FLAGS order, so equal knobs compare equal)."""
         return Knobs(self.strategy, self.sram_target, tuple(f for f in POINT_FLAGS if f in flags or f in self.flags),
-                     self.buffer_limit)
+                     self.buffer_limit, self.bands)
+
+    def with_bands(self, bands: int) -> "Knobs":
+        """These knobs with every chain of windowed ops cut into ``bands`` column bands."""
+        return Knobs(self.strategy, self.sram_target, self.flags, self.buffer_limit, bands)
 
     def schedule(self, arena: int) -> ScheduleAttr:
         """The ``npu.schedule`` that makes the later passes build this candidate."""
         return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags).replaced(
-            buffer_limit=self.buffer_limit)
+            buffer_limit=self.buffer_limit, width_bands=self.bands)
 
     def point_flags(self) -> tuple[str, ...]:
         """The flags a frontier point records: those of the ``npu.schedule`` it makes."""
@@ -110,6 +120,8 @@ class Knobs:
         extra = "".join(f", {KNOB_WORDS[f]}" for f in self.flags)
         if self.buffer_limit:
             extra += f", buffers filling {self.buffer_limit} bytes"
+        if self.bands > 1:
+            extra += f", {self.bands} column bands"
         return f"{self.strategy} with an SRAM target of {self.sram_target} bytes{extra}"
 
 
@@ -136,7 +148,7 @@ def frontier(points: list[Point]) -> list[Point]:
     """The non-dominated points, fastest first; of points equal in both, the one with the
     smallest buffer limit (none first: the knobs that say the least), then the first tried."""
     kept: list[Point] = []
-    for point in sorted(points, key=lambda p: (p.cycles, p.sram, p.knobs.buffer_limit)):
+    for point in sorted(points, key=lambda p: (p.cycles, p.sram, p.knobs.buffer_limit, p.knobs.bands)):
         if kept and kept[-1].sram <= point.sram:
             continue
         kept.append(point)
@@ -146,7 +158,7 @@ def frontier(points: list[Point]) -> list[Point]:
 def choose(points: list[Point], budget: int) -> Point | None:
     """The fastest point whose SRAM fits ``budget`` (ties: less SRAM, then as ``frontier``), or None."""
     fitting = [p for p in points if p.sram <= budget]
-    return min(fitting, key=lambda p: (p.cycles, p.sram, p.knobs.buffer_limit)) if fitting else None
+    return min(fitting, key=lambda p: (p.cycles, p.sram, p.knobs.buffer_limit, p.knobs.bands)) if fitting else None
 
 
 def _aligned(value: float) -> int:
@@ -220,7 +232,7 @@ class SearchSchedule(Pass):
                     concats = _has_concat(module)
                     self._fill(trials, tried, arena, branches=joins, concats=concats)
                     ctx.stat("skipped", self._variants(trials, tried, arena, reorders=_memory_order_differs(module),
-                                                       joins=joins, concats=concats))
+                                                       joins=joins, concats=concats, banded=has_chain(module)))
         points = [p for p in tried.values() if p is not None]
         ctx.stat("candidates", len(tried))
         ctx.stat("failed", sum(p is None for p in tried.values()))
@@ -236,7 +248,7 @@ class SearchSchedule(Pass):
             best = next(p for p in front if (p.cycles, p.sram) == (best.cycles, best.sram))
         ctx.stat("frontier", len(front))
         for point in sorted(points, key=lambda p: (p.knobs.strategy, p.knobs.sram_target, p.knobs.flags,
-                                                   p.knobs.buffer_limit)):
+                                                   p.knobs.buffer_limit, p.knobs.bands)):
             where = "on the frontier" if point in front else "dominated"
             ctx.remark(f"candidate {point.knobs.describe()}: {point.cycles} cycles, {point.sram} bytes of SRAM "
                        f"({where})", module)
@@ -307,7 +319,7 @@ class SearchSchedule(Pass):
             limit = _aligned(limit - max(point.sram - self.sram_budget, ALIGNMENT))
 
     def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, reorders: bool,
-                  joins: bool, concats: bool = False) -> int:
+                  joins: bool, concats: bool = False, banded: bool = False) -> int:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
         re-reads, never more than the target) and cascade joins (cascades through a residual add,
         whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
@@ -357,6 +369,11 @@ class SearchSchedule(Pass):
         wanted += [(knobs.with_flags("memory_order"), reorders) for knobs in dict.fromkeys((
             best and best.knobs, Knobs("Size", arena, ("prefetch_overlap",)), nearest and nearest.knobs,
             filled and filled.knobs)) if knobs]
+        # chains of windowed ops in column bands: narrower feature maps and rolling buffers, paid
+        # in halo columns computed twice and weights read once per band
+        wanted += [(Knobs("Size", arena, ("prefetch_overlap",)).with_bands(bands), banded) for bands in BANDS]
+        if best is not None:
+            wanted.append((best.knobs.with_bands(BANDS[0]), banded and best.knobs.bands == 1))
         trials([knobs for knobs, useful in wanted if useful])
         points = [p for p in tried.values() if p is not None]
         groups = (("Performance", False), ("Size", False), ("Size", True))  # (Size filling the budget apart)

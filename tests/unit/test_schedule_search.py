@@ -229,7 +229,8 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
         points.append(Point(Knobs("Size", 1000, ("prefetch_overlap",)), 400, 200, growable, prefetches))
         return {p.knobs: p for p in points}
 
-    def asked(tried: dict[Knobs, Point | None], joins: bool, concats: bool = False) -> tuple[list[Knobs], int]:
+    def asked(tried: dict[Knobs, Point | None], joins: bool, concats: bool = False,
+              banded: bool = False) -> tuple[list[Knobs], int]:
         new: list[Knobs] = []
 
         def trials(batch: list[Knobs]) -> list[Point | None]:
@@ -239,7 +240,7 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
                     tried[knobs] = Point(knobs, 999, 600)
             return [tried[knobs] for knobs in batch]
         skipped = SearchSchedule(sram_budget=700)._variants(trials, tried, arena=1000, reorders=False, joins=joins,
-                                                            concats=concats)
+                                                            concats=concats, banded=banded)
         return new, skipped
 
     everything, skipped = asked(ladder(None, None), joins=True, concats=True)  # (nothing known: every variant tried)
@@ -248,10 +249,14 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
             Knobs("Size", 1000, ("prefetch_overlap", "cascade_concats")), Knobs("Performance", 2, ("cascade_concats",)),
             Knobs("Performance", 3, ("prefetch_overlap",)),
             Knobs("Performance", 3, ("full_growth", "prefetch_overlap"))} <= set(everything)
-    assert skipped == 3  # (the memory-aware order: the order is the module's)
+    assert skipped == 6  # (the memory-aware order: the order is the module's; column bands: no chain)
     nothing, skipped = asked(ladder(0, 0), joins=False)
     assert [k for k in nothing if "fastest_blocks" not in k.flags] == []
-    assert skipped == 11  # (Size with cascade branches too: no joinable op; both concat variants: no concatenation)
+    assert skipped == 14  # (Size with cascade branches too: no joinable op; both concat variants: no concatenation)
+    banded, skipped = asked(ladder(0, 0), joins=False, banded=True)  # a chain to cut: Size in 2 and 4 bands, the best in 2
+    assert {Knobs("Size", 1000, ("prefetch_overlap",)).with_bands(2), Knobs("Size", 1000, ("prefetch_overlap",)).with_bands(4),
+            Knobs("Performance", 2).with_bands(2)} <= set(banded)
+    assert skipped == 11
 
 
 def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows() -> None:

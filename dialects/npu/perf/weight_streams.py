@@ -125,6 +125,11 @@ class WeightStreams(Analysis):
                 moved._requests[new] = (weights_source(new), *request[1:])
         return moved
 
+    def same_weights(self, new: Operation, old: Operation) -> None:
+        """``new`` reads ``old``'s weight constant (a rewrite's copy of ``old``, such as one of its
+        column bands): ``new`` shares ``old``'s encoders, so those weights are encoded once."""
+        self._origin[new] = self._origin.get(old, old)
+
     def _encode_all(self, perf: PerfTarget) -> dict[Operation, WeightEncoder]:
         """An encoder per weighted op (block as npu.block says, else as the search picks), their
         full-depth streams encoded together."""

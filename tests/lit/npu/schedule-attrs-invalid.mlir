@@ -71,7 +71,7 @@
 
 // -----
 
-// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, cascade_concats, buffer_limit, once each, not fast}}
+// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, cascade_concats, buffer_limit, width_bands, once each, not fast}}
 "foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, fast]]>} : () -> ()
 
 // -----

@@ -24,13 +24,15 @@
 // RUN: not %exists %t.neg.mlir
 //
 // Size prefetches nothing here, so Size without prefetch overlap would be Size again, the
-// memory-aware order is Vela's and there is no concatenation: eight variants are skipped, not
-// materialised (the memory-aware order on four points).
+// memory-aware order is Vela's, there is no concatenation and no chain wide enough for two column
+// bands: eleven variants are skipped, not materialised (the memory-aware order on four points,
+// column bands on three).
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' --pass-remarks --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=SKIP
 // SKIP-NOT: candidate Size with an SRAM target of 16384 bytes: {{[0-9]+}} cycles
 // SKIP-NOT: memory-aware order
 // SKIP-NOT: cascades through concatenations
-// SKIP: (S) 8 skipped - variants not materialised
+// SKIP-NOT: column bands:
+// SKIP: (S) 11 skipped - variants not materialised
 
 // Without a budget the pass does nothing: the pipeline is Vela's.
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule | %filecheck %s --check-prefix=PLAIN

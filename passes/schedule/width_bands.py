@@ -1,0 +1,305 @@
+"""``npu-width-bands``: split chains of windowed ops into column bands, so stripes get narrower.
+
+Stripes split a feature map by rows only, so a cascade's rolling buffers are as wide as the
+feature maps they hold; where those buffers make a schedule's SRAM peak (bench/SIZE_PEAK.md:
+all of it on four corpus pairs with a dedicated SRAM), no stripe height can go lower. This pass
+tiles the width instead, as a rewrite the later passes need not know about:
+
+* a *chain* is a run of NPU convolutions, depthwise convolutions and poolings (no upscaling, no
+  width folding), each of whose 4-D OFMs only the next one reads, as its IFM, of two ops or
+  more, cut short where its bands would recompute more than ``max-overhead`` percent of an op's
+  OFM columns (each windowed op widens the halo the ops before it compute twice);
+* its last OFM is cut into ``bands`` column ranges of (nearly) equal width, at least
+  ``min-width`` columns each; walking back up the chain, each op's band produces the columns
+  the next one's band reads (its kernel window, so neighbouring bands overlap by the halo);
+* each band becomes a copy of the chain on narrower feature maps: its first op reads an
+  ``npu.slice`` of the chain's IFM (a view, no copy), every op keeps the true image edge's
+  padding only on the side where its band meets that edge, its weights get their own
+  ``npu.dma`` where the original's had one, and its last op writes its columns of an
+  ``npu.concat`` that stands for the chain's OFM.
+
+The bands run one after the other (npu-order places each band's chain together), so only one
+band's intermediate feature maps or rolling buffers are live at a time: narrower by the band
+count, plus the halo. The price is in the estimate as any op's: each band reads its weights
+again and recomputes its halo columns, and narrower ops fill the NPU's blocks less well. So the
+pass is a knob (``npu.schedule``'s ``width_bands``) that npu-search-schedule tries, and keeps
+only where a frontier point pays for it. The result computes what the chain computed, column
+for column (npu-exec-schedule checks it).
+
+Run it before npu-order (the schedule pipeline's tail starts with it): new ops get their time
+there. ``bands`` 0 reads the module's ``npu.schedule``; 1 changes nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from npu_opt.dialects.npu.attrs import KernelAttr, OffsetAttr
+from npu_opt.dialects.npu.ops_common import NpuComputeOp
+from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp, SliceOp
+from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR
+from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr
+from npu_opt.ir.attributes import ArrayAttr, StringAttr
+from npu_opt.ir.core import OpResult, Operation, Value
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.ir.types import RankedTensorType
+from npu_opt.passes.npu_order import graph_blocks, npu_runs
+
+BANDED = ("npu.conv2d", "npu.depthwise_conv2d", "npu.max_pool", "npu.avg_pool")
+"""Ops a chain may hold: their OFM columns read a window of IFM columns, by their kernel."""
+
+
+def _shape(value: Value) -> tuple[int, ...] | None:
+    t = value.type
+    return tuple(t.shape) if isinstance(t, RankedTensorType) and len(t.shape) == 4 else None
+
+
+def bandable(op: Operation) -> bool:
+    """Whether ``op`` can be cut into column bands: a windowed op without upscaling or width
+    folding, on 4-D feature maps of one batch."""
+    if not isinstance(op, NpuComputeOp) or op.name not in BANDED or op.attr("width_fold") is not None:
+        return False
+    mode = op.attr("resampling")
+    if mode is not None and str(getattr(mode, "value", mode)) != "none":
+        return False
+    ifm, ofm = _shape(op.operands[0]), _shape(op.results[0])
+    return ifm is not None and ofm is not None and ifm[0] == ofm[0] == 1 and isinstance(op.attr("kernel"), KernelAttr)
+
+
+def chains(run: list[Operation]) -> list[list[Operation]]:
+    """The maximal chains of ``run`` (ops in schedule order): consecutive bandable ops, each OFM
+    read only by the next op, as its IFM."""
+    found: list[list[Operation]] = []
+    current: list[Operation] = []
+    for op in run:
+        if isinstance(op, DmaOp):
+            continue
+        if current and bandable(op) and _feeds_only(current[-1], op):
+            current.append(op)
+            continue
+        if current:
+            found.append(current)
+        current = [op] if bandable(op) else []
+    if current:
+        found.append(current)
+    return found
+
+
+def overhead(chain: list[Operation], edges: list[tuple[int, int]]) -> float:
+    """The largest share of extra OFM columns any op of ``chain`` computes when its last OFM is
+    cut at ``edges``: the halo neighbouring bands both compute, over the op's OFM width."""
+    computed = [0] * len(chain)
+    for first, last in edges:
+        for index, band in enumerate(plan_band(chain, first, last)):
+            computed[index] += band.last - band.first
+    widths = [_shape(op.results[0])[2] for op in chain]  # type: ignore[index]
+    return max(c / w - 1 for c, w in zip(computed, widths))
+
+
+def segments(chain: list[Operation], bands: int, min_width: int, max_overhead: float) -> list[list[Operation]]:
+    """``chain`` cut, from its first op on, into the longest runs of two ops or more whose last
+    OFM takes ``bands`` bands of ``min_width`` columns and whose halo recompute stays within
+    ``max_overhead`` (a share of each op's OFM columns): the halo grows with every windowed op
+    up a band, so a long chain in narrow bands would compute most columns twice."""
+    found: list[list[Operation]] = []
+    start = 0
+    while start < len(chain) - 1:
+        end = start + 1
+        best = None
+        while end < len(chain):
+            part = chain[start:end + 1]
+            edges = band_edges(_shape(part[-1].results[0])[2], bands, min_width)  # type: ignore[index]
+            if len(edges) < 2 or overhead(part, edges) > max_overhead:
+                break
+            best = end
+            end += 1
+        if best is None:
+            start += 1
+            continue
+        found.append(chain[start:best + 1])
+        start = best + 1
+    return found
+
+
+def _feeds_only(producer: Operation, consumer: Operation) -> bool:
+    uses = producer.results[0].uses
+    return len(uses) == 1 and uses[0] == (consumer, 0)
+
+
+@dataclass(frozen=True)
+class BandedOp:
+    """One op of a band: the OFM columns [first, last) it produces, the IFM columns [lo, hi) it
+    reads, and the padding its kernel keeps (the true edges' only)."""
+
+    first: int
+    last: int
+    lo: int
+    hi: int
+    kernel: KernelAttr
+
+
+def band_window(kernel: KernelAttr, ifm_width: int, first: int, last: int) -> BandedOp:
+    """What OFM columns [first, last) of an op with ``kernel`` read of an IFM ``ifm_width`` wide,
+    and the padding left at its edges: only where the window reaches past the true image edge."""
+    top, left, bottom, right = kernel.padding
+    start = first * kernel.stride_w - left
+    end = (last - 1) * kernel.stride_w - left + kernel.dilated_width
+    lo, hi = max(start, 0), min(end, ifm_width)
+    padding = (top, lo - start, bottom, end - hi)
+    banded = KernelAttr(kernel.height, kernel.width, kernel.stride_h, kernel.stride_w, kernel.dilation_h,
+                        kernel.dilation_w, padding)
+    return BandedOp(first, last, lo, hi, banded)
+
+
+def band_edges(width: int, bands: int, min_width: int) -> list[tuple[int, int]]:
+    """``width`` columns cut into at most ``bands`` ranges of (nearly) equal width, each at
+    least ``min_width`` columns wide (one range when that leaves no room for two)."""
+    count = max(1, min(bands, width // max(min_width, 1)))
+    cuts = [round(k * width / count) for k in range(count + 1)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:])]
+
+
+def plan_band(chain: list[Operation], first: int, last: int) -> list[BandedOp]:
+    """Each op of ``chain`` for the band producing its last OFM's columns [first, last), in
+    chain order: the columns every op produces are those the next op's window reads."""
+    planned: list[BandedOp] = []
+    for op in reversed(chain):
+        ifm = _shape(op.operands[0])
+        assert ifm is not None
+        band = band_window(op.attr("kernel"), ifm[2], first, last)  # type: ignore[arg-type]
+        planned.append(band)
+        first, last = band.lo, band.hi
+    return planned[::-1]
+
+
+@register_pass("npu-width-bands", statistics={
+    "chains": "chains of windowed ops cut into column bands",
+    "bands": "bands made (each a copy of its chain on narrower feature maps)",
+})
+class WidthBands(Pass):
+    """Cut each chain of windowed NPU ops into column bands: a copy of the chain per band on
+    narrower feature maps, reading a slice of the chain's IFM and writing its columns of a
+    concatenation standing for the chain's OFM (see the module docstring)."""
+
+    PRESERVES = (WeightStreams,)
+    """A band's op reads its chain op's weight constant and shares its encoders (same_weights)."""
+
+    bands: int = option(0, "column bands per chain (0: the module's npu.schedule width_bands; 1: none)")
+    min_width: int = option(8, "columns a band's last op produces at least (fewer bands where the OFM is narrower)")
+    max_overhead: int = option(25, "halo columns the bands of a chain may recompute, in percent of each op's OFM "
+                                   "columns (a chain is cut into shorter ones to stay within it)")
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        bands = self.bands
+        if bands == 0:
+            schedule = module.attr(SCHEDULE_ATTR)
+            bands = schedule.width_bands if isinstance(schedule, ScheduleAttr) else 1
+        if bands < 0 or self.min_width < 1 or self.max_overhead < 0:
+            ctx.error(f"bands and max-overhead must not be negative and min-width must be at least 1 (bands = "
+                      f"{self.bands}, min-width = {self.min_width}, max-overhead = {self.max_overhead})")
+            return
+        if bands == 1:
+            return
+        streams = ctx.analyses.cached(WeightStreams, module)
+        for block in list(graph_blocks(module)):
+            for run in npu_runs(block):
+                for chain in chains(run):
+                    for part in segments(chain, bands, self.min_width, self.max_overhead / 100):
+                        self._split(part, bands, streams, ctx)
+
+    def _split(self, chain: list[Operation], bands: int, streams: WeightStreams | None, ctx: PassContext) -> None:
+        last_op = chain[-1]
+        ofm = last_op.results[0]
+        shape = _shape(ofm)
+        assert shape is not None
+        edges = band_edges(shape[2], bands, self.min_width)
+        source = chain[0].operands[0]
+        parts: list[Value] = []
+        for index, (first, last) in enumerate(edges):
+            planned = plan_band(chain, first, last)
+            value = self._slice(source, planned[0], last_op, ctx)
+            for op, band in zip(chain, planned):  # (each band's ops together, where every operand is defined)
+                value = self._copy(op, value, band, index, last_op, streams, ctx)
+            parts.append(value)
+        concat = ConcatOp.build(parts, [ofm.type], {"offsets": ArrayAttr(tuple(
+            OffsetAttr((0, 0, first, 0)) for first, _ in edges))}, location=last_op.location)
+        ctx.rewriter.insert_before(concat, last_op)
+        ctx.rewriter.replace_all_uses(ofm, concat.results[0])
+        for op in reversed(chain):
+            dma = _weight_copy(op)
+            ctx.rewriter.erase_op(op)
+            if dma is not None and not dma.results[0].uses:
+                ctx.rewriter.erase_op(dma)
+        widths = ", ".join(str(last - first) for first, last in edges)
+        ctx.remark(f"the chain of {len(chain)} ops from '{_name(chain[0])}' to '{_name(last_op)}' runs in "
+                   f"{len(edges)} column bands of {widths} OFM columns; the first op reads IFM columns "
+                   + ", ".join(f"{b.lo}..{b.hi}" for b in (plan_band(chain, f, l)[0] for f, l in edges)), last_op)
+        ctx.stat("chains")
+        ctx.stat("bands", len(edges))
+
+    @staticmethod
+    def _slice(source: Value, band: BandedOp, anchor: Operation, ctx: PassContext) -> Value:
+        """The band's view of the chain's IFM (the IFM itself when the band reads all of it)."""
+        shape = _shape(source)
+        assert shape is not None and isinstance(source.type, RankedTensorType)
+        if (band.lo, band.hi) == (0, shape[2]):
+            return source
+        box = RankedTensorType((shape[0], shape[1], band.hi - band.lo, shape[3]), source.type.element_type,
+                               source.type.encoding)
+        view = SliceOp.build([source], [box], {"offset": OffsetAttr((0, 0, band.lo, 0))}, location=anchor.location)
+        ctx.rewriter.insert_before(view, anchor)
+        return view.results[0]
+
+    @staticmethod
+    def _copy(op: Operation, ifm: Value, band: BandedOp, index: int, anchor: Operation, streams: WeightStreams | None,
+              ctx: PassContext) -> Value:
+        """``op`` for one band: reading ``ifm``, producing its band's columns, with the band's
+        padding and a weight copy of its own."""
+        result = op.results[0]
+        t = result.type
+        assert isinstance(t, RankedTensorType)
+        narrow = RankedTensorType((t.shape[0], t.shape[1], band.last - band.first, t.shape[3]), t.element_type,
+                                  t.encoding)
+        operands = [ifm, *op.operands[1:]]
+        dma = _weight_copy(op)
+        if dma is not None:
+            copy = DmaOp(dma.name, list(dma.operands), [dma.results[0].type], dict(dma.attributes),
+                         dict(dma.properties), (), location=dma.location)
+            ctx.rewriter.insert_before(copy, anchor)
+            operands = [copy.results[0] if v is dma.results[0] else v for v in operands]
+        attributes = {k: v for k, v in op.attributes.items() if k != BLOCK_ATTR}
+        properties = {k: v for k, v in op.properties.items() if k != BLOCK_ATTR}
+        properties["kernel"] = band.kernel
+        for table in (attributes, properties):
+            if isinstance(table.get("name"), StringAttr):
+                table["name"] = StringAttr(f"{table['name'].value}_band{index}")
+        banded = type(op)(op.name, operands, [narrow], attributes, properties, (), location=op.location)
+        ctx.rewriter.insert_before(banded, anchor)
+        if streams is not None:
+            streams.same_weights(banded, op)
+        return banded.results[0]
+
+
+def has_chain(module: Operation, bands: int = 2, min_width: int = 8, max_overhead: float = 0.25) -> bool:
+    """Whether npu-width-bands with these options would cut some chain of ``module``: only then
+    are column bands a knob worth a search candidate."""
+    return any(segments(chain, bands, min_width, max_overhead)
+               for block in graph_blocks(module) for run in npu_runs(block) for chain in chains(run))
+
+
+def _weight_copy(op: Operation) -> Operation | None:
+    """The ``npu.dma`` copying ``op``'s weights, when it reads such a copy."""
+    for value in op.operands[1:2]:
+        if isinstance(value, OpResult) and isinstance(value.op, DmaOp):
+            return value.op
+    return None
+
+
+def _name(op: Operation) -> str:
+    from npu_opt.dialects.npu.perf.ir_adapter import report_name
+    return report_name(op)
+
+
+__all__ = ["BandedOp", "WidthBands", "band_edges", "band_window", "bandable", "chains", "has_chain", "overhead",
+           "plan_band", "segments"]

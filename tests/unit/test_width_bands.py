@@ -1,0 +1,118 @@
+"""npu-width-bands: the column arithmetic of a band, where chains are cut, and banded schedules
+that compute what the legalised module computes, bit for bit, and pass npu-check-schedule."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+import npu_opt.dialects  # noqa: F401
+import npu_opt.passes  # noqa: F401
+from npu_opt.dialects.npu.attrs import KernelAttr
+from npu_opt.dialects.npu.schedule_attrs import ScheduleAttr
+from npu_opt.dialects.npu.schedule_exec import run_scheduled
+from npu_opt.ir.diagnostics import DiagnosticEngine
+from npu_opt.ir.parser import parse_module
+from npu_opt.ir.pass_manager import PassManager
+from npu_opt.ir.pass_registry import parse_pipeline
+from npu_opt.passes.schedule.width_bands import band_edges, band_window, chains, has_chain, overhead, segments
+from test_schedule_exec import _function, _module, _reference, _same
+
+CONV3 = KernelAttr.get((3, 3), padding=(1, 1, 1, 1))
+
+
+def test_a_band_keeps_the_padding_of_the_true_edge_it_meets_only():
+    left = band_window(CONV3, 20, 0, 10)
+    assert (left.lo, left.hi, left.kernel.padding) == (0, 11, (1, 1, 1, 0))
+    right = band_window(CONV3, 20, 10, 20)
+    assert (right.lo, right.hi, right.kernel.padding) == (9, 20, (1, 0, 1, 1))
+    middle = band_window(CONV3, 20, 5, 15)
+    assert (middle.lo, middle.hi, middle.kernel.padding) == (4, 16, (1, 0, 1, 0))
+
+
+def test_a_strided_band_reads_the_columns_under_its_windows():
+    strided = KernelAttr.get((3, 3), (2, 2), padding=(0, 0, 1, 1))  # 'same' on an even width: padding right only
+    band = band_window(strided, 16, 4, 8)  # OFM columns 4..7 read IFM columns 8..16 (9 wide, the last padded)
+    assert (band.lo, band.hi, band.kernel.padding) == (8, 16, (0, 0, 1, 1))
+    # the band's own output width follows from its IFM and padding, as the whole op's did
+    assert (band.hi - band.lo + band.kernel.padding[1] + band.kernel.padding[3] - 3) // 2 + 1 == 4
+
+
+def test_band_edges_are_even_and_never_narrower_than_asked():
+    assert band_edges(20, 2, 8) == [(0, 10), (10, 20)]
+    assert band_edges(10, 4, 3) == [(0, 3), (3, 7), (7, 10)]  # only three bands of 3 columns fit
+    assert band_edges(12, 2, 8) == [(0, 12)]  # not two bands of 8
+
+
+def _head(model: str, target: str = "dedicated"):
+    return _module(model, "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},"
+                          "npu-select-block-config,npu-insert-dma", target)
+
+
+def test_chains_stop_where_an_ofm_has_another_reader_and_segments_bound_the_halo():
+    module = _head("kernels")
+    block = _function(module).regions[0].entry
+    from npu_opt.passes.npu_order import npu_runs
+    found = [chain for run in npu_runs(block) for chain in chains(run)]
+    names = [[op.attr("name").value for op in chain] for chain in found]
+    # k_conv9x9's OFM is read by a CPU op too: a chain of its own
+    assert names == [["k_conv9x9"], ["k_conv1x7", "k_conv7x1", "k_depthwise5x5", "k_maxpool3"]]
+    chain = found[1]
+    # the maxpool's 5 OFM columns in two bands of 2 and 3: the halo up the chain is a quarter of
+    # the 20-column maps at most; with bands of 8 columns only the two 20-column ops can be cut
+    assert overhead(chain, band_edges(5, 2, 2)) == 0.25
+    assert segments(chain, 2, 2, 0.25) == [chain]
+    assert segments(chain, 2, 2, 0.2) == [chain[:3]]
+    assert segments(chain, 2, 8, 0.25) == [chain[:2]]
+    assert has_chain(module, 2, 2) and not has_chain(module, 2, 64)
+
+
+def _run(module, pipeline: str):
+    engine = DiagnosticEngine(stream=io.StringIO())
+    engine.show_remarks = False
+    PassManager(parse_pipeline(pipeline), engine).run(module)
+    return module, engine
+
+
+@pytest.mark.parametrize("target", ["shared", "dedicated"])
+@pytest.mark.parametrize("strategy", ["Performance", "Size"])
+@pytest.mark.parametrize("bands", [2, 3])
+@pytest.mark.parametrize("model", ["kernels", "branches", "weight_stream"])
+def test_banded_schedules_run_as_the_legalised_module_and_pass_the_checker(model: str, bands: int, strategy: str,
+                                                                          target: str):
+    inputs, expected = _reference(model, target)
+    module = _module(model, f"schedule{{optimise={strategy} bands={bands} min-width=2}}", target)
+    ops = [op.name for op in module.walk()]
+    assert "npu.slice" in ops and "npu.concat" in ops  # something was cut
+    got = run_scheduled(module, inputs)
+    assert all(_same(a, b) for a, b in zip(got, expected))
+    _, engine = _run(module, "npu-check-schedule")
+    assert engine.error_count == 0
+
+
+def test_the_module_schedule_asks_for_the_bands_and_one_band_changes_nothing():
+    module = _head("kernels")
+    before = sum(1 for _ in module.walk())
+    _run(module, "npu-width-bands")  # no npu.schedule: one band
+    assert sum(1 for _ in module.walk()) == before
+    module.attributes["npu.schedule"] = ScheduleAttr("Size", 393216, 0).replaced(width_bands=2)
+    _run(module, "npu-width-bands{min-width=2}")
+    assert any(op.name == "npu.concat" for op in module.walk())
+
+
+def test_width_bands_print_and_parse_in_the_schedule_attribute():
+    attr = ScheduleAttr("Size", 1024, 512).replaced(width_bands=4)
+    assert "width_bands = 4" in str(attr)
+    assert ScheduleAttr.parse(str(attr)[len("#npu.schedule<"):-1]) == attr
+    assert "width_bands" not in str(ScheduleAttr("Size", 1024, 512))
+    assert attr.point_flags() == ("width_bands",)
+
+
+def test_the_search_tries_bands_where_a_chain_can_be_cut():
+    module = _head("kernels")
+    _, engine = _run(module, "npu-search-schedule{sram-budget=100000}")
+    assert engine.error_count == 0 and module.attr("npu.search") is not None
+    module = _head("conv")
+    assert not has_chain(module)
+    assert np.all([op.name != "npu.concat" for op in module.walk()])
