@@ -185,6 +185,8 @@ class SearchSchedule(Pass):
     refine: int = option(4, "bisection steps towards the largest SRAM target whose schedule fits the budget")
     jobs: int = option(0, "processes materialising candidates at once (0: one per CPU core; 1: all in this one; "
                           "the result is the same)")
+    max_bands: int = option(4, "most column bands a chain of windowed ops is cut into by a candidate (1: none; "
+                               "tried only where Size's schedule does not fit the budget)")
     variants: bool = option(True, "also try Size's cascades with buffers filling the budget, full stripe growth "
                                   "and cascade joins on the best point within the budget, Size with cascade "
                                   "branches, Size keeping every prefetch, "
@@ -199,8 +201,9 @@ class SearchSchedule(Pass):
         if self.sram_budget < 0:
             ctx.error(f"sram-budget must be a number of bytes (or -1: no search), not {self.sram_budget}", module)
             return
-        if self.steps < 0 or self.refine < 0:
-            ctx.error(f"steps and refine must not be negative (steps = {self.steps}, refine = {self.refine})")
+        if self.steps < 0 or self.refine < 0 or self.max_bands < 1:
+            ctx.error(f"steps and refine must not be negative and max-bands must be at least 1 (steps = {self.steps}, "
+                      f"refine = {self.refine}, max-bands = {self.max_bands})")
             return
         target = target_of(module)
         arena = target.arena_cache_size
@@ -370,10 +373,13 @@ class SearchSchedule(Pass):
             best and best.knobs, Knobs("Size", arena, ("prefetch_overlap",)), nearest and nearest.knobs,
             filled and filled.knobs)) if knobs]
         # chains of windowed ops in column bands: narrower feature maps and rolling buffers, paid
-        # in halo columns computed twice and weights read once per band
-        wanted += [(Knobs("Size", arena, ("prefetch_overlap",)).with_bands(bands), banded) for bands in BANDS]
-        if best is not None:
-            wanted.append((best.knobs.with_bands(BANDS[0]), banded and best.knobs.bands == 1))
+        # in halo columns computed twice and weights read once per band, so tried only where
+        # Size, the least SRAM of the row stripes, does not fit the budget
+        below_size = size is not None and size.sram > self.sram_budget
+        bands = [b for b in BANDS if b <= self.max_bands]
+        wanted += [(Knobs("Size", arena, ("prefetch_overlap",)).with_bands(b), banded and below_size) for b in bands]
+        if best is not None and bands:
+            wanted.append((best.knobs.with_bands(bands[0]), banded and below_size and best.knobs.bands == 1))
         trials([knobs for knobs, useful in wanted if useful])
         points = [p for p in tried.values() if p is not None]
         groups = (("Performance", False), ("Size", False), ("Size", True))  # (Size filling the budget apart)

@@ -112,6 +112,9 @@ def segments(chain: list[Operation], bands: int, min_width: int, max_overhead: f
             edges = band_edges(_shape(part[-1].results[0])[2], bands, min_width)  # type: ignore[index]
             if len(edges) < 2 or overhead(part, edges) > max_overhead:
                 break
+            if _into_concat(part[-1]):  # (a concatenation's part must be an op's own OFM)
+                end += 1
+                continue
             best = end
             end += 1
         if best is None:
@@ -120,6 +123,11 @@ def segments(chain: list[Operation], bands: int, min_width: int, max_overhead: f
         found.append(chain[start:best + 1])
         start = best + 1
     return found
+
+
+def _into_concat(op: Operation) -> bool:
+    """Whether ``op`` writes its OFM into a concatenation (which a band's concatenation cannot)."""
+    return any(isinstance(user, ConcatOp) for user, _ in op.results[0].uses)
 
 
 def _feeds_only(producer: Operation, consumer: Operation) -> bool:
@@ -264,11 +272,11 @@ class WidthBands(Pass):
         operands = [ifm, *op.operands[1:]]
         dma = _weight_copy(op)
         if dma is not None:
-            copy = DmaOp(dma.name, list(dma.operands), [dma.results[0].type], dict(dma.attributes),
+            copy = DmaOp(dma.name, list(dma.operands), [dma.results[0].type], _unscheduled(dma.attributes),
                          dict(dma.properties), (), location=dma.location)
             ctx.rewriter.insert_before(copy, anchor)
             operands = [copy.results[0] if v is dma.results[0] else v for v in operands]
-        attributes = {k: v for k, v in op.attributes.items() if k != BLOCK_ATTR}
+        attributes = _unscheduled(op.attributes)
         properties = {k: v for k, v in op.properties.items() if k != BLOCK_ATTR}
         properties["kernel"] = band.kernel
         for table in (attributes, properties):
@@ -286,6 +294,12 @@ def has_chain(module: Operation, bands: int = 2, min_width: int = 8, max_overhea
     are column bands a knob worth a search candidate."""
     return any(segments(chain, bands, min_width, max_overhead)
                for block in graph_blocks(module) for run in npu_runs(block) for chain in chains(run))
+
+
+def _unscheduled(attributes: dict) -> dict:
+    """An op's discardable attributes without the schedule's (``npu.time``, ``npu.block`` ...):
+    a band's op gets its own from the passes after this one."""
+    return {k: v for k, v in attributes.items() if not k.startswith("npu.")}
 
 
 def _weight_copy(op: Operation) -> Operation | None:

@@ -253,9 +253,15 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
     nothing, skipped = asked(ladder(0, 0), joins=False)
     assert [k for k in nothing if "fastest_blocks" not in k.flags] == []
     assert skipped == 14  # (Size with cascade branches too: no joinable op; both concat variants: no concatenation)
-    banded, skipped = asked(ladder(0, 0), joins=False, banded=True)  # a chain to cut: Size in 2 and 4 bands, the best in 2
-    assert {Knobs("Size", 1000, ("prefetch_overlap",)).with_bands(2), Knobs("Size", 1000, ("prefetch_overlap",)).with_bands(4),
-            Knobs("Performance", 2).with_bands(2)} <= set(banded)
+    # a chain to cut, but Size fits the budget: bands (paid in cycles) are not tried
+    banded, skipped = asked(ladder(0, 0), joins=False, banded=True)
+    assert not any(k.bands > 1 for k in banded) and skipped == 14
+    # Size over the budget: Size in 2 and 4 bands, and the best point in 2
+    tried = ladder(0, 0)
+    size = Knobs("Size", 1000, ("prefetch_overlap",))
+    tried[size] = Point(size, 400, 800, 0, 0)
+    banded, skipped = asked(tried, joins=False, banded=True)
+    assert {size.with_bands(2), size.with_bands(4), Knobs("Performance", 2).with_bands(2)} <= set(banded)
     assert skipped == 11
 
 

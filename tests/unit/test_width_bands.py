@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 
-import numpy as np
 import pytest
 
 import npu_opt.dialects  # noqa: F401
@@ -13,7 +12,6 @@ from npu_opt.dialects.npu.attrs import KernelAttr
 from npu_opt.dialects.npu.schedule_attrs import ScheduleAttr
 from npu_opt.dialects.npu.schedule_exec import run_scheduled
 from npu_opt.ir.diagnostics import DiagnosticEngine
-from npu_opt.ir.parser import parse_module
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.passes.schedule.width_bands import band_edges, band_window, chains, has_chain, overhead, segments
@@ -109,10 +107,22 @@ def test_width_bands_print_and_parse_in_the_schedule_attribute():
     assert attr.point_flags() == ("width_bands",)
 
 
-def test_the_search_tries_bands_where_a_chain_can_be_cut():
+def _candidates(pipeline: str) -> list[str]:
+    """The search's candidate remarks on kernels in a dedicated SRAM."""
     module = _head("kernels")
-    _, engine = _run(module, "npu-search-schedule{sram-budget=100000}")
-    assert engine.error_count == 0 and module.attr("npu.search") is not None
-    module = _head("conv")
-    assert not has_chain(module)
-    assert np.all([op.name != "npu.concat" for op in module.walk()])
+    engine = DiagnosticEngine(stream=io.StringIO())
+    seen: list[str] = []
+    engine.handler = lambda diag: seen.append(diag.message)
+    PassManager(parse_pipeline(pipeline), engine).run(module)
+    return [message for message in seen if message.startswith("candidate ")]
+
+
+def test_the_search_tries_bands_only_where_size_does_not_fit_the_budget():
+    # kernels' Size schedule takes 5,120 bytes of this SRAM: a budget of 3,000 tries bands, one
+    # of 6,000 does not (bands cost cycles, so they pay only below Size's SRAM); max-bands=1 never
+    banded = [m for m in _candidates("npu-search-schedule{sram-budget=3000}") if "column bands" in m]
+    assert any("Size with an SRAM target of 393216 bytes, prefetch overlap, 2 column bands" in m for m in banded)
+    assert any("4 column bands" in m for m in banded)
+    assert not any("column bands" in m for m in _candidates("npu-search-schedule{sram-budget=6000}"))
+    assert not any("column bands" in m for m in _candidates("npu-search-schedule{sram-budget=3000 max-bands=1}"))
+    assert not has_chain(_head("conv"))  # (a model without two windowed ops in a row: never)
