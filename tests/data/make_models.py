@@ -542,6 +542,19 @@ def kernels_model(rng: np.random.Generator) -> str:
     return module(f.text([pooled, out]))
 
 
+def wide_image_model(rng: np.random.Generator) -> str:
+    """A wide, short image through a chain of windowed ops with few channels (a camera's line
+    stripes): rolling buffers as wide as the image are where column bands pay."""
+    f = Func("main", [("image", t((1, 24, 192, 8), q8(A, 0)))], rng)
+    x = ("%arg0", t((1, 24, 192, 8), q8(A, 0)))
+    y = _conv(f, x, t((1, 24, 192, 16), q8(0.125, 0)), (3, 3), (8, 16), A, "w_conv3x3", act="RELU")
+    y = _conv(f, y, t((1, 24, 192, 16), q8(0.25, 0)), (3, 3), (16, 16), 0.125, "w_depthwise3x3", depthwise=True)
+    y = _conv(f, y, t((1, 24, 192, 16), q8(0.25, 0)), (3, 3), (16, 16), 0.25, "w_conv3x3_b", act="RELU")
+    y = _pool(f, "max", y, t((1, 12, 96, 16), q8(0.25, 0)), 2, 2, "VALID", "w_maxpool2")
+    out = _conv(f, y, t((1, 12, 96, 8), q8(0.5, 0)), (1, 1), (16, 8), 0.25, "w_conv1x1")
+    return module(f.text([out]))
+
+
 def int16_elementwise_model(rng: np.random.Generator) -> str:
     """16-bit elementwise ops and activations: mul, sub, maximum, leaky ReLU, tanh, logistic, and
     softmax on 16 and on 40 channels (its ReduceSum reads 16-bit data: NHWC on the U65-512)."""
@@ -618,6 +631,7 @@ MODELS = {
     "resize_bilinear.tflite": resize_bilinear_model,
     "wide_batch.tflite": wide_batch_model,
     "fire.tflite": fire_model,
+    "wide_image.tflite": wide_image_model,
 }
 """File name -> generator. Each gets its own seeded random generator."""
 

@@ -26,7 +26,7 @@ from npu_opt.ir.printer import print_op
 from npu_opt.passes.schedule.check_rules import readers
 from npu_opt.passes.schedule.rolling_rows import Member, live_rows, same_rows, window
 from npu_opt.tools.target_options import apply_target, prepare_target
-from targeted_import import MODELS, check_scheduled, run_pipeline, seeded_inputs
+from targeted_import import MODELS, check_scheduled, imported_with_target, run_pipeline, seeded_inputs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
 import make_models as mm  # noqa: E402  (the tests/data model builders)
@@ -219,10 +219,21 @@ SIZE_KNOBS = {"shared": "cascade-branches=true", "dedicated-16k": "cascade-branc
 roll too (test_cascade_concats.py)."""
 
 
+TOO_WIDE = {("wide_image", "dedicated-16k")}
+"""Size cannot fit 16 KB here: rolling buffers as wide as the 192-column image need 18,432 bytes
+(Vela 5.2 refuses the model too: 'Memory limit = 16384 is less than the minimum possible
+allocation size = 18432'); column bands can (test_width_bands.py)."""
+
+
 @pytest.mark.parametrize("target", ["shared", "dedicated-16k"])
 @pytest.mark.parametrize("model", MODELS)
 def test_every_model_schedules_under_size_with_cascade_branches(model: str, target: str) -> None:
-    check_scheduled(model, SWEEP_TARGETS[target], f"schedule{{optimise=Size {SIZE_KNOBS[target]}}}")
+    pipeline = f"schedule{{optimise=Size {SIZE_KNOBS[target]}}}"
+    if (model, target) in TOO_WIDE:
+        module = imported_with_target(model, *SWEEP_TARGETS[target])
+        assert "18432 bytes are live at once while 'w_conv3x3'" in run_pipeline(module, pipeline)
+        return
+    check_scheduled(model, SWEEP_TARGETS[target], pipeline)
 
 
 @pytest.mark.parametrize("target", ["u55-32", "u65-512"])
