@@ -35,6 +35,9 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   (the first slice computes while the second copies), so it is live from the reader's time and
   placed apart from the first, which ``npu.alloc`` then holds alone (live from the transfer of
   the first slice, under the previous op when prefetched).
+* ``npu.band = K : i64`` (npu-width-bands) on each op of a chain's column band K: a copy of a
+  chain op on narrower feature maps, its first op reading a slice of the chain's IFM; such a
+  first op may start a cascade (Vela never cascades an op reading a slice).
 * On the module: ``npu.schedule = #npu.schedule<Performance, arena_cache_size = N,
   sram_target = N>`` (the strategy and the limits the schedule was made for, and
   ``prefetch_overlap`` for npu-allocate, which npu-form-cascades sets under Size; a schedule
@@ -72,6 +75,7 @@ CASCADE_ATTR = "npu.cascade"
 ALLOC_ATTR = "npu.alloc"
 ARG_ALLOC_ATTR = "npu.arg_alloc"
 SECOND_BUFFER_ATTR = "npu.second_buffer"
+BAND_ATTR = "npu.band"
 SCHEDULE_ATTR = "npu.schedule"
 USAGE_ATTR = "npu.usage"
 SEARCH_ATTR = "npu.search"

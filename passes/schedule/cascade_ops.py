@@ -5,7 +5,8 @@ Every rule is a query of the op's interfaces and of the graph around it, never o
 * **never cascadable** (``refusal``): the op's ``CostedOp`` kind has no block type (a DMA) or its
   block type produces whole vectors (vector product, reduce-sum); it upscales by transposition
   (a transpose convolution); it reads a window of a larger tensor through a slice view (Vela's
-  read offsets); or it is a binary elementwise op whose streamed IFM is a constant, a scalar or
+  read offsets; but a column band's first op, ``npu.band``, may start a cascade, reading its
+  window whole as a cascade's first op reads its IFM); or it is a binary elementwise op whose streamed IFM is a constant, a scalar or
   broadcast, or whose second operand is a feature map. With ``joins`` (npu-form-cascades'
   ``cascade-joins``) a second feature map of the OFM's shape is allowed: the op is a *join*
   (a residual add, say), which reads each stripe's rows of that IFM2 from the whole tensor. Its
@@ -43,6 +44,7 @@ from npu_opt.dialects.npu.ops_common import encoding_of, is_constant, shape_of
 from npu_opt.dialects.npu.ops_memory import ConcatOp, slice_root
 from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, TensorFormat
+from npu_opt.dialects.npu.schedule_attrs import BAND_ATTR
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.traits import MemoryOnly, ReturnLike
 from npu_opt.passes.npu_order import concat_user, readers_through_views
@@ -153,7 +155,7 @@ def _refusal(op: Operation, desc: NpuOpDesc, ifm: Value, ifm2: Value | None, joi
         return f"its {block.value} block type reads the whole IFM for every output"
     if desc.kind is OpKind.TRANSPOSE_CONV2D:
         return "it is a transpose convolution"
-    for value in (ifm, ifm2):
+    for value in (ifm2,) if op.attr(BAND_ATTR) is not None else (ifm, ifm2):
         if value is not None and slice_root(value) is not value:
             return "it reads a window of a larger tensor (a slice)"
     if desc.kind is OpKind.ELEMENTWISE_BINARY:
@@ -229,7 +231,9 @@ def sched_ops(run: list[Operation], describe, joins: bool = False, branches: boo
         concat_reader = None
         writers = _writers(ifm)
         ifm_from = tuple(position[w] for w in writers) if all(w in position for w in writers) else ()
-        if source is None or source not in position:
+        if op.attr(BAND_ATTR) is not None and slice_root(ifm) is not ifm:
+            full_ifm = "it reads a window of a larger tensor (a slice), whole"
+        elif source is None or source not in position:
             full_ifm = "it is a graph input"
         elif _linear(ifm):
             full_ifm = "it is stored linear (NHWC)"

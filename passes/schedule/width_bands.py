@@ -16,7 +16,9 @@ tiles the width instead, as a rewrite the later passes need not know about:
   ``npu.slice`` of the chain's IFM (a view, no copy), every op keeps the true image edge's
   padding only on the side where its band meets that edge, its weights get their own
   ``npu.dma`` where the original's had one, and its last op writes its columns of an
-  ``npu.concat`` that stands for the chain's OFM.
+  ``npu.concat`` that stands for the chain's OFM. Each band's op carries ``npu.band = K``; its
+  first op may start a cascade although it reads a slice (Vela cascades no op reading a slice,
+  and npu-form-cascades keeps that rule for every other op).
 
 The bands run one after the other (npu-order places each band's chain together), so only one
 band's intermediate feature maps or rolling buffers are live at a time: narrower by the band
@@ -38,8 +40,8 @@ from npu_opt.dialects.npu.ops_common import NpuComputeOp
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp, SliceOp
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr
-from npu_opt.ir.attributes import ArrayAttr, StringAttr
+from npu_opt.dialects.npu.schedule_attrs import BAND_ATTR, SCHEDULE_ATTR, ScheduleAttr
+from npu_opt.ir.attributes import ArrayAttr, IntegerAttr, StringAttr
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
@@ -277,6 +279,7 @@ class WidthBands(Pass):
             ctx.rewriter.insert_before(copy, anchor)
             operands = [copy.results[0] if v is dma.results[0] else v for v in operands]
         attributes = _unscheduled(op.attributes)
+        attributes[BAND_ATTR] = IntegerAttr(index)  # (its first op may start a cascade: cascade_ops.py)
         properties = {k: v for k, v in op.properties.items() if k != BLOCK_ATTR}
         properties["kernel"] = band.kernel
         for table in (attributes, properties):

@@ -76,7 +76,7 @@ def _run(module, pipeline: str):
 @pytest.mark.parametrize("target", ["shared", "dedicated"])
 @pytest.mark.parametrize("strategy", ["Performance", "Size"])
 @pytest.mark.parametrize("bands", [2, 3])
-@pytest.mark.parametrize("model", ["kernels", "branches", "weight_stream"])
+@pytest.mark.parametrize("model", ["kernels", "branches", "weight_stream", "wide_image"])
 def test_banded_schedules_run_as_the_legalised_module_and_pass_the_checker(model: str, bands: int, strategy: str,
                                                                           target: str):
     inputs, expected = _reference(model, target)
@@ -126,3 +126,15 @@ def test_the_search_tries_bands_only_where_size_does_not_fit_the_budget():
     assert not any("column bands" in m for m in _candidates("npu-search-schedule{sram-budget=6000}"))
     assert not any("column bands" in m for m in _candidates("npu-search-schedule{sram-budget=3000 max-bands=1}"))
     assert not has_chain(_head("conv"))  # (a model without two windowed ops in a row: never)
+
+
+def test_a_band_first_op_reading_a_slice_starts_a_cascade():
+    # Vela cascades no op reading a slice; a band's first op (npu.band) may start one, so each
+    # band of wide_image rolls its feature maps: Size's SRAM falls with the band count
+    module = _module("wide_image", "schedule{optimise=Size bands=4}", "shared")
+    firsts = [op for op in module.walk() if op.attr("npu.band") is not None and op.operands[0].op is not None
+              and op.operands[0].op.name == "npu.slice"]
+    assert len(firsts) == 4 and sum(op.attr("npu.cascade") is not None for op in firsts) == 3  # (band 0 fits whole)
+    used = [_module("wide_image", f"schedule{{optimise=Size bands={bands}}}", "shared").attr("npu.usage").used("Sram")
+            for bands in (1, 2, 4)]
+    assert used[0] > used[1] > used[2]

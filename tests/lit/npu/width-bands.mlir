@@ -2,7 +2,7 @@
 // into column bands. Each band is a copy of the chain on narrower feature maps: its first op
 // reads a slice of the chain's IFM (with the halo its windows need), each op keeps the padding of
 // the true image edge it meets only, and the last ops write their columns of one concatenation
-// that stands for the chain's OFM. npu-exec and npu-check-schedule runs: tests/unit/test_width_bands.py.
+// that stands for the chain's OFM; each band's ops carry npu.band. npu-exec and npu-check-schedule runs: tests/unit/test_width_bands.py.
 // RUN: %npu_opt %s --split-input-file --pass='npu-width-bands{bands=2}' | %filecheck %s
 // RUN: %npu_opt %s --split-input-file --pass='npu-width-bands{bands=2}' --verify-diagnostics -o /dev/null
 // RUN: %npu_opt %s --split-input-file --pass='npu-width-bands{bands=2}' --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
@@ -26,11 +26,11 @@
 // CHECK: %[[W:.*]] = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}>
 // CHECK: %[[B:.*]] = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}>
 // CHECK: %[[S0:.*]] = "npu.slice"(%[[IFM]]) <{offset = #npu.offset<0, 0, 0, 0>}> : (tensor<1x8x20x16xi8>) -> tensor<1x8x12x16xi8>
-// CHECK: %[[C0:.*]] = "npu.conv2d"(%[[S0]], %[[W]], %[[B]]) <{kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 0]>, name = "conv_band0"}> : {{.*}} -> tensor<1x8x11x16xi8>
-// CHECK: %[[P0:.*]] = "npu.max_pool"(%[[C0]]) <{kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 0]>, name = "pool_band0"}> : (tensor<1x8x11x16xi8>) -> tensor<1x8x10x16xi8>
+// CHECK: %[[C0:.*]] = "npu.conv2d"(%[[S0]], %[[W]], %[[B]]) <{kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 0]>, name = "conv_band0"}> {npu.band = 0 : i64} : {{.*}} -> tensor<1x8x11x16xi8>
+// CHECK: %[[P0:.*]] = "npu.max_pool"(%[[C0]]) <{kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 0]>, name = "pool_band0"}> {npu.band = 0 : i64} : (tensor<1x8x11x16xi8>) -> tensor<1x8x10x16xi8>
 // CHECK: %[[S1:.*]] = "npu.slice"(%[[IFM]]) <{offset = #npu.offset<0, 0, 8, 0>}> : (tensor<1x8x20x16xi8>) -> tensor<1x8x12x16xi8>
-// CHECK: %[[C1:.*]] = "npu.conv2d"(%[[S1]], %[[W]], %[[B]]) <{kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 0, 1, 1]>, name = "conv_band1"}>
-// CHECK: %[[P1:.*]] = "npu.max_pool"(%[[C1]]) <{kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 0, 1, 1]>, name = "pool_band1"}>
+// CHECK: %[[C1:.*]] = "npu.conv2d"(%[[S1]], %[[W]], %[[B]]) <{kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 0, 1, 1]>, name = "conv_band1"}> {npu.band = 1 : i64}
+// CHECK: %[[P1:.*]] = "npu.max_pool"(%[[C1]]) <{kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 0, 1, 1]>, name = "pool_band1"}> {npu.band = 1 : i64}
 // CHECK: %[[CAT:.*]] = "npu.concat"(%[[P0]], %[[P1]]) <{offsets = [#npu.offset<0, 0, 0, 0>, #npu.offset<0, 0, 10, 0>]}> : (tensor<1x8x10x16xi8>, tensor<1x8x10x16xi8>) -> tensor<1x8x20x16xi8>
 // CHECK: return %[[CAT]]
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">} {
