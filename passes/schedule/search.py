@@ -28,11 +28,13 @@ with Vela's one for one:
    every prefetch kept (Size itself lets prefetched buffers share bytes and pays cycles where a
    prefetch must then wait), and prefetch overlap with and without full growth on the next faster
    point, the memory-aware order (npu-order's ``order=memory``) on the best point, Size, that
-   faster point and Size filling the budget where it changes the order, and last each strategy's best point so far (Size
+   faster point and Size filling the budget where it changes the order, where Size does not fit
+   the budget and a chain of windowed ops can be cut, Size in 2 and 4 column bands and the best
+   point in 2 (npu-width-bands: narrower feature maps, for cycles), and last each strategy's best point so far (Size
    filling the budget apart) and every other point of the staircase within the budget with each
    op's block config chosen for the fewest estimated cycles (see ``_variants``). The set is fixed
    by the two ends, the budget and the options, so the search is deterministic and runs at most
-   ``39 + 2 * steps + 4 * refine`` candidates (each candidate before the blocks and its
+   ``45 + 2 * steps + 4 * refine`` candidates (each candidate before the blocks and its
    fastest-blocks twin, and three more). Where the
    model has a concatenation that could roll, Size filling the budget has cascade concats too,
    and Size and the best point within the budget are tried with them (fire modules as one
@@ -192,8 +194,8 @@ class SearchSchedule(Pass):
                                   "branches, Size keeping every prefetch, "
                                   "prefetch overlap on the next faster point, the memory-aware order where it "
                                   "differs, cascades through concatenations on Size and on the best point where "
-                                  "the model has one, and the fastest block configs on each strategy's best point "
-                                  "and on the staircase within the budget")
+                                  "the model has one, column bands below Size's SRAM, and the fastest block configs "
+                                  "on each strategy's best point and on the staircase within the budget")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
