@@ -376,8 +376,8 @@ class SearchSchedule(Pass):
             filled and filled.knobs)) if knobs]
         # chains of windowed ops in column bands: narrower feature maps and rolling buffers, paid
         # in halo columns computed twice and weights read once per band, so tried only where
-        # Size, the least SRAM of the row stripes, does not fit the budget
-        below_size = size is not None and size.sram > self.sram_budget
+        # Size, the least SRAM of the row stripes, does not fit the budget (or no limit let it be built)
+        below_size = size is None or size.sram > self.sram_budget
         bands = [b for b in BANDS if b <= self.max_bands]
         wanted += [(Knobs("Size", arena, ("prefetch_overlap",)).with_bands(b), banded and below_size) for b in bands]
         if best is not None and bands:

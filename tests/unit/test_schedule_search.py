@@ -263,6 +263,11 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
     banded, skipped = asked(tried, joins=False, banded=True)
     assert {size.with_bands(2), size.with_bands(4), Knobs("Performance", 2).with_bands(2)} <= set(banded)
     assert skipped == 11
+    # Size refused by the later passes (a limit its cascades cannot meet): bands may still fit
+    tried = ladder(0, 0)
+    tried[size] = None
+    banded, _ = asked(tried, joins=False, banded=True)
+    assert {size.with_bands(2), size.with_bands(4)} <= set(banded)
 
 
 def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows() -> None:
