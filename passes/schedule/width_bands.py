@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from npu_opt.dialects.npu.attrs import KernelAttr, OffsetAttr
-from npu_opt.dialects.npu.ops_common import NpuComputeOp
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, is_constant
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp, SliceOp
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
@@ -50,6 +50,10 @@ from npu_opt.passes.npu_order import graph_blocks, npu_runs
 
 BANDED = ("npu.conv2d", "npu.depthwise_conv2d", "npu.max_pool", "npu.avg_pool")
 """Ops a chain may hold: their OFM columns read a window of IFM columns, by their kernel."""
+
+MAX_OPS = 32
+"""The most ops one cut chain holds (the halo check of a longer one is quadratic in its length;
+a chain of 1x1 convolutions has no halo to stop it)."""
 
 
 def _shape(value: Value) -> tuple[int, ...] | None:
@@ -82,7 +86,7 @@ def chains(run: list[Operation]) -> list[list[Operation]]:
             continue
         if current:
             found.append(current)
-        current = [op] if bandable(op) else []
+        current = [op] if bandable(op) and not is_constant(op.operands[0]) else []
     if current:
         found.append(current)
     return found
@@ -100,8 +104,8 @@ def overhead(chain: list[Operation], edges: list[tuple[int, int]]) -> float:
 
 
 def segments(chain: list[Operation], bands: int, min_width: int, max_overhead: float) -> list[list[Operation]]:
-    """``chain`` cut, from its first op on, into the longest runs of two ops or more whose last
-    OFM takes ``bands`` bands of ``min_width`` columns and whose halo recompute stays within
+    """``chain`` cut, from its first op on, into the longest runs of two to ``MAX_OPS`` ops whose
+    last OFM takes ``bands`` bands of ``min_width`` columns and whose halo recompute stays within
     ``max_overhead`` (a share of each op's OFM columns): the halo grows with every windowed op
     up a band, so a long chain in narrow bands would compute most columns twice."""
     found: list[list[Operation]] = []
@@ -109,7 +113,7 @@ def segments(chain: list[Operation], bands: int, min_width: int, max_overhead: f
     while start < len(chain) - 1:
         end = start + 1
         best = None
-        while end < len(chain):
+        while end < min(len(chain), start + MAX_OPS):
             part = chain[start:end + 1]
             edges = band_edges(_shape(part[-1].results[0])[2], bands, min_width)  # type: ignore[index]
             if len(edges) < 2 or overhead(part, edges) > max_overhead:
@@ -125,6 +129,14 @@ def segments(chain: list[Operation], bands: int, min_width: int, max_overhead: f
         found.append(chain[start:best + 1])
         start = best + 1
     return found
+
+
+def _cuttable_pair(chain: list[Operation], index: int, bands: int, min_width: int, max_overhead: float) -> bool:
+    """Whether ops ``index`` and ``index + 1`` of ``chain`` could end a segment: every segment
+    ends in such a pair (a pair's halo is its segment's for those two ops)."""
+    pair = chain[index:index + 2]
+    edges = band_edges(_shape(pair[-1].results[0])[2], bands, min_width)  # type: ignore[index]
+    return len(edges) > 1 and overhead(pair, edges) <= max_overhead and not _into_concat(pair[-1])
 
 
 def _into_concat(op: Operation) -> bool:
@@ -295,8 +307,9 @@ class WidthBands(Pass):
 def has_chain(module: Operation, bands: int = 2, min_width: int = 8, max_overhead: float = 0.25) -> bool:
     """Whether npu-width-bands with these options would cut some chain of ``module``: only then
     are column bands a knob worth a search candidate."""
-    return any(segments(chain, bands, min_width, max_overhead)
-               for block in graph_blocks(module) for run in npu_runs(block) for chain in chains(run))
+    return any(_cuttable_pair(chain, index, bands, min_width, max_overhead)
+               for block in graph_blocks(module) for run in npu_runs(block) for chain in chains(run)
+               for index in range(len(chain) - 1))
 
 
 def _unscheduled(attributes: dict) -> dict:

@@ -138,3 +138,37 @@ def test_a_band_first_op_reading_a_slice_starts_a_cascade():
     used = [_module("wide_image", f"schedule{{optimise=Size bands={bands}}}", "shared").attr("npu.usage").used("Sram")
             for bands in (1, 2, 4)]
     assert used[0] > used[1] > used[2]
+
+
+def _pool_chain(count: int) -> str:
+    """A function of ``count`` 1x1 max pools in a row on a 32-column map: no halo at all."""
+    shape = "tensor<1x4x32x16xi8>"
+    lines = [f'    %{i + 1} = "npu.max_pool"(%{i}) <{{kernel = #npu.kernel<1x1>, name = "p{i}"}}> : ({shape}) -> {shape}'
+             for i in range(count)]
+    return ('module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", '
+            'memory_mode = "Dedicated_Sram_384KB">} {\n'
+            f'  func.func @pools(%0: {shape}) -> {shape} {{\n' + "\n".join(lines)
+            + f"\n    return %{count} : {shape}\n  }}\n}}\n")
+
+
+def test_a_chain_without_halo_is_cut_in_segments_of_at_most_max_ops():
+    from npu_opt.ir.parser import parse_module
+    from npu_opt.passes.npu_order import npu_runs
+    from npu_opt.passes.schedule.width_bands import MAX_OPS
+    module = parse_module(_pool_chain(70), "pools.mlir")
+    (chain,) = [c for run in npu_runs(_function(module).regions[0].entry) for c in chains(run)]
+    assert [len(part) for part in segments(chain, 2, 8, 0.25)] == [MAX_OPS, MAX_OPS, 70 - 2 * MAX_OPS]
+    assert has_chain(module)
+    _, engine = _run(module, "npu-width-bands{bands=2}")
+    assert engine.error_count == 0
+    assert sum(op.name == "npu.concat" for op in module.walk()) == 3
+
+
+@pytest.mark.parametrize("min_width", [2, 8, 16])
+def test_has_chain_agrees_with_the_cuts_the_pass_makes(min_width: int):
+    for model in ("kernels", "branches", "weight_stream", "wide_image", "conv", "fire"):
+        module = _head(model)
+        from npu_opt.passes.npu_order import npu_runs
+        cut = any(segments(chain, 2, min_width, 0.25) for run in npu_runs(_function(module).regions[0].entry)
+                  for chain in chains(run))
+        assert has_chain(module, 2, min_width) == cut, model
