@@ -15,7 +15,6 @@ budget (the search is directed by its budget, so a candidate one budget tries an
 """
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import sys
 from dataclasses import dataclass
@@ -91,13 +90,9 @@ def render(rows: dict[tuple[str, str], list[Answer]], vela: dict, points: int) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=HERE.parent.parent / "shared" / "corpus")
-    parser.add_argument("--configs", default="A,C")
-    parser.add_argument("--models", default=",".join(ct.MODELS))
+    parser = ct.corpus_arguments(__doc__, HERE / "BUDGET_SWEEP.md")
     parser.add_argument("--points", type=int, default=8, help="budgets per model and config")
     parser.add_argument("--jobs", type=int, default=2, help="searches run at once")
-    parser.add_argument("--out", type=Path, default=HERE / "BUDGET_SWEEP.md")
     args = parser.parse_args(argv)
     vela = vela_records(args.corpus)
     work = [(model, config, budget)

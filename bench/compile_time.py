@@ -134,6 +134,17 @@ def vela_legacy_figures(vela: str, model: Path, config: str, optimise: str) -> t
         return summary_figures(found[0]) if done.returncode == 0 and found else None
 
 
+def corpus_arguments(doc: str, out: Path) -> argparse.ArgumentParser:
+    """A bench's command line: ``--corpus``, ``--configs`` and ``--models`` (the corpus's, by
+    default every one), and ``--out`` (``out``); the bench adds its own."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--configs", default="A,C")
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--out", type=Path, default=out)
+    return parser
+
+
 def require_vela(script: str) -> str | None:
     """The ``vela`` executable, or None after saying on stderr that ``script`` needs it."""
     vela = shutil.which("vela")

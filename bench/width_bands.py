@@ -18,7 +18,6 @@ CPU seconds of each run.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -80,13 +79,10 @@ def render(rows: list[tuple[str, str, int, Answer, Answer]], fractions: list[flo
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=HERE.parent.parent / "shared" / "corpus")
-    parser.add_argument("--configs", default="A,C")
-    parser.add_argument("--models", default=",".join(ct.MODELS))
+    parser = ct.corpus_arguments(__doc__, HERE / "WIDTH_BANDS.md")
     parser.add_argument("--repo-models", default="wide_image", help="models of tests/data to add")
-    parser.add_argument("--fractions", default="0.25,0.5,0.75", help="budgets as fractions of Vela Size's SRAM")
-    parser.add_argument("--out", type=Path, default=HERE / "WIDTH_BANDS.md")
+    parser.add_argument("--fractions", default="0.25,0.5,0.75",
+                        help="budgets as fractions of the Vela-equivalent Size schedule's SRAM")
     args = parser.parse_args(argv)
     fractions = [float(f) for f in args.fractions.split(",") if f]
     paths = [args.corpus / "models" / f"{m}.tflite" for m in args.models.split(",") if m] \

@@ -30,9 +30,10 @@ with Vela's one for one:
    point, the memory-aware order (npu-order's ``order=memory``) on the best point, Size, that
    faster point and Size filling the budget where it changes the order, where Size does not fit
    the budget and a chain of windowed ops can be cut, Size in 2 and 4 column bands and the best
-   point in 2 (npu-width-bands: narrower feature maps, for cycles), and last each strategy's best point so far (Size
-   filling the budget apart) and every other point of the staircase within the budget with each
-   op's block config chosen for the fewest estimated cycles (see ``_variants``). The set is fixed
+   point in 2 (npu-width-bands: narrower feature maps, for cycles), and last each strategy's
+   best point so far (Size filling the budget apart) and every other point of the staircase
+   within the budget with each op's block config chosen for the fewest estimated cycles (see
+   ``_variants``). The set is fixed
    by the two ends, the budget and the options, so the search is deterministic and runs at most
    ``45 + 2 * steps + 4 * refine`` candidates (each candidate before the blocks and its
    fastest-blocks twin, and three more). Where the
@@ -148,7 +149,8 @@ Trials = Callable[[list[Knobs]], list["Point | None"]]
 
 def frontier(points: list[Point]) -> list[Point]:
     """The non-dominated points, fastest first; of points equal in both, the one with the
-    smallest buffer limit (none first: the knobs that say the least), then the first tried."""
+    smallest buffer limit (none first: the knobs that say the least), then the fewest column
+    bands, then the first tried."""
     kept: list[Point] = []
     for point in sorted(points, key=lambda p: (p.cycles, p.sram, p.knobs.buffer_limit, p.knobs.bands)):
         if kept and kept[-1].sram <= point.sram:
@@ -337,16 +339,19 @@ class SearchSchedule(Pass):
         whole); where it
         changes the order (``reorders``), the memory-aware order (fewer bytes live, maybe fewer
         hidden transfers) on the best point, on Size, on that faster point and on Size filling
-        the budget; then each
-        strategy's best point within the budget so far with every op on its fastest block config
-        (fewer cycles; weight buffers may change size with the block depth, and when that takes
-        it over the budget, the strategy's best point with less SRAM is tried so too), and every
-        other point of the staircase within the budget so (a smaller target's schedule can gain
-        more from its blocks than the best one's). A variant
+        the budget; where Size's schedule does not fit the budget, Size in 2 and 4 column bands
+        and the best point in 2 (npu-width-bands: narrower feature maps and rolling buffers,
+        paid in halo columns and weights read per band); then each strategy's best point within
+        the budget so far with every op on its fastest block config (fewer cycles; weight
+        buffers may change size with the block depth, and when that takes it over the budget,
+        the strategy's best point with less SRAM is tried so too), and every other point of the
+        staircase within the budget so (a smaller target's schedule can gain more from its
+        blocks than the best one's). A variant
         that cannot change its point is skipped: cascade joins or branches without a joinable op
         (``joins``), cascade concats without a concatenation (``concats``), full growth where no
         cascade grew, prefetch overlap where nothing is prefetched, the memory-aware order where
-        it is the module's order. Returns how many were skipped."""
+        it is the module's order, column bands where Size fits the budget or no chain can be cut
+        (``banded``). Returns how many were skipped."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
