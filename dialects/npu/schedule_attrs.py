@@ -329,7 +329,7 @@ class CascadeAttr(Attribute):
         return _build(CascadeAttr, _int(bare[0], "cascade"), rolling)  # type: ignore[return-value]
 
 
-GROWTHS: tuple[str, ...] = ("vela", "full")
+GROWTHS: tuple[str, ...] = ("vela", "full", "cost")
 """How npu-form-cascades grows a cascade's stripes (see passes/schedule/cascade_builder.py)."""
 
 
@@ -418,13 +418,16 @@ class ScheduleAttr(Attribute):
     def for_point(cls, strategy: str, arena_cache_size: int, sram_target: int,
                   flags: tuple[str, ...]) -> "ScheduleAttr":
         """The schedule a search point's knobs make: its strategy and target, ``flags`` from
-        POINT_FLAGS (``full_growth`` for ``stripe_growth = full``, the others by their name)."""
-        return ScheduleAttr(strategy, arena_cache_size, sram_target, "full" if "full_growth" in flags else "vela",
+        POINT_FLAGS (``full_growth`` for ``stripe_growth = full``, ``cost_growth`` for
+        ``stripe_growth = cost``, the others by their name)."""
+        growth = "full" if "full_growth" in flags else "cost" if "cost_growth" in flags else "vela"
+        return ScheduleAttr(strategy, arena_cache_size, sram_target, growth,
                             *(flag in flags for flag in SCHEDULE_FLAGS))
 
     def point_flags(self) -> tuple[str, ...]:
         """The POINT_FLAGS this schedule sets (``for_point``'s inverse)."""
-        return (("full_growth",) if self.stripe_growth == "full" else ()) + tuple(
+        growth = {"full": ("full_growth",), "cost": ("cost_growth",)}.get(self.stripe_growth, ())
+        return growth + tuple(
             flag for flag in SCHEDULE_FLAGS if getattr(self, flag)) + (("buffer_limit",) if self.buffer_limit else ()) \
             + (("width_bands",) if self.width_bands > 1 else ())
 
@@ -506,13 +509,14 @@ class UsageAttr(Attribute):
         return _build(UsageAttr, tuple(entries))  # type: ignore[return-value]
 
 
-POINT_FLAGS: tuple[str, ...] = ("full_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order",
+POINT_FLAGS: tuple[str, ...] = ("full_growth", "cost_growth", "prefetch_overlap", "cascade_joins", "fastest_blocks", "memory_order",
                                 "cascade_branches", "cascade_concats", "buffer_limit", "width_bands")
 """The knobs beyond strategy and SRAM target a search point may set (``npu.schedule``'s
 ``stripe_growth = full`` and its flags, SCHEDULE_FLAGS; ``buffer_limit`` for a nonzero ``buffer_limit``;
 ``width_bands`` for more than one column band)."""
 
-KNOB_WORDS: dict[str, str] = {"full_growth": "full stripe growth", "prefetch_overlap": "prefetch overlap",
+KNOB_WORDS: dict[str, str] = {"full_growth": "full stripe growth", "cost_growth": "stripe heights by cost",
+                              "prefetch_overlap": "prefetch overlap",
                               "cascade_joins": "cascade joins", "fastest_blocks": "fastest block configs",
                               "memory_order": "memory-aware order", "cascade_branches": "cascade branches",
                               "cascade_concats": "cascades through concatenations",

@@ -398,20 +398,27 @@ class Growth:
 
 def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: bool,
                  non_local: Mapping[int, int] | None,
-                 weight_buffers: Callable[[dict[int, Shape4]], dict[int, int]], growth: str = "vela") -> Growth:
+                 weight_buffers: Callable[[dict[int, Shape4]], dict[int, int]], growth: str = "vela",
+                 cycles: Callable[[dict[int, Shape4]], float] | None = None) -> Growth:
     """Stripe growth for one MIN cascade (``growth``: schedule_attrs.GROWTHS). Vela's: final-stripe heights
     from the MIN height + 1 up to half the last OFM, in order; each proposal is re-cascaded and
     kept while its peak memory fits ``limit`` and it splits the chain into no more cascades than
     the first proposal did; the scan stops at the first proposal that fails, or after one needing
     no cascade at all. ``full`` tries every height below the last OFM's and keeps the tallest
-    proposal that passes the same two tests, so it never keeps a shorter stripe than Vela's."""
+    proposal that passes the same two tests, so it never keeps a shorter stripe than Vela's.
+    ``cost`` tries the same heights and keeps, of the MIN stripes and every proposal that passes,
+    the one whose members ``cycles`` estimates fastest (ties: the least memory, the shorter)."""
     members = cascade.members
     last = ops[members[-1]]
     first_height = cascade.stripes[members[-1]].height + 1
     best: BuildResult | None = None
     best_height = cascade.stripes[members[-1]].height
     ceiling = 0
-    full = growth == "full"
+    full = growth in ("full", "cost")
+    passing: list[tuple[float, int, int, BuildResult | None]] = []  # (cycles, peak, height, build)
+    if growth == "cost" and cycles is not None:
+        passing.append((cycles(dict(cascade.stripes)), schedule_memory(ops, members, [cascade], non_local),
+                        best_height, None))
     note = f"no taller final stripe to try (the OFM is {last.ofm.height} rows)"
     propose = cascade_dag.propose_dag_stripes if cascade_dag.is_dag(ops) else propose_stripes
     for height in range(first_height, (last.ofm.height if full else last.ofm.height // 2 + 1)):
@@ -432,11 +439,19 @@ def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: boo
                 continue
             break
         best, best_height = built, height
+        if passing:
+            stripes = {i: ops[i].ofm for i in members}
+            for grown in built.cascades:
+                stripes.update(grown.stripes)
+            passing.append((cycles(stripes), peak, height, built))  # type: ignore[misc]
         if not built.cascades:
             note = f"a final stripe of {height} rows needs no cascade"
             break
         note = (f"every height below the OFM's {last.ofm.height} rows was tried" if full
                 else f"the last proposal ({height} rows) is half the OFM height or more")
+    if len(passing) > 1:
+        fastest, _, best_height, best = min(passing, key=lambda p: p[:3])
+        note = f"the fastest of {len(passing)} stripe heights tried, {fastest:.0f} estimated cycles; {note}"
     if best is None:
         return Growth(None, [], f"kept the MIN stripes: {note}")
     return Growth(best.cascades, best.stops, f"final stripe {best_height} rows; stopped: {note}")

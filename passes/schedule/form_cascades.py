@@ -24,6 +24,10 @@ order (``npu.time``):
 5. **Stripe growth**: each MIN cascade's final stripe grows one row at a time while the re-built
    cascades still fit and do not split the chain further (``grow_stripes``); weight buffers of the
    members count, each member's weights encoded at full depth for its stripe's block config.
+   With ``stripe-growth=cost`` (a search's ``cost_growth``) every height is tried and the one
+   whose members the estimate says are fastest, on the block config Vela's search picks for
+   their stripes, is kept (a taller stripe is not always faster: a block fitted to a few rows
+   can be, and it may need less SRAM).
 
 The module's ``npu.schedule`` records the policy: strategy, SRAM target, stripe growth, cascade
 joins and ``prefetch_overlap``. The last is set under Size (a prefetched weight buffer may take
@@ -50,6 +54,7 @@ from typing import Callable, Literal
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.perf import select_block_config
 from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.dialects.npu.perf.estimate import estimate_op
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, op_weights_hwio, report_name
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_dma import weight_dma
@@ -144,9 +149,10 @@ class FormCascades(Pass):
     optimise: str = option("", "Performance or Size (empty: the module's npu.schedule strategy, else Performance)")
     weight_buffers: bool = option(True, "count cascade members' weight buffers (full-depth encoding per stripe) "
                                         "while growing stripes")
-    stripe_growth: Literal["", "vela", "full"] = option(
-        "", "vela (stop at the first stripe height that does not fit, as Vela) or full (try every height); empty: "
-            "the module's npu.schedule, else vela")
+    stripe_growth: Literal["", "vela", "full", "cost"] = option(
+        "", "vela (stop at the first stripe height that does not fit, as Vela), full (try every height, keep the "
+            "tallest that fits) or cost (keep the one of fewest estimated cycles); empty: the module's npu.schedule, "
+            "else vela")
     cascade_joins: bool = option(False, "let a cascade run through a binary elementwise op of two feature maps "
                                         "whose second one is whole and written outside the cascade (a residual add); "
                                         "OR-ed with the module's npu.schedule cascade_joins")
@@ -254,7 +260,8 @@ class FormCascades(Pass):
             weights = self._staged_weights(cascade, records, sizes, growth_limit,
                                            0 if spilling else non_local.get(cascade.start, 0), ops, ctx)
             beside = non_local if spilling else _growth_non_local(cascade, records, ops, non_local)
-            grown = grow_stripes(records, cascade, growth_limit, spilling, beside, weights, growth)
+            grown = grow_stripes(records, cascade, growth_limit, spilling, beside, weights, growth,
+                                 self._stripe_cycles(ops, target, ctx) if growth == "cost" else None)
             if grown.cascades is None:
                 cascades.append(cascade)
             else:
@@ -343,6 +350,27 @@ class FormCascades(Pass):
                        f"leaves {max(room, 0)} bytes beside the MIN cascade's {cascade.mem_usage + beside} bytes",
                        ops[cascade.start])
         return lambda stripes: sizes({i: s for i, s in stripes.items() if i in staged})
+
+    @staticmethod
+    def _stripe_cycles(ops: list[Operation], target, ctx: PassContext) -> Callable[[dict[int, Shape4]], float]:
+        """Estimated cycles of the ops of a stripe proposal: each op whole, on the block config
+        Vela's search picks for its stripe (what npu-select-block-config will pick), weights
+        read where they are (the buffering comes after)."""
+        perf = perf_target(target)
+        cache: dict[tuple[int, object], float] = {}
+
+        def op_cycles(index: int, stripe: Shape4) -> float:
+            desc: NpuOpDesc = ctx.analyses.get(OpDescription, ops[index]).desc
+            block = select_block_config(desc.with_ofm_stripe(stripe.min(desc.ofm.shape)), perf.accel)
+            key = (index, block)
+            if key not in cache:
+                try:
+                    cache[key] = estimate_op(perf, desc, block).total_cycles
+                except ValueError:  # no block fits: never the fastest
+                    cache[key] = float("inf")
+            return cache[key]
+
+        return lambda stripes: sum(op_cycles(i, s) for i, s in stripes.items())
 
     @staticmethod
     def _weight_buffers(ops: list[Operation], records: list[SchedOp], target,

@@ -360,9 +360,12 @@ class SearchSchedule(Pass):
         wanted: list[tuple[Knobs, bool]] = []  # each variant, and whether it can change its point
         if best is not None:
             wanted += [(best.knobs.with_flags("full_growth"), best.growable != 0),
+                       (best.knobs.with_flags("cost_growth"), best.growable != 0 and "full_growth" not in best.knobs.flags),
                        (best.knobs.with_flags("cascade_joins"), joins and "cascade_branches" not in best.knobs.flags)]
         # Size keeping every prefetch: more SRAM, fewer cycles
         wanted.append((Knobs("Size", arena), size is None or size.prefetches != 0))
+        # Size's stripe heights chosen by their estimated cycles, not grown as tall as fit
+        wanted.append((Knobs("Size", arena, ("prefetch_overlap",)).with_flags("cost_growth"), size is None or size.growable != 0))
         # whole residual blocks cascaded: less SRAM for feature maps, maybe room for weight buffers
         wanted.append((Knobs("Size", arena, ("prefetch_overlap", "cascade_branches")), joins))
         # concatenations rolling with their parts: the same for fire and inception modules

@@ -58,6 +58,28 @@ def test_growth_takes_the_tallest_stripe_that_fits() -> None:
     assert "6 rows needs 16384 bytes" in grown.note
 
 
+def test_cost_growth_keeps_the_height_estimated_fastest_not_the_tallest() -> None:
+    # the same chain and limit as above (heights 2-5 fit): an estimate that likes 4-row final
+    # stripes best (a block of 4 rows, say) keeps 4 rows, less SRAM than the tallest, 5
+    ops = _chain(5)
+    cascade = build_cascades(ops, list(range(5)), min_stripes(ops), 16000, spilling=True).cascades[0]
+    seen: list[int] = []
+
+    def cycles(stripes: dict[int, Shape4]) -> float:
+        seen.append(stripes[4].height)
+        return abs(stripes[4].height - 4) * 100.0 + 1000.0
+
+    grown = grow_stripes(ops, cascade, 16000, True, None, lambda stripes: {}, "cost", cycles)
+    assert grown.cascades is not None and [c.stripes[4].height for c in grown.cascades] == [4]
+    assert seen[0] == 1 and sorted(set(seen)) == [1, 2, 3, 4, 5]  # (the MIN stripes, then every height that fits)
+    assert "the fastest of 5 stripe heights tried" in grown.note
+    assert schedule_memory(ops, list(range(5)), grown.cascades) < 4 * 2 * 7 * 256
+    # an estimate no height improves on keeps the MIN cascade
+    kept = grow_stripes(ops, cascade, 16000, True, None, lambda stripes: {}, "cost",
+                        lambda stripes: float(stripes[4].height))
+    assert kept.cascades is None and "kept the MIN stripes" in kept.note
+
+
 def test_proposed_stripes_scale_by_stride_and_stay_even_with_nearest() -> None:
     ops = _chain(3)
     ops[2].kernel = Kernel(3, 3, 2, 2)

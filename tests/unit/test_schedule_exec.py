@@ -436,11 +436,12 @@ def test_a_weight_dma_after_its_reader_gives_wrong_outputs_and_is_rejected():
 
 
 @pytest.mark.parametrize("pipeline", ["schedule{sram-budget=6000}", "schedule{sram-budget=20000}",
-                                      "schedule{stripe-growth=full}", "schedule{optimise=Size stripe-growth=full}"])
+                                      "schedule{stripe-growth=full}", "schedule{optimise=Size stripe-growth=full}",
+                                      "schedule{optimise=Size stripe-growth=cost}"])
 @pytest.mark.parametrize("model", ["branches", "kernels", "weight_stream"])
 def test_searched_and_full_growth_schedules_run_as_the_legalised_module(model: str, pipeline: str):
-    """Schedules the search picks (its knobs beyond Vela's included) and full stripe growth
-    compute what the legalised module computes, bit for bit."""
+    """Schedules the search picks (its knobs beyond Vela's included), full stripe growth and
+    stripe heights chosen by cost compute what the legalised module computes, bit for bit."""
     inputs, expected = _reference(model, "dedicated")
     got = run_scheduled(_module(model, pipeline, "dedicated"), inputs)
     assert len(got) == len(expected)

@@ -248,21 +248,22 @@ def test_variants_that_cannot_change_their_point_are_skipped() -> None:
             Knobs("Size", 1000, ("prefetch_overlap", "cascade_branches")),
             Knobs("Size", 1000, ("prefetch_overlap", "cascade_concats")), Knobs("Performance", 2, ("cascade_concats",)),
             Knobs("Performance", 3, ("prefetch_overlap",)),
-            Knobs("Performance", 3, ("full_growth", "prefetch_overlap"))} <= set(everything)
+            Knobs("Performance", 3, ("full_growth", "prefetch_overlap")),
+            Knobs("Performance", 2, ("cost_growth",)), Knobs("Size", 1000, ("cost_growth", "prefetch_overlap"))} <= set(everything)
     assert skipped == 6  # (the memory-aware order: the order is the module's; column bands: no chain)
     nothing, skipped = asked(ladder(0, 0), joins=False)
     assert [k for k in nothing if "fastest_blocks" not in k.flags] == []
-    assert skipped == 14  # (Size with cascade branches too: no joinable op; both concat variants: no concatenation)
+    assert skipped == 16  # (Size with cascade branches too: no joinable op; both concat variants: no concatenation)
     # a chain to cut, but Size fits the budget: bands (paid in cycles) are not tried
     banded, skipped = asked(ladder(0, 0), joins=False, banded=True)
-    assert not any(k.bands > 1 for k in banded) and skipped == 14
+    assert not any(k.bands > 1 for k in banded) and skipped == 16
     # Size over the budget: Size in 2 and 4 bands, and the best point in 2
     tried = ladder(0, 0)
     size = Knobs("Size", 1000, ("prefetch_overlap",))
     tried[size] = Point(size, 400, 800, 0, 0)
     banded, skipped = asked(tried, joins=False, banded=True)
     assert {size.with_bands(2), size.with_bands(4), Knobs("Performance", 2).with_bands(2)} <= set(banded)
-    assert skipped == 11
+    assert skipped == 13
     # Size refused by the later passes (a limit its cascades cannot meet): bands may still fit
     tried = ladder(0, 0)
     tried[size] = None

@@ -51,7 +51,7 @@
 
 // -----
 
-// expected-error@+1 {{#npu.schedule: unknown stripe_growth 'half' (expected vela or full)}}
+// expected-error@+1 {{#npu.schedule: unknown stripe_growth 'half' (expected vela or full or cost)}}
 "foo.op"() {a = #npu.schedule<Size, arena_cache_size = 1, sram_target = 1, stripe_growth = half>} : () -> ()
 
 // -----
@@ -71,7 +71,7 @@
 
 // -----
 
-// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, cascade_concats, buffer_limit, width_bands, once each, not fast}}
+// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, cost_growth, prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, cascade_concats, buffer_limit, width_bands, once each, not fast}}
 "foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, fast]]>} : () -> ()
 
 // -----
