@@ -23,8 +23,8 @@ with Vela's one for one:
    join) with the passes after them filling the budget rather than the MIN schedule's peak
    (npu.schedule's ``buffer_limit``: the fewest bytes for feature maps, the rest for weight
    buffers), its limit lowered by the overshoot at most ``refine`` times when that schedule
-   overflows the budget (see ``_fill``); full stripe growth and cascade joins on the best point
-   within the budget, Size with cascade branches (whole residual blocks as one cascade), Size with
+   overflows the budget (see ``_fill``); full stripe growth, stripe heights by cost and cascade
+   joins on the best point within the budget, Size with stripe heights by cost, Size with cascade branches (whole residual blocks as one cascade), Size with
    every prefetch kept (Size itself lets prefetched buffers share bytes and pays cycles where a
    prefetch must then wait), and prefetch overlap with and without full growth on the next faster
    point, the memory-aware order (npu-order's ``order=memory``) on the best point, Size, that
@@ -35,7 +35,7 @@ with Vela's one for one:
    within the budget with each op's block config chosen for the fewest estimated cycles (see
    ``_variants``). The set is fixed
    by the two ends, the budget and the options, so the search is deterministic and runs at most
-   ``45 + 2 * steps + 4 * refine`` candidates (each candidate before the blocks and its
+   ``49 + 2 * steps + 4 * refine`` candidates (each candidate before the blocks and its
    fastest-blocks twin, and three more). Where the
    model has a concatenation that could roll, Size filling the budget has cascade concats too,
    and Size and the best point within the budget are tried with them (fire modules as one
@@ -328,7 +328,8 @@ class SearchSchedule(Pass):
     def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, reorders: bool,
                   joins: bool, concats: bool = False, banded: bool = False) -> int:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
-        re-reads, never more than the target) and cascade joins (cascades through a residual add,
+        re-reads, never more than the target), stripe heights by cost (the height of fewest
+        estimated cycles, on the best point and on Size) and cascade joins (cascades through a residual add,
         whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
         the best point within the budget; Size with cascade branches (the block's input rolls
         too, the whole block one cascade); Size without prefetch overlap; prefetch overlap (less
@@ -346,14 +347,18 @@ class SearchSchedule(Pass):
         buffers may change size with the block depth, and when that takes it over the budget,
         the strategy's best point with less SRAM is tried so too), and every other point of the
         staircase within the budget so (a smaller target's schedule can gain more from its
-        blocks than the best one's). A variant
+        blocks than the best one's; the staircase as it was before the variants too, as a variant
+        may dominate a point its blocks would have made faster). A variant
         that cannot change its point is skipped: cascade joins or branches without a joinable op
-        (``joins``), cascade concats without a concatenation (``concats``), full growth where no
-        cascade grew, prefetch overlap where nothing is prefetched, the memory-aware order where
-        it is the module's order, column bands where Size fits the budget or no chain can be cut
-        (``banded``). Returns how many were skipped."""
+        (``joins``), cascade concats without a concatenation (``concats``), full growth and
+        heights by cost where no cascade grew, prefetch overlap where nothing is prefetched, the
+        memory-aware order where it is the module's order, column bands where Size fits the
+        budget or no chain can be cut (``banded``). Returns how many were skipped."""
         points = [p for p in tried.values() if p is not None]
         best = choose(points, self.sram_budget)
+        # (the staircase before the variants: a variant may dominate a point whose fastest
+        # blocks would have beaten it, so those points keep their fastest-blocks twin)
+        earlier = frontier([p for p in points if p.sram <= self.sram_budget])
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
         size = tried.get(Knobs("Size", arena, ("prefetch_overlap",)))
         nearest = min(faster, key=lambda p: (p.sram, p.cycles)) if faster else None
@@ -398,7 +403,8 @@ class SearchSchedule(Pass):
                                      and bool(p.knobs.buffer_limit) == filled], self.sram_budget)) is not None]
         # and every other point of the staircase within the budget: blocks can reorder it (a smaller
         # target's cascades may gain more from them than a larger one's)
-        staircase = [p for p in frontier([p for p in points if p.sram <= self.sram_budget]) if p not in bests]
+        staircase = [p for p in dict.fromkeys(frontier([p for p in points if p.sram <= self.sram_budget]) + earlier)
+                     if p not in bests]
         fastest = trials([p.knobs.with_flags("fastest_blocks") for p in bests + staircase])  # each op on its fastest block
         below = [choose([p for p in points if p.knobs.strategy == best.knobs.strategy
                          and bool(p.knobs.buffer_limit) == bool(best.knobs.buffer_limit) and p.sram < best.sram],
