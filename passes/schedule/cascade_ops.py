@@ -7,9 +7,10 @@ Every rule is a query of the op's interfaces and of the graph around it, never o
   (a transpose convolution); it reads a window of a larger tensor through a slice view (Vela's
   read offsets; but a column band's first op, ``npu.band``, may start a cascade, reading its
   window whole as a cascade's first op reads its IFM); or it is a binary elementwise op whose
-  streamed IFM is a constant, a scalar or broadcast, or whose second operand is a feature map. With ``joins`` (npu-form-cascades'
-  ``cascade-joins``) a second feature map of the OFM's shape is allowed: the op is a *join*
-  (a residual add, say), which reads each stripe's rows of that IFM2 from the whole tensor. Its
+  streamed IFM is a constant, a scalar or broadcast, or whose second operand is a feature map.
+  With ``joins`` (npu-form-cascades' ``cascade-joins``) a second feature map of the OFM's shape
+  is allowed: the op is a *join* (a residual add, say), which reads each stripe's rows of that
+  IFM2 from the whole tensor. Its
   record counts the whole IFM2 (``ifm2_bytes``: live anyway, it is usually a branch point) and
   names the op writing it (``ifm2_producer``), which must not be in the same cascade. When only
   the second operand is written by the op just before (``add(skip, conv)``), the record reads

@@ -95,15 +95,13 @@ def _limits(module: Operation):
     schedule = module.attr(SCHEDULE_ATTR)
     fast = target.fast_storage_area if target is not None else "Sram"
     space = target.accelerator.max_address_offset if target is not None else ADDRESS_SPACE_WITHOUT_TARGET
-    if isinstance(schedule, ScheduleAttr):
-        cache: tuple[int, str] | None = (schedule.arena_cache_size, "the scheduled arena cache size")
+    cache: tuple[int, str] | None = None
+    if target is not None and not target.is_spilling_enabled:
+        pass  # the arena is the fast storage: its cache size is a target the schedule may exceed
+    elif isinstance(schedule, ScheduleAttr):
+        cache = (schedule.arena_cache_size, "the scheduled arena cache size")
     elif target is not None:
         cache = (target.arena_cache_size, "the target's arena cache size")
-    else:
-        cache = None
-
-    if target is not None and not target.is_spilling_enabled:
-        cache = None  # (a target the schedule may exceed)
 
     def limit(area: str) -> tuple[int, str]:
         if area == fast and cache is not None:

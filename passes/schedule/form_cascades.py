@@ -254,14 +254,14 @@ class FormCascades(Pass):
                            f"minimum memory requirement was {build_limit} bytes); its cascades' stripes grow "
                            f"under that limit", ops[0])
         sizes = self._weight_buffers(ops, records, target, ctx) if self.weight_buffers else (lambda s: {})
+        cycles = self._stripe_cycles(ops, target, ctx) if growth == "cost" else None
         cascades: list[Cascade] = []
         for cascade in built.cascades:
             ctx.stat("grown")
             weights = self._staged_weights(cascade, records, sizes, growth_limit,
                                            0 if spilling else non_local.get(cascade.start, 0), ops, ctx)
             beside = non_local if spilling else _growth_non_local(cascade, records, ops, non_local)
-            grown = grow_stripes(records, cascade, growth_limit, spilling, beside, weights, growth,
-                                 self._stripe_cycles(ops, target, ctx) if growth == "cost" else None)
+            grown = grow_stripes(records, cascade, growth_limit, spilling, beside, weights, growth, cycles)
             if grown.cascades is None:
                 cascades.append(cascade)
             else:
@@ -357,18 +357,14 @@ class FormCascades(Pass):
         Vela's search picks for its stripe (what npu-select-block-config will pick), weights
         read where they are (the buffering comes after)."""
         perf = perf_target(target)
-        cache: dict[tuple[int, object], float] = {}
 
-        def op_cycles(index: int, stripe: Shape4) -> float:
+        def op_cycles(index: int, stripe: Shape4) -> float:  # (the block search and estimate are memoised)
             desc: NpuOpDesc = ctx.analyses.get(OpDescription, ops[index]).desc
             block = select_block_config(desc.with_ofm_stripe(stripe.min(desc.ofm.shape)), perf.accel)
-            key = (index, block)
-            if key not in cache:
-                try:
-                    cache[key] = estimate_op(perf, desc, block).total_cycles
-                except ValueError:  # no block fits: never the fastest
-                    cache[key] = float("inf")
-            return cache[key]
+            try:
+                return estimate_op(perf, desc, block).total_cycles
+            except ValueError:  # no block fits: never the fastest
+                return float("inf")
 
         return lambda stripes: sum(op_cycles(i, s) for i, s in stripes.items())
 

@@ -348,7 +348,6 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
     state = _Extraction(block, target, prefetch_overlap)
     state.collect()
     built = {value: state.build(value, record) for value, record in state.homes.items()}
-    seconds = state.seconds
     if fuse_in_place:
         merged: dict[Value, LiveRange] = {}  # a home -> the range it joined
         for op in state.order:
@@ -368,7 +367,7 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
         result = [r for v, r in built.items() if v not in merged]
     else:
         result = list(built.values())
-    result += seconds
+    result += state.seconds  # (the second buffers, which ``build`` made)
     position = {id(r): i for i, r in enumerate(result)}
     return sorted(result, key=lambda r: (r.first, position[id(r)]))
 

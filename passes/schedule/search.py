@@ -16,30 +16,29 @@ with Vela's one for one:
    give the candidate's total cycles and SRAM bytes (npu.usage of Sram). Nothing is guessed: a
    point is what the passes produce.
 3. The targets tried are Size, Performance, the budget itself, the smallest target (16 bytes:
-   cascade all it can, stream no weights, which with a dedicated SRAM can beat Size), and
-   ``steps`` targets evenly between the two ends' SRAM; then the Performance target is bisected
-   ``refine`` times between the largest target whose schedule fits the budget and the next larger
-   one tried; then (``variants``) Size's cascades (with cascade branches where the model has a
-   join) with the passes after them filling the budget rather than the MIN schedule's peak
-   (npu.schedule's ``buffer_limit``: the fewest bytes for feature maps, the rest for weight
-   buffers), its limit lowered by the overshoot at most ``refine`` times when that schedule
-   overflows the budget (see ``_fill``); full stripe growth, stripe heights by cost and cascade
-   joins on the best point within the budget, Size with stripe heights by cost, Size with cascade branches (whole residual blocks as one cascade), Size with
-   every prefetch kept (Size itself lets prefetched buffers share bytes and pays cycles where a
-   prefetch must then wait), and prefetch overlap with and without full growth on the next faster
-   point, the memory-aware order (npu-order's ``order=memory``) on the best point, Size, that
-   faster point and Size filling the budget where it changes the order, where Size does not fit
-   the budget and a chain of windowed ops can be cut, Size in 2 and 4 column bands and the best
-   point in 2 (npu-width-bands: narrower feature maps, for cycles), and last each strategy's
-   best point so far (Size filling the budget apart) and every other point of the staircase
-   within the budget with each op's block config chosen for the fewest estimated cycles (see
-   ``_variants``). The set is fixed
-   by the two ends, the budget and the options, so the search is deterministic and runs at most
-   ``49 + 2 * steps + 4 * refine`` candidates (each candidate before the blocks and its
-   fastest-blocks twin, and three more). Where the
-   model has a concatenation that could roll, Size filling the budget has cascade concats too,
-   and Size and the best point within the budget are tried with them (fire modules as one
-   cascade, see cascade_dag.py).
+   cascade all it can, stream no weights, which with a dedicated SRAM can beat Size), and ``steps``
+   targets evenly between the two ends' SRAM; then the Performance target is bisected ``refine``
+   times between the largest target whose schedule fits the budget and the next larger one tried;
+   then (``variants``) Size's cascades (with cascade branches where the model has a join) with the
+   passes after them filling the budget rather than the MIN schedule's peak (npu.schedule's
+   ``buffer_limit``: the fewest bytes for feature maps, the rest for weight buffers), its limit
+   lowered by the overshoot at most ``refine`` times when that schedule overflows the budget (see
+   ``_fill``); full stripe growth, stripe heights by cost and cascade joins on the best point
+   within the budget, Size with stripe heights by cost, Size with cascade branches (whole residual
+   blocks as one cascade), Size with every prefetch kept (Size itself lets prefetched buffers share
+   bytes and pays cycles where a prefetch must then wait), and prefetch overlap with and without
+   full growth on the next faster point, the memory-aware order (npu-order's ``order=memory``) on
+   the best point, Size, that faster point and Size filling the budget where it changes the order,
+   where Size does not fit the budget and a chain of windowed ops can be cut, Size in 2 and 4
+   column bands and the best point in 2 (npu-width-bands: narrower feature maps, for cycles), and
+   last each strategy's best point so far (Size filling the budget apart) and every other point of
+   the staircase within the budget with each op's block config chosen for the fewest estimated
+   cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so the
+   search is deterministic and runs at most ``49 + 2 * steps + 4 * refine`` candidates (each
+   candidate before the blocks and its fastest-blocks twin, and three more). Where the model has a
+   concatenation that could roll, Size filling the budget has cascade concats too, and Size and the
+   best point within the budget are tried with them (fire modules as one cascade, see
+   cascade_dag.py).
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -360,17 +359,19 @@ class SearchSchedule(Pass):
         # blocks would have beaten it, so those points keep their fastest-blocks twin)
         earlier = frontier([p for p in points if p.sram <= self.sram_budget])
         faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
-        size = tried.get(Knobs("Size", arena, ("prefetch_overlap",)))
+        size_knobs = Knobs("Size", arena, ("prefetch_overlap",))  # (Size as schedule{optimise=Size} builds it)
+        size = tried.get(size_knobs)
         nearest = min(faster, key=lambda p: (p.sram, p.cycles)) if faster else None
         wanted: list[tuple[Knobs, bool]] = []  # each variant, and whether it can change its point
         if best is not None:
             wanted += [(best.knobs.with_flags("full_growth"), best.growable != 0),
-                       (best.knobs.with_flags("cost_growth"), best.growable != 0 and "full_growth" not in best.knobs.flags),
+                       (best.knobs.with_flags("cost_growth"),
+                        best.growable != 0 and "full_growth" not in best.knobs.flags),
                        (best.knobs.with_flags("cascade_joins"), joins and "cascade_branches" not in best.knobs.flags)]
         # Size keeping every prefetch: more SRAM, fewer cycles
         wanted.append((Knobs("Size", arena), size is None or size.prefetches != 0))
         # Size's stripe heights chosen by their estimated cycles, not grown as tall as fit
-        wanted.append((Knobs("Size", arena, ("prefetch_overlap",)).with_flags("cost_growth"), size is None or size.growable != 0))
+        wanted.append((size_knobs.with_flags("cost_growth"), size is None or size.growable != 0))
         # whole residual blocks cascaded: less SRAM for feature maps, maybe room for weight buffers
         wanted.append((Knobs("Size", arena, ("prefetch_overlap", "cascade_branches")), joins))
         # concatenations rolling with their parts: the same for fire and inception modules
@@ -385,14 +386,14 @@ class SearchSchedule(Pass):
         # the Performance ladder compares with it at this budget)
         filled = choose([p for p in points if p.knobs.buffer_limit], self.sram_budget)
         wanted += [(knobs.with_flags("memory_order"), reorders) for knobs in dict.fromkeys((
-            best and best.knobs, Knobs("Size", arena, ("prefetch_overlap",)), nearest and nearest.knobs,
+            best and best.knobs, size_knobs, nearest and nearest.knobs,
             filled and filled.knobs)) if knobs]
         # chains of windowed ops in column bands: narrower feature maps and rolling buffers, paid
         # in halo columns computed twice and weights read once per band, so tried only where
         # Size, the least SRAM of the row stripes, does not fit the budget (or no limit let it be built)
         below_size = size is None or size.sram > self.sram_budget
         bands = [b for b in BANDS if b <= self.max_bands]
-        wanted += [(Knobs("Size", arena, ("prefetch_overlap",)).with_bands(b), banded and below_size) for b in bands]
+        wanted += [(size_knobs.with_bands(b), banded and below_size) for b in bands]
         if best is not None and bands:
             wanted.append((best.knobs.with_bands(bands[0]), banded and below_size and best.knobs.bands == 1))
         trials([knobs for knobs, useful in wanted if useful])
@@ -405,7 +406,8 @@ class SearchSchedule(Pass):
         # target's cascades may gain more from them than a larger one's)
         staircase = [p for p in dict.fromkeys(frontier([p for p in points if p.sram <= self.sram_budget]) + earlier)
                      if p not in bests]
-        fastest = trials([p.knobs.with_flags("fastest_blocks") for p in bests + staircase])  # each op on its fastest block
+        # each op on its fastest block
+        fastest = trials([p.knobs.with_flags("fastest_blocks") for p in bests + staircase])
         below = [choose([p for p in points if p.knobs.strategy == best.knobs.strategy
                          and bool(p.knobs.buffer_limit) == bool(best.knobs.buffer_limit) and p.sram < best.sram],
                         self.sram_budget)

@@ -38,11 +38,12 @@ from dataclasses import dataclass
 from npu_opt.dialects.npu.attrs import KernelAttr, OffsetAttr
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, is_constant
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp, SliceOp
-from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR
+from npu_opt.dialects.npu.perf.ir_adapter import report_name
+from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import BAND_ATTR, SCHEDULE_ATTR, ScheduleAttr
 from npu_opt.ir.attributes import ArrayAttr, IntegerAttr, StringAttr
-from npu_opt.ir.core import OpResult, Operation, Value
+from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.types import RankedTensorType
@@ -115,13 +116,10 @@ def segments(chain: list[Operation], bands: int, min_width: int, max_overhead: f
         best = None
         while end < min(len(chain), start + MAX_OPS):
             part = chain[start:end + 1]
-            edges = band_edges(_shape(part[-1].results[0])[2], bands, min_width)  # type: ignore[index]
-            if len(edges) < 2 or overhead(part, edges) > max_overhead:
+            if not _within(part, bands, min_width, max_overhead):
                 break
-            if _into_concat(part[-1]):  # (a concatenation's part must be an op's own OFM)
-                end += 1
-                continue
-            best = end
+            if not _into_concat(part[-1]):  # (a concatenation's part must be an op's own OFM)
+                best = end
             end += 1
         if best is None:
             start += 1
@@ -131,12 +129,11 @@ def segments(chain: list[Operation], bands: int, min_width: int, max_overhead: f
     return found
 
 
-def _cuttable_pair(chain: list[Operation], index: int, bands: int, min_width: int, max_overhead: float) -> bool:
-    """Whether ops ``index`` and ``index + 1`` of ``chain`` could end a segment: every segment
-    ends in such a pair (a pair's halo is its segment's for those two ops)."""
-    pair = chain[index:index + 2]
-    edges = band_edges(_shape(pair[-1].results[0])[2], bands, min_width)  # type: ignore[index]
-    return len(edges) > 1 and overhead(pair, edges) <= max_overhead and not _into_concat(pair[-1])
+def _within(part: list[Operation], bands: int, min_width: int, max_overhead: float) -> bool:
+    """Whether ``part``'s last OFM takes two bands or more of ``min_width`` columns and its halo
+    recompute stays within ``max_overhead``."""
+    edges = band_edges(_shape(part[-1].results[0])[2], bands, min_width)  # type: ignore[index]
+    return len(edges) > 1 and overhead(part, edges) <= max_overhead
 
 
 def _into_concat(op: Operation) -> bool:
@@ -238,8 +235,10 @@ class WidthBands(Pass):
         edges = band_edges(shape[2], bands, self.min_width)
         source = chain[0].operands[0]
         parts: list[Value] = []
+        reads: list[str] = []  # the IFM columns each band's first op reads
         for index, (first, last) in enumerate(edges):
             planned = plan_band(chain, first, last)
+            reads.append(f"{planned[0].lo}..{planned[0].hi}")
             value = self._slice(source, planned[0], last_op, ctx)
             for op, band in zip(chain, planned):  # (each band's ops together, where every operand is defined)
                 value = self._copy(op, value, band, index, last_op, streams, ctx)
@@ -249,14 +248,14 @@ class WidthBands(Pass):
         ctx.rewriter.insert_before(concat, last_op)
         ctx.rewriter.replace_all_uses(ofm, concat.results[0])
         for op in reversed(chain):
-            dma = _weight_copy(op)
+            dma = weight_dma(op)
             ctx.rewriter.erase_op(op)
             if dma is not None and not dma.results[0].uses:
                 ctx.rewriter.erase_op(dma)
         widths = ", ".join(str(last - first) for first, last in edges)
-        ctx.remark(f"the chain of {len(chain)} ops from '{_name(chain[0])}' to '{_name(last_op)}' runs in "
+        ctx.remark(f"the chain of {len(chain)} ops from '{report_name(chain[0])}' to '{report_name(last_op)}' runs in "
                    f"{len(edges)} column bands of {widths} OFM columns; the first op reads IFM columns "
-                   + ", ".join(f"{b.lo}..{b.hi}" for b in (plan_band(chain, f, l)[0] for f, l in edges)), last_op)
+                   + ", ".join(reads), last_op)
         ctx.stat("chains")
         ctx.stat("bands", len(edges))
 
@@ -284,7 +283,7 @@ class WidthBands(Pass):
         narrow = RankedTensorType((t.shape[0], t.shape[1], band.last - band.first, t.shape[3]), t.element_type,
                                   t.encoding)
         operands = [ifm, *op.operands[1:]]
-        dma = _weight_copy(op)
+        dma = weight_dma(op)
         if dma is not None:
             copy = DmaOp(dma.name, list(dma.operands), [dma.results[0].type], _unscheduled(dma.attributes),
                          dict(dma.properties), (), location=dma.location)
@@ -292,7 +291,7 @@ class WidthBands(Pass):
             operands = [copy.results[0] if v is dma.results[0] else v for v in operands]
         attributes = _unscheduled(op.attributes)
         attributes[BAND_ATTR] = IntegerAttr(index)  # (its first op may start a cascade: cascade_ops.py)
-        properties = {k: v for k, v in op.properties.items() if k != BLOCK_ATTR}
+        properties = dict(op.properties)
         properties["kernel"] = band.kernel
         for table in (attributes, properties):
             if isinstance(table.get("name"), StringAttr):
@@ -307,7 +306,8 @@ class WidthBands(Pass):
 def has_chain(module: Operation, bands: int = 2, min_width: int = 8, max_overhead: float = 0.25) -> bool:
     """Whether npu-width-bands with these options would cut some chain of ``module``: only then
     are column bands a knob worth a search candidate."""
-    return any(_cuttable_pair(chain, index, bands, min_width, max_overhead)
+    # every segment ends in a pair of ops that is one itself (a pair's halo is its segment's)
+    return any(_within(chain[index:index + 2], bands, min_width, max_overhead) and not _into_concat(chain[index + 1])
                for block in graph_blocks(module) for run in npu_runs(block) for chain in chains(run)
                for index in range(len(chain) - 1))
 
@@ -316,19 +316,6 @@ def _unscheduled(attributes: dict) -> dict:
     """An op's discardable attributes without the schedule's (``npu.time``, ``npu.block`` ...):
     a band's op gets its own from the passes after this one."""
     return {k: v for k, v in attributes.items() if not k.startswith("npu.")}
-
-
-def _weight_copy(op: Operation) -> Operation | None:
-    """The ``npu.dma`` copying ``op``'s weights, when it reads such a copy."""
-    for value in op.operands[1:2]:
-        if isinstance(value, OpResult) and isinstance(value.op, DmaOp):
-            return value.op
-    return None
-
-
-def _name(op: Operation) -> str:
-    from npu_opt.dialects.npu.perf.ir_adapter import report_name
-    return report_name(op)
 
 
 __all__ = ["BandedOp", "WidthBands", "band_edges", "band_window", "bandable", "chains", "has_chain", "overhead",
