@@ -46,3 +46,20 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
     return %1 : tensor<1x32x32x32xi8>
   }
 }
+
+// -----
+
+// A block fitted to a 1-row stripe that does not fit SHRAM against the whole OFM: the search
+// gives the 1x1 convolution 2x56x64 for its 1x56x128 stripe, which the whole 56x56x128 OFM
+// would not take. The estimate (and every pass reading the op's block) checks it against the
+// stripe the NPU runs, instead of refusing the op.
+// CHECK-LABEL: func.func @block_for_a_thin_stripe
+// CHECK: "npu.conv2d"{{.*}}npu.block = #npu.block<2x56x64, ifm = 2x56x32, acc = 32, traversal = depth_first>, npu.cost = #npu.cost<total = 102144,
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">} {
+  func.func @block_for_a_thin_stripe(%ifm: tensor<1x56x56x64xi8, #npu.fm<NHCWB16, Sram>>) -> tensor<1x56x56x128xi8, #npu.fm<NHCWB16, Sram>> {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<128x1x1x64xi8>}> : () -> tensor<128x1x1x64xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<128xi32>}> : () -> tensor<128xi32>
+    %0 = "npu.conv2d"(%ifm, %w, %b) <{kernel = #npu.kernel<1x1>, name = "pw"}> {npu.stripe = #npu.stripe<1x56x128>} : (tensor<1x56x56x64xi8, #npu.fm<NHCWB16, Sram>>, tensor<128x1x1x64xi8>, tensor<128xi32>) -> tensor<1x56x56x128xi8, #npu.fm<NHCWB16, Sram>>
+    return %0 : tensor<1x56x56x128xi8, #npu.fm<NHCWB16, Sram>>
+  }
+}
