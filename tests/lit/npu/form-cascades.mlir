@@ -365,3 +365,23 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
     return %7 : tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>
   }
 }
+
+// -----
+
+// stripe_growth = cost (npu.schedule; the search's cost_growth): the same chain as @chain, every
+// height that fits tried and the fastest kept, ties to less memory. Pooling costs the same on
+// every stripe's block here, so the MIN stripes stay: 2,048 bytes of rolling buffers where the
+// Vela growth of @chain keeps 9,216.
+// CHECK-LABEL: func.func @chain_by_cost
+// CHECK: "npu.avg_pool"(%{{.*}}){{.*}}npu.stripe = #npu.stripe<1x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16>
+// CHECK: "npu.max_pool"(%{{.*}}){{.*}}npu.stripe = #npu.stripe<2x16x16>, npu.cascade = #npu.cascade<0>}
+// REMARK: remark: stripe growth of the cascade 'a_avgpool'..'b': kept the MIN stripes: the fastest of 28 stripe heights tried, 22057 estimated cycles; a final stripe of 31 rows needs 16384 bytes, more than the limit of 16000 bytes
+// REMARK: remark: cascade of 2 ops from 'a_avgpool' to 'b': final stripe 2 rows, 2048 bytes of rolling buffers, 2048 bytes of fast storage
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 16000, stripe_growth = cost>} {
+  func.func @chain_by_cost(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x16x8x16x!quant.uniform<i8:f32, 0.5>> {
+    %0 = "npu.avg_pool"(%arg0) <{name = "a_avgpool", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<1x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>}> {npu.time = 0 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %1 = "npu.max_pool"(%0) <{name = "b", activation = #npu.act<none, min = -128, max = 127>, kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}> {npu.time = 1 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>
+    %2 = "npu.max_pool"(%1) <{name = "c", activation = #npu.act<relu, min = 0, max = 127>, kernel = #npu.kernel<3x3, stride = 2x2, dilation = 1x1, padding = [0, 0, 1, 1]>}> {npu.time = 2 : i64} : (tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>, #npu.fm<NHCWB16, Sram>>) -> tensor<1x16x8x16x!quant.uniform<i8:f32, 0.5>>
+    return %2 : tensor<1x16x8x16x!quant.uniform<i8:f32, 0.5>>
+  }
+}
