@@ -302,6 +302,10 @@ class Estimate(Pass):
         if desc.block_type is None:
             return None
         block = op_block_config(op, desc, perf.accel)
+        if block is None and isinstance(op.attr(STRIPE_ATTR), StripeAttr):
+            # chosen for the op's stripe (npu-select-block-config): a block fitted to a few OFM
+            # rows may not fit SHRAM against the whole OFM, and the NPU runs it stripe by stripe
+            block = op_block_config(op, striped(op, desc), perf.accel)
         if block is None:
             given = op.attr(BLOCK_ATTR)
             ctx.error(f"block configuration {given} does not fit this op on {perf.accel.name}"

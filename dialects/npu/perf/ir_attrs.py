@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Iterator
 from npu_opt.dialects.npu.perf.block_config import BlockConfig, check_block_config, select_block_config
 from npu_opt.dialects.npu.perf.estimate import OpCost
 from npu_opt.dialects.npu.perf.shape import Shape4
-from npu_opt.dialects.npu.schedule_attrs import STRIPE_ATTR, StripeAttr
 from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.core import Operation
 from npu_opt.ir.type_parser import split_top_level
@@ -229,20 +228,11 @@ TOTALS_ATTR = "npu.cost_totals"
 
 def op_block_config(op: Operation, desc: "NpuOpDesc", accel: "AcceleratorConfig") -> BlockConfig | None:
     """``op``'s block configuration for ``desc`` on ``accel``: its ``npu.block`` when one is set
-    (None when that block does not fit), else the block-config search's choice. A striped op's
-    block was chosen for its stripe (npu-select-block-config): one fitted to a few OFM rows may
-    not fit SHRAM against the whole OFM, and the NPU runs it stripe by stripe, so it is checked
-    against the stripe then."""
+    (None when that block does not fit), else the block-config search's choice."""
     given = op.attr(BLOCK_ATTR)
-    if not isinstance(given, BlockAttr):
-        return select_block_config(desc, accel)
-    block = check_block_config(desc, accel, given.ofm_block, given.is_partkernel)
-    stripe = op.attr(STRIPE_ATTR)
-    if block is None and isinstance(stripe, StripeAttr):
-        height, width, depth = stripe.shape
-        striped = desc.with_ofm_stripe(Shape4(1, height, width, depth))
-        block = check_block_config(striped, accel, given.ofm_block, given.is_partkernel)
-    return block
+    if isinstance(given, BlockAttr):
+        return check_block_config(desc, accel, given.ofm_block, given.is_partkernel)
+    return select_block_config(desc, accel)
 
 
 __all__ = ["BLOCK_ATTR", "BlockAttr", "COST_ATTR", "CYCLE_KEYS", "CostAttr", "TOTALS_ATTR", "format_number", "op_block_config"]
