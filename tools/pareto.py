@@ -3,7 +3,8 @@
 The frontier is read from the module's ``npu.search`` (npu-search-schedule writes it when the
 pipeline runs with an SRAM budget, ``--pass='schedule{sram-budget=N}'``): one row per point,
 each the strategy, SRAM target and flags (POINT_FLAGS: full stripe growth, prefetch overlap,
-cascade joins, fastest block configs) that re-make it (``schedule{sram-budget=SRAM}`` with the
+cascade joins, fastest block configs, ...; ``buffer_limit=N`` and ``width_bands=N`` with their
+number) that re-make it (``schedule{sram-budget=SRAM}`` with the
 point's SRAM as the budget chooses that point again), its total cycles and SRAM bytes, whether
 the search chose it, and where the Vela-equivalent Performance and Size schedules landed.
 
@@ -87,7 +88,7 @@ def render_table(frontiers: list[Frontier]) -> str:
         size = f.size or ("", "")
         for index, point in enumerate(f.points):
             writer.writerow((f.network, f.accelerator, f.system_config, f.memory_mode, f.budget, index, point.strategy,
-                             point.sram_target, " ".join(point.flags), point.cycles, point.sram,
+                             point.sram_target, " ".join(point.knob_words("=")), point.cycles, point.sram,
                              "yes" if index == f.chosen else "no", *performance, *size))
     return out.getvalue()
 

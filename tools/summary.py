@@ -88,7 +88,7 @@ def _bytes(value: int) -> str:
 def summary_text(module: Operation, input_name: str) -> str:
     """The summary of an estimated module (check ``summary_csv.missing_costs`` first)."""
     from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
-    from npu_opt.dialects.npu.schedule_attrs import KNOB_WORDS, SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr
+    from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr, knob_phrases
     from npu_opt.dialects.npu.target import target_of
     from npu_opt.tools.summary_csv import accelerator_label, network_name
 
@@ -101,7 +101,7 @@ def summary_text(module: Operation, input_name: str) -> str:
                      f"{target.memory_mode.name}, {target.core_clock / 1e6:g} MHz")
     schedule = module.attr(SCHEDULE_ATTR)
     if isinstance(schedule, ScheduleAttr):
-        beyond = [KNOB_WORDS[flag] for flag in schedule.point_flags()]
+        beyond = knob_phrases(schedule.point_flags(), schedule.buffer_limit, schedule.width_bands, lambda n: f"{n:,} B")
         lines.append(f"  Schedule: {schedule.strategy} (arena cache size {schedule.arena_cache_size:,} B, "
                      f"SRAM target {schedule.sram_target:,} B{'; ' + ', '.join(beyond) if beyond else ''})")
     lines.extend(_search_lines(module))
@@ -165,7 +165,7 @@ def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
 
 def _search_lines(module: Operation) -> list[str]:
     """What a schedule search (``npu.search``) chose and what the frontier offered; [] without one."""
-    from npu_opt.dialects.npu.schedule_attrs import KNOB_WORDS, SEARCH_ATTR, SearchAttr
+    from npu_opt.dialects.npu.schedule_attrs import SEARCH_ATTR, SearchAttr, knob_phrases
 
     search = module.attr(SEARCH_ATTR)
     if not isinstance(search, SearchAttr):
@@ -177,7 +177,8 @@ def _search_lines(module: Operation) -> list[str]:
             lines.append(f"    Vela-equivalent {name}: {end[0]:,} cycles, {end[1]:,} B")
     for index, point in enumerate(search.points):
         mark = " <- chosen" if index == search.chosen else ""
-        flags = "".join(f", {KNOB_WORDS[flag]}" for flag in point.flags)
+        flags = "".join(f", {words}" for words in knob_phrases(point.flags, point.buffer_limit, point.width_bands,
+                                                                 lambda n: f"{n:,} B"))
         # (Size makes its own SRAM target, the cascaded MIN schedule's peak: the knob says nothing)
         target = f", SRAM target {point.sram_target:,} B" if point.strategy != "Size" else ""
         lines.append(f"    point {index + 1}: {point.cycles:,} cycles, {point.sram:,} B "

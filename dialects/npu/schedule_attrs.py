@@ -60,7 +60,7 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
 from __future__ import annotations
 
 import re
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
 from npu_opt.ir.attributes import Attribute
@@ -415,14 +415,14 @@ class ScheduleAttr(Attribute):
                 *flags, *[False] * (len(SCHEDULE_FLAGS) - len(flags)), int(limit), int(bands))
 
     @classmethod
-    def for_point(cls, strategy: str, arena_cache_size: int, sram_target: int,
-                  flags: tuple[str, ...]) -> "ScheduleAttr":
+    def for_point(cls, strategy: str, arena_cache_size: int, sram_target: int, flags: tuple[str, ...],
+                  buffer_limit: int = 0, width_bands: int = 1) -> "ScheduleAttr":
         """The schedule a search point's knobs make: its strategy and target, ``flags`` from
         POINT_FLAGS (``full_growth`` for ``stripe_growth = full``, ``cost_growth`` for
-        ``stripe_growth = cost``, the others by their name)."""
+        ``stripe_growth = cost``, the others by their name) and the numbers of the valued ones."""
         growth = "full" if "full_growth" in flags else "cost" if "cost_growth" in flags else "vela"
         return ScheduleAttr(strategy, arena_cache_size, sram_target, growth,
-                            *(flag in flags for flag in SCHEDULE_FLAGS))
+                            *(flag in flags for flag in SCHEDULE_FLAGS), buffer_limit, width_bands)
 
     def point_flags(self) -> tuple[str, ...]:
         """The POINT_FLAGS this schedule sets (``for_point``'s inverse)."""
@@ -524,15 +524,43 @@ KNOB_WORDS: dict[str, str] = {"full_growth": "full stripe growth", "cost_growth"
 """Each of POINT_FLAGS in words, for remarks and summaries."""
 
 
+def knob_phrases(flags: tuple[str, ...], buffer_limit: int = 0, width_bands: int = 1,
+                 size: Callable[[int], str] = lambda n: f"{n} bytes") -> tuple[str, ...]:
+    """Each of ``flags`` (POINT_FLAGS) in words, the valued ones with their number (``size``
+    writes a byte count): what remarks and summaries say of a search point's knobs."""
+    return tuple(f"buffers filling {size(buffer_limit)}" if flag == "buffer_limit"
+                 else f"{width_bands} column bands" if flag == "width_bands" else KNOB_WORDS[flag] for flag in flags)
+
+
+VALUED_FLAGS: tuple[str, ...] = ("buffer_limit", "width_bands")
+"""The POINT_FLAGS that stand for a number (``npu.schedule``'s field of that name): a frontier
+point writes them ``name = N``, so the point says the whole schedule that makes it."""
+
+
 class SearchPoint(NamedTuple):
     """One frontier point: the knobs that make it (strategy, SRAM target, flags from
-    POINT_FLAGS) and what it costs (total cycles, SRAM bytes)."""
+    POINT_FLAGS with the numbers of the VALUED_FLAGS) and what it costs (total cycles, SRAM bytes)."""
 
     strategy: str
     sram_target: int
     cycles: int
     sram: int
     flags: tuple[str, ...] = ()
+    buffer_limit: int = 0
+    """With the ``buffer_limit`` flag: the bytes Size's later passes filled."""
+    width_bands: int = 1
+    """With the ``width_bands`` flag: the column bands chains were cut into."""
+
+    def knob_words(self, separator: str = " = ") -> tuple[str, ...]:
+        """The flags, each valued one as ``name<separator>N``: how ``#npu.search`` and the
+        frontier table write them."""
+        return tuple(f"{flag}{separator}{getattr(self, flag)}" if flag in VALUED_FLAGS else flag
+                     for flag in self.flags)
+
+    def schedule(self, arena_cache_size: int) -> "ScheduleAttr":
+        """The ``npu.schedule`` that makes this point (the passes after the search then build it)."""
+        return ScheduleAttr.for_point(self.strategy, arena_cache_size, self.sram_target, self.flags,
+                                      self.buffer_limit, self.width_bands)
 
 
 class SearchAttr(Attribute):
@@ -541,7 +569,8 @@ class SearchAttr(Attribute):
     search found, the point it chose, and where the Vela-equivalent Performance and Size schedules
     (the same passes at the arena cache size) landed (see the module docstring). Points are
     non-dominated and ordered by cycles (fastest first); a point's flags (POINT_FLAGS) are the
-    knobs it sets beyond its strategy and target."""
+    knobs it sets beyond its strategy and target, the VALUED_FLAGS with their number
+    (``buffer_limit = N``, ``width_bands = N``)."""
 
     __slots__ = ("budget", "chosen", "performance", "size", "points")
     budget: int
@@ -556,6 +585,7 @@ class SearchAttr(Attribute):
         for point in points:
             strategy, target, cycles, sram, *rest = point
             flags = tuple(rest[0]) if rest else ()
+            values = {name: int(value) for name, value in zip(VALUED_FLAGS, rest[1:])}
             if strategy not in STRATEGIES:
                 raise ValueError(f"#npu.search: unknown strategy '{strategy}' (expected {' or '.join(STRATEGIES)})")
             if min(target, cycles, sram) < 0:
@@ -564,7 +594,13 @@ class SearchAttr(Attribute):
             if unknown or len(set(flags)) != len(flags):
                 raise ValueError(f"#npu.search: a point's flags are some of {', '.join(POINT_FLAGS)}, once each, "
                                  f"not {', '.join(flags)}")
-            checked.append(SearchPoint(strategy, int(target), int(cycles), int(sram), flags))
+            limit, bands = values.get("buffer_limit", 0), values.get("width_bands", 1)
+            if ("buffer_limit" in flags) != (limit > 0) or ("width_bands" in flags) != (bands > 1):
+                raise ValueError(f"#npu.search: a point has buffer_limit = N (N > 0) exactly when it has the "
+                                 f"buffer_limit flag and width_bands = N (N > 1) exactly when it has that flag, "
+                                 f"not flags {', '.join(flags) or 'none'} with buffer_limit = {limit}, "
+                                 f"width_bands = {bands}")
+            checked.append(SearchPoint(strategy, int(target), int(cycles), int(sram), flags, limit, bands))
         if budget < 0:
             raise ValueError(f"#npu.search: the budget must not be negative, not {budget}")
         if not checked or not 0 <= chosen < len(checked):
@@ -582,7 +618,8 @@ class SearchAttr(Attribute):
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
-        points = tuple((*p[:4], tuple(p[4]) if len(p) > 4 else ()) for p in args[4])
+        points = tuple((*p[:4], tuple(p[4]) if len(p) > 4 else (), int(p[5]) if len(p) > 5 else 0,
+                        int(p[6]) if len(p) > 6 else 1) for p in args[4])
         return (args[0], args[1], None if args[2] is None else tuple(args[2]),
                 None if args[3] is None else tuple(args[3]), points)
 
@@ -591,7 +628,8 @@ class SearchAttr(Attribute):
         for name, end in (("performance", self.performance), ("size", self.size)):
             if end is not None:
                 fields.append(f"{name} = [{end[0]}, {end[1]}]")
-        points = ", ".join("[" + ", ".join([p.strategy, str(p.sram_target), str(p.cycles), str(p.sram), *p.flags]) + "]"
+        points = ", ".join("[" + ", ".join([p.strategy, str(p.sram_target), str(p.cycles), str(p.sram),
+                                            *p.knob_words()]) + "]"
                            for p in self.points)
         return f"#npu.search<{', '.join(fields)}, points = [{points}]>"
 
@@ -610,7 +648,19 @@ class SearchAttr(Attribute):
             if len(values) < 4:
                 raise AttributeSyntaxError(f"#npu.search: a point is [STRATEGY, sram_target, cycles, sram, FLAG...], "
                                            f"not '{part[:60]}'")
-            points.append((values[0], *(_int(f, "search") for f in values[1:4]), tuple(values[4:])))
+            flags, valued = [], {}
+            for word in values[4:]:
+                name, equals, number = (w.strip() for w in word.partition("="))
+                if equals and name not in VALUED_FLAGS:
+                    raise AttributeSyntaxError(f"#npu.search: '{word[:40]}': of a point's flags only "
+                                               f"{' and '.join(VALUED_FLAGS)} take a number")
+                if not equals and name in VALUED_FLAGS:
+                    raise AttributeSyntaxError(f"#npu.search: a point's '{name}' takes its number, as '{name} = N'")
+                flags.append(name)
+                if equals:
+                    valued[name] = _int(number, "search")
+            points.append((values[0], *(_int(f, "search") for f in values[1:4]), tuple(flags),
+                           *(valued.get(name, default) for name, default in zip(VALUED_FLAGS, (0, 1)))))
         ends = [_ints(fields[name], "search") if name in fields else None for name in ("performance", "size")]
         return _build(SearchAttr, _int(_require(fields, "budget", "search"), "search"),  # type: ignore[return-value]
                       _int(_require(fields, "chosen", "search"), "search"), ends[0], ends[1], tuple(points))
@@ -623,6 +673,6 @@ PARSERS = {"alloc": AllocAttr.parse, "stream": StreamAttr.parse, "stripe": Strip
 
 __all__ = [
     "ALLOC_ATTR", "ARG_ALLOC_ATTR", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr", "PARSERS",
-    "SECOND_BUFFER_ATTR", "GROWTHS", "KNOB_WORDS", "POINT_FLAGS", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR", "SearchPoint", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
+    "SECOND_BUFFER_ATTR", "GROWTHS", "KNOB_WORDS", "POINT_FLAGS", "VALUED_FLAGS", "knob_phrases", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR", "SearchPoint", "STRATEGIES", "SearchAttr", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "StreamAttr", "StripeAttr",
     "TIME_ATTR", "UNHIDDEN_ATTR", "USAGE_ATTR", "UsageAttr",
 ]

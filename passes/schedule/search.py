@@ -59,7 +59,7 @@ from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
 from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
-    KNOB_WORDS, POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr,
+    POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr, knob_phrases,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.analysis import AnalysisManager
@@ -110,8 +110,7 @@ class Knobs:
 
     def schedule(self, arena: int) -> ScheduleAttr:
         """The ``npu.schedule`` that makes the later passes build this candidate."""
-        return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags).replaced(
-            buffer_limit=self.buffer_limit, width_bands=self.bands)
+        return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags, self.buffer_limit, self.bands)
 
     def point_flags(self) -> tuple[str, ...]:
         """The flags a frontier point records: those of the ``npu.schedule`` it makes."""
@@ -119,11 +118,7 @@ class Knobs:
 
     def describe(self) -> str:
         """The knobs in words, for remarks."""
-        extra = "".join(f", {KNOB_WORDS[f]}" for f in self.flags)
-        if self.buffer_limit:
-            extra += f", buffers filling {self.buffer_limit} bytes"
-        if self.bands > 1:
-            extra += f", {self.bands} column bands"
+        extra = "".join(f", {words}" for words in knob_phrases(self.point_flags(), self.buffer_limit, self.bands))
         return f"{self.strategy} with an SRAM target of {self.sram_target} bytes{extra}"
 
 
@@ -173,7 +168,8 @@ def _aligned(value: float) -> int:
     "candidates": "schedules materialised and costed",
     "frontier": "points on the (cycles, SRAM) frontier",
     "failed": "candidates the later passes refused (a limit they cannot meet)",
-    "skipped": "variants not materialised: their knob cannot change the point they vary",
+    "skipped": "variants not materialised: their knob cannot change the point they vary, or (column bands) "
+               "Size's schedule fits the budget",
 })
 class SearchSchedule(Pass):
     """Choose the strategy and SRAM target of the fastest schedule within ``sram-budget`` bytes
@@ -264,8 +260,8 @@ class SearchSchedule(Pass):
         ends = [None if p is None else (p.cycles, p.sram) for p in (performance, size)]
         ctx.rewriter.set_attr(module, SEARCH_ATTR, SearchAttr(
             self.sram_budget, front.index(best), ends[0], ends[1],
-            tuple(SearchPoint(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.point_flags())
-                  for p in front)))
+            tuple(SearchPoint(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.point_flags(),
+                              p.knobs.buffer_limit, p.knobs.bands) for p in front)))
 
     def _refine(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int) -> None:
         """Bisect the Performance SRAM target between the largest one whose schedule fits the

@@ -75,7 +75,7 @@ def test_every_frontier_point_comes_back_under_its_own_budget() -> None:
     chosen = search.points[search.chosen]
     assert chosen.sram <= 8000 and all(p.cycles >= chosen.cycles for p in search.points if p.sram <= 8000)
     assert _cycles_and_sram(first) == (chosen.cycles, chosen.sram)  # the schedule is the point promised
-    for strategy, _, cycles, sram, _ in search.points:
+    for strategy, _, cycles, sram, *_ in search.points:
         module, errors = _schedule("branches", DEDICATED, f"schedule{{sram-budget={sram}}}")
         assert not errors
         # the point promised, or one the new budget's own candidates found at least as good
@@ -92,6 +92,23 @@ def test_every_frontier_point_comes_back_under_its_own_budget() -> None:
         engine = DiagnosticEngine(stream=stream)
         PassManager(parse_pipeline("npu-check-schedule"), engine).run(again)
         assert not engine.has_errors, stream.getvalue()
+
+
+@pytest.mark.parametrize("model, budget, valued", [("wide_image", 78336, "width_bands = 4"),
+                                                   ("fire", 89552, "buffer_limit = 85552")])
+def test_a_frontier_point_records_the_numbers_of_its_knobs(model: str, budget: int, valued: str) -> None:
+    # in a shared SRAM, wide_image fits 78,336 B only in column bands and fire is fastest with
+    # Size's cascades filling the budget: each point writes its band count or buffer limit, so
+    # it names the whole npu.schedule that made it (the chosen one is the module's)
+    module, errors = _schedule(model, SHARED, f"schedule{{sram-budget={budget}}}")
+    assert not errors
+    search: SearchAttr = module.attr(SEARCH_ATTR)
+    chosen = search.points[search.chosen]
+    schedule: ScheduleAttr = module.attr(SCHEDULE_ATTR)
+    # (but the SRAM target: under Size, npu-form-cascades writes its cascaded MIN schedule's peak)
+    assert chosen.schedule(schedule.arena_cache_size).replaced(sram_target=schedule.sram_target) == schedule
+    assert valued in str(search)
+    assert SearchAttr.parse(str(search)[len("#npu.search<"):-1]) == search
 
 
 def test_the_search_is_deterministic() -> None:

@@ -2,12 +2,13 @@
 // table for .csv, a plot for .svg/.png; given twice, both. Without a search, or with another
 // suffix, it is one error and nothing is written. (Inputs: tests/data/branches.tflite on a
 // 16 KiB dedicated SRAM; the frontier's figures are those of tests/lit/npu/search-schedule.mlir.)
-// RUN: rm -f %t.csv %t.svg %t.plain.csv %t.pdf
+// RUN: rm -f %t.csv %t.svg %t.plain.csv %t.pdf %t.fill.csv
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' -o /dev/null --pareto=%t.csv --pareto=%t.svg
 // RUN: %filecheck %s --check-prefix=CSV < %t.csv
 // RUN: %filecheck %s --check-prefix=SVG < %t.svg
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' -o /dev/null --summary | %filecheck %s --check-prefix=SUMMARY
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=15536}' -o /dev/null --summary | %filecheck %s --check-prefix=FILL
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=15536}' -o /dev/null --summary --pareto=%t.fill.csv | %filecheck %s --check-prefix=FILL
+// RUN: %filecheck %s --check-prefix=FILLCSV < %t.fill.csv
 // RUN: not %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule -o %t.plain.mlir --pareto=%t.plain.csv 2>&1 | %filecheck %s --check-prefix=NOSEARCH
 // RUN: not %exists %t.plain.csv
 // RUN: not %exists %t.plain.mlir
@@ -32,10 +33,13 @@
 
 // In the Performance schedule's SRAM, that schedule with each op on its fastest block wins, and
 // Size's cascades (the residual block whole) with the passes after them filling the budget come
-// next, nearly as fast in 3,856 B less; a Size point names no SRAM target (Size makes its own).
+// next, nearly as fast in 3,856 B less; a Size point names no SRAM target (Size makes its own),
+// but the bytes its later passes filled.
 // FILL: Schedule: Performance (arena cache size 16,384 B, SRAM target 16,384 B; fastest block configs)
 // FILL: point 1: 26,275 cycles, 15,536 B (Performance, SRAM target 16,384 B, fastest block configs) <- chosen
-// FILL-NEXT: point 2: 26,543 cycles, 11,680 B (Size, prefetch overlap, fastest block configs, cascade branches, buffers filling the budget)
+// FILL-NEXT: point 2: 26,543 cycles, 11,680 B (Size, prefetch overlap, fastest block configs, cascade branches, buffers filling 11,680 B)
+// The table writes that point's buffer limit with its number: the point names the whole schedule.
+// FILLCSV: 15536,1,Size,16384,prefetch_overlap fastest_blocks cascade_branches buffer_limit=11680,26543,11680,no,
 
 // SVG: <svg
 // SVG: branches: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram

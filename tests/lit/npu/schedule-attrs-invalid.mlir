@@ -76,6 +76,21 @@
 
 // -----
 
+// expected-error@+1 {{#npu.search: a point has buffer_limit = N (N > 0) exactly when it has the buffer_limit flag and width_bands = N (N > 1) exactly when it has that flag, not flags prefetch_overlap, width_bands with buffer_limit = 0, width_bands = 1}}
+"foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, prefetch_overlap, width_bands = 1]]>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.search: a point's 'buffer_limit' takes its number, as 'buffer_limit = N'}}
+"foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, buffer_limit]]>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{#npu.search: 'fastest_blocks = 1': of a point's flags only buffer_limit and width_bands take a number}}
+"foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, fastest_blocks = 1]]>} : () -> ()
+
+// -----
+
 // expected-error@+1 {{#npu.search: chosen = 2 names none of the 1 points}}
 "foo.op"() {a = #npu.search<budget = 1, chosen = 2, points = [[Size, 1, 2, 3]]>} : () -> ()
 

@@ -77,10 +77,11 @@ module attributes {npu.schedule = #npu.schedule<Performance, cascade_branches, a
 // -----
 
 // Size's buffer limit (the fast storage the passes after the cascades fill): a field printed after
-// the stripe growth, before the flags, and not at all when 0; a search point marks it as a flag.
+// the stripe growth, before the flags, and not at all when 0; a search point writes it (and its
+// column bands) as a flag with its number, so the point names the whole schedule that makes it.
 // CHECK-LABEL: module attributes
 // CHECK-SAME: npu.schedule = #npu.schedule<Size, arena_cache_size = 64, sram_target = 48, buffer_limit = 32, prefetch_overlap, cascade_branches>
-// CHECK-SAME: npu.search = #npu.search<budget = 100, chosen = 0, points = {{\[\[}}Size, 64, 700, 96, prefetch_overlap, cascade_branches, buffer_limit]]>
+// CHECK-SAME: npu.search = #npu.search<budget = 100, chosen = 0, points = {{\[\[}}Size, 64, 700, 96, prefetch_overlap, cascade_branches, buffer_limit = 32], [Size, 64, 900, 80, width_bands = 2]]>
 // CHECK-SAME: plain = #npu.schedule<Size, arena_cache_size = 64, sram_target = 48>
-module attributes {npu.schedule = #npu.schedule<Size, cascade_branches, buffer_limit = 32, arena_cache_size = 64, sram_target = 48, prefetch_overlap>, npu.search = #npu.search<budget = 100, chosen = 0, points = [[Size, 64, 700, 96, prefetch_overlap, cascade_branches, buffer_limit]]>, plain = #npu.schedule<Size, arena_cache_size = 64, sram_target = 48, buffer_limit = 0>} {
+module attributes {npu.schedule = #npu.schedule<Size, cascade_branches, buffer_limit = 32, arena_cache_size = 64, sram_target = 48, prefetch_overlap>, npu.search = #npu.search<budget = 100, chosen = 0, points = [[Size, 64, 700, 96, prefetch_overlap, cascade_branches, buffer_limit=32], [Size, 64, 900, 80, width_bands = 2]]>, plain = #npu.schedule<Size, arena_cache_size = 64, sram_target = 48, buffer_limit = 0>} {
 }
