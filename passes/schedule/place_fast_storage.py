@@ -56,15 +56,30 @@ def move_to_area(value: Value, area: str | None, ctx: PassContext) -> bool:
     return True
 
 
-def _move_with_views(value: Value, ctx: PassContext) -> None:
-    """Return ``value`` to the arena with every view of it (a reshape or slice reads in place, so
-    it stays in its source's area)."""
+def shared_storage(value: Value) -> list[Value]:
+    """``value`` and every value stored in the same bytes: views of it (a reshape or slice reads
+    in place), the tensor it views, and, for a part of a concatenation, the concatenation and
+    its other parts (each writer writes its slice of one tensor). They share one memory area."""
+    group = {value: None}
     pending = [value]
     while pending:
         current = pending.pop()
-        move_to_area(current, None, ctx)
-        pending.extend(user.results[0] for user in current.users()
-                       if is_view(user) and user.operands and user.operands[0] is current and user.results)
+        near = [user.results[0] for user in current.users() if is_view(user) and user.results]
+        producer = current.op if isinstance(current, OpResult) else None
+        if producer is not None and is_view(producer):
+            near += list(producer.operands)
+        for other in near:
+            if other not in group:
+                group[other] = None
+                pending.append(other)
+    return list(group)
+
+
+def _move_with_views(value: Value, ctx: PassContext) -> None:
+    """Return ``value`` to the arena with every value stored in its bytes (``shared_storage``):
+    a view stays in its source's area, and a concatenation's parts in the concatenation's."""
+    for shared in shared_storage(value):
+        move_to_area(shared, None, ctx)
 
 
 @register_pass("npu-place-fast-storage", statistics={
@@ -190,4 +205,4 @@ class PlaceFastStorage(Pass):
         return scores
 
 
-__all__ = ["PlaceFastStorage", "move_to_area"]
+__all__ = ["PlaceFastStorage", "move_to_area", "shared_storage"]
