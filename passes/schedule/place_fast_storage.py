@@ -205,4 +205,4 @@ class PlaceFastStorage(Pass):
         return scores
 
 
-__all__ = ["PlaceFastStorage", "move_to_area", "shared_storage"]
+__all__ = ["PlaceFastStorage", "move_to_area"]
