@@ -118,7 +118,7 @@ def segments(chain: list[Operation], bands: int, min_width: int, max_overhead: f
             part = chain[start:end + 1]
             if not _within(part, bands, min_width, max_overhead):
                 break
-            if not _into_concat(part[-1]):  # (a concatenation's part must be an op's own OFM)
+            if _may_end(part[-1]):
                 best = end
             end += 1
         if best is None:
@@ -136,9 +136,13 @@ def _within(part: list[Operation], bands: int, min_width: int, max_overhead: flo
     return len(edges) > 1 and overhead(part, edges) <= max_overhead
 
 
-def _into_concat(op: Operation) -> bool:
-    """Whether ``op`` writes its OFM into a concatenation (which a band's concatenation cannot)."""
-    return any(isinstance(user, ConcatOp) for user, _ in op.results[0].uses)
+def _may_end(op: Operation) -> bool:
+    """Whether ``op`` may be the last op of a cut chain, whose bands write their columns of one
+    concatenation: not when its OFM is a part of a concatenation already (a part is an op's own
+    OFM), nor an average pool, which is scaled another way when it writes a concatenation (as
+    Vela programs such a pool: the whole window's divisor, the zero points kept;
+    dialects/npu/kernels/pool.py), so that cutting it would change its values."""
+    return op.name != "npu.avg_pool" and not any(isinstance(user, ConcatOp) for user, _ in op.results[0].uses)
 
 
 def _feeds_only(producer: Operation, consumer: Operation) -> bool:
@@ -307,7 +311,7 @@ def has_chain(module: Operation, bands: int = 2, min_width: int = 8, max_overhea
     """Whether npu-width-bands with these options would cut some chain of ``module``: only then
     are column bands a knob worth a search candidate."""
     # every segment ends in a pair of ops that is one itself (a pair's halo is its segment's)
-    return any(_within(chain[index:index + 2], bands, min_width, max_overhead) and not _into_concat(chain[index + 1])
+    return any(_within(chain[index:index + 2], bands, min_width, max_overhead) and _may_end(chain[index + 1])
                for block in graph_blocks(module) for run in npu_runs(block) for chain in chains(run)
                for index in range(len(chain) - 1))
 
