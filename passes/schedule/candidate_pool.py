@@ -9,7 +9,8 @@ depend on how it ran (each candidate is built from the same module by the same p
 search stays deterministic whatever ``jobs`` is.
 
 Where ``fork`` is not available (it is the Linux default; macOS and Windows start processes
-afresh) or ``jobs`` is 1, the batch runs here, one candidate after the other.
+afresh), in a daemonic process (which may have no children) or with ``jobs`` 1, the batch runs
+here, one candidate after the other.
 """
 from __future__ import annotations
 
@@ -53,8 +54,11 @@ def available_cores() -> int:
 
 
 def can_fork() -> bool:
-    """Whether worker processes can be forked safely here (Linux: ``fork`` is the default)."""
-    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+    """Whether worker processes can be forked safely here (Linux: ``fork`` is the default), and
+    may be at all: not in a daemonic process, such as a ``multiprocessing.Pool`` worker of a
+    user's own parallel build, which multiprocessing forbids children."""
+    return (sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon)
 
 
 class CandidatePool(Generic[K, R]):

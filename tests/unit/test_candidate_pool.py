@@ -58,6 +58,24 @@ def test_cheap_builds_and_one_job_never_fork() -> None:
         assert set(pool.map(list(range(6)))) == {os.getpid()}
 
 
+def _pids_of_a_forking_pool(_: int) -> set[int]:
+    """In a daemonic worker: the processes a pool that would fork (every build "slow") built in."""
+    with CandidatePool(lambda key: os.getpid(), jobs=2, min_seconds=0.0) as pool:
+        return set(pool.map(list(range(4))))
+
+
+@needs_fork
+def test_a_daemonic_process_builds_here_instead_of_forking() -> None:
+    # multiprocessing forbids a daemonic process children: a search run in a user's own
+    # multiprocessing.Pool worker crashed ("daemonic processes are not allowed to have children")
+    # where its first candidate took long enough for the pool to fork
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(1) as outer:
+        pids = outer.map(_pids_of_a_forking_pool, [0])[0]
+    assert len(pids) == 1 and os.getpid() not in pids
+
+
 @needs_fork
 def test_the_search_chooses_the_same_schedule_with_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Candidates materialised in forked workers (forced, as these are cheap) give the schedule,
