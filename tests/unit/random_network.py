@@ -77,6 +77,79 @@ def network(seed: int) -> str:
     return mm.module(f.text([x]))
 
 
+RICH = 1000
+"""Seeds from here build ``rich_network``s."""
+
+
+def rich_network(seed: int) -> str:
+    """``network``'s kinds of layer and more: VALID padding, dilated 3x3 convolutions, 2x
+    nearest-neighbour upscaling, strided VALID max pools, and nonzero zero points."""
+    import make_models as mm
+
+    rng = np.random.default_rng(seed)
+    height, width = int(rng.integers(5, 25)), int(rng.choice([int(rng.integers(5, 25)), int(rng.integers(48, 129))]))
+    channels = int(rng.choice([8, 16, 32]))
+
+    def q(s: float) -> str:
+        return mm.q8(s, int(rng.integers(-8, 9)))
+
+    f = mm.Func("main", [("input", mm.t((1, height, width, channels), q(mm.A)))], rng)
+    x = ("%arg0", f.args[0][1])
+    shape, scale = (height, width, channels), mm.A
+    made = [(x, shape, scale)]
+    for index in range(int(rng.integers(3, 9))):
+        kind = str(rng.choice(["conv", "valid", "dilated", "depthwise", "pool", "upscale", "add", "concat"]))
+        h, w, c = shape
+        earlier = [m for m in made[:-1] if (m[1] == shape if kind == "add" else m[1][:2] == shape[:2])]
+        if kind in ("add", "concat") and earlier:
+            other = earlier[int(rng.integers(0, len(earlier)))]
+            if kind == "add":
+                scale *= 2
+                x = f.op("tfl.add", [x, other[0]], [mm.t((1, *shape), q(scale))], 'fused_activation_function = "RELU"',
+                         f"add{index}")[0]
+            else:
+                shape, scale = (h, w, c + other[1][2]), max(scale, other[2])
+                x = f.op("tfl.concatenation", [other[0], x], [mm.t((1, *shape), q(scale))],
+                         'axis = 3 : i32, fused_activation_function = "NONE"', f"concat{index}")[0]
+        elif kind == "upscale" and h <= 24 and w <= 64:
+            shape = (2 * h, 2 * w, c)
+            x = f.op("tfl.resize_nearest_neighbor", [x, f.i32([2 * h, 2 * w])], [mm.t((1, *shape), _element(x[1]))],
+                     "align_corners = false, half_pixel_centers = false", f"upscale{index}")[0]
+        elif kind == "valid" and min(h, w) >= 3:
+            k, stride = int(rng.choice([2, 3])), int(rng.choice([1, 2]))
+            shape = ((h - k) // stride + 1, (w - k) // stride + 1, int(rng.choice([8, 16])))
+            x = mm._conv(f, x, mm.t((1, *shape), q(scale * 8)), (k, k), (c, shape[2]), scale, f"valid{index}",
+                         stride=(stride, stride), padding="VALID", act="RELU")
+            scale *= 8
+        elif kind == "dilated" and min(h, w) >= 5:
+            shape = (h, w, int(rng.choice([8, 16])))
+            x = mm._conv(f, x, mm.t((1, *shape), q(scale * 8)), (3, 3), (c, shape[2]), scale, f"dilated{index}",
+                         dilation=(2, 2), depthwise=False)
+            scale *= 8
+        elif kind == "pool" and min(h, w) >= 2:
+            valid = bool(rng.integers(0, 2))
+            shape = ((h - 2) // 2 + 1, (w - 2) // 2 + 1, c) if valid else ((h + 1) // 2, (w + 1) // 2, c)
+            x = mm._pool(f, "max" if valid else str(rng.choice(["max", "average"])), x, mm.t((1, *shape), _element(x[1])),
+                         2, 2, "VALID" if valid else "SAME", f"pool{index}")
+        elif kind == "depthwise":
+            shape = (h, w, c)
+            x = mm._conv(f, x, mm.t((1, *shape), q(scale * 4)), (3, 3), (c, c), scale, f"depthwise{index}",
+                         depthwise=True, act="RELU6")
+            scale *= 4
+        else:
+            out_c = int(rng.choice([8, 16, 24]))
+            shape = (h, w, out_c)
+            x = mm._conv(f, x, mm.t((1, *shape), q(scale * 8)), (1, 1), (c, out_c), scale, f"conv{index}", act="RELU")
+            scale *= 8
+        made.append((x, shape, scale))
+    return mm.module(f.text([x]))
+
+
+def _element(tensor_type: str) -> str:
+    """The element type of a ``tensor<1xHxWxCxELEMENT>`` string."""
+    return tensor_type[len("tensor<"):-1].split("x", 4)[4]
+
+
 def _imported(text: str, config: str):
     from npu_opt.ir.parser import parse_module
     from npu_opt.tools.target_options import apply_target, prepare_target
@@ -102,7 +175,7 @@ def outcomes(job: tuple[int, str]) -> tuple[int, str, list[str]]:
     from targeted_import import run_pipeline, seeded_inputs
 
     try:
-        text = network(seed)
+        text = rich_network(seed) if seed >= RICH else network(seed)
         size = _imported(text, config)
         size_sram = (size.attr(USAGE_ATTR).used("Sram") if run_pipeline(size, "schedule{optimise=Size}") == ""
                      else CONFIGS[config][3] or 0)
