@@ -13,6 +13,7 @@ import argparse
 import sys
 import traceback
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -25,6 +26,35 @@ CONFIGS: dict[str, tuple[str, str | None, str | None, int | None]] = {
     "S32": ("ethos-u55-32", "Ethos_U55_High_End_Embedded", "Shared_Sram", None),
 }
 FRACTIONS = (25, 50, 75, 100)
+
+
+Made = tuple[tuple[str, str], tuple[int, int, int], float]
+"""A feature map the generator made: its (SSA name, type), (height, width, channels) and scale."""
+
+
+def _joined(f, kind: str, last: Made, made: list[Made], index: int, quant: Callable[[float], str],
+            activation: str, other_first: bool) -> Made | None:
+    """For ``kind`` "add", ``last`` plus an earlier feature map of its shape; for "concat", a
+    channel concatenation of ``last`` and an earlier one of its height and width (the earlier
+    first with ``other_first``); None for another kind or when no earlier map matches."""
+    import make_models as mm
+
+    x, shape, scale = last
+    h, w, c = shape
+    earlier = [m for m in made[:-1] if (m[1] == shape if kind == "add" else m[1][:2] == shape[:2])]
+    if kind not in ("add", "concat") or not earlier:
+        return None
+    other = earlier[int(f.rng.integers(0, len(earlier)))]
+    if kind == "add":
+        scale *= 2
+        value = f.op("tfl.add", [x, other[0]], [mm.t((1, *shape), quant(scale))],
+                     f'fused_activation_function = "{activation}"', f"add{index}")[0]
+        return value, shape, scale
+    shape, scale = (h, w, c + other[1][2]), max(scale, other[2])
+    value = f.op("tfl.concatenation", [other[0], x] if other_first else [x, other[0]],
+                 [mm.t((1, *shape), quant(scale))], 'axis = 3 : i32, fused_activation_function = "NONE"',
+                 f"concat{index}")[0]
+    return value, shape, scale
 
 
 def network(seed: int) -> str:
@@ -42,18 +72,10 @@ def network(seed: int) -> str:
     for index in range(int(rng.integers(3, 9))):
         kind = str(rng.choice(["conv", "conv", "depthwise", "pool", "add", "concat"]))
         h, w, c = shape
-        earlier = [m for m in made[:-1] if (m[1] == shape if kind == "add" else m[1][:2] == shape[:2])]
-        if kind in ("add", "concat") and earlier:
-            other = earlier[int(rng.integers(0, len(earlier)))]
-            if kind == "add":
-                scale *= 2
-                x = f.op("tfl.add", [x, other[0]], [mm.t((1, *shape), mm.q8(scale, 0))],
-                         'fused_activation_function = "NONE"', f"add{index}")[0]
-            else:
-                shape, scale = (h, w, c + other[1][2]), max(scale, other[2])
-                x = f.op("tfl.concatenation", [x, other[0]], [mm.t((1, *shape), mm.q8(scale, 0))],
-                         'axis = 3 : i32, fused_activation_function = "NONE"', f"concat{index}")[0]
-            made.append((x, shape, scale))
+        joined = _joined(f, kind, (x, shape, scale), made, index, lambda s: mm.q8(s, 0), "NONE", False)
+        if joined is not None:
+            x, shape, scale = joined
+            made.append(joined)
             continue
         stride = int(rng.choice([1, 1, 2]))
         out_h, out_w = (h + stride - 1) // stride, (w + stride - 1) // stride
@@ -100,17 +122,9 @@ def rich_network(seed: int) -> str:
     for index in range(int(rng.integers(3, 9))):
         kind = str(rng.choice(["conv", "valid", "dilated", "depthwise", "pool", "upscale", "add", "concat"]))
         h, w, c = shape
-        earlier = [m for m in made[:-1] if (m[1] == shape if kind == "add" else m[1][:2] == shape[:2])]
-        if kind in ("add", "concat") and earlier:
-            other = earlier[int(rng.integers(0, len(earlier)))]
-            if kind == "add":
-                scale *= 2
-                x = f.op("tfl.add", [x, other[0]], [mm.t((1, *shape), q(scale))], 'fused_activation_function = "RELU"',
-                         f"add{index}")[0]
-            else:
-                shape, scale = (h, w, c + other[1][2]), max(scale, other[2])
-                x = f.op("tfl.concatenation", [other[0], x], [mm.t((1, *shape), q(scale))],
-                         'axis = 3 : i32, fused_activation_function = "NONE"', f"concat{index}")[0]
+        joined = _joined(f, kind, (x, shape, scale), made, index, q, "RELU", True)
+        if joined is not None:
+            x, shape, scale = joined
         elif kind == "upscale" and h <= 24 and w <= 64:
             shape = (2 * h, 2 * w, c)
             x = f.op("tfl.resize_nearest_neighbor", [x, f.i32([2 * h, 2 * w])], [mm.t((1, *shape), _element(x[1]))],
