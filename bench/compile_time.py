@@ -87,12 +87,16 @@ def run_child(command: list[str], env: dict[str, str] | None = None) -> Usage:
                  time.perf_counter() - began)
 
 
+def npu_opt_head() -> list[str]:
+    """How a user starts npu-opt: the console script when installed, else the module."""
+    tool = shutil.which("npu-opt")
+    return [tool] if tool else [sys.executable, "-m", "npu_opt.tools.npu_opt"]
+
+
 def npu_opt_command(model: Path, config: str, pipeline: str = "estimate") -> list[str]:
     """``pipeline`` (the estimate by default) as a user runs it (the console script when installed)."""
     accel, system, memory = CONFIGS[config]
-    tool = shutil.which("npu-opt")
-    head = [tool] if tool else [sys.executable, "-m", "npu_opt.tools.npu_opt"]
-    return head + [f"--pass={pipeline}", f"--target={accel}", f"--system-config={system}",
+    return npu_opt_head() + [f"--pass={pipeline}", f"--target={accel}", f"--system-config={system}",
                    f"--memory-mode={memory}", str(model), "-o", os.devnull]
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import csv
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
+sys.path.insert(0, str(ROOT / "bench"))
+
+import compile_time as ct  # noqa: E402  (how a user starts npu-opt)
 
 CONFIGS: dict[str, tuple[str, ...]] = {
     "A": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
@@ -57,9 +59,7 @@ class Outcome:
 
 def _npu_opt(config: str, model: Path, *args: str) -> list[str]:
     accel, system, memory, *arena = CONFIGS[config]
-    tool = shutil.which("npu-opt")
-    head = [tool] if tool else [sys.executable, "-m", "npu_opt.tools.npu_opt"]
-    return head + [str(model), f"--target={accel}", f"--system-config={system}", f"--memory-mode={memory}",
+    return ct.npu_opt_head() + [str(model), f"--target={accel}", f"--system-config={system}", f"--memory-mode={memory}",
                    *(f"--arena-cache-size={a}" for a in arena), *args]
 
 

@@ -415,8 +415,9 @@ def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: boo
     best_height = cascade.stripes[members[-1]].height
     ceiling = 0
     full = growth in ("full", "cost")
+    by_cost = growth == "cost" and cycles is not None
     passing: list[tuple[float, int, int, BuildResult | None]] = []  # (cycles, peak, height, build)
-    if growth == "cost" and cycles is not None:
+    if by_cost:
         passing.append((cycles(dict(cascade.stripes)), schedule_memory(ops, members, [cascade], non_local),
                         best_height, None))
     note = f"no taller final stripe to try (the OFM is {last.ofm.height} rows)"
@@ -439,7 +440,7 @@ def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: boo
                 continue
             break
         best, best_height = built, height
-        if passing:
+        if by_cost:
             stripes = {i: ops[i].ofm for i in members}
             for grown in built.cascades:
                 stripes.update(grown.stripes)
@@ -449,7 +450,7 @@ def grow_stripes(ops: list[SchedOp], cascade: Cascade, limit: int, spilling: boo
             break
         note = (f"every height below the OFM's {last.ofm.height} rows was tried" if full
                 else f"the last proposal ({height} rows) is half the OFM height or more")
-    if len(passing) > 1:
+    if by_cost and len(passing) > 1:
         fastest, _, best_height, best = min(passing, key=lambda p: p[:3])
         note = f"the fastest of {len(passing)} stripe heights tried, {fastest:.0f} estimated cycles; {note}"
     if best is None:

@@ -95,12 +95,12 @@ def _limits(module: Operation):
     schedule = module.attr(SCHEDULE_ATTR)
     fast = target.fast_storage_area if target is not None else "Sram"
     space = target.accelerator.max_address_offset if target is not None else ADDRESS_SPACE_WITHOUT_TARGET
+    # (where the arena is the fast storage, its cache size is a target the schedule may exceed)
+    limited = target is None or target.is_spilling_enabled
     cache: tuple[int, str] | None = None
-    if target is not None and not target.is_spilling_enabled:
-        pass  # the arena is the fast storage: its cache size is a target the schedule may exceed
-    elif isinstance(schedule, ScheduleAttr):
+    if limited and isinstance(schedule, ScheduleAttr):
         cache = (schedule.arena_cache_size, "the scheduled arena cache size")
-    elif target is not None:
+    elif limited and target is not None:
         cache = (target.arena_cache_size, "the target's arena cache size")
 
     def limit(area: str) -> tuple[int, str]:

@@ -9,7 +9,6 @@ concatenation with an earlier one of the same height and width.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import traceback
 from pathlib import Path
@@ -165,15 +164,8 @@ def _element(tensor_type: str) -> str:
 
 
 def _imported(text: str, config: str):
-    from npu_opt.ir.parser import parse_module
-    from npu_opt.tools.target_options import apply_target, prepare_target
-
-    module = parse_module(text, "random.mlir")
-    accelerator, system, memory, arena = CONFIGS[config]
-    apply_target(module, prepare_target(argparse.Namespace(target=accelerator, system_config=system,
-                                                            memory_mode=memory, config=[],
-                                                            arena_cache_size=arena)))
-    return module
+    from targeted_import import parsed_with_target
+    return parsed_with_target(text, "random.mlir", *CONFIGS[config])
 
 
 def outcomes(job: tuple[int, str]) -> tuple[int, str, list[str]]:

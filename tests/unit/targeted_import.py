@@ -22,18 +22,31 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 """The models the repository ships (tests/data)."""
 
 
-def imported_with_target(model: str | Path, accelerator: str, system_config: str | None = None,
-                         memory_mode: str | None = None, arena_cache_size: int | None = None) -> Operation:
-    """``model`` (a tests/data model name, or a path) imported, with the target npu-opt's
-    ``--target``/``--system-config``/``--memory-mode``/``--arena-cache-size`` would give it."""
-    path = Path(model) if isinstance(model, Path) else DATA / f"{model}.tflite"
+def with_target(module: Operation, accelerator: str, system_config: str | None = None,
+                memory_mode: str | None = None, arena_cache_size: int | None = None) -> Operation:
+    """``module`` given the target npu-opt's ``--target``/``--system-config``/``--memory-mode``/
+    ``--arena-cache-size`` would give it."""
     request = prepare_target(argparse.Namespace(target=accelerator, system_config=system_config,
                                                 memory_mode=memory_mode, config=[],
                                                 arena_cache_size=arena_cache_size))
     assert request is not None
-    module = import_tflite(path.read_bytes(), path.stem)
     apply_target(module, request)
     return module
+
+
+def imported_with_target(model: str | Path, accelerator: str, system_config: str | None = None,
+                         memory_mode: str | None = None, arena_cache_size: int | None = None) -> Operation:
+    """``model`` (a tests/data model name, or a path) imported, with a target (``with_target``)."""
+    path = Path(model) if isinstance(model, Path) else DATA / f"{model}.tflite"
+    return with_target(import_tflite(path.read_bytes(), path.stem), accelerator, system_config, memory_mode,
+                       arena_cache_size)
+
+
+def parsed_with_target(text: str, name: str, accelerator: str, system_config: str | None = None,
+                       memory_mode: str | None = None, arena_cache_size: int | None = None) -> Operation:
+    """MLIR ``text`` (from file ``name``) parsed, with a target (``with_target``)."""
+    from npu_opt.ir.parser import parse_module
+    return with_target(parse_module(text, name), accelerator, system_config, memory_mode, arena_cache_size)
 
 
 def run_pipeline(module: Operation, pipeline: str, remarks: bool = False) -> str:

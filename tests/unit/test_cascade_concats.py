@@ -260,21 +260,12 @@ def _inception_text(seed: int) -> str:
 
 @pytest.mark.parametrize("target", ["shared", "dedicated-16k"])
 def test_random_inception_blocks_check_and_run_like_the_legalised_model(target: str) -> None:
-    import argparse
-
     from npu_opt.dialects.npu.schedule_exec import run_scheduled
     from npu_opt.ir.interpreter import run_function
-    from npu_opt.tools.target_options import apply_target, prepare_target
-    from targeted_import import seeded_inputs
+    from targeted_import import parsed_with_target, seeded_inputs
 
     def imported(text: str):
-        module = parse_module(text, "inception.mlir")
-        accelerator, *rest = TARGETS[target]
-        system, memory, arena = (*rest, None, None, None)[:3]
-        apply_target(module, prepare_target(argparse.Namespace(target=accelerator, system_config=system,
-                                                                memory_mode=memory, config=[],
-                                                                arena_cache_size=arena)))
-        return module
+        return parsed_with_target(text, "inception.mlir", *TARGETS[target])
 
     rolled = 0
     for seed in range(12):

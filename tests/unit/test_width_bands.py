@@ -197,20 +197,14 @@ def test_a_cut_chain_never_ends_in_an_average_pool():
     # concatenation is scaled as Vela programs such a pool (dialects/npu/kernels/pool.py): cut,
     # it computed other values (a random network's schedule differed from its model in 4 % of
     # its elements). The chain is cut before it; the average pool runs whole after the bands.
-    import argparse
-
     from npu_opt.ir.interpreter import run_function
     from npu_opt.ir.parser import parse_module
     from npu_opt.ir.printer import print_op
-    from npu_opt.tools.target_options import apply_target, prepare_target
-    from targeted_import import run_pipeline, seeded_inputs
+    from targeted_import import parsed_with_target, run_pipeline, seeded_inputs
 
     def imported():
-        module = parse_module(_pooled_chain_text(), "pooled.mlir")
-        apply_target(module, prepare_target(argparse.Namespace(
-            target="ethos-u65-256", system_config="Ethos_U65_High_End", memory_mode="Dedicated_Sram", config=[],
-            arena_cache_size=16384)))
-        return module
+        return parsed_with_target(_pooled_chain_text(), "pooled.mlir", "ethos-u65-256", "Ethos_U65_High_End",
+                                  "Dedicated_Sram", 16384)
 
     reference = imported()
     assert run_pipeline(reference, "npu-legalize") == ""
