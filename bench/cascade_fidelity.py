@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="override the memory mode's arena cache size (both compilers)")
     parser.add_argument("--fresh", action="store_true", help="rerun Vela even when its output is cached")
     args = parser.parse_args(argv)
-    if not bi.inputs_present("cascade_fidelity.py", args.work, args.models, ["vela"], hint="the .tflite models to compare"):
+    if not bi.inputs_present("cascade_fidelity.py", args.work, args.models, ["vela"],
+                             hint="the .tflite models to compare"):
         return 1
     args.work.mkdir(parents=True, exist_ok=True)
     totals = [0, 0, 0, 0]

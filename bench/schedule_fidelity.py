@@ -315,8 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     models = [m for m in args.models.split(",") if m]
     layer_reports = [] if args.no_layers or "C" not in configs else [
         args.corpus / "vela_reports" / f"{m}_C_Performance_legacy_per_layer.csv" for m in models]
-    if not bi.inputs_present("schedule_fidelity.py", args.out, [args.corpus / "vela_baseline.json",
-                                                                *bi.corpus_models(args.corpus, models), *layer_reports]):
+    inputs = [args.corpus / "vela_baseline.json", *bi.corpus_models(args.corpus, models), *layer_reports]
+    if not bi.inputs_present("schedule_fidelity.py", args.out, inputs):
         return 1
     strategies = [s for s in args.strategies.split(",") if s]
     vela = vela_records(args.corpus)

@@ -290,8 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"schedule_quality.py: unknown config {unknown[0]!r} (known: {', '.join(CONFIGS)})", file=sys.stderr)
         return 1
-    if ct.corpus_run_refused("schedule_quality.py", args, HERE / "SCHEDULE_QUALITY.md", ("models", "vela_baseline.json"),
-                             tools=("vela",)):
+    if ct.corpus_run_refused("schedule_quality.py", args, HERE / "SCHEDULE_QUALITY.md",
+                             ("models", "vela_baseline.json"), tools=("vela",)):
         return 1
     vela = vela_records(args.corpus)
     jobs = [(m, c) for c in configs for m in args.models.split(",") if m]

@@ -10,14 +10,18 @@ the search chose it, and where the Vela-equivalent Performance and Size schedule
 
 The suffix of FILE picks the form: ``.csv`` a table (one row per point, per module with
 ``--split-input-file``), ``.svg`` or ``.png`` a picture drawn with matplotlib (the ``[plot]``
-extra): SRAM on x, cycles on y, the frontier as a staircase, the chosen point ringed and the
-Vela-equivalent schedules marked. The flag may be given more than once (a table and a plot).
+extra): SRAM on x (KiB when large), cycles on y (k or M cycles), the frontier as a staircase
+of points numbered from 1 as ``--summary`` numbers them, the chosen point ringed, the budget a
+dashed line, the Vela-equivalent schedules marked (on the edge, with their values, when far
+outside the frontier's range), and under each panel a table of the points and their knobs. The
+flag may be given more than once (a table and a plot).
 """
 from __future__ import annotations
 
 import csv
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from npu_opt.dialects.npu.schedule_attrs import SearchPoint
 from npu_opt.ir.core import Operation
@@ -114,11 +118,13 @@ def point_table(f: Frontier) -> list[str]:
     return lines
 
 
-def _draw_frontier(axes, f: Frontier, reference: str) -> list[tuple[float, float, float]]:  # type: ignore[no-untyped-def]
+def _draw_frontier(axes: Any, f: Frontier, reference: str) -> list[tuple[float, float, float]]:
     """One frontier on ``axes``: staircase, chosen point, budget and reference schedules, the
     references far outside the frontier's range drawn on the edge with their values; returns the
     ring's and the edge markers' positions and radii (for the point labels to keep clear of)."""
-    from npu_opt.tools.plot_layout import byte_unit, cycle_unit, edge_position, fmt_value, view_range
+    from npu_opt.tools.plot_layout import (
+        byte_unit, cycle_unit, edge_position, fmt_value, plain_ticks, view_range,
+    )
 
     references = [(f"{reference} {name}", end, marker) for name, end, marker in
                   (("Performance", f.performance, "s"), ("Size", f.size, "D")) if end is not None]
@@ -136,7 +142,7 @@ def _draw_frontier(axes, f: Frontier, reference: str) -> list[tuple[float, float
     axes.plot(xs, ys, "o", color="#3465a4", label="frontier (npu-opt)", zorder=3)
     axes.plot([xs[f.chosen]], [ys[f.chosen]], "o", markersize=14, markerfacecolor="none", markeredgecolor="#cc0000",
               label=f"chosen: point {f.chosen + 1}", zorder=4)
-    budget_words = f"budget {fmt_value(budget)} {bytes_unit}"
+    budget_words = f"budget {f.budget:,} B" + (f" ({fmt_value(budget)} {bytes_unit})" if bytes_scale > 1 else "")
     edges = [(xs[f.chosen], ys[f.chosen], 7.5)]  # the ring, then the edge markers
     if xlim[0] <= budget <= xlim[1]:
         axes.axvline(budget, color="#cc0000", linestyle="--", linewidth=1, zorder=1, label=budget_words)
@@ -166,10 +172,9 @@ def _draw_frontier(axes, f: Frontier, reference: str) -> list[tuple[float, float
                       color="#4e9a06", ha="right" if ux > 0 else "left", va="top" if uy > 0 else "bottom",
                       arrowprops=dict(arrowstyle="->", color="#4e9a06", linewidth=0.8))
         edges.append((ex, ey, 5.0))
-    axes.ticklabel_format(useOffset=False, style="plain")
+    plain_ticks(axes)
     axes.set_xlabel(f"SRAM used ({bytes_unit})")
-    axes.set_ylabel(f"total cycles ({cycles_unit.split()[0] if cycles_scale > 1 else 'cycles'})"
-                    if cycles_scale > 1 else "total cycles")
+    axes.set_ylabel(f"total cycles ({cycles_unit.split()[0]})" if cycles_scale > 1 else "total cycles")
     axes.set_title(f"{f.network}: {f.accelerator}, {f.system_config}, {f.memory_mode}", fontsize=10)
     axes.grid(True, alpha=0.3)
     axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=3, borderaxespad=0)

@@ -45,6 +45,18 @@ def view_range(core: Sequence[float], extras: Sequence[float], share: float = CO
     return low - pad * span, high + pad * span
 
 
+def plain_ticks(axes: Any) -> None:
+    """Tick labels on both axes of ``axes`` as plain numbers with thousands separators (no "1e6"
+    offset or exponent)."""
+    from matplotlib.ticker import FuncFormatter
+
+    def label(value: float, _: Any) -> str:
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
+
+    for axis in (axes.xaxis, axes.yaxis):
+        axis.set_major_formatter(FuncFormatter(label))
+
+
 def fmt_value(value: float) -> str:
     """A scaled value for a label: whole with thousands separators from 100, else four significant digits."""
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.4g}"
@@ -67,8 +79,8 @@ def place_labels(axes: Any, anchors: Sequence[tuple[float, float]], texts: Seque
                  avoid: Sequence[tuple[float, float, float]] = (), colour: str = "black") -> list[Any]:
     """Write ``texts[i]`` beside the data point ``anchors[i]`` of ``axes``, each at the first of a
     ring of offsets (growing outwards) whose box hits no other label, marker (``anchors``, and
-    ``avoid``: (x, y, radius in points)) or the axes' edge; labels moved away from their point get a thin leader line. Call
-    after the figure's layout is final (positions are in display space)."""
+    ``avoid``: (x, y, radius in points)) or the axes' edge; labels moved away from their point get
+    a thin leader line. Call after the figure's layout is final (positions are in display space)."""
     figure = axes.figure
     to_display = axes.transData.transform
     scale = figure.dpi / 72.0
@@ -122,4 +134,5 @@ def edge_position(x: float, y: float, xlim: tuple[float, float], ylim: tuple[flo
     return cx, cy, marker, (float(ux), float(uy))
 
 
-__all__ = ["CORE_SHARE", "byte_unit", "cycle_unit", "edge_position", "fmt_value", "place_labels", "view_range"]
+__all__ = ["CORE_SHARE", "byte_unit", "cycle_unit", "edge_position", "fmt_value", "place_labels", "plain_ticks",
+           "view_range"]
