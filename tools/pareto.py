@@ -118,17 +118,19 @@ def point_table(f: Frontier) -> list[str]:
     return lines
 
 
-def _draw_frontier(axes: Any, f: Frontier, reference: str) -> list[tuple[float, float, float]]:
+def _draw_frontier(axes: Any, f: Frontier, reference: str) -> tuple[list[tuple[float, float, float]], list[Any]]:
     """One frontier on ``axes``: staircase, chosen point, budget and reference schedules, the
-    references far outside the frontier's range drawn on the edge with their values; returns the
-    ring's and the edge markers' positions and radii (for the point labels to keep clear of)."""
+    references far outside the frontier's range drawn on the edge with their values; returns what
+    the point labels keep clear of: the ring's and the edge markers' positions and radii, and the
+    notes written beside them."""
     from npu_opt.tools.plot_layout import (
         byte_unit, cycle_unit, edge_position, fmt_value, plain_ticks, view_range,
     )
 
     references = [(f"{reference} {name}", end, marker) for name, end, marker in
                   (("Performance", f.performance, "s"), ("Size", f.size, "D")) if end is not None]
-    cycles_scale, cycles_unit = cycle_unit(max([p.cycles for p in f.points] + [end[0] for _, end, _ in references]))
+    cycles_scale, cycles_unit = cycle_unit(max([p.cycles for p in f.points] + [end[0] for _, end, _ in references]),
+                                           max(p.cycles for p in f.points) - min(p.cycles for p in f.points))
     bytes_scale, bytes_unit = byte_unit(max([p.sram for p in f.points] + [end[1] for _, end, _ in references]
                                             + [f.budget]))
     xs = [point.sram / bytes_scale for point in f.points]
@@ -144,18 +146,21 @@ def _draw_frontier(axes: Any, f: Frontier, reference: str) -> list[tuple[float, 
               label=f"chosen: point {f.chosen + 1}", zorder=4)
     budget_words = f"budget {f.budget:,} B" + (f" ({fmt_value(budget)} {bytes_unit})" if bytes_scale > 1 else "")
     edges = [(xs[f.chosen], ys[f.chosen], 7.5)]  # the ring, then the edge markers
+    notes = []
     if xlim[0] <= budget <= xlim[1]:
         axes.axvline(budget, color="#cc0000", linestyle="--", linewidth=1, zorder=1, label=budget_words)
-        axes.annotate(budget_words, xy=(budget, 1), xycoords=("data", "axes fraction"), xytext=(3, -3),
-                      textcoords="offset points", ha="left", va="top", fontsize=7, color="#cc0000", rotation=90)
+        notes.append(axes.annotate(budget_words, xy=(budget, 1), xycoords=("data", "axes fraction"), xytext=(3, -3),
+                                   textcoords="offset points", ha="left", va="top", fontsize=7, color="#cc0000",
+                                   rotation=90))
     else:
         side = xlim[1] if budget > xlim[1] else xlim[0]
         arrow = "\u2192" if budget > xlim[1] else "\u2190"
         axes.plot([side], [ylim[1]], ">" if budget > xlim[1] else "<", color="#cc0000", clip_on=False, zorder=5,
                   label=budget_words)
-        axes.annotate(f"{budget_words} {arrow}" if budget > xlim[1] else f"{arrow} {budget_words}", xy=(side, ylim[1]),
-                      xytext=(-8 if budget > xlim[1] else 8, -6), textcoords="offset points", fontsize=7,
-                      color="#cc0000", ha="right" if budget > xlim[1] else "left", va="top")
+        notes.append(axes.annotate(f"{budget_words} {arrow}" if budget > xlim[1] else f"{arrow} {budget_words}",
+                                   xy=(side, ylim[1]), xytext=(-8 if budget > xlim[1] else 8, -6),
+                                   textcoords="offset points", fontsize=7, color="#cc0000",
+                                   ha="right" if budget > xlim[1] else "left", va="top"))
         edges.append((side, ylim[1], 5.0))
     for name, end, marker in references:
         x, y = end[1] / bytes_scale, end[0] / cycles_scale
@@ -167,10 +172,12 @@ def _draw_frontier(axes: Any, f: Frontier, reference: str) -> list[tuple[float, 
         ex, ey, pointer, (ux, uy) = on_edge
         axes.plot([ex], [ey], pointer, clip_on=False, label=f"{name} (off the axes)",
                   **{**style, "markerfacecolor": "#4e9a06"})
-        axes.annotate(f"{name}:\n{fmt_value(x)} {bytes_unit}, {fmt_value(y)} {cycles_unit}", xy=(ex, ey),
-                      xytext=(-10 * ux if ux else 6, -10 * uy if uy else 6), textcoords="offset points", fontsize=7,
-                      color="#4e9a06", ha="right" if ux > 0 else "left", va="top" if uy > 0 else "bottom",
-                      arrowprops=dict(arrowstyle="->", color="#4e9a06", linewidth=0.8))
+        leftwards = ux > 0 or (ux == 0 and ex > (xlim[0] + xlim[1]) / 2)  # the note goes towards the middle
+        notes.append(axes.annotate(f"{name}:\n{fmt_value(x)} {bytes_unit}, {fmt_value(y)} {cycles_unit}",
+                                   xy=(ex, ey), xytext=(-10 if leftwards else 10, -10 * uy if uy else 6),
+                                   textcoords="offset points", fontsize=7, color="#4e9a06",
+                                   ha="right" if leftwards else "left", va="top" if uy > 0 else "bottom",
+                                   arrowprops=dict(arrowstyle="->", color="#4e9a06", linewidth=0.8)))
         edges.append((ex, ey, 5.0))
     plain_ticks(axes)
     axes.set_xlabel(f"SRAM used ({bytes_unit})")
@@ -178,7 +185,7 @@ def _draw_frontier(axes: Any, f: Frontier, reference: str) -> list[tuple[float, 
     axes.set_title(f"{f.network}: {f.accelerator}, {f.system_config}, {f.memory_mode}", fontsize=10)
     axes.grid(True, alpha=0.3)
     axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=3, borderaxespad=0)
-    return edges
+    return edges, notes
 
 
 def render_plot(frontiers: list[Frontier], path: str, reference: str = "Vela-equivalent") -> bytes:
@@ -205,10 +212,11 @@ def render_plot(frontiers: list[Frontier], path: str, reference: str = "Vela-equ
                        transform=text_axes.transAxes)
     figure.draw_without_rendering()  # fix the layout: the labels are placed in display space
     figure.set_layout_engine("none")
-    for axes, f, edges in panels:
+    for axes, f, (edges, notes) in panels:
         anchors = [(float(x), float(y)) for x, y in axes.lines[1].get_xydata()]  # the frontier's markers
         place_labels(axes, anchors,
-                     [str(number) for number in range(1, len(f.points) + 1)], fontsize=8, avoid=edges)
+                     [str(number) for number in range(1, len(f.points) + 1)], fontsize=8, avoid=edges,
+                     blockers=notes)
     from npu_opt.tools.figure_file import figure_bytes
     return figure_bytes(figure, path)
 

@@ -16,11 +16,13 @@ CORE_SHARE = 1 / 3
 that would squeeze it below this is drawn at the edge with its value instead."""
 
 
-def cycle_unit(largest: float) -> tuple[float, str]:
-    """(divisor, unit name) for cycle counts up to ``largest``: millions, thousands or cycles."""
-    if largest >= 1e6:
+def cycle_unit(largest: float, span: float) -> tuple[float, str]:
+    """(divisor, unit name) for cycle counts up to ``largest`` whose frontier spans ``span``:
+    millions, thousands or cycles, the largest unit in which the ticks need few decimals."""
+    span = span or largest * 0.1
+    if largest >= 1e6 and span >= 2e5:
         return 1e6, "M cycles"
-    if largest >= 1e4:
+    if largest >= 1e4 and span >= 200:
         return 1e3, "k cycles"
     return 1.0, "cycles"
 
@@ -46,14 +48,15 @@ def view_range(core: Sequence[float], extras: Sequence[float], share: float = CO
 
 
 def plain_ticks(axes: Any) -> None:
-    """Tick labels on both axes of ``axes`` as plain numbers with thousands separators (no "1e6"
-    offset or exponent)."""
-    from matplotlib.ticker import FuncFormatter
+    """Ticks on both axes of ``axes`` at round steps (1, 2, 5), labelled as plain numbers with
+    thousands separators (no "1e6" offset or exponent)."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     def label(value: float, _: Any) -> str:
         return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
 
     for axis in (axes.xaxis, axes.yaxis):
+        axis.set_major_locator(MaxNLocator(steps=[1, 2, 5, 10]))
         axis.set_major_formatter(FuncFormatter(label))
 
 
@@ -62,11 +65,12 @@ def fmt_value(value: float) -> str:
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.4g}"
 
 
-def _box(x: float, y: float, dx: float, dy: float, width: float, height: float) -> tuple[float, float, float, float]:
-    """The display-space box of a label of ``width`` x ``height`` whose anchor corner is offset by
-    (dx, dy) from (x, y); the corner faces the point."""
-    left = x + dx if dx >= 0 else x + dx - width
-    bottom = y + dy if dy >= 0 else y + dy - height
+def _box(x: float, y: float, ux: int, uy: int, gap_x: float, gap_y: float, width: float, height: float
+         ) -> tuple[float, float, float, float]:
+    """The display-space box of a label of ``width`` x ``height`` set off from the point (x, y) in
+    the direction (ux, uy) by (gap_x, gap_y); centred on the point along an axis whose direction is 0."""
+    left = x + gap_x if ux > 0 else x - gap_x - width if ux < 0 else x - width / 2
+    bottom = y + gap_y if uy > 0 else y - gap_y - height if uy < 0 else y - height / 2
     return left, bottom, left + width, bottom + height
 
 
@@ -76,11 +80,13 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
 
 
 def place_labels(axes: Any, anchors: Sequence[tuple[float, float]], texts: Sequence[str], fontsize: float = 8,
-                 avoid: Sequence[tuple[float, float, float]] = (), colour: str = "black") -> list[Any]:
+                 avoid: Sequence[tuple[float, float, float]] = (), blockers: Sequence[Any] = (),
+                 colour: str = "black") -> list[Any]:
     """Write ``texts[i]`` beside the data point ``anchors[i]`` of ``axes``, each at the first of a
     ring of offsets (growing outwards) whose box hits no other label, marker (``anchors``, and
-    ``avoid``: (x, y, radius in points)) or the axes' edge; labels moved away from their point get
-    a thin leader line. Call after the figure's layout is final (positions are in display space)."""
+    ``avoid``: (x, y, radius in points)), other text (``blockers``: artists already drawn) or the
+    axes' edge; labels moved away from their point get a thin leader line. Call after the figure's
+    layout is final (positions are in display space)."""
     figure = axes.figure
     to_display = axes.transData.transform
     scale = figure.dpi / 72.0
@@ -89,6 +95,8 @@ def place_labels(axes: Any, anchors: Sequence[tuple[float, float]], texts: Seque
     circles = [(*to_display(p), marker) for p in anchors]
     circles += [(*to_display((x, y)), radius * scale) for x, y, radius in avoid]
     taken = [(x - r, y - r, x + r, y + r) for x, y, r in circles]
+    taken += [(box.x0, box.y0, box.x1, box.y1) for box in (artist.get_window_extent() for artist in blockers)]
+    points = [tuple(to_display(p)) for p in anchors]
     placed = []
     for (px, py), text in zip(anchors, texts):
         x, y = to_display((px, py))
@@ -96,12 +104,14 @@ def place_labels(axes: Any, anchors: Sequence[tuple[float, float]], texts: Seque
         best = None
         for ring in (1.0, 1.8, 2.8, 4.0, 5.5):
             for ux, uy in ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1)):
-                dx = ux * 5 * ring * scale if ux else -width / 2
-                dy = uy * 4 * ring * scale if uy else -height / 2
-                box = _box(x, y, dx, dy, width, height)
+                box = _box(x, y, ux, uy, 5 * ring * scale, 4 * ring * scale, width, height)
                 outside = max(0.0, frame.x0 - box[0]) + max(0.0, box[2] - frame.x1) \
                     + max(0.0, frame.y0 - box[1]) + max(0.0, box[3] - frame.y1)
-                cost = sum(_overlap(box, other) for other in taken) + outside * height * 10
+                mid_x, mid_y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+                own = (mid_x - x) ** 2 + (mid_y - y) ** 2
+                closer = sum(1 for ox, oy in points if (mid_x - ox) ** 2 + (mid_y - oy) ** 2 < own)
+                cost = sum(_overlap(box, other) for other in taken) + outside * height * 10 \
+                    + closer * width * height * 0.3  # a label nearer another point than its own misleads
                 if best is None or cost < best[0]:
                     best = (cost, box, ring)
                 if cost == 0:
@@ -111,12 +121,11 @@ def place_labels(axes: Any, anchors: Sequence[tuple[float, float]], texts: Seque
         assert best is not None
         _, box, ring = best
         taken.append(box)
-        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        inverse = axes.transData.inverted().transform
-        artist = axes.annotate(text, xy=(px, py), xytext=inverse(centre), textcoords="data", ha="center",
-                               va="center", fontsize=fontsize, color=colour, zorder=6,
-                               arrowprops=dict(arrowstyle="-", color="#777777", linewidth=0.5, shrinkA=0, shrinkB=3)
-                               if ring > 1.0 else None)
+        centre = axes.transData.inverted().transform(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+        if ring > 1.0:  # moved away from its point: a leader line, under the label's backing
+            axes.plot([px, centre[0]], [py, centre[1]], color="#555555", linewidth=0.6, zorder=5)
+        artist = axes.text(centre[0], centre[1], text, ha="center", va="center", fontsize=fontsize, color=colour,
+                           zorder=6, bbox=dict(facecolor="white", edgecolor="none", alpha=0.7, pad=0.3))
         placed.append(artist)
     return placed
 
