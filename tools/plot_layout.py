@@ -109,14 +109,14 @@ def place_labels(axes: Any, anchors: Sequence[tuple[float, float]], texts: Seque
                     + max(0.0, frame.y0 - box[1]) + max(0.0, box[3] - frame.y1)
                 mid_x, mid_y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
                 own = (mid_x - x) ** 2 + (mid_y - y) ** 2
-                closer = sum(1 for ox, oy in points if (mid_x - ox) ** 2 + (mid_y - oy) ** 2 < own)
-                cost = sum(_overlap(box, other) for other in taken) + outside * height * 10 \
-                    + closer * width * height * 0.3  # a label nearer another point than its own misleads
+                # First no overlap, then no other point nearer the label than its own (that misleads).
+                cost = (sum(_overlap(box, other) for other in taken) + outside * height * 10,
+                        sum(1 for ox, oy in points if (mid_x - ox) ** 2 + (mid_y - oy) ** 2 < own))
                 if best is None or cost < best[0]:
                     best = (cost, box, ring)
-                if cost == 0:
+                if cost == (0, 0):
                     break
-            if best is not None and best[0] == 0:
+            if best is not None and best[0] == (0, 0):
                 break
         assert best is not None
         _, box, ring = best
