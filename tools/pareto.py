@@ -111,7 +111,7 @@ def point_table(f: Frontier) -> list[str]:
     indent = " " * 38
     for number, point in enumerate(f.points, start=1):
         mark = "*" if number - 1 == f.chosen else " "
-        target = f" sram_target={point.sram_target}" if point.strategy == "Performance" else ""
+        target = f" sram_target={point.sram_target}" if point.strategy == "Performance" and point.sram_target else ""
         knobs = f"{point.strategy}{target} {' '.join(point.knob_words('='))}".rstrip()
         head = f"{number:>5}{mark}  {point.cycles:>13,}  {point.sram:>11,}  "
         lines += textwrap.wrap(knobs, TABLE_WIDTH, initial_indent=head, subsequent_indent=indent)
