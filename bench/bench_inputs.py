@@ -63,14 +63,15 @@ def corpus_models(corpus: Path, models: Iterable[str]) -> list[Path]:
 
 
 def partial_run_refused(script: str, out: Path, committed: Path, chosen: dict[str, str],
-                        full: dict[str, str]) -> bool:
+                        full: dict[str, str], out_flag: str = "--out") -> bool:
     """True (after one line on stderr) when the options of ``chosen`` pick less than the full run
-    (``full``, the defaults) while the result would go to the committed file ``committed``."""
+    (``full``, the defaults) while the result would go to the committed file ``committed``
+    (``out_flag`` names another)."""
     narrowed = [f"--{name} {value}" for name, value in chosen.items() if value != full[name]]
     if not narrowed or out.resolve() != committed.resolve():
         return False
     print(f"{script}: {' '.join(narrowed)} runs part of the bench, which would overwrite the full result "
-          f"{_shown(committed)}; nothing written (give --out FILE for a partial result)", file=sys.stderr)
+          f"{_shown(committed)}; nothing written (give {out_flag} FILE for a partial result)", file=sys.stderr)
     return True
 
 

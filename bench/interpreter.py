@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", dest="output", type=Path, default=HERE / "INTERPRETER.md")
     args = parser.parse_args(argv)
     if bi.partial_run_refused("interpreter.py", args.output, HERE / "INTERPRETER.md",
-                              {"models": " ".join(args.models or ct.MODELS)}, {"models": " ".join(ct.MODELS)}):
+                              {"models": " ".join(args.models or ct.MODELS)}, {"models": " ".join(ct.MODELS)}, "-o"):
         return 1
     if not bi.inputs_present("interpreter.py", args.output,
                              [args.corpus / f"{m}.tflite" for m in args.models or ct.MODELS]):

@@ -617,6 +617,13 @@ def main(argv: list[str] | None = None) -> int:
     if not _dev_null_ok():
         sys.stderr.write(f"{os.devnull} is not a character device; fix it before benchmarking\n")
         return 1
+    sizes = {"num-ops": (args.num_ops, NUM_OPS), "quick-ops": (args.quick_ops, XDSL_QUICK_OPS),
+             "blob-bytes": (args.blob_bytes, BLOB_BYTES), "distinct-ops": (args.distinct_ops, DISTINCT_OPS),
+             "chain-layers": (args.chain_layers, CHAIN_LAYERS)}
+    if not args.imported_only and bi.partial_run_refused(
+            "ir_throughput.py", args.results, DEFAULT_RESULTS, {name: str(v[0]) for name, v in sizes.items()},
+            {name: str(v[1]) for name, v in sizes.items()}, "--results"):
+        return 1  # figures of other sizes are not comparable to the targets: not into RESULTS.md
     if not args.imported_only and not bi.inputs_present("ir_throughput.py", args.results,
                                                         [CORPUS / f"{m}.tflite" for m in ct.MODELS],
                                                         hint="the corpus is ../shared/corpus beside the repository; "

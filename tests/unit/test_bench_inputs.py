@@ -38,13 +38,16 @@ def test_an_empty_corpus_is_one_line_and_the_result_is_untouched(tmp_path: Path,
     assert (committed.read_bytes(), committed.stat().st_mtime_ns) == before
 
 
-def test_part_of_a_run_does_not_overwrite_the_full_result(tmp_path: Path) -> None:
-    committed = BENCH / "WIDTH_BANDS.md"
+@pytest.mark.parametrize("name, result, args", [("width_bands", "WIDTH_BANDS.md", ["--models", "kws_dscnn"]),
+                                                ("random_networks", "RANDOM_NETWORKS.md", ["--seeds", "0:2"])])
+def test_part_of_a_run_does_not_overwrite_the_full_result(tmp_path: Path, name: str, result: str,
+                                                          args: list[str]) -> None:
+    committed = BENCH / result
     before = committed.read_bytes()
-    done = run_bench("width_bands", ["--models", "kws_dscnn"], tmp_path)
+    done = run_bench(name, args, tmp_path)
     assert done.returncode == 1
-    assert done.stderr.strip() == ("width_bands.py: --models kws_dscnn runs part of the bench, which would overwrite "
-                                   "the full result bench/WIDTH_BANDS.md; nothing written (give --out FILE for a "
+    assert done.stderr.strip() == (f"{name}.py: {' '.join(args)} runs part of the bench, which would overwrite "
+                                   f"the full result bench/{result}; nothing written (give --out FILE for a "
                                    "partial result)")
     assert committed.read_bytes() == before
 
