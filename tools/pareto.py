@@ -118,11 +118,14 @@ def point_table(f: Frontier) -> list[str]:
     return lines
 
 
-def _draw_frontier(axes: Any, f: Frontier, reference: str) -> tuple[list[tuple[float, float, float]], list[Any]]:
+Drawn = tuple[list[tuple[float, float]], list[tuple[float, float, float]], list[Any]]
+"""What a panel's point labels need: the points' positions, then what they keep clear of (the
+ring's and the edge markers' positions and radii, and the notes written beside them)."""
+
+
+def _draw_frontier(axes: Any, f: Frontier, reference: str) -> Drawn:
     """One frontier on ``axes``: staircase, chosen point, budget and reference schedules, the
-    references far outside the frontier's range drawn on the edge with their values; returns what
-    the point labels keep clear of: the ring's and the edge markers' positions and radii, and the
-    notes written beside them."""
+    references far outside the frontier's range drawn on the edge with their values."""
     from npu_opt.tools.plot_layout import (
         byte_unit, cycle_unit, edge_position, fmt_value, plain_ticks, view_range,
     )
@@ -185,7 +188,7 @@ def _draw_frontier(axes: Any, f: Frontier, reference: str) -> tuple[list[tuple[f
     axes.set_title(f"{f.network}: {f.accelerator}, {f.system_config}, {f.memory_mode}", fontsize=10)
     axes.grid(True, alpha=0.3)
     axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=3, borderaxespad=0)
-    return edges, notes
+    return list(zip(xs, ys)), edges, notes
 
 
 def render_plot(frontiers: list[Frontier], path: str, reference: str = "Vela-equivalent") -> bytes:
@@ -212,8 +215,7 @@ def render_plot(frontiers: list[Frontier], path: str, reference: str = "Vela-equ
                        transform=text_axes.transAxes)
     figure.draw_without_rendering()  # fix the layout: the labels are placed in display space
     figure.set_layout_engine("none")
-    for axes, f, (edges, notes) in panels:
-        anchors = [(float(x), float(y)) for x, y in axes.lines[1].get_xydata()]  # the frontier's markers
+    for axes, f, (anchors, edges, notes) in panels:
         place_labels(axes, anchors,
                      [str(number) for number in range(1, len(f.points) + 1)], fontsize=8, avoid=edges,
                      blockers=notes)

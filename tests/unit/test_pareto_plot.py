@@ -90,3 +90,8 @@ def test_point_table_numbers_from_one_and_marks_the_chosen():
     assert lines[4].split() == ["4*", "41,820,000", "2,840,000", "Size", "prefetch_overlap", "fastest_blocks",
                                 "cascade_joins"]
     assert len(lines) == 19
+
+
+def test_the_same_frontier_gives_the_same_svg():
+    pytest.importorskip("matplotlib")
+    assert render_plot([large_frontier()], "a.svg") == render_plot([large_frontier()], "b.svg")
