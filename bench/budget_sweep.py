@@ -94,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--points", type=int, default=8, help="budgets per model and config")
     parser.add_argument("--jobs", type=int, default=2, help="searches run at once")
     args = parser.parse_args(argv)
+    if ct.corpus_run_refused("budget_sweep.py", args, HERE / "BUDGET_SWEEP.md", ("models", "vela_baseline.json"),
+                             defaults={"points": "8"}):
+        return 1
     vela = vela_records(args.corpus)
     work = [(model, config, budget)
             for model in [m for m in args.models.split(",") if m]

@@ -19,6 +19,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_inputs as bi  # noqa: E402  (the inputs check every bench shares)
+
 CONFIGS = {
     "A": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "B": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
@@ -91,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="override the memory mode's arena cache size (both compilers)")
     parser.add_argument("--fresh", action="store_true", help="rerun Vela even when its output is cached")
     args = parser.parse_args(argv)
+    if not bi.inputs_present("cascade_fidelity.py", args.work, args.models, ["vela"],
+                             hint="the .tflite models to compare"):
+        return 1
     args.work.mkdir(parents=True, exist_ok=True)
     totals = [0, 0, 0, 0]
     limit = "" if args.arena_cache_size is None else f", arena cache {args.arena_cache_size} bytes"

@@ -39,6 +39,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import bench_inputs as bi  # noqa: E402  (the inputs check every bench shares)
 
 CONFIGS = {
     "A": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
@@ -142,19 +145,37 @@ def corpus_arguments(doc: str, out: Path) -> argparse.ArgumentParser:
     """A bench's command line: ``--corpus``, ``--configs`` and ``--models`` (the corpus's, by
     default every one), and ``--out`` (``out``); the bench adds its own."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=bi.default_corpus())
     parser.add_argument("--configs", default="A,C")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--out", type=Path, default=out)
     return parser
 
 
-def require_vela(script: str) -> str | None:
-    """The ``vela`` executable, or None after saying on stderr that ``script`` needs it."""
-    vela = shutil.which("vela")
-    if vela is None:
-        print(f"{script}: 'vela' is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
-    return vela
+def corpus_run_refused(script: str, args: argparse.Namespace, committed: Path, data: tuple[str, ...] = ("models",),
+                       extra: list[Path] | None = None, tools: tuple[str, ...] = (),
+                       defaults: dict[str, str] | None = None) -> bool:
+    """True, after one line on stderr, when a bench made by ``corpus_arguments`` should not run: it
+    is asked for part of its run (``--models``, ``--configs`` or an option of ``defaults``, its
+    name to its default, differ from the defaults) while ``--out`` is the committed ``committed``,
+    or an input is missing (each chosen model, the corpus entries of ``data``, the paths of
+    ``extra``, the programs of ``tools``)."""
+    full = {"models": ",".join(MODELS), "configs": "A,C", **(defaults or {})}
+    chosen = {name: str(getattr(args, name.replace("-", "_"))) for name in full}
+    if bi.partial_run_refused(script, args.out, committed, chosen, full):
+        return True
+    models = [m for m in args.models.split(",") if m]
+    paths = [args.corpus / entry for entry in data if entry != "models"]
+    paths += bi.corpus_models(args.corpus, models) + list(extra or [])
+    return not bi.inputs_present(script, args.out, paths, tools)
+
+
+def require_vela(script: str, out: Path) -> str | None:
+    """The ``vela`` executable, or None after saying on stderr that ``script`` needs it and did not
+    write ``out``."""
+    if not bi.inputs_present(script, out, tools=["vela"]):
+        return None
+    return shutil.which("vela")
 
 
 @dataclass
@@ -253,7 +274,7 @@ def render(rows: list[Row], repeat: int, floors: list[Row] | None = None) -> str
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=bi.default_corpus())
     parser.add_argument("--configs", default="A,B")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--repeat", type=int, default=1)
@@ -265,19 +286,17 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"compile_time.py: unknown config {unknown[0]!r} (known: {', '.join(CONFIGS)})", file=sys.stderr)
         return 1
-    missing = [m for m in models if not (args.corpus / "models" / f"{m}.tflite").is_file()]
-    if missing:
-        print(f"compile_time.py: model {missing[0]!r} not found in {args.corpus / 'models'}: the corpus is "
-              "../shared/corpus beside the repository (TFLite models and Vela 5.2.0's results); pass "
-              "--corpus DIR to use another copy", file=sys.stderr)
-        return 1
     if args.repeat < 1:
         print(f"compile_time.py: --repeat {args.repeat} must be at least 1", file=sys.stderr)
         return 1
-    vela = shutil.which("vela")
-    if vela is None:
-        print("compile_time.py: 'vela' is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
+    if bi.partial_run_refused("compile_time.py", args.out, HERE / "COMPILE_TIME.md",
+                              {"models": args.models, "configs": args.configs},
+                              {"models": ",".join(MODELS), "configs": "A,B"}):
         return 1
+    if not bi.inputs_present("compile_time.py", args.out, bi.corpus_models(args.corpus, models), ["vela"]):
+        return 1
+    vela = shutil.which("vela")
+    assert vela is not None  # checked just above
     with tempfile.TemporaryDirectory() as copy:
         env = compiled_copy(copy)
         rows = measure(args.corpus, models, configs, args.repeat, vela, env)

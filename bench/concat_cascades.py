@@ -60,7 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", default="A,C")
     parser.add_argument("--out", type=Path, default=HERE / "CONCAT_CASCADES.md")
     args = parser.parse_args(argv)
-    vela = ct.require_vela("concat_cascades.py")
+    if ct.bi.partial_run_refused("concat_cascades.py", args.out, HERE / "CONCAT_CASCADES.md",
+                                 {"configs": args.configs, "model": str(args.model)},
+                                 {"configs": "A,C", "model": str(ROOT / "tests" / "data" / "fire.tflite")}):
+        return 1
+    if not ct.bi.inputs_present("concat_cascades.py", args.out, [args.model], hint="a .tflite model to give --model"):
+        return 1
+    vela = ct.require_vela("concat_cascades.py", args.out)
     if vela is None:
         return 1
     lines = [f"# Concatenations cascaded with their parts: {args.model.name} beside Vela 5.2 (legacy core)", "",

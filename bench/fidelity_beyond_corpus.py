@@ -57,7 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", default="A,C")
     parser.add_argument("--out", type=Path, default=HERE / "FIDELITY_BEYOND_CORPUS.md")
     args = parser.parse_args(argv)
-    vela = ct.require_vela("fidelity_beyond_corpus.py")
+    if ct.bi.partial_run_refused("fidelity_beyond_corpus.py", args.out, HERE / "FIDELITY_BEYOND_CORPUS.md",
+                                 {"configs": args.configs}, {"configs": "A,C"}):
+        return 1
+    vela = ct.require_vela("fidelity_beyond_corpus.py", args.out)
     if vela is None:
         return 1
     rows, within, refused, outside = [], 0, [], []

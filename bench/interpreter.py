@@ -28,8 +28,12 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
+
+import bench_inputs as bi  # noqa: E402  (the inputs check every bench shares)
+import compile_time as ct  # noqa: E402  (the corpus's models)
 
 import npu_opt.dialects  # noqa: E402,F401
 import npu_opt.passes  # noqa: E402,F401
@@ -225,21 +229,23 @@ def render(rows: list[Row], args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--target", default="ethos-u55-256")
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "models")
+    parser.add_argument("--corpus", type=Path, default=bi.default_corpus() / "models",
+                        help="the corpus's models/ directory")
     parser.add_argument("--models", nargs="*", default=None, help="model names (stems) to run; default all")
     parser.add_argument("-o", dest="output", type=Path, default=HERE / "INTERPRETER.md")
-    args = parser.parse_args()
-    models = sorted(args.corpus.glob("*.tflite"))
-    if args.models:
-        models = [m for m in models if m.stem in args.models]
-    if not models:
-        print(f"no .tflite models in {args.corpus}", file=sys.stderr)
+    args = parser.parse_args(argv)
+    if bi.partial_run_refused("interpreter.py", args.output, HERE / "INTERPRETER.md",
+                              {"models": " ".join(args.models or ct.MODELS)}, {"models": " ".join(ct.MODELS)}, "-o"):
         return 1
+    if not bi.inputs_present("interpreter.py", args.output,
+                             [args.corpus / f"{m}.tflite" for m in args.models or ct.MODELS]):
+        return 1
+    models = sorted(args.corpus / f"{m}.tflite" for m in args.models or ct.MODELS)
     target = prepare_target(argparse.Namespace(target=args.target, config=[], system_config=None,
                                                memory_mode=None, arena_cache_size=None))
     rows: list[Row] = []

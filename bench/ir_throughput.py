@@ -49,6 +49,8 @@ SOURCE_ENV = "NPU_OPT_BENCH_SOURCE"
 LAUNCHER = "import sys\nfrom npu_opt.tools.npu_opt import main\nsys.exit(main())\n"
 """What the npu-opt console script runs; used to run a source tree other than the installed one."""
 
+import bench_inputs as bi  # noqa: E402  (the inputs check every bench shares)
+import compile_time as ct  # noqa: E402  (the corpus's models)
 from throughput_imported import worker_generate_imported, worker_imported  # noqa: E402  (bench/ is on sys.path)
 from throughput_inputs import worker_generate  # noqa: E402
 from throughput_report import render, write_results  # noqa: E402
@@ -58,7 +60,7 @@ XDSL_QUICK_OPS = 5_000
 DISTINCT_OPS = 10_000
 BLOB_BYTES = 50 * 1024 * 1024
 CHAIN_LAYERS = 30_000
-CORPUS = REPO.parent / "shared" / "corpus" / "models"
+CORPUS = bi.default_corpus() / "models"
 
 
 
@@ -614,6 +616,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not _dev_null_ok():
         sys.stderr.write(f"{os.devnull} is not a character device; fix it before benchmarking\n")
+        return 1
+    sizes = {"num-ops": (args.num_ops, NUM_OPS), "quick-ops": (args.quick_ops, XDSL_QUICK_OPS),
+             "blob-bytes": (args.blob_bytes, BLOB_BYTES), "distinct-ops": (args.distinct_ops, DISTINCT_OPS),
+             "chain-layers": (args.chain_layers, CHAIN_LAYERS)}
+    if not args.imported_only and bi.partial_run_refused(
+            "ir_throughput.py", args.results, DEFAULT_RESULTS, {name: str(v[0]) for name, v in sizes.items()},
+            {name: str(v[1]) for name, v in sizes.items()}, "--results"):
+        return 1  # figures of other sizes are not comparable to the targets: not into RESULTS.md
+    if not args.imported_only and not bi.inputs_present("ir_throughput.py", args.results,
+                                                        [CORPUS / f"{m}.tflite" for m in ct.MODELS],
+                                                        hint="the corpus is ../shared/corpus beside the repository; "
+                                                             f"give another copy with {bi.CORPUS_ENV}=DIR"):
         return 1
     started = time.perf_counter()
     if args.imported_only:

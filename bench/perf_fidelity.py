@@ -32,7 +32,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
 
+import bench_inputs as bi  # noqa: E402  (the inputs check every bench shares)
 import npu_opt.dialects  # noqa: E402,F401
 import npu_opt.passes  # noqa: E402,F401  (registers the passes and the estimate pipeline)
 from npu_opt.dialects.tfl.tflite import import_tflite  # noqa: E402
@@ -316,7 +318,7 @@ corpus does not exercise, and where differences would therefore go unnoticed:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=bi.default_corpus())
     parser.add_argument("--configs", default="A,B")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--out", type=Path, default=HERE / "PERF_FIDELITY.md")
@@ -326,19 +328,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     models = [m.strip() for m in args.models.split(",") if m.strip()]
-    missing = [path for path in (args.corpus / "models", args.corpus / "vela_reports") if not path.is_dir()]
-    if missing:
-        print(f"error: no corpus at '{args.corpus}' (missing {', '.join(str(p) for p in missing)}): this benchmark "
-              "needs the shared benchmark corpus (int8 .tflite models in models/ and Vela 5.2.0's per-layer reports "
-              "in vela_reports/, see ../shared/corpus/README.md); give its place with --corpus DIR", file=sys.stderr)
-        return 1
     bad_configs = [c for c in configs if c not in CONFIGS]
     if bad_configs:
         print(f"error: unknown config {', '.join(bad_configs)} (known: {', '.join(CONFIGS)})", file=sys.stderr)
         return 1
-    unknown = [m for m in models if not (args.corpus / "models" / f"{m}.tflite").is_file()]
-    if unknown:
-        print(f"error: no model {', '.join(unknown)} in {args.corpus / 'models'}", file=sys.stderr)
+    if bi.partial_run_refused("perf_fidelity.py", args.out, HERE / "PERF_FIDELITY.md",
+                              {"configs": args.configs, "models": args.models, "pipeline": args.pipeline},
+                              {"configs": "A,B", "models": ",".join(MODELS), "pipeline": PIPELINE}):
+        return 1
+    reports = [args.corpus / "vela_reports" / f"{m}_{c}_Performance_legacy_per_layer.csv" for m in models
+               for c in configs]
+    if not bi.inputs_present("perf_fidelity.py", args.out, bi.corpus_models(args.corpus, models) + reports):
         return 1
     try:
         results = run(args.corpus, configs, models, args.csv_dir, args.pipeline)

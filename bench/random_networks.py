@@ -21,6 +21,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "unit"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import bench_inputs as bi  # noqa: E402  (the result-file check every bench shares)
 
 from random_network import CONFIGS, FRACTIONS, outcomes  # noqa: E402  (tests/unit: the networks and the checks)
 
@@ -55,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "RANDOM_NETWORKS.md")
     args = parser.parse_args(argv)
+    if bi.partial_run_refused("random_networks.py", args.out, ROOT / "bench" / "RANDOM_NETWORKS.md",
+                              {"seeds": args.seeds, "configs": args.configs},
+                              {"seeds": "0:150,1000:1150", "configs": ",".join(CONFIGS)}):
+        return 1
     seeds = [seed for part in args.seeds.split(",") for seed in range(*(int(v) for v in part.split(":")))]
     configs = args.configs.split(",")
     jobs = [(seed, config) for seed in seeds for config in configs]

@@ -38,7 +38,7 @@ GOAL_RATIO = 1.0
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=ct.bi.default_corpus())
     parser.add_argument("--configs", default="A,C")
     parser.add_argument("--models", default=",".join(ct.MODELS))
     parser.add_argument("--repeat", type=int, default=1)
@@ -51,14 +51,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"schedule_compile_time.py: unknown config {unknown[0]!r} (known: {', '.join(ct.CONFIGS)})",
               file=sys.stderr)
         return 1
-    if not (args.corpus / "models").is_dir():
-        print(f"schedule_compile_time.py: no corpus at {args.corpus} (../shared/corpus beside the repository; "
-              "pass --corpus DIR)", file=sys.stderr)
+    if ct.corpus_run_refused("schedule_compile_time.py", args, HERE / "SCHEDULE_COMPILE_TIME.md", tools=("vela",)):
         return 1
     vela = shutil.which("vela")
-    if vela is None:
-        print("schedule_compile_time.py: 'vela' is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
-        return 1
+    assert vela is not None  # checked just above
     rows = []
     with tempfile.TemporaryDirectory() as copy, tempfile.TemporaryDirectory() as out_dir:
         env = ct.compiled_copy(copy)

@@ -47,6 +47,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import bench_inputs as bi  # noqa: E402  (the inputs check every bench shares)
 import perf_fidelity  # noqa: E402  (the per-layer join, shared with the estimate's fidelity bench)
 
 CONFIGS = perf_fidelity.CONFIGS
@@ -293,7 +294,7 @@ def layer_fidelity(corpus: Path, models: list[str], overlap: str = PREFETCH_OVER
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=bi.default_corpus())
     parser.add_argument("--configs", default="A,B,C")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
@@ -304,12 +305,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="the main table's npu-allocate{prefetch-overlap} (default: %(default)s, as npu-opt: "
                              "on under Size)")
     args = parser.parse_args(argv)
-    if not (args.corpus / "vela_baseline.json").is_file():
-        print(f"error: no corpus at '{args.corpus}' (vela_baseline.json missing): this benchmark needs the shared "
-              "corpus (../shared/corpus, see its README.md); give its place with --corpus DIR", file=sys.stderr)
+    if bi.partial_run_refused("schedule_fidelity.py", args.out, HERE / "SCHEDULE_FIDELITY.md",
+                              {"configs": args.configs, "models": args.models, "strategies": args.strategies,
+                               "no-layers": str(args.no_layers), "prefetch-overlap": args.prefetch_overlap},
+                              {"configs": "A,B,C", "models": ",".join(MODELS), "strategies": ",".join(STRATEGIES),
+                               "no-layers": "False", "prefetch-overlap": PREFETCH_OVERLAP}):
         return 1
     configs = [c for c in args.configs.split(",") if c]
     models = [m for m in args.models.split(",") if m]
+    layer_reports = [] if args.no_layers or "C" not in configs else [
+        args.corpus / "vela_reports" / f"{m}_C_Performance_legacy_per_layer.csv" for m in models]
+    inputs = [args.corpus / "vela_baseline.json", *bi.corpus_models(args.corpus, models), *layer_reports]
+    if not bi.inputs_present("schedule_fidelity.py", args.out, inputs):
+        return 1
     strategies = [s for s in args.strategies.split(",") if s]
     vela = vela_records(args.corpus)
     flipped = {True: "false", False: "true"}  # each row's other setting

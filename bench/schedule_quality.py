@@ -277,7 +277,7 @@ def plot(rows: list[Row], config: str, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=ct.bi.default_corpus())
     parser.add_argument("--configs", default="A,C")
     parser.add_argument("--models", default=",".join(ct.MODELS))
     parser.add_argument("--out", type=Path, default=HERE / "SCHEDULE_QUALITY.md")
@@ -285,14 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="timed runs of each search and Vela compile, "
                                                              "one at a time (medians)")
     args = parser.parse_args(argv)
-    if not (args.corpus / "vela_baseline.json").is_file():
-        print(f"schedule_quality.py: no corpus at {args.corpus} (../shared/corpus beside the repository; "
-              "pass --corpus DIR)", file=sys.stderr)
-        return 1
     configs = [c for c in args.configs.split(",") if c]
     unknown = [c for c in configs if c not in CONFIGS]
     if unknown:
         print(f"schedule_quality.py: unknown config {unknown[0]!r} (known: {', '.join(CONFIGS)})", file=sys.stderr)
+        return 1
+    if ct.corpus_run_refused("schedule_quality.py", args, HERE / "SCHEDULE_QUALITY.md",
+                             ("models", "vela_baseline.json"), tools=("vela",)):
         return 1
     vela = vela_records(args.corpus)
     jobs = [(m, c) for c in configs for m in args.models.split(",") if m]

@@ -31,6 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import bench_inputs as bi  # noqa: E402  (the result-file check every bench shares)
 from throughput_imported import imported_chain_text  # noqa: E402
 
 
@@ -52,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pipeline", default="schedule")
     parser.add_argument("--out", type=Path, default=HERE / "SCHEDULE_SCALING.md")
     args = parser.parse_args(argv)
+    if bi.partial_run_refused("schedule_scaling.py", args.out, HERE / "SCHEDULE_SCALING.md",
+                              {"layers": args.layers, "target": args.target, "pipeline": args.pipeline},
+                              {"layers": "100,1000,10000", "target": "ethos-u55-128", "pipeline": "schedule"}):
+        return 1
     sizes = [int(n) for n in args.layers.split(",") if n]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

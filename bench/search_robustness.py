@@ -128,12 +128,16 @@ def render(outcomes: list[Outcome], configs: list[str], fractions: list[int]) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--configs", default=",".join(CONFIGS))
-    parser.add_argument("--models", default=",".join(sorted(p.stem for p in DATA.glob("*.tflite"))))
-    parser.add_argument("--fractions", default="25,50,75,100")
+    full = {"configs": ",".join(CONFIGS), "models": ",".join(sorted(p.stem for p in DATA.glob("*.tflite"))),
+            "fractions": "25,50,75,100"}
+    for name, default in full.items():
+        parser.add_argument(f"--{name}", default=default)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "SEARCH_ROBUSTNESS.md")
     args = parser.parse_args(argv)
+    if ct.bi.partial_run_refused("search_robustness.py", args.out, ROOT / "bench" / "SEARCH_ROBUSTNESS.md",
+                                 {name: getattr(args, name) for name in full}, full):
+        return 1
     configs = args.configs.split(",")
     fractions = [int(f) for f in args.fractions.split(",")]
     work = [(model, config) for model in args.models.split(",") for config in configs]

@@ -20,7 +20,10 @@ from typing import Callable
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
 
+import bench_inputs as bi  # noqa: E402  (the inputs check every bench shares)
+import compile_time as ct  # noqa: E402  (the corpus's models)
 import npu_opt.dialects  # noqa: E402,F401
 from npu_opt.ir.printer import print_op  # noqa: E402
 from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite  # noqa: E402
@@ -59,16 +62,16 @@ def synthetic_model(layers: int = 4, width: int = 2560) -> bytes:
     return export_tflite(parse_module("\n".join(lines), "synthetic.mlir"))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "models")
+    parser.add_argument("--corpus", type=Path, default=bi.default_corpus() / "models",
+                        help="the corpus's models/ directory")
     parser.add_argument("-o", dest="output", type=Path, default=HERE / "TFLITE_IO.md")
-    args = parser.parse_args()
-    models = sorted(args.corpus.glob("*.tflite"))
-    if not models:
-        print(f"no .tflite models in {args.corpus}", file=sys.stderr)
+    args = parser.parse_args(argv)
+    if not bi.inputs_present("tflite_io.py", args.output, [args.corpus / f"{m}.tflite" for m in ct.MODELS]):
         return 1
+    models = sorted(args.corpus / f"{m}.tflite" for m in ct.MODELS)
     rows = []
     inputs = [(path.stem, path.read_bytes()) for path in models]
     inputs.append(("synthetic_fc_26mb", synthetic_model()))

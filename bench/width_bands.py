@@ -84,9 +84,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fractions", default="0.25,0.5,0.75",
                         help="budgets as fractions of the Vela-equivalent Size schedule's SRAM")
     args = parser.parse_args(argv)
+    repo_models = [HERE.parent / "tests" / "data" / f"{m}.tflite" for m in args.repo_models.split(",") if m]
+    if ct.corpus_run_refused("width_bands.py", args, HERE / "WIDTH_BANDS.md", extra=repo_models,
+                             defaults={"repo-models": "wide_image", "fractions": "0.25,0.5,0.75"}):
+        return 1
     fractions = [float(f) for f in args.fractions.split(",") if f]
     paths = [args.corpus / "models" / f"{m}.tflite" for m in args.models.split(",") if m] \
-        + [HERE.parent / "tests" / "data" / f"{m}.tflite" for m in args.repo_models.split(",") if m]
+        + repo_models
     rows: list[tuple[str, str, int, Answer, Answer]] = []
     for path in paths:
         for config in [c for c in args.configs.split(",") if c]:

@@ -6,7 +6,8 @@ a function's arguments) is a rectangle from its first to past its last live time
 its bytes; the copies made by ``npu.dma`` ops are hatched and their times marked with a triangle
 on top of the panel, the time span of each cascade (``npu.cascade``) is shaded, and a dashed line
 marks the area's lower bound from ``npu.usage`` (the most bytes live at once), so the gap to the
-top of the packing is the allocator's waste. The file is SVG or PNG, chosen by its suffix.
+top of the packing is the allocator's waste. A legend right of each panel names every kind of
+mark; addresses are in KiB from 10,000 bytes. The file is SVG or PNG, chosen by its suffix.
 
 matplotlib draws it: a picture of hundreds of rectangles with axes, labels and a vector and a
 raster output is what it is made for, and nothing else in npu-opt needs it, so it is an optional
@@ -16,6 +17,7 @@ without any allocation in the IR, the flag is an error before any file is writte
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import UserError
@@ -108,42 +110,72 @@ def missing_allocations(flag: str = "--memory-timeline") -> str:
             "run npu-allocate (or a schedule pipeline that ends with it) first")
 
 
+TENSOR_COLOUR = "#8fb3d9"
+DMA_COLOUR = "#c9a0dc"
+CASCADE_COLOUR = "#f2d7a6"
+
+
+def _legend_handles(timeline: Timeline, area: str, intervals: list[Interval]) -> list[Any]:
+    """One legend entry per kind of mark the panel shows, the rectangle kinds first."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = [Patch(facecolor=TENSOR_COLOUR, edgecolor="#1f3b57", linewidth=0.6,
+                     label="tensor (npu.alloc): live times x bytes")]
+    if any(i.dma for i in intervals):
+        handles.append(Patch(facecolor=DMA_COLOUR, edgecolor="#1f3b57", linewidth=0.6, hatch="//",
+                             label="copy made by an npu.dma"))
+    if timeline.cascades:
+        handles.append(Patch(facecolor=CASCADE_COLOUR, alpha=0.6, label="cascade (time span)"))
+    if area in timeline.bounds:
+        bound = timeline.bounds[area]
+        handles.append(Line2D([], [], color="#b2182b", linestyle="--", linewidth=0.8,
+                              label=f"lower bound ({bound:,} B)"))
+    if timeline.dma_times:
+        handles.append(Line2D([], [], marker="v", color="#6a3d9a", linestyle="none", markersize=6,
+                              label="DMA (time it runs)"))
+    return handles
+
+
 def render(timelines: list[Timeline], path: str) -> bytes:
-    """The picture of ``timelines`` in the format ``path``'s suffix names (SVG or PNG)."""
+    """The picture of ``timelines`` in the format ``path``'s suffix names (SVG or PNG); addresses
+    in KiB when an area spans 10,000 bytes or more, a legend of every kind of mark right of each panel."""
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
+    from npu_opt.tools.plot_layout import byte_unit, plain_ticks
+
     panels = [(t, area, intervals) for t in timelines for area, intervals in sorted(t.areas.items())]
-    figure = Figure(figsize=(10, 2.8 * len(panels) + 0.6), layout="constrained")
+    figure = Figure(figsize=(12, 2.8 * len(panels) + 0.6), layout="constrained")
     axes_list = figure.subplots(len(panels), 1, squeeze=False)[:, 0]
     for axes, (timeline, area, intervals) in zip(axes_list, panels):
         start = min(i.first for i in intervals)
         end = max(i.last for i in intervals) + 1
-        top = max((i.offset + i.size for i in intervals), default=1) or 1
+        top_bytes = max((i.offset + i.size for i in intervals), default=1) or 1
+        scale, unit = byte_unit(max(top_bytes, timeline.bounds.get(area, 0)))
+        top = top_bytes / scale
         for first, last in timeline.cascades:
-            axes.axvspan(first, last + 1, color="#f2d7a6", alpha=0.6, zorder=0,
-                         label="cascade" if (first, last) == timeline.cascades[0] else None)
-        for index, item in enumerate(sorted(intervals, key=lambda i: (i.first, i.offset))):
-            colour = "#8fb3d9" if not item.dma else "#c9a0dc"
-            axes.add_patch(Rectangle((item.first, item.offset), item.last + 1 - item.first, item.size,
-                                     facecolor=colour, edgecolor="#1f3b57", linewidth=0.6, zorder=2,
-                                     hatch="//" if item.dma else None))
+            axes.axvspan(first, last + 1, color=CASCADE_COLOUR, alpha=0.6, zorder=0)
+        for item in sorted(intervals, key=lambda i: (i.first, i.offset)):
+            axes.add_patch(Rectangle((item.first, item.offset / scale), item.last + 1 - item.first, item.size / scale,
+                                     facecolor=DMA_COLOUR if item.dma else TENSOR_COLOUR, edgecolor="#1f3b57",
+                                     linewidth=0.6, zorder=2, hatch="//" if item.dma else None))
             if len(intervals) <= 40:
-                axes.text(item.first + 0.05, item.offset + item.size / 2, item.label[:24], fontsize=6,
+                axes.text(item.first + 0.05, (item.offset + item.size / 2) / scale, item.label[:24], fontsize=6,
                           va="center", ha="left", zorder=3, clip_on=True)
         if area in timeline.bounds:
-            axes.axhline(timeline.bounds[area], color="#b2182b", linestyle="--", linewidth=0.8, zorder=3,
-                         label=f"lower bound ({timeline.bounds[area]:,} B)")
+            axes.axhline(timeline.bounds[area] / scale, color="#b2182b", linestyle="--", linewidth=0.8, zorder=3)
         if timeline.dma_times:
-            axes.plot(timeline.dma_times, [top] * len(timeline.dma_times), "v", color="#6a3d9a", markersize=6,
-                      clip_on=False, zorder=4, label="DMA")
+            axes.plot(timeline.dma_times, [top * 1.05] * len(timeline.dma_times), "v", color="#6a3d9a",
+                      markersize=5, clip_on=False, zorder=4)
         axes.set_xlim(start, max(end, start + 1))
         axes.set_ylim(0, top * 1.05)
+        plain_ticks(axes)
         axes.set_xlabel("time (npu.time)")
-        axes.set_ylabel("address (bytes)")
-        axes.set_title(f"{timeline.title}: {area} ({top:,} bytes spanned)", fontsize=9)
-        if timeline.cascades or timeline.dma_times or area in timeline.bounds:
-            axes.legend(loc="upper right", fontsize=7)
+        axes.set_ylabel(f"address ({unit})")
+        axes.set_title(f"{timeline.title}: {area} ({top_bytes:,} bytes spanned)", fontsize=9)
+        axes.legend(handles=_legend_handles(timeline, area, intervals), loc="upper left",
+                    bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize=7)
     from npu_opt.tools.figure_file import figure_bytes
     return figure_bytes(figure, path)
 

@@ -10,14 +10,18 @@ the search chose it, and where the Vela-equivalent Performance and Size schedule
 
 The suffix of FILE picks the form: ``.csv`` a table (one row per point, per module with
 ``--split-input-file``), ``.svg`` or ``.png`` a picture drawn with matplotlib (the ``[plot]``
-extra): SRAM on x, cycles on y, the frontier as a staircase, the chosen point ringed and the
-Vela-equivalent schedules marked. The flag may be given more than once (a table and a plot).
+extra): SRAM on x (KiB when large), cycles on y (k or M cycles), the frontier as a staircase
+of points numbered from 1 as ``--summary`` numbers them, the chosen point ringed, the budget a
+dashed line, the Vela-equivalent schedules marked (on the edge, with their values, when far
+outside the frontier's range), and under each panel a table of the points and their knobs. The
+flag may be given more than once (a table and a plot).
 """
 from __future__ import annotations
 
 import csv
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from npu_opt.dialects.npu.schedule_attrs import SearchPoint
 from npu_opt.ir.core import Operation
@@ -93,29 +97,128 @@ def render_table(frontiers: list[Frontier]) -> str:
     return out.getvalue()
 
 
+TABLE_WIDTH = 150
+"""Characters per line of the table of points under each panel (monospace, 7 pt, 9 in wide)."""
+
+
+def point_table(f: Frontier) -> list[str]:
+    """The lines of the table under a panel: per point its number (from 1, as ``--summary``
+    numbers them; * the chosen one), cycles, SRAM bytes and the knobs that re-make it, as the
+    table (``.csv``) spells them, wrapped to TABLE_WIDTH."""
+    import textwrap
+
+    lines = [f"{'point':>6}  {'cycles':>13}  {'SRAM (B)':>11}  knobs (* the chosen point)"]
+    indent = " " * 38
+    for number, point in enumerate(f.points, start=1):
+        mark = "*" if number - 1 == f.chosen else " "
+        target = f" sram_target={point.sram_target}" if point.strategy == "Performance" and point.sram_target else ""
+        knobs = f"{point.strategy}{target} {' '.join(point.knob_words('='))}".rstrip()
+        head = f"{number:>5}{mark}  {point.cycles:>13,}  {point.sram:>11,}  "
+        lines += textwrap.wrap(knobs, TABLE_WIDTH, initial_indent=head, subsequent_indent=indent)
+    return lines
+
+
+Drawn = tuple[list[tuple[float, float]], list[tuple[float, float, float]], list[Any]]
+"""What a panel's point labels need: the points' positions, then what they keep clear of (the
+ring's and the edge markers' positions and radii, and the notes written beside them)."""
+
+
+def _draw_frontier(axes: Any, f: Frontier, reference: str) -> Drawn:
+    """One frontier on ``axes``: staircase, chosen point, budget and reference schedules, the
+    references far outside the frontier's range drawn on the edge with their values."""
+    from npu_opt.tools.plot_layout import (
+        byte_unit, cycle_unit, edge_position, fmt_value, plain_ticks, view_range,
+    )
+
+    references = [(f"{reference} {name}", end, marker) for name, end, marker in
+                  (("Performance", f.performance, "s"), ("Size", f.size, "D")) if end is not None]
+    cycles_scale, cycles_unit = cycle_unit(max([p.cycles for p in f.points] + [end[0] for _, end, _ in references]),
+                                           max(p.cycles for p in f.points) - min(p.cycles for p in f.points))
+    bytes_scale, bytes_unit = byte_unit(max([p.sram for p in f.points] + [end[1] for _, end, _ in references]
+                                            + [f.budget]))
+    xs = [point.sram / bytes_scale for point in f.points]
+    ys = [point.cycles / cycles_scale for point in f.points]
+    budget = f.budget / bytes_scale
+    xlim = view_range(xs, [end[1] / bytes_scale for _, end, _ in references] + [budget])
+    ylim = view_range(ys, [end[0] / cycles_scale for _, end, _ in references])
+    axes.set_xlim(*xlim)
+    axes.set_ylim(*ylim)
+    axes.step(xs, ys, where="post", color="#3465a4", zorder=2)
+    axes.plot(xs, ys, "o", color="#3465a4", label="frontier (npu-opt)", zorder=3)
+    axes.plot([xs[f.chosen]], [ys[f.chosen]], "o", markersize=14, markerfacecolor="none", markeredgecolor="#cc0000",
+              label=f"chosen: point {f.chosen + 1}", zorder=4)
+    budget_words = f"budget {f.budget:,} B" + (f" ({fmt_value(budget)} {bytes_unit})" if bytes_scale > 1 else "")
+    edges = [(xs[f.chosen], ys[f.chosen], 7.5)]  # the ring, then the edge markers
+    notes = []
+    if xlim[0] <= budget <= xlim[1]:
+        axes.axvline(budget, color="#cc0000", linestyle="--", linewidth=1, zorder=1, label=budget_words)
+        notes.append(axes.annotate(budget_words, xy=(budget, 1), xycoords=("data", "axes fraction"), xytext=(3, -3),
+                                   textcoords="offset points", ha="left", va="top", fontsize=7, color="#cc0000",
+                                   rotation=90))
+    else:
+        side = xlim[1] if budget > xlim[1] else xlim[0]
+        arrow = "\u2192" if budget > xlim[1] else "\u2190"
+        axes.plot([side], [ylim[1]], ">" if budget > xlim[1] else "<", color="#cc0000", clip_on=False, zorder=5,
+                  label=budget_words)
+        notes.append(axes.annotate(f"{budget_words} {arrow}" if budget > xlim[1] else f"{arrow} {budget_words}",
+                                   xy=(side, ylim[1]), xytext=(-8 if budget > xlim[1] else 8, -6),
+                                   textcoords="offset points", fontsize=7, color="#cc0000",
+                                   ha="right" if budget > xlim[1] else "left", va="top"))
+        edges.append((side, ylim[1], 5.0))
+    for name, end, marker in references:
+        x, y = end[1] / bytes_scale, end[0] / cycles_scale
+        style = dict(color="#4e9a06", markerfacecolor="none", markersize=9, zorder=4)
+        on_edge = edge_position(x, y, xlim, ylim)
+        if on_edge is None:
+            axes.plot([x], [y], marker, label=name, **style)
+            continue
+        ex, ey, pointer, (ux, uy) = on_edge
+        axes.plot([ex], [ey], pointer, clip_on=False, label=f"{name} (off the axes)",
+                  **{**style, "markerfacecolor": "#4e9a06"})
+        leftwards = ux > 0 or (ux == 0 and ex > (xlim[0] + xlim[1]) / 2)  # the note goes towards the middle
+        notes.append(axes.annotate(f"{name}:\n{fmt_value(x)} {bytes_unit}, {fmt_value(y)} {cycles_unit}",
+                                   xy=(ex, ey), xytext=(-10 if leftwards else 10, -10 * uy if uy else 6),
+                                   textcoords="offset points", fontsize=7, color="#4e9a06",
+                                   ha="right" if leftwards else "left", va="top" if uy > 0 else "bottom",
+                                   arrowprops=dict(arrowstyle="->", color="#4e9a06", linewidth=0.8)))
+        edges.append((ex, ey, 5.0))
+    plain_ticks(axes)
+    axes.set_xlabel(f"SRAM used ({bytes_unit})")
+    axes.set_ylabel(f"total cycles ({cycles_unit.split()[0]})" if cycles_scale > 1 else "total cycles")
+    axes.set_title(f"{f.network}: {f.accelerator}, {f.system_config}, {f.memory_mode}", fontsize=10)
+    axes.grid(True, alpha=0.3)
+    axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=3, borderaxespad=0)
+    return list(zip(xs, ys)), edges, notes
+
+
 def render_plot(frontiers: list[Frontier], path: str, reference: str = "Vela-equivalent") -> bytes:
-    """One panel per frontier: SRAM (KiB) on x, total cycles on y, in the format of ``path``;
-    ``reference`` names the Performance and Size points marked beside the frontier."""
+    """One panel per frontier, in the format of ``path``: SRAM on x, total cycles on y (in KiB
+    and M or k cycles when large), the frontier as a numbered staircase, the chosen point ringed,
+    the budget as a dashed line, and ``reference``'s Performance and Size points marked (on the
+    edge, with their values, when far outside the frontier); under each panel, the table of its
+    points with the knobs that make them."""
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(7, 4.2 * len(frontiers) + 0.4), layout="constrained")
-    for axes, f in zip(figure.subplots(len(frontiers), 1, squeeze=False)[:, 0], frontiers):
-        xs = [point.sram / 1024 for point in f.points]
-        ys = [point.cycles for point in f.points]
-        axes.step(xs, ys, where="post", color="#3465a4", zorder=2)
-        axes.plot(xs, ys, "o", color="#3465a4", label="frontier (npu-opt)", zorder=3)
-        axes.plot([xs[f.chosen]], [ys[f.chosen]], "o", markersize=14, markerfacecolor="none",
-                  markeredgecolor="#cc0000", label=f"chosen (budget {f.budget / 1024:.1f} KiB)", zorder=4)
-        for name, end, marker in ((f"{reference} Performance", f.performance, "s"),
-                                  (f"{reference} Size", f.size, "^")):
-            if end is not None:
-                axes.plot([end[1] / 1024], [end[0]], marker, color="#4e9a06", markerfacecolor="none",
-                          markersize=9, label=name, zorder=4)
-        axes.set_xlabel("SRAM used (KiB)")
-        axes.set_ylabel("total cycles")
-        axes.set_title(f"{f.network}: {f.accelerator}, {f.system_config}, {f.memory_mode}", fontsize=10)
-        axes.grid(True, alpha=0.3)
-        axes.legend(fontsize=8)
+    from npu_opt.tools.plot_layout import place_labels
+
+    tables = [point_table(f) for f in frontiers]
+    heights = [h for table in tables for h in (3.6, 0.14 * len(table) + 0.3)]
+    figure = Figure(figsize=(9, sum(heights) + 0.2), layout="constrained")
+    grid = figure.add_gridspec(len(heights), 1, height_ratios=heights)
+    panels = []
+    for index, (f, table) in enumerate(zip(frontiers, tables)):
+        axes = figure.add_subplot(grid[2 * index])
+        panels.append((axes, f, _draw_frontier(axes, f, reference)))
+        text_axes = figure.add_subplot(grid[2 * index + 1])
+        text_axes.axis("off")
+        text_axes.text(0, 1, "\n".join(table), family="monospace", fontsize=7, va="top", ha="left",
+                       transform=text_axes.transAxes)
+    figure.draw_without_rendering()  # fix the layout: the labels are placed in display space
+    figure.set_layout_engine("none")
+    for axes, f, (anchors, edges, notes) in panels:
+        place_labels(axes, anchors,
+                     [str(number) for number in range(1, len(f.points) + 1)], fontsize=8, avoid=edges,
+                     blockers=notes)
     from npu_opt.tools.figure_file import figure_bytes
     return figure_bytes(figure, path)
 

@@ -17,7 +17,7 @@ def test_missing_corpus_is_one_message(tmp_path: Path, capsys: pytest.CaptureFix
     bench = load()
     assert bench.main(["--corpus", str(tmp_path), "--out", str(tmp_path / "out.md")]) == 1
     err = capsys.readouterr().err
-    assert "not found in" in err and "../shared/corpus" in err and "--corpus" in err
+    assert "missing input" in err and "kws_dscnn.tflite" in err and "../shared/corpus" in err and "--corpus" in err
     assert not (tmp_path / "out.md").exists()
 
 

@@ -19,7 +19,7 @@ def test_missing_corpus_is_one_message(tmp_path: Path, capsys: pytest.CaptureFix
     bench = load()
     assert bench.main(["--corpus", str(tmp_path), "--out", str(tmp_path / "out.md")]) == 1
     err = capsys.readouterr().err
-    assert "no corpus at" in err and "../shared/corpus/README.md" in err and "--corpus DIR" in err
+    assert "missing input" in err and "../shared/corpus" in err and "README.md" in err and "--corpus DIR" in err
     assert not (tmp_path / "out.md").exists()
 
 
@@ -29,8 +29,9 @@ def test_unknown_config_and_model_are_one_message(tmp_path: Path, capsys: pytest
     (tmp_path / "vela_reports").mkdir()
     assert bench.main(["--corpus", str(tmp_path), "--configs", "Z"]) == 1
     assert "unknown config Z" in capsys.readouterr().err
-    assert bench.main(["--corpus", str(tmp_path), "--models", "nothing"]) == 1
-    assert "no model nothing" in capsys.readouterr().err
+    assert bench.main(["--corpus", str(tmp_path), "--models", "nothing", "--out", str(tmp_path / "out.md")]) == 1
+    err = capsys.readouterr().err
+    assert "missing input" in err and "nothing.tflite" in err
 
 
 def test_a_model_the_verifier_rejects_is_reported_not_costed(monkeypatch: pytest.MonkeyPatch) -> None:

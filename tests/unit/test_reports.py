@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from npu_opt.tools.npu_opt import main
+from svg_boxes import group_box, svg_texts
 from npu_opt.tools.progress import PassProgress, wanted
 from npu_opt.tools.summary_csv import BOUND_COLUMNS, COLUMNS, accelerator_label, network_name
 
@@ -43,6 +44,30 @@ def test_timeline_svg_is_written_and_parses(tmp_path, capsys):
     assert "Sram" in text and "7,072 bytes" in text  # the panel's title: area and bytes spanned
     assert "lower bound (4,000 B)" in text  # npu.usage's bound, as a dashed line in the legend
     assert capsys.readouterr().err == ""
+    texts = svg_texts(out)
+    # The legend names each kind of rectangle (and the other marks) ...
+    for entry in ("tensor (npu.alloc): live times x bytes", "copy made by an npu.dma", "cascade (time span)",
+                  "DMA (time it runs)"):
+        assert entry in texts
+    assert "address (bytes)" in texts  # a small area in bytes, with plain ticks (no "1e6" offset)
+    assert not [t for t in texts if "1e" in t]
+    # ... and sits right of the data area, hiding none of it.
+    assert group_box(out, "legend_1")[0] > group_box(out, "patch_2")[2]
+
+
+def test_timeline_of_a_large_area_is_in_kib(tmp_path):
+    pytest.importorskip("matplotlib")
+    from npu_opt.tools.memory_timeline import Interval, Timeline, render
+
+    intervals = [Interval(f"t{i}", (i % 7) * 300_000, 290_000, i, i + 3, dma=i % 3 == 0) for i in range(120)]
+    timeline = Timeline("big", {"Sram": intervals}, cascades=[(4, 9)], dma_times=[3, 6], bounds={"Sram": 2_000_000})
+    out = tmp_path / "big.svg"
+    out.write_bytes(render([timeline], str(out)))
+    texts = svg_texts(out)
+    assert "address (KiB)" in texts and "2,000" in texts  # KiB ticks with separators, not bytes over "1e6"
+    assert not [t for t in texts if "1e" in t]
+    assert "big: Sram (2,090,000 bytes spanned)" in texts
+    assert group_box(out, "legend_1")[0] > group_box(out, "patch_2")[2]
 
 
 def test_timeline_png_and_same_svg_for_the_same_ir(tmp_path):
