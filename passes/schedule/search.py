@@ -73,6 +73,7 @@ from npu_opt.passes.memory_order import memory_aware_order
 from npu_opt.passes.npu_order import execution_order, graph_blocks
 from npu_opt.passes.schedule.candidate_pool import CandidatePool
 from npu_opt.passes.schedule.cascade_ops import channel_concat, joinable
+from npu_opt.passes.schedule.sram_peak import no_fit_message
 from npu_opt.passes.schedule.width_bands import has_chain
 
 SRAM = "Sram"
@@ -240,10 +241,14 @@ class SearchSchedule(Pass):
         ctx.stat("failed", sum(p is None for p in tried.values()))
         best = choose(points, self.sram_budget)
         if best is None:
-            smallest = min((p.sram for p in points), default=None)
-            needed = (f"the smallest of {len(points)} schedules tried needs {smallest} bytes" if smallest is not None
-                      else "the later passes refused every candidate")
-            ctx.error(f"no schedule fits the SRAM budget of {self.sram_budget} bytes: {needed}", module)
+            if not points:
+                ctx.error(f"no schedule fits the SRAM budget of {self.sram_budget} bytes: the later passes "
+                          "refused every candidate", module)
+                return
+            smallest = min(points, key=lambda p: (p.sram, p.cycles))
+            built = self._build(module, smallest.knobs, tail, ctx)  # (again, for its peak)
+            ctx.error(no_fit_message(self.sram_budget, len(points), built, smallest.sram, smallest.knobs.describe(),
+                                     None if size is None else size.sram), module)
             return
         front = frontier(points)
         if best not in front:  # equal in both to a point tried earlier: that one stands for it
@@ -415,6 +420,25 @@ class SearchSchedule(Pass):
     def _materialise(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext) -> Point | None:
         """Cycles and SRAM of the schedule the later passes build with ``knobs``, built on a
         copy of ``module``; None when they refuse it (a hard limit not met)."""
+        statistics = Statistics()
+        built = SearchSchedule._build(module, knobs, tail, ctx, statistics)
+        if built is None:
+            return None
+        totals = built.attr(TOTALS_ATTR)
+        usage = built.attr(USAGE_ATTR)
+        if totals is None:
+            return None
+        sram = usage.used(SRAM) if isinstance(usage, UsageAttr) else 0
+        stats = {pass_.NAME: counts for pass_, counts, _ in statistics.runs}  # (each pass's last run)
+        # (prefetches as npu-buffer-weights decided them: npu-allocate may drop some after)
+        return Point(knobs, int(round(totals.cycle("total"))), sram, stats["npu-form-cascades"]["grown"],
+                     stats["npu-buffer-weights"]["prefetch"])
+
+    @staticmethod
+    def _build(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext,
+               statistics: Statistics | None = None) -> Operation | None:
+        """The later passes run with ``knobs`` on a copy of ``module``: the copy's root, or None
+        when they refuse it."""
         copy = clone(module)
         manager = AnalysisManager()
         manager.seed(ctx.analyses.get(WeightStreams, module).copied_to(copy, manager))
@@ -424,22 +448,14 @@ class SearchSchedule(Pass):
         copy.root.attributes[SCHEDULE_ATTR] = knobs.schedule(target_of(module).arena_cache_size)  # (a scratch copy)
         engine = DiagnosticEngine(stream=io.StringIO())
         engine.show_remarks = False
-        statistics = Statistics()
         try:
-            PassManager(tail, engine, verify_each=False, instrumentations=[statistics], analyses=manager).run(copy.root)
+            PassManager(tail, engine, verify_each=False, instrumentations=[statistics if statistics is not None else Statistics()],
+                        analyses=manager).run(copy.root)
         except PassFailure:
             return None
         except PassCrash as crash:
             raise crash.error from None
-        totals = copy.root.attr(TOTALS_ATTR)
-        usage = copy.root.attr(USAGE_ATTR)
-        if totals is None:
-            return None
-        sram = usage.used(SRAM) if isinstance(usage, UsageAttr) else 0
-        stats = {pass_.NAME: counts for pass_, counts, _ in statistics.runs}  # (each pass's last run)
-        # (prefetches as npu-buffer-weights decided them: npu-allocate may drop some after)
-        return Point(knobs, int(round(totals.cycle("total"))), sram, stats["npu-form-cascades"]["grown"],
-                     stats["npu-buffer-weights"]["prefetch"])
+        return copy.root
 
 
 def _has_join(module: Operation, ctx: PassContext) -> bool:
