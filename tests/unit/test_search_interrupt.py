@@ -19,8 +19,9 @@ from npu_opt.passes.schedule.candidate_pool import available_cores, can_fork
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
 
-pytestmark = pytest.mark.skipif(not can_fork() or available_cores() < 2 or not Path("/proc/self/task").is_dir(),
-                                reason="candidate workers are forked only on Linux with two cores or more")
+pytestmark = pytest.mark.skipif(
+    not can_fork() or available_cores() < 2 or not Path(f"/proc/self/task/{os.getpid()}/children").exists(),
+    reason="candidate workers are forked only on Linux with two cores or more (and /proc lists children)")
 
 LAYERS = 320
 """Convolutions in the chain: enough that a candidate costs more than the pool's 0.25 s."""
