@@ -72,9 +72,11 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _run_guarded(args: object) -> int:
+    from npu_opt.ir.interrupts import Terminated, raise_on_sigterm
     from npu_opt.tools.driver import InternalError, run
     from npu_opt.tools.reproducer import write_reproducer
 
+    raise_on_sigterm()  # (SIGTERM unwinds as Ctrl-C does: worker processes ended, no output file)
     try:
         return run(args)  # type: ignore[arg-type]
     except InternalError as crash:
@@ -85,6 +87,9 @@ def _run_guarded(args: object) -> int:
             where = f"could not write a reproducer: {err.strerror}"
         sys.stderr.write(f"npu-opt: internal error during {crash.where} ({crash}); {where}\n")
         return 2
+    except Terminated:
+        sys.stderr.write("npu-opt: terminated\n")
+        return 143
     except KeyboardInterrupt:
         sys.stderr.write("npu-opt: interrupted\n")
         return 130

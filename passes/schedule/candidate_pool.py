@@ -8,19 +8,37 @@ pickling them, and a worker sends back only the small result. What a batch retur
 depend on how it ran (each candidate is built from the same module by the same passes), so the
 search stays deterministic whatever ``jobs`` is.
 
+The pool is its own, not concurrent.futures': a ProcessPoolExecutor runs a thread in the parent
+and shares queues and locks with the workers, so a parent told to stop waited for ever on a
+worker blocked on them. Here each worker has one pipe to the parent and nothing else; the parent
+has no thread and forks only while it has none (a fork copies one thread's state into a process
+where the others' locks stay held). Stopping:
+
+- a worker ignores SIGINT (Ctrl-C reaches the whole process group): the parent raises
+  KeyboardInterrupt, and leaving the pool kills the workers and waits for them;
+- SIGTERM ends a worker; the parent (``npu_opt.ir.interrupts``) raises Terminated and does the same;
+- a worker whose parent has gone reads the end of its pipe and exits;
+- a worker ended by SIGINT or SIGTERM is an interruption, raised here; one that died otherwise
+  (killed, out of memory) is a crash, and the batch goes on here without workers.
+
 Where ``fork`` is not available (it is the Linux default; macOS and Windows start processes
-afresh), in a daemonic process (which may have no children) or with ``jobs`` 1, the batch runs
-here, one candidate after the other.
+afresh), in a daemonic process (which may have no children), where this process has a second
+thread, or with ``jobs`` 1, the batch runs here, one candidate after the other.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from typing import Callable, Generic, Hashable, TypeVar
+
+from npu_opt.ir.interrupts import Terminated
 
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
@@ -29,21 +47,10 @@ _CRASHED = "crashed"
 """What a worker answers for a candidate whose passes raised: the caller builds it again here,
 where the failure is reported as any other (a crash reproducer, a message)."""
 
-_worker_build: Callable | None = None
-"""The build function of this worker process (set once, when it is forked)."""
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+"""The signals that stop a run (blocked while workers are forked and while they are ended)."""
 
-
-def _start_worker(build: Callable) -> None:
-    global _worker_build
-    _worker_build = build
-
-
-def _build_in_worker(key: Hashable) -> object:
-    assert _worker_build is not None
-    try:
-        return _worker_build(key)
-    except BaseException:  # noqa: BLE001 - reported when the caller builds it again
-        return _CRASHED
+_MISSING = object()
 
 
 def available_cores() -> int:
@@ -61,6 +68,45 @@ def can_fork() -> bool:
             and not multiprocessing.current_process().daemon)
 
 
+def single_threaded() -> bool:
+    """Whether this process runs one thread (native ones counted, where /proc tells), so that a
+    fork copies no lock another thread holds."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return threading.active_count() == 1
+
+
+def _serve(build: Callable, conn: Connection, inherited: list[Connection], mask: set) -> None:
+    """A worker: build each key the parent sends, send back the answer, until the pipe closes."""
+    for other in inherited:  # (the parent's ends, copied by the fork: the pipe must close when it does)
+        other.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles an interrupt and ends us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    while True:
+        try:
+            key = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = build(key)
+        except BaseException:  # noqa: BLE001 - reported when the caller builds it again
+            answer = _CRASHED
+        try:
+            conn.send(answer)
+        except (OSError, ValueError):  # the parent has gone
+            return
+        except Exception:  # noqa: BLE001 - an answer that does not pickle: built again there
+            conn.send(_CRASHED)
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+
+
 class CandidatePool(Generic[K, R]):
     """``build`` applied to batches of keys, in up to ``jobs`` forked workers (0: one per core).
     The workers are forked at the first batch of two or more, so they see the state of that time,
@@ -68,12 +114,12 @@ class CandidatePool(Generic[K, R]):
     the parent had at the fork and fills its own memo tables, which costs more than it saves on
     cheap builds (measured: mobilenet_v2_035_96's 0.2 s candidates gained 4 % in wall time for 34 %
     more CPU; a 3,000-op chain's 1 s candidates 31 % at the same CPU). Use as a context manager:
-    leaving it ends the workers."""
+    leaving it ends the workers (killed at once when it is left by an exception)."""
 
     def __init__(self, build: Callable[[K], R], jobs: int, min_seconds: float = 0.25) -> None:
         self.build = build
         self.jobs = jobs if jobs > 0 else available_cores()
-        self._executor: ProcessPoolExecutor | None = None
+        self._workers: list[_Worker] = []
         self.min_seconds = min_seconds
         self._sequential = not can_fork()
         self._warm = False
@@ -81,10 +127,8 @@ class CandidatePool(Generic[K, R]):
     def __enter__(self) -> "CandidatePool[K, R]":
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+    def __exit__(self, kind: type | None, *exc: object) -> None:
+        self._end(abrupt=kind is not None)
 
     def map(self, keys: list[K]) -> list[R]:
         """``build`` of each key, in order. The first key of all is built here, before any
@@ -97,16 +141,84 @@ class CandidatePool(Generic[K, R]):
             return [first] + self.map(keys[1:])
         if self.jobs < 2 or len(keys) < 2 or self._sequential:
             return [self.build(key) for key in keys]
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(min(self.jobs, available_cores()),
-                                                 mp_context=multiprocessing.get_context("fork"),
-                                                 initializer=_start_worker, initargs=(self.build,))
+        if not self._workers:
+            if not single_threaded():
+                self._sequential = True
+                return [self.build(key) for key in keys]
+            self._start(min(self.jobs, available_cores()))
+        answers = self._dispatch(keys)
+        return [self.build(key) if answer is _MISSING or (isinstance(answer, str) and answer == _CRASHED)
+                else answer for key, answer in zip(keys, answers)]
+
+    def _start(self, count: int) -> None:
+        """Fork ``count`` workers, with SIGINT and SIGTERM held until each has set its handlers."""
+        context = multiprocessing.get_context("fork")
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
         try:
-            answers = list(self._executor.map(_build_in_worker, keys))
-        except BrokenProcessPool:  # a worker died (killed, out of memory): go on without workers
-            self._sequential = True
-            return [self.build(key) for key in keys]
-        return [self.build(key) if isinstance(answer, str) else answer for key, answer in zip(keys, answers)]
+            for _ in range(count):
+                here, there = context.Pipe()
+                inherited = [w.conn for w in self._workers] + [here]
+                process = context.Process(target=_serve, args=(self.build, there, inherited, mask), daemon=True)
+                process.start()
+                there.close()
+                self._workers.append(_Worker(process, here))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+    def _dispatch(self, keys: list[K]) -> list[object]:
+        """Each key's answer from the workers, one key per idle worker at a time; _MISSING for
+        those not built when a worker crashed (then every worker is ended)."""
+        answers: list[object] = [_MISSING] * len(keys)
+        todo = list(reversed(range(len(keys))))
+        idle = list(self._workers)
+        busy: dict[Connection, int] = {}
+        while todo or busy:
+            while idle and todo:
+                worker = idle.pop()
+                index = todo.pop()
+                worker.conn.send(keys[index])
+                busy[worker.conn] = index
+            for conn in wait(list(busy)):
+                index = busy.pop(conn)  # type: ignore[call-overload]
+                try:
+                    answers[index] = conn.recv()  # type: ignore[union-attr]
+                except (EOFError, OSError):
+                    self._lost(next(w for w in self._workers if w.conn is conn))
+                    return answers
+                idle.append(next(w for w in self._workers if w.conn is conn))
+        return answers
+
+    def _lost(self, worker: _Worker) -> None:
+        """A worker's pipe closed mid-build: raise the interruption that ended it, or (a crash)
+        end every worker and go on here."""
+        worker.process.join(1.0)
+        code = worker.process.exitcode
+        if code == -signal.SIGINT:
+            raise KeyboardInterrupt()
+        if code == -signal.SIGTERM:
+            raise Terminated()
+        self._end(abrupt=True)
+        self._sequential = True
+
+    def _end(self, abrupt: bool) -> None:
+        """End the workers: close their pipes (an idle worker then exits) and, when ``abrupt`` or
+        one lingers, kill them; wait for each. SIGINT and SIGTERM wait until they are gone."""
+        if not self._workers:
+            return
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+        try:
+            workers, self._workers = self._workers, []
+            for worker in workers:
+                worker.conn.close()
+                if abrupt:
+                    worker.process.kill()
+            for worker in workers:
+                worker.process.join(None if abrupt else 5.0)
+                if worker.process.exitcode is None:
+                    worker.process.kill()
+                    worker.process.join()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
-__all__ = ["CandidatePool", "available_cores", "can_fork"]
+__all__ = ["CandidatePool", "available_cores", "can_fork", "single_threaded"]

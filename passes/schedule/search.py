@@ -73,6 +73,7 @@ from npu_opt.passes.memory_order import memory_aware_order
 from npu_opt.passes.npu_order import execution_order, graph_blocks
 from npu_opt.passes.schedule.candidate_pool import CandidatePool
 from npu_opt.passes.schedule.cascade_ops import channel_concat, joinable
+from npu_opt.passes.schedule.sram_peak import no_fit_message
 from npu_opt.passes.schedule.width_bands import has_chain
 
 SRAM = "Sram"
@@ -159,6 +160,34 @@ def choose(points: list[Point], budget: int) -> Point | None:
     return min(fitting, key=lambda p: (p.cycles, p.sram, p.knobs.buffer_limit, p.knobs.bands)) if fitting else None
 
 
+GROWTH = 1.125
+"""Above the largest SRAM of the ladder's points, the budgets the search is directed at grow by
+this factor, up to ``REACH`` times that SRAM (Size's cascades with buffers filling more, or a
+point's fastest blocks needing a few bytes more, can still pay)."""
+
+REACH = 1.5
+
+
+def budget_grid(base: list[Point], ends: list[Point], size: Point | None, limit: int) -> list[int]:
+    """The budgets the search is directed at, those up to ``limit``, smallest first. They depend
+    on the points of Size, Performance and the ladder between (``base``; ``ends``: Size's and
+    Performance's) but never on the budget, so that a larger budget's search tries every
+    candidate a smaller one's does: the SRAM of each point of their frontier and of each end;
+    half Size's SRAM (below it column bands may fit); 3/4 to 15/16 of Performance's, in sixteenths
+    (where a product's SRAM falls a little short of it); above the largest, ``GROWTH`` times more at
+    each step, up to ``REACH`` times it."""
+    grid = {p.sram for p in frontier(base) + ends}
+    if not grid:
+        return []
+    if size is not None:
+        grid.add(_aligned(size.sram / 2))
+    grid |= {_aligned(end.sram * k / 16) for end in ends for k in (12, 13, 14, 15) if end is not size}
+    step = top = max(grid)
+    while (step := max(_aligned(step * GROWTH), step + ALIGNMENT)) <= REACH * max(top, ALIGNMENT):
+        grid.add(step)
+    return sorted(g for g in grid if g <= limit)
+
+
 def _aligned(value: float) -> int:
     """``value`` rounded down to the allocation quantum, at least one quantum."""
     return max(ALIGNMENT, int(value) // ALIGNMENT * ALIGNMENT)
@@ -168,6 +197,7 @@ def _aligned(value: float) -> int:
     "candidates": "schedules materialised and costed",
     "frontier": "points on the (cycles, SRAM) frontier",
     "failed": "candidates the later passes refused (a limit they cannot meet)",
+    "directed": "budgets of the grid (up to the budget) the search was directed at",
     "skipped": "variants not materialised: their knob cannot change the point they vary, or (column bands) "
                "Size's schedule fits the budget",
 })
@@ -186,6 +216,9 @@ class SearchSchedule(Pass):
                           "the result is the same)")
     max_bands: int = option(4, "most column bands a chain of windowed ops is cut into by a candidate (1: none; "
                                "tried only where Size's schedule does not fit the budget)")
+    monotone: bool = option(False, "direct the search at each budget up to the budget of a grid that the ladder's "
+                                   "points fix (see budget_grid) instead of at the budget: a larger budget then never "
+                                   "answers slower than a smaller one, for about three times the candidates")
     variants: bool = option(True, "also try Size's cascades with buffers filling the budget, full stripe growth "
                                   "and cascade joins on the best point within the budget, Size with cascade "
                                   "branches, Size keeping every prefetch, "
@@ -226,24 +259,40 @@ class SearchSchedule(Pass):
                 low = min(p.sram for p in ends)
                 high = max(p.sram for p in ends)
                 ladder = sorted({_aligned(low + (high - low) * k / (self.steps + 1)) for k in range(1, self.steps + 1)}
-                                | {_aligned(self.sram_budget), ALIGNMENT})
+                                | {ALIGNMENT})
                 trials([Knobs("Performance", t) for t in ladder if t < arena])
-                self._refine(trials, tried, arena)
-                if self.variants:
-                    joins = _has_join(module, ctx)
-                    concats = _has_concat(module)
-                    self._fill(trials, tried, arena, branches=joins, concats=concats)
-                    ctx.stat("skipped", self._variants(trials, tried, arena, reorders=_memory_order_differs(module),
-                                                       joins=joins, concats=concats, banded=has_chain(module)))
+                joins = _has_join(module, ctx)
+                concats = _has_concat(module)
+                reorders = _memory_order_differs(module) if self.variants else False
+                banded = has_chain(module)
+                # (monotone: directed only at the budgets of a grid the ladder's points fix, never at
+                # the budget itself, so that a larger budget's search tries every candidate a smaller
+                # one's does; else at the budget alone)
+                grid = (budget_grid([p for p in tried.values() if p is not None], ends, size, self.sram_budget)
+                        if self.monotone else [self.sram_budget])
+                skipped = 0
+                for budget in grid:
+                    trials([Knobs("Performance", _aligned(budget))] if _aligned(budget) < arena else [])
+                    self._refine(trials, tried, arena, budget)
+                    if self.variants:
+                        self._fill(trials, tried, arena, budget, branches=joins, concats=concats)
+                        skipped += self._variants(trials, tried, arena, budget, reorders=reorders, joins=joins,
+                                                  concats=concats, banded=banded)
+                ctx.stat("skipped", skipped)
+                ctx.stat("directed", len(grid))
         points = [p for p in tried.values() if p is not None]
         ctx.stat("candidates", len(tried))
         ctx.stat("failed", sum(p is None for p in tried.values()))
         best = choose(points, self.sram_budget)
         if best is None:
-            smallest = min((p.sram for p in points), default=None)
-            needed = (f"the smallest of {len(points)} schedules tried needs {smallest} bytes" if smallest is not None
-                      else "the later passes refused every candidate")
-            ctx.error(f"no schedule fits the SRAM budget of {self.sram_budget} bytes: {needed}", module)
+            if not points:
+                ctx.error(f"no schedule fits the SRAM budget of {self.sram_budget} bytes: the later passes "
+                          "refused every candidate", module)
+                return
+            smallest = min(points, key=lambda p: (p.sram, p.cycles))
+            built = self._build(module, smallest.knobs, tail, ctx)  # (again, for its peak)
+            ctx.error(no_fit_message(self.sram_budget, len(points), built, smallest.sram, smallest.knobs.describe(),
+                                     None if size is None else size.sram), module)
             return
         front = frontier(points)
         if best not in front:  # equal in both to a point tried earlier: that one stands for it
@@ -263,13 +312,14 @@ class SearchSchedule(Pass):
             tuple(SearchPoint(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.point_flags(),
                               p.knobs.buffer_limit, p.knobs.bands) for p in front)))
 
-    def _refine(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int) -> None:
+    def _refine(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, budget: int | None = None) -> None:
         """Bisect the Performance SRAM target between the largest one whose schedule fits the
         budget and the smallest larger one whose schedule does not, ``refine`` times: the largest
         target that still fits is usually the fastest schedule within the budget."""
+        budget = self.sram_budget if budget is None else budget
         def fits(knobs: Knobs) -> bool:
             point = tried.get(knobs)
-            return point is not None and point.sram <= self.sram_budget
+            return point is not None and point.sram <= budget
 
         performance = sorted(k.sram_target for k in tried if k.strategy == "Performance" and not k.flags)
         fitting = [t for t in performance if fits(Knobs("Performance", t))]
@@ -287,7 +337,7 @@ class SearchSchedule(Pass):
             else:
                 high = middle
 
-    def _fill(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, branches: bool,
+    def _fill(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, budget: int | None = None, *, branches: bool,
               concats: bool = False) -> None:
         """Size's cascades (the fewest bytes for feature maps; whole residual blocks with
         ``branches``) with the passes after them filling the budget (npu.schedule's buffer_limit:
@@ -298,19 +348,20 @@ class SearchSchedule(Pass):
         the limit is lowered by the overshoot and tried again, at most ``refine`` times; a
         schedule that fits with bytes to spare is tried once more with its own SRAM as the
         limit. With ``concats``, concatenations roll in Size's cascades too."""
+        budget = self.sram_budget if budget is None else budget
         flags = ("prefetch_overlap",) + (("cascade_branches",) if branches else ()) \
             + (("cascade_concats",) if concats else ())
         size = trials([Knobs("Size", arena, flags)])[0]  # (with branches: also one of the variants)
-        if size is None or size.sram >= self.sram_budget:
+        if size is None or size.sram >= budget:
             return  # no room beyond Size's own
-        limit = _aligned(min(self.sram_budget, arena))
+        limit = _aligned(min(budget, arena))
         for _ in range(1 + self.refine):
             if limit <= size.sram:
                 return
             point = trials([Knobs("Size", arena, flags, limit)])[0]
             if point is None:
                 return
-            if point.sram <= self.sram_budget:
+            if point.sram <= budget:
                 # the limit the schedule actually fills: the buffers are chosen again without the
                 # room they did not use, which can place them better (the passes are greedy)
                 tighter = _aligned(point.sram)
@@ -318,9 +369,9 @@ class SearchSchedule(Pass):
                     trials([Knobs("Size", arena, flags, tighter)])
                 return
             # the passes overshot the limit by this much: aim that far below the budget
-            limit = _aligned(limit - max(point.sram - self.sram_budget, ALIGNMENT))
+            limit = _aligned(limit - max(point.sram - budget, ALIGNMENT))
 
-    def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, *, reorders: bool,
+    def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, budget: int | None = None, *, reorders: bool,
                   joins: bool, concats: bool = False, banded: bool = False) -> int:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
         re-reads, never more than the target), stripe heights by cost (the height of fewest
@@ -349,12 +400,13 @@ class SearchSchedule(Pass):
         heights by cost where no cascade grew, prefetch overlap where nothing is prefetched, the
         memory-aware order where it is the module's order, column bands where Size fits the
         budget or no chain can be cut (``banded``). Returns how many were skipped."""
+        budget = self.sram_budget if budget is None else budget
         points = [p for p in tried.values() if p is not None]
-        best = choose(points, self.sram_budget)
+        best = choose(points, budget)
         # (the staircase before the variants: a variant may dominate a point whose fastest
         # blocks would have beaten it, so those points keep their fastest-blocks twin)
-        earlier = frontier([p for p in points if p.sram <= self.sram_budget])
-        faster = [p for p in points if p.sram > self.sram_budget and (best is None or p.cycles < best.cycles)]
+        earlier = frontier([p for p in points if p.sram <= budget])
+        faster = [p for p in points if p.sram > budget and (best is None or p.cycles < best.cycles)]
         size_knobs = Knobs("Size", arena, ("prefetch_overlap",))  # (Size as schedule{optimise=Size} builds it)
         size = tried.get(size_knobs)
         nearest = min(faster, key=lambda p: (p.sram, p.cycles)) if faster else None
@@ -380,14 +432,14 @@ class SearchSchedule(Pass):
                        (nearest.knobs.with_flags("prefetch_overlap", "full_growth"), nearest.growable != 0)]
         # (and on Size filling the budget: fewer bytes live leave its buffers more room, however
         # the Performance ladder compares with it at this budget)
-        filled = choose([p for p in points if p.knobs.buffer_limit], self.sram_budget)
+        filled = choose([p for p in points if p.knobs.buffer_limit], budget)
         wanted += [(knobs.with_flags("memory_order"), reorders) for knobs in dict.fromkeys((
             best and best.knobs, size_knobs, nearest and nearest.knobs,
             filled and filled.knobs)) if knobs]
         # chains of windowed ops in column bands: narrower feature maps and rolling buffers, paid
         # in halo columns computed twice and weights read once per band, so tried only where
         # Size, the least SRAM of the row stripes, does not fit the budget (or no limit let it be built)
-        below_size = size is None or size.sram > self.sram_budget
+        below_size = size is None or size.sram > budget
         bands = [b for b in BANDS if b <= self.max_bands]
         wanted += [(size_knobs.with_bands(b), banded and below_size) for b in bands]
         if best is not None and bands:
@@ -397,17 +449,17 @@ class SearchSchedule(Pass):
         groups = (("Performance", False), ("Size", False), ("Size", True))  # (Size filling the budget apart)
         bests = [best for strategy, filled in groups  # each strategy's best so far
                  if (best := choose([p for p in points if p.knobs.strategy == strategy
-                                     and bool(p.knobs.buffer_limit) == filled], self.sram_budget)) is not None]
+                                     and bool(p.knobs.buffer_limit) == filled], budget)) is not None]
         # and every other point of the staircase within the budget: blocks can reorder it (a smaller
         # target's cascades may gain more from them than a larger one's)
-        staircase = [p for p in dict.fromkeys(frontier([p for p in points if p.sram <= self.sram_budget]) + earlier)
+        staircase = [p for p in dict.fromkeys(frontier([p for p in points if p.sram <= budget]) + earlier)
                      if p not in bests]
         # each op on its fastest block
         fastest = trials([p.knobs.with_flags("fastest_blocks") for p in bests + staircase])
         below = [choose([p for p in points if p.knobs.strategy == best.knobs.strategy
                          and bool(p.knobs.buffer_limit) == bool(best.knobs.buffer_limit) and p.sram < best.sram],
-                        self.sram_budget)
-                 for best, point in zip(bests, fastest) if point is None or point.sram > self.sram_budget]
+                        budget)
+                 for best, point in zip(bests, fastest) if point is None or point.sram > budget]
         trials([p.knobs.with_flags("fastest_blocks") for p in below if p is not None])  # blocks moved buffers over
         return sum(not useful for _, useful in wanted)
 
@@ -415,6 +467,25 @@ class SearchSchedule(Pass):
     def _materialise(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext) -> Point | None:
         """Cycles and SRAM of the schedule the later passes build with ``knobs``, built on a
         copy of ``module``; None when they refuse it (a hard limit not met)."""
+        statistics = Statistics()
+        built = SearchSchedule._build(module, knobs, tail, ctx, statistics)
+        if built is None:
+            return None
+        totals = built.attr(TOTALS_ATTR)
+        usage = built.attr(USAGE_ATTR)
+        if totals is None:
+            return None
+        sram = usage.used(SRAM) if isinstance(usage, UsageAttr) else 0
+        stats = {pass_.NAME: counts for pass_, counts, _ in statistics.runs}  # (each pass's last run)
+        # (prefetches as npu-buffer-weights decided them: npu-allocate may drop some after)
+        return Point(knobs, int(round(totals.cycle("total"))), sram, stats["npu-form-cascades"]["grown"],
+                     stats["npu-buffer-weights"]["prefetch"])
+
+    @staticmethod
+    def _build(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext,
+               statistics: Statistics | None = None) -> Operation | None:
+        """The later passes run with ``knobs`` on a copy of ``module``: the copy's root, or None
+        when they refuse it."""
         copy = clone(module)
         manager = AnalysisManager()
         manager.seed(ctx.analyses.get(WeightStreams, module).copied_to(copy, manager))
@@ -424,22 +495,14 @@ class SearchSchedule(Pass):
         copy.root.attributes[SCHEDULE_ATTR] = knobs.schedule(target_of(module).arena_cache_size)  # (a scratch copy)
         engine = DiagnosticEngine(stream=io.StringIO())
         engine.show_remarks = False
-        statistics = Statistics()
         try:
-            PassManager(tail, engine, verify_each=False, instrumentations=[statistics], analyses=manager).run(copy.root)
+            PassManager(tail, engine, verify_each=False, instrumentations=[statistics if statistics is not None else Statistics()],
+                        analyses=manager).run(copy.root)
         except PassFailure:
             return None
         except PassCrash as crash:
             raise crash.error from None
-        totals = copy.root.attr(TOTALS_ATTR)
-        usage = copy.root.attr(USAGE_ATTR)
-        if totals is None:
-            return None
-        sram = usage.used(SRAM) if isinstance(usage, UsageAttr) else 0
-        stats = {pass_.NAME: counts for pass_, counts, _ in statistics.runs}  # (each pass's last run)
-        # (prefetches as npu-buffer-weights decided them: npu-allocate may drop some after)
-        return Point(knobs, int(round(totals.cycle("total"))), sram, stats["npu-form-cascades"]["grown"],
-                     stats["npu-buffer-weights"]["prefetch"])
+        return copy.root
 
 
 def _has_join(module: Operation, ctx: PassContext) -> bool:

@@ -12,6 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from npu_opt.tools.blas_threads import single_threaded_blas  # noqa: E402
+
+single_threaded_blas()  # (before numpy: as in npu-opt, no BLAS threads, so the search's pool may fork)
 import npu_opt.dialects  # noqa: E402,F401  (registers builtin, func and the other dialects)
 from npu_opt.ir.parser import ParseOptions, parse_module  # noqa: E402
 from npu_opt.ir.printer import PrintOptions, print_op  # noqa: E402

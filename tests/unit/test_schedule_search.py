@@ -122,6 +122,12 @@ def test_a_budget_nothing_fits_is_one_error() -> None:
     assert errors.count("error:") == 1
     assert "no schedule fits the SRAM budget of 100 bytes" in errors
     assert "needs 384 bytes" in errors
+    # what the user can act on: the op at the smallest schedule's peak, the bytes live there and
+    # the tensors that make them, and what would make room
+    assert "384 bytes are live at once while 'tfl.depthwise_conv_2d' runs" in errors
+    assert "the result of 'conv' (npu.conv2d): 128 bytes" in errors
+    assert "a memory mode with a dedicated SRAM" in errors
+
 
 
 def _tail_after(model: str, target: tuple, schedule: ScheduleAttr | None, tail: str):

@@ -60,7 +60,8 @@
 // KNOBS-SAME: npu.search = #npu.search<budget = 8000, chosen = 1,
 // KNOBS-NOT: npu.alloc
 
-// NONE: error: no schedule fits the SRAM budget of 100 bytes: the smallest of {{[0-9]+}} schedules tried needs 384 bytes
+// The error names the smallest schedule's peak (the op running, the largest tensors live) and what would help.
+// NONE: error: no schedule fits the SRAM budget of 100 bytes: the smallest of {{[0-9]+}} schedules tried (Size with an SRAM target of {{[0-9]+}} bytes, prefetch overlap) needs 384 bytes; 384 bytes are live at once while 'tfl.depthwise_conv_2d' runs (the result of 'tfl.depthwise_conv_2d': 256 bytes, the result of 'conv' (npu.conv2d): 128 bytes); feature maps live in the SRAM in memory mode Shared_Sram: a budget of at least 384 bytes, or a memory mode with a dedicated SRAM (feature maps in DRAM, the SRAM their cache) would fit
 // NONE-NOT: error
 
 // NEGATIVE: error: sram-budget must be a number of bytes (or -1: no search), not -5
