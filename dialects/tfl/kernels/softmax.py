@@ -85,7 +85,7 @@ def fixed_point_exp_table(input_scale: float, beta: float) -> np.ndarray:
     mantissa, left_shift = quantize_multiplier(min(beta * input_scale * float(1 << 26), float(INT32_MAX)))
     lowest = -math.floor(31 * 2.0 ** (26 - left_shift))
     d = np.arange(-255, 1, dtype=np.int64)
-    exps = exp_on_negative_values(doubling_high_mul(d << left_shift, mantissa))
+    exps = exp_on_negative_values(doubling_high_mul(d << max(left_shift, 0), mantissa))
     return np.where(d >= lowest, exps, 0)
 
 
@@ -193,9 +193,10 @@ def softmax(op: Operation, args: list[Any]) -> list[np.ndarray]:
     qi = quant_of(op, op.operands[0].type, "input")
     qo = quant_of(op, out_type, "output")
     if qi.bits == 8:
-        out = softmax_8bit(x, qi.scale, beta, qo.scale, qo.zero, qo.low, qo.high)
         fixed, covered = softmax_8bit_fixed(x, qi.scale, beta, qo.bits, qo.low)
-        out = np.where(covered[..., None], np.clip(fixed, qo.low, qo.high), out)
+        out = np.clip(fixed, qo.low, qo.high)
+        if not covered.all():
+            out = np.where(covered[..., None], out, softmax_8bit(x, qi.scale, beta, qo.scale, qo.zero, qo.low, qo.high))
     elif qi.bits == 16 and qo.bits == 16:
         if qi.zero or qo.zero:
             raise fail(op, f"int16 softmax needs zero points of 0, not {qi.zero} (input) and "
