@@ -3,12 +3,15 @@
 ai-edge-litert runs the original ``.tflite`` with TFLite's reference kernels by default (the
 arithmetic the tfl kernels reproduce); ``builtin`` selects its optimised kernels instead. It is
 an optional dependency (``pip install npu-opt[run]``), imported only when a comparison is asked
-for. Inputs are fed in the subgraph's input order, which is the order of the imported
-function's arguments; outputs are paired with ours by tensor name when every name is known
-and unique, else by position.
+for. It runs in a child process (``litert_process``): LiteRT's kernels abort on some models
+(its reference int8 softmax on a row of exponentials summing to 512 or more), and that is then
+one error naming the model and the signal. Inputs are fed in the subgraph's input order, which
+is the order of the imported function's arguments; outputs are paired with ours by tensor name
+when every name is known and unique, else by position.
 """
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -42,7 +45,22 @@ class LitertRun:
 def run_litert(model: bytes, path: str, inputs: Sequence[np.ndarray], kernels: str = "ref",
                keep_all: bool = False) -> LitertRun:
     """Run the ``model`` flatbuffer's main subgraph on ``inputs`` (``path`` names the model in
-    errors); ``keep_all`` keeps every intermediate tensor too."""
+    errors); ``keep_all`` keeps every intermediate tensor too. It runs in a child process (see
+    ``litert_process``), so that LiteRT's kernels aborting or crashing is one error naming the
+    model and the signal instead of the end of this process."""
+    from npu_opt.tools.litert_process import run_in_child
+    if importlib.util.find_spec("ai_edge_litert") is None:
+        raise UserError("--compare-tflite needs ai-edge-litert (pip install 'npu-opt[run]')")
+    return run_in_child(run_litert_here, (model, path, inputs, kernels, keep_all), path, KERNEL_NAMES[kernels])
+
+
+KERNEL_NAMES = {"ref": "reference", "builtin": "optimised"}
+"""How errors name each kernel set of RESOLVERS."""
+
+
+def run_litert_here(model: bytes, path: str, inputs: Sequence[np.ndarray], kernels: str = "ref",
+                    keep_all: bool = False) -> LitertRun:
+    """``run_litert`` in this process: a crash in LiteRT's kernels ends it."""
     try:
         from ai_edge_litert.interpreter import Interpreter, OpResolverType
     except ImportError:
@@ -171,5 +189,5 @@ def op_differences(found: dict[str, tuple[str, np.ndarray]], tensors: dict[str, 
     return records
 
 
-__all__ = ["CONSTANT_OPS", "Difference", "LitertRun", "NamedResults", "OpDifference", "RESOLVERS", "difference",
-           "op_differences", "pair_outputs", "result_names", "run_litert"]
+__all__ = ["CONSTANT_OPS", "Difference", "KERNEL_NAMES", "LitertRun", "NamedResults", "OpDifference", "RESOLVERS",
+           "difference", "op_differences", "pair_outputs", "result_names", "run_litert", "run_litert_here"]

@@ -146,9 +146,13 @@ def _softmax8(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[in
                   activation=b.activation("lut", exp_type))
     right_shift, half_denominator = _normalised_sum(steps, exps)
     inverse = _newton_raphson_inverse(steps, half_denominator)
-    # the exponentials times the inverse, shifted into the OFM
-    scale = steps.step(MulOp, "mul", [inverse, steps.const(2)], steps.column(steps.one))
-    scaled = steps.step(MulOp, "mul", [exps, scale], steps.full(steps.two), factor=2)
+    # the exponentials times the inverse, shifted into the OFM. Both products carry Vela's scaling
+    # explicitly: doubling the inverse multiplies by a "no scale" constant (no rescale), and the
+    # exponentials (scale 1) times that (scale 1) into scale 2 halve. With an IFM zero point of 0
+    # the "no scale" and scale-1 types are one type, so the scaling cannot be read from them.
+    scale = steps.step(MulOp, "mul", [inverse, steps.const(2)], steps.column(steps.one), rescale=b.rescale(1, 0))
+    scaled = steps.step(MulOp, "mul", [exps, scale], steps.full(steps.two), factor=2,
+                        rescale=b.rescale(*elementwise_mul_scale(1.0, 1.0, 2.0)))
     ofm_type = tensor(shape, element_type_of(ofm.type))
     return seq.op(ShrOp, "shr", [scaled, right_shift], ofm_type, activation=b.activation("none", ofm_type),
                   rounding="half_up")

@@ -65,7 +65,7 @@ def test_width_folded_strided_average_pool_is_bit_exact_against_litert(ifm, wind
     with the weights one input per group and the fold recorded on the op."""
     pytest.importorskip("ai_edge_litert")
     from npu_opt.dialects.tfl.tflite import export_tflite
-    from npu_opt.tools.litert_compare import run_litert
+    from npu_opt.tools.litert_compare import run_litert_here as run_litert  # (in-process: many small runs)
 
     data = export_tflite(parse_module(_pool_model(ifm, window, zero_point), "pool.mlir"))
     rng = np.random.default_rng(14)

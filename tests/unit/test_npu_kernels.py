@@ -334,7 +334,7 @@ def test_legalised_model_matches_litert_within_the_documented_bounds(model):
     from npu_opt.dialects.tfl.tflite import import_tflite
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
     from npu_opt.ir.interpreter import Interpreter
-    from npu_opt.tools.litert_compare import run_litert
+    from npu_opt.tools.litert_compare import run_litert_here as run_litert  # (in-process: many small runs)
     from npu_opt.tools.npu_run import transform
     from npu_opt.tools.run_inputs import function_ports, gather_inputs
     from npu_opt.tools.target_options import apply_target, prepare_target

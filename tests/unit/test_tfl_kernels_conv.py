@@ -113,7 +113,7 @@ def random_inputs(model: bytes, seed: int) -> list[np.ndarray]:
 
 def reference(model: bytes, inputs: list[np.ndarray]) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
     """litert's outputs with its reference kernels, and every tensor by name (npu-run's runner)."""
-    from npu_opt.tools.litert_compare import run_litert
+    from npu_opt.tools.litert_compare import run_litert_here as run_litert  # (in-process: many small runs)
     run = run_litert(model, "case.tflite", inputs, keep_all=True)
     return [array for _, array in run.outputs], run.tensors
 

@@ -52,7 +52,7 @@ def one_op(name: str, inputs: list[str], output: str, props: str = "") -> bytes:
 def litert(model: bytes, inputs: list[np.ndarray]) -> list[np.ndarray]:
     """The outputs of TFLite's reference kernels (litert's BUILTIN_REF resolver) on ``inputs``:
     the oracle of every interpreter test, since the optimised kernels round differently."""
-    from npu_opt.tools.litert_compare import run_litert
+    from npu_opt.tools.litert_compare import run_litert_here as run_litert  # (in-process: many small runs)
     return [array for _, array in run_litert(model, "case.tflite", inputs).outputs]
 
 
@@ -137,7 +137,7 @@ def test_each_op_on_litert_intermediates(name: str) -> None:
     """Every element-wise op of a model, run by its kernel on litert's own intermediate tensors,
     reproduces litert's result (independent of the other ops' kernels, e.g. convolutions)."""
     from npu_opt.ir.interpreter import kernel_for
-    from npu_opt.tools.litert_compare import run_litert
+    from npu_opt.tools.litert_compare import run_litert_here as run_litert  # (in-process: many small runs)
     model = (DATA / f"{name}.tflite").read_bytes()
     inputs = model_inputs(model, 0)
     tensors = run_litert(model, f"{name}.tflite", inputs, keep_all=True).tensors

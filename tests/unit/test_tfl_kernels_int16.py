@@ -45,7 +45,7 @@ def model(name: str, in_scale: float, out_scale: float, size: int, in_zero: int 
 
 def litert(flatbuffer: bytes, x: np.ndarray) -> np.ndarray:
     """litert's reference kernels' output on ``x``."""
-    from npu_opt.tools.litert_compare import run_litert
+    from npu_opt.tools.litert_compare import run_litert_here as run_litert  # (in-process: many small runs)
     return run_litert(flatbuffer, "case.tflite", [x]).outputs[0][1]
 
 

@@ -1,10 +1,15 @@
 """Kernel of tfl.softmax, with TFLite's three arithmetics.
 
-int8 (and uint8) input: TFLite's lookup-table path. A 256-entry float32 table holds
-exp(-input_scale * beta * d) for every distance d = max - x a row can have (float32 argument,
-C's expf); each row sums its table values in float32, in order; each output is
-round(table value * (1 / (sum * output_scale))) + output zero point (float32 throughout, rounding
-half away from zero), clamped to the output type.
+int8 (and uint8) input: TFLite's reference kernel, gemmlowp's fixed-point softmax (what
+ai-edge-litert's reference kernels and Vela's NPU program compute). x - max is scaled by
+beta * input_scale into Q5.26 (differences too negative for Q5.26 give 0), exp'd into Q0.31,
+each exp rounded into Q12.19 and summed per row; the sum's reciprocal (its leading zeros and
+1 / (1 + x) by Newton-Raphson) times each exp, shifted right into the output's bits, plus the
+output type's minimum. A row whose exponentials sum to 512 or more would need a shift beyond 31
+bits, and TFLite's reference kernel aborts the process there; such rows get what LiteRT's
+optimised kernel computes: a 256-entry float32 table of exp(-input_scale * beta * d) for every
+distance d = max - x (C's expf), summed in float32 in order, each output
+round(table value * (1 / (sum * output_scale))) + output zero point, clamped.
 
 int16: TFLite's fixed-point path with two 513-entry int16 tables interpolated linearly, one for
 exp on [-10, 0] and one for 1 / (1 + x) on [0, 1]. The difference to the row maximum is rescaled
@@ -24,7 +29,10 @@ from typing import Any, Callable
 import numpy as np
 
 from npu_opt.dialects.tfl.common import TFL
-from npu_opt.dialects.tfl.kernels.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
+from npu_opt.dialects.tfl.kernels.fixed_point import (
+    INT32_MAX, doubling_high_mul, multiply_by_quantized_multiplier, quantize_multiplier, rounding_shift_right,
+)
+from npu_opt.dialects.tfl.kernels.gemmlowp import count_leading_zeros32, exp_on_negative_values, one_over_one_plus_x
 from npu_opt.dialects.tfl.kernels.quantize import quant_of
 from npu_opt.dialects.tfl.ops_elementwise import SoftmaxOp
 from npu_opt.ir.core import Operation
@@ -69,9 +77,42 @@ def _round_half_away(x: np.ndarray) -> np.ndarray:
     return np.copysign(np.floor(np.abs(x) + x.dtype.type(0.5)), x)
 
 
+@lru_cache(maxsize=64)
+def fixed_point_exp_table(input_scale: float, beta: float) -> np.ndarray:
+    """exp(beta * input_scale * d) in Q0.31 for d = -255..0 (index d + 255), as TFLite's reference
+    int8 softmax computes it: d times beta * input_scale in Q5.26 (a multiplier capped at the
+    int32 maximum, and its left shift), 0 below the most negative Q5.26 difference."""
+    mantissa, left_shift = quantize_multiplier(min(beta * input_scale * float(1 << 26), float(INT32_MAX)))
+    lowest = -math.floor(31 * 2.0 ** (26 - left_shift))
+    d = np.arange(-255, 1, dtype=np.int64)
+    exps = exp_on_negative_values(doubling_high_mul(d << max(left_shift, 0), mantissa))
+    return np.where(d >= lowest, exps, 0)
+
+
+REFERENCE_SUM_LIMIT = 1 << 28
+"""The Q12.19 row sum (512) from which TFLite's reference kernel's final shift exceeds 31 bits."""
+
+
+def softmax_8bit_fixed(x: np.ndarray, input_scale: float, beta: float, bits: int, low: int) -> tuple[np.ndarray,
+                                                                                                        np.ndarray]:
+    """TFLite's reference softmax of 8-bit stored values along the last axis, into ``bits``-bit
+    outputs offset by ``low``: (int64 outputs, which rows it covers: those summing below 512)."""
+    values = x.astype(np.int64)
+    exps = fixed_point_exp_table(input_scale, beta)[values - values.max(axis=-1, keepdims=True) + 255]
+    total = ((exps + (1 << 11)) >> 12).sum(axis=-1, keepdims=True)  # each rounded into Q12.19
+    covered = total < REFERENCE_SUM_LIMIT
+    total = np.where(covered, total, 1 << 27)  # (rows beyond the limit are computed elsewhere)
+    headroom_plus_one = count_leading_zeros32(total)
+    normalised = (total << headroom_plus_one) - (1 << 31)  # the sum's leading one dropped, in Q0.31
+    scale = one_over_one_plus_x(normalised)
+    shift = 12 - headroom_plus_one + 31 - bits
+    return rounding_shift_right(doubling_high_mul(scale, exps), shift) + low, covered[..., 0]
+
+
 def softmax_8bit(x: np.ndarray, input_scale: float, beta: float, output_scale: float,
                  output_zero: int, low: int, high: int) -> np.ndarray:
-    """TFLite's table softmax of 8-bit stored values along the last axis (int64 result)."""
+    """LiteRT's optimised (float32 table) softmax of 8-bit stored values along the last axis
+    (int64 result)."""
     table = exp_table(input_scale, beta)
     values = x.astype(np.int64)
     index = values - values.max(axis=-1, keepdims=True) + 255
@@ -152,7 +193,10 @@ def softmax(op: Operation, args: list[Any]) -> list[np.ndarray]:
     qi = quant_of(op, op.operands[0].type, "input")
     qo = quant_of(op, out_type, "output")
     if qi.bits == 8:
-        out = softmax_8bit(x, qi.scale, beta, qo.scale, qo.zero, qo.low, qo.high)
+        fixed, covered = softmax_8bit_fixed(x, qi.scale, beta, qo.bits, qo.low)
+        out = np.clip(fixed, qo.low, qo.high)
+        if not covered.all():
+            out = np.where(covered[..., None], out, softmax_8bit(x, qi.scale, beta, qo.scale, qo.zero, qo.low, qo.high))
     elif qi.bits == 16 and qo.bits == 16:
         if qi.zero or qo.zero:
             raise fail(op, f"int16 softmax needs zero points of 0, not {qi.zero} (input) and "

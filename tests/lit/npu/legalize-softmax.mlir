@@ -28,8 +28,8 @@
 // CHECK: "npu.add"({{.*}}) <{name = "sm_add17"
 // CHECK: "npu.add"({{.*}}) <{name = "sm_add22"
 // CHECK: "npu.add"({{.*}}) <{name = "sm_add27"
-// CHECK: "npu.mul"({{.*}}) <{name = "sm_mul28"
-// CHECK: %[[SCALED:.*]] = "npu.mul"(%[[EXP]], %{{.*}}) <{name = "sm_mul29"
+// CHECK: "npu.mul"({{.*}}) <{name = "sm_mul28", activation = #npu.act<clip, min = -128, max = 127>, rescale = #npu.rescale<multiplier = 1, shift = 0>}>
+// CHECK: %[[SCALED:.*]] = "npu.mul"(%[[EXP]], %{{.*}}) <{name = "sm_mul29", activation = #npu.act<clip, min = -128, max = 127>, rescale = #npu.rescale<multiplier = 1073741824, shift = 31>}>
 // CHECK: %[[OUT:.*]] = "npu.shr"(%[[SCALED]], %{{.*}}) <{name = "sm_shr30", activation = #npu.act<none, min = -128, max = 127>, rounding = "half_up"}> : ({{.*}}) -> tensor<1x1x1x10x!quant.uniform<i8:f32, 0.00390625:-128>>
 // CHECK: %[[R:.*]] = "npu.reshape"(%[[OUT]]) <{name = "sm"}>
 // CHECK: return %[[R]]
