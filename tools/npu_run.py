@@ -322,7 +322,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = PROGRAM[0]
     PROGRAM[0] = "npu-run"
     try:
-        return _main(list(sys.argv[1:] if argv is None else argv))
+        from npu_opt.tools.stdout_guard import guard_stdout
+        return guard_stdout("npu-run", lambda: _main(list(sys.argv[1:] if argv is None else argv)))
     finally:
         PROGRAM[0] = previous
 
@@ -333,8 +334,11 @@ def _main(argv: list[str]) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as done:
         return int(done.code or 0)
+    from npu_opt.tools.stdout_guard import StdoutError
     try:
         return run(args)
+    except StdoutError:
+        raise  # (guard_stdout reports it)
     except RunCrash as crash:
         sys.stderr.write(f"npu-run: internal error during {crash.where} ({str(crash)[:300]})\n")
         return 2
