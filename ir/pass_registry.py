@@ -315,16 +315,41 @@ def _pipeline_with_options(pipeline: PipelineInfo, options: dict[str, str], dept
         if key not in every and key.replace("_", "-") not in every:
             raise PipelineError(f"pipeline '{pipeline.name}' has no option '{key}'{suggest(key, every)} "
                                 f"(options: {', '.join(sorted(every)) or 'none'})")
+    _check_pipeline_values(pipeline.name, elements, options)
     passes: list[Pass] = []
     for element in elements:
         name, brace, rest = element.partition("{")
         own = _parse_options(rest[:-1], name.strip()) if brace else {}
         given = {k: v for k, v in options.items() if k in declared[element] or k.replace("_", "-") in declared[element]}
         if given and name.strip() in _PASSES:
-            passes.append(make_pass(name.strip(), {**own, **given}))
+            try:
+                passes.append(make_pass(name.strip(), {**own, **given}))
+            except PipelineError as err:  # (a pass's own check of a value the pipeline forwarded)
+                typed = " ".join(f"{k}={v}" for k, v in given.items())
+                raise PipelineError(f"{pipeline.name}{{{typed}}}: {err}") from None
         else:
             passes.extend(parse_pipeline(element, depth))
     return passes
+
+
+def _check_pipeline_values(pipeline: str, elements: list[str], options: dict[str, str]) -> None:
+    """Each value of ``options`` given to ``pipeline`` converts to the type of every pass of it
+    that takes the option; else a PipelineError naming the pipeline's option as the user typed
+    it, and the values it takes (the strictest of its passes'), not an inner pass."""
+    for key, text in options.items():
+        for element in elements:
+            cls = _PASSES.get(element.partition("{")[0].strip())
+            spec = None if cls is None else next(
+                (s for s in option_specs(cls) if s[0] in (key, key.replace("_", "-"))), None)
+            if spec is None:
+                continue
+            try:
+                _convert(text, spec[1])
+            except ValueError:
+                type_ = spec[1]
+                hint = suggest(text, typing.get_args(type_)) if typing.get_origin(type_) is typing.Literal else ""
+                raise PipelineError(f"option '{spec[0]}' of pipeline '{pipeline}' expects {_type_name(type_)}, "
+                                    f"got '{text}'{hint}") from None
 
 
 def pipeline_text(passes: list[Pass]) -> str:
