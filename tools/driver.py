@@ -111,6 +111,11 @@ def run(args: argparse.Namespace) -> int:
     engine = DiagnosticEngine(sources)
     engine.show_remarks = args.pass_remarks
     try:
+        from npu_opt.tools.vela_flags import apply_optimise, list_configs_text
+        if getattr(args, "list_configs", False):
+            sys.stdout.write(list_configs_text(args))
+            return 0
+        apply_optimise(args)
         passes_ = _pipeline(args)
         target = prepare_target(args)
         check_output_path(args.output)  # before any work: a bad path fails fast, nothing printed
