@@ -42,11 +42,13 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the target options to ``parser`` (npu-opt and npu-translate call this)."""
     group = parser.add_argument_group(
         "target (Ethos-U accelerator and system, as Vela's options of the same names)")
-    group.add_argument("--target", "--accelerator-config", dest="target", metavar="ACCELERATOR", default=None,
+    group.add_argument("--target", metavar="ACCELERATOR", default=None,
                        help="ethos-u55-32, -64, -128, -256, ethos-u65-256 or -512; sets the module's "
                             "npu.target attribute (default: the module's own; else ethos-u55-256 when another target "
                             "option is given; with no target at all, passes that need one, such as estimate, "
                             "stop with an error)")
+    group.add_argument("--accelerator-config", dest="target", metavar="ACCELERATOR", default=None,
+                       help="Vela's name for --target")
     group.add_argument("--config", metavar="FILE", action="append", default=[],
                        help="Vela configuration file (.ini) with [System_Config.NAME] and [Memory_Mode.NAME] "
                             "sections; may be repeated. Vela's stock sections are built in")
