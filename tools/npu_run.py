@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
     from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
     from npu_opt.ir.interpreter import Interpreter
     from npu_opt.ir.pass_registry import parse_pipeline
-    from npu_opt.tools.output import check_output_path, read_input, write_output
+    from npu_opt.tools.output import check_output_path, check_suffix, read_input, write_output
     from npu_opt.tools.run_inputs import function_ports, gather_inputs, npz_bytes
     from npu_opt.tools.target_options import apply_target, prepare_target
 
@@ -257,6 +257,7 @@ def run(args: argparse.Namespace) -> int:
             parse_pipeline(text)  # an unknown pass fails before any work
         target = prepare_target(args)
         if args.output is not None:
+            check_suffix("-o", args.output, (".npz",), "npu-run writes the outputs as a NumPy .npz archive")
             check_output_path(args.output)
         if args.compare_each_op and not args.compare_tflite:
             raise UserError("--compare-each-op compares with TFLite: it needs --compare-tflite")
