@@ -102,7 +102,7 @@ def _limits(module: Operation):
     target's) for a fast storage separate from the arena (Dedicated_Sram) or without a target,
     the accelerator's address space for the other areas. Where the arena is in the fast storage
     (Shared_Sram, Sram_Only) the arena cache size is a target, not a limit, as npu-allocate (a
-    remark) and Vela ("SRAM target for arena memory area exceeded", a warning) treat it."""
+    warning) and Vela ("SRAM target for arena memory area exceeded", a warning) treat it."""
     try:
         target = target_of(module, required=False)
     except TargetError:
