@@ -315,16 +315,88 @@ def _pipeline_with_options(pipeline: PipelineInfo, options: dict[str, str], dept
         if key not in every and key.replace("_", "-") not in every:
             raise PipelineError(f"pipeline '{pipeline.name}' has no option '{key}'{suggest(key, every)} "
                                 f"(options: {', '.join(sorted(every)) or 'none'})")
+    _check_pipeline_values(pipeline.name, elements, options)
     passes: list[Pass] = []
     for element in elements:
         name, brace, rest = element.partition("{")
         own = _parse_options(rest[:-1], name.strip()) if brace else {}
         given = {k: v for k, v in options.items() if k in declared[element] or k.replace("_", "-") in declared[element]}
         if given and name.strip() in _PASSES:
-            passes.append(make_pass(name.strip(), {**own, **given}))
+            try:
+                passes.append(make_pass(name.strip(), {**own, **given}))
+            except PipelineError as err:  # (a pass's own check of a value the pipeline forwarded)
+                typed = " ".join(f"{k}={v}" for k, v in given.items())
+                raise PipelineError(f"{pipeline.name}{{{typed}}}: {err}") from None
         else:
             passes.extend(parse_pipeline(element, depth))
     return passes
+
+
+def _check_pipeline_values(pipeline: str, elements: list[str], options: dict[str, str]) -> None:
+    """Each value of ``options`` given to ``pipeline`` converts to the type of every pass of it
+    that takes the option; else a PipelineError naming the pipeline's option as the user typed
+    it, and the values it takes (the strictest of its passes'), not an inner pass."""
+    for key, text in options.items():
+        for element in elements:
+            cls = _PASSES.get(element.partition("{")[0].strip())
+            spec = None if cls is None else next(
+                (s for s in option_specs(cls) if s[0] in (key, key.replace("_", "-"))), None)
+            if spec is None:
+                continue
+            try:
+                _convert(text, spec[1])
+            except ValueError:
+                type_ = spec[1]
+                hint = suggest(text, typing.get_args(type_)) if typing.get_origin(type_) is typing.Literal else ""
+                raise PipelineError(f"option '{spec[0]}' of pipeline '{pipeline}' expects {_type_name(type_)}, "
+                                    f"got '{text}'{hint}") from None
+
+
+def _options_of(name: str, depth: int = 0) -> set[str]:
+    """The option names a pass takes, or (a named pipeline) any pass of it; empty if unknown."""
+    _load(name)
+    pipeline = _PIPELINES.get(name)
+    if pipeline is None:
+        cls = _PASSES.get(name)
+        return {spec[0] for spec in option_specs(cls)} if cls is not None else set()
+    if depth > 16:
+        raise PipelineError("named pipelines nest too deeply (a cycle?)")
+    found: set[str] = set()
+    for element in _split_top(pipeline.pipeline, ","):
+        if element.strip():
+            found |= _options_of(element.partition("{")[0].strip(), depth + 1)
+    return found
+
+
+def with_option(text: str, key: str, value: str, given_as: str = "") -> tuple[str, int]:
+    """``text`` with ``key=value`` added to each element (a pass or a named pipeline) that takes
+    the option ``key``, and how many did. An element already setting ``key`` keeps it when equal;
+    a different value is a PipelineError naming both (the first as ``given_as``, if given)."""
+    out: list[str] = []
+    count = 0
+    for element in _split_top(text.strip(), ","):
+        stripped = element.strip()
+        if stripped.endswith(")") and "(" in stripped and (
+                "{" not in stripped or stripped.index("(") < stripped.index("{")):
+            anchor, _, inner = stripped.partition("(")
+            inner_text, inner_count = with_option(inner[:-1], key, value, given_as)
+            out.append(f"{anchor}({inner_text})")
+            count += inner_count
+            continue
+        name, brace, rest = stripped.partition("{")
+        if not name.strip() or key not in _options_of(name.strip()):
+            out.append(stripped)
+            continue
+        options = _parse_options(rest[:-1], name.strip()) if brace and rest.endswith("}") else {}
+        own = options.get(key, options.get(key.replace("-", "_")))
+        if own is not None and own != value:
+            raise PipelineError(f"{given_as or key + '=' + value} and {name.strip()}{{{key}={own}}} disagree: "
+                                "give one of them")
+        count += 1
+        if own is None:
+            options[key] = value
+        out.append(name.strip() + "{" + " ".join(f"{k}={v}" for k, v in options.items()) + "}")
+    return ",".join(out), count
 
 
 def pipeline_text(passes: list[Pass]) -> str:

@@ -42,6 +42,9 @@ def build_parser(prog: str = "npu-opt") -> argparse.ArgumentParser:
                    metavar="PIPELINE", help="passes to run, e.g. 'cse,canonicalize{max-iterations=3}'")
     g = p.add_argument_group("passes")
     g.add_argument("--list-passes", action="store_true", help="list passes, their options and pipelines")
+    g.add_argument("--optimise", choices=("Performance", "Size"), default=None,
+                   help="Vela's --optimise: the strategy of the schedule pipeline (--pass=schedule --optimise Size "
+                        "is --pass='schedule{optimise=Size}'); needs a pass pipeline that takes it")
     g.add_argument("--dump-pass-pipeline", action="store_true",
                    help="print the expanded pipeline with every option to stderr")
     g.add_argument("--verify-each", dest="verify_each", action="store_true", default=True,
@@ -97,6 +100,9 @@ def build_parser(prog: str = "npu-opt") -> argparse.ArgumentParser:
     o.add_argument("--dialect-docs", action="store_true",
                    help="print Markdown documentation of every registered op")
     add_target_arguments(p)
+    p.add_argument("--list-configs", action="store_true",
+                   help="list the targets, system configs (with the NPU each is for) and memory modes: Vela's "
+                        "stock ones, built in, and those of the --config files")
     c = p.add_argument_group("crashes")
     c.add_argument("--crash-reproducer", default=None, metavar="FILE",
                    help="where to write the reproducer if npu-opt crashes (default: a temporary file)")

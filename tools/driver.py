@@ -15,7 +15,7 @@ from npu_opt.ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassMana
 from npu_opt.ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_text
 from npu_opt.ir.printer import PrintOptions, print_op
 from npu_opt.ir.verifier import verify
-from npu_opt.tools.output import check_output_path, decode_utf8, read_input, write_output
+from npu_opt.tools.output import check_output_path, check_suffix, decode_utf8, read_input, write_output
 from npu_opt.tools.target_options import TargetRequest, apply_target, prepare_target
 
 if TYPE_CHECKING:
@@ -111,10 +111,17 @@ def run(args: argparse.Namespace) -> int:
     engine = DiagnosticEngine(sources)
     engine.show_remarks = args.pass_remarks
     try:
+        from npu_opt.tools.vela_flags import apply_optimise, list_configs_text
+        if getattr(args, "list_configs", False):
+            sys.stdout.write(list_configs_text(args))
+            return 0
+        apply_optimise(args)
         passes_ = _pipeline(args)
         target = prepare_target(args)
         check_output_path(args.output)  # before any work: a bad path fails fast, nothing printed
         if getattr(args, "perf_report", None):
+            check_suffix("--perf-report", args.perf_report, (".csv", ".json"),
+                         "the report is CSV or JSON, as the name's suffix says")
             check_output_path(args.perf_report)
         reports = _reports(args)
         if reports is not None:

@@ -5,7 +5,7 @@ address on y. Each allocation (``npu.alloc`` on the op defining a tensor, ``npu.
 a function's arguments) is a rectangle from its first to past its last live time index, spanning
 its bytes; the copies made by ``npu.dma`` ops are hatched and their times marked with a triangle
 on top of the panel, the time span of each cascade (``npu.cascade``) is shaded, and a dashed line
-marks the area's lower bound from ``npu.usage`` (the most bytes live at once), so the gap to the
+marks the most bytes live at once in the area (``npu.usage``, "live at the peak"), so the gap to the
 top of the packing is the allocator's waste. A legend right of each panel names every kind of
 mark; addresses are in KiB from 10,000 bytes. The file is SVG or PNG, chosen by its suffix.
 
@@ -47,7 +47,7 @@ class Timeline:
     """(first time, last time) of each cascade."""
     dma_times: list[int] = field(default_factory=list)
     bounds: dict[str, int] = field(default_factory=dict)
-    """Per area, the lower bound of ``npu.usage`` (the most bytes live at one time)."""
+    """Per area, the most bytes live at one time (``npu.usage``), drawn as "live at the peak"."""
 
 
 def check_request(path: str) -> None:
@@ -130,7 +130,7 @@ def _legend_handles(timeline: Timeline, area: str, intervals: list[Interval]) ->
     if area in timeline.bounds:
         bound = timeline.bounds[area]
         handles.append(Line2D([], [], color="#b2182b", linestyle="--", linewidth=0.8,
-                              label=f"lower bound ({bound:,} B)"))
+                              label=f"live at the peak ({bound:,} B)"))
     if timeline.dma_times:
         handles.append(Line2D([], [], marker="v", color="#6a3d9a", linestyle="none", markersize=6,
                               label="DMA (time it runs)"))

@@ -56,6 +56,12 @@ def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     from npu_opt.tools.blas_threads import single_threaded_blas
     single_threaded_blas()  # before anything imports numpy
+    from npu_opt.tools.stdout_guard import guard_stdout
+    return guard_stdout("npu-opt", lambda: _answer(argv))
+
+
+def _answer(argv: list[str]) -> int:
+    """The run for ``argv`` (standard output guarded by the caller)."""
     if argv == ["--version"]:
         from npu_opt.tools.cli_args import VERSION
         sys.stdout.write(f"npu-opt {VERSION}\n")
@@ -93,7 +99,7 @@ def _run_guarded(args: object) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("npu-opt: interrupted\n")
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # (a pipe other than standard output, whose failures guard_stdout reports)
         return 1
 
 

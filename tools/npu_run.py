@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
     from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
     from npu_opt.ir.interpreter import Interpreter
     from npu_opt.ir.pass_registry import parse_pipeline
-    from npu_opt.tools.output import check_output_path, read_input, write_output
+    from npu_opt.tools.output import check_output_path, check_suffix, read_input, write_output
     from npu_opt.tools.run_inputs import function_ports, gather_inputs, npz_bytes
     from npu_opt.tools.target_options import apply_target, prepare_target
 
@@ -257,6 +257,7 @@ def run(args: argparse.Namespace) -> int:
             parse_pipeline(text)  # an unknown pass fails before any work
         target = prepare_target(args)
         if args.output is not None:
+            check_suffix("-o", args.output, (".npz",), "npu-run writes the outputs as a NumPy .npz archive")
             check_output_path(args.output)
         if args.compare_each_op and not args.compare_tflite:
             raise UserError("--compare-each-op compares with TFLite: it needs --compare-tflite")
@@ -322,7 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = PROGRAM[0]
     PROGRAM[0] = "npu-run"
     try:
-        return _main(list(sys.argv[1:] if argv is None else argv))
+        from npu_opt.tools.stdout_guard import guard_stdout
+        return guard_stdout("npu-run", lambda: _main(list(sys.argv[1:] if argv is None else argv)))
     finally:
         PROGRAM[0] = previous
 
@@ -333,8 +335,11 @@ def _main(argv: list[str]) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as done:
         return int(done.code or 0)
+    from npu_opt.tools.stdout_guard import StdoutError
     try:
         return run(args)
+    except StdoutError:
+        raise  # (guard_stdout reports it)
     except RunCrash as crash:
         sys.stderr.write(f"npu-run: internal error during {crash.where} ({str(crash)[:300]})\n")
         return 2

@@ -126,11 +126,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     single_threaded_blas()  # before anything imports numpy
     from npu_opt.ir.diagnostics import PROGRAM
     PROGRAM[0] = "npu-translate"
-    args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    from npu_opt.tools.stdout_guard import guard_stdout
+    return guard_stdout("npu-translate", lambda: _answer(sys.argv[1:] if argv is None else argv))
+
+
+def _answer(argv: Sequence[str]) -> int:
+    """The run for ``argv`` (standard output guarded by the caller)."""
+    from npu_opt.tools.stdout_guard import StdoutError
+    args = parse_arguments(argv)
     if isinstance(args, int):
         return args
     try:
         return run_translation(args)
+    except StdoutError:
+        raise  # (guard_stdout reports it)
     except KeyboardInterrupt:
         sys.stderr.write("npu-translate: interrupted\n")
         return 130

@@ -69,6 +69,18 @@ def check_output_path(path: str) -> None:
         raise UserError(f"cannot write '{path}': {os.strerror(problem)}")
 
 
+def check_suffix(flag: str, path: str, suffixes: tuple[str, ...], written: str) -> None:
+    """Fail early (UserError) if ``path`` names a regular file whose suffix is none of ``suffixes``
+    (the forms ``flag`` writes, ``written`` in words), so a name promising another format never
+    gets this one. ``-`` and devices (``/dev/null``) have no suffix to keep."""
+    if path == "-" or path.lower().endswith(suffixes):
+        return
+    if os.path.exists(path) and not os.path.isfile(path):  # (symlinks followed: /dev/stdout too)
+        return
+    names = " or ".join(suffixes)
+    raise UserError(f"{flag} '{path}': {written}; give a file name ending in {names}")
+
+
 write_output_bytes = write_output
 """Kept for callers that write binary models; write_output takes bytes too."""
 

@@ -9,12 +9,14 @@ point's SRAM as the budget chooses that point again), its total cycles and SRAM 
 the search chose it, and where the Vela-equivalent Performance and Size schedules landed.
 
 The suffix of FILE picks the form: ``.csv`` a table (one row per point, per module with
-``--split-input-file``), ``.svg`` or ``.png`` a picture drawn with matplotlib (the ``[plot]``
+``--split-input-file``; points numbered from 1 as ``--summary`` numbers them; a Size point's
+``sram_target`` is the one it was scheduled with when it is the chosen one, else empty, since
+Size makes its own), ``.svg`` or ``.png`` a picture drawn with matplotlib (the ``[plot]``
 extra): SRAM on x (KiB when large), cycles on y (k or M cycles), the frontier as a staircase
-of points numbered from 1 as ``--summary`` numbers them, the chosen point ringed, the budget a
-dashed line, the Vela-equivalent schedules marked (on the edge, with their values, when far
-outside the frontier's range), and under each panel a table of the points and their knobs. The
-flag may be given more than once (a table and a plot).
+of the same numbered points, the chosen point ringed, the budget a dashed line, the
+Vela-equivalent schedules marked (on the edge, with their values, when far outside the
+frontier's range), and under each panel a table of the points and their knobs. The flag may be
+given more than once (a table and a plot).
 """
 from __future__ import annotations
 
@@ -49,6 +51,9 @@ class Frontier:
     points: tuple[SearchPoint, ...]
     performance: tuple[int, int] | None
     size: tuple[int, int] | None
+    chosen_sram_target: int | None = None
+    """The SRAM target the chosen point was scheduled with (``npu.schedule``): under Size the
+    strategy makes its own (the cascaded MIN schedule's peak), known only for the point scheduled."""
 
 
 def check_request(path: str) -> None:
@@ -79,7 +84,22 @@ def collect(module: Operation, network: str) -> Frontier | None:
     target = target_of(module, required=False)
     labels = ("", "", "") if target is None else (target.accelerator.name, target.system.name,
                                                   target.memory_mode.name)
-    return Frontier(network, *labels, search.budget, search.chosen, search.points, search.performance, search.size)
+    from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr
+
+    schedule = module.attr(SCHEDULE_ATTR)
+    chosen_target = schedule.sram_target if isinstance(schedule, ScheduleAttr) else None
+    return Frontier(network, *labels, search.budget, search.chosen, search.points, search.performance, search.size,
+                    chosen_target)
+
+
+def _sram_target(frontier: Frontier, index: int, point: SearchPoint) -> int | str:
+    """A point's SRAM target as the summary and the IR give it: the knob, except under Size, whose
+    target is its own (the scheduled one for the chosen point, else empty: never computed)."""
+    if point.strategy != "Size":
+        return point.sram_target
+    if index == frontier.chosen and frontier.chosen_sram_target is not None:
+        return frontier.chosen_sram_target
+    return ""
 
 
 def render_table(frontiers: list[Frontier]) -> str:
@@ -90,9 +110,10 @@ def render_table(frontiers: list[Frontier]) -> str:
     for f in frontiers:
         performance = f.performance or ("", "")
         size = f.size or ("", "")
-        for index, point in enumerate(f.points):
-            writer.writerow((f.network, f.accelerator, f.system_config, f.memory_mode, f.budget, index, point.strategy,
-                             point.sram_target, " ".join(point.knob_words("=")), point.cycles, point.sram,
+        for index, point in enumerate(f.points):  # (points numbered from 1, as --summary numbers them)
+            writer.writerow((f.network, f.accelerator, f.system_config, f.memory_mode, f.budget, index + 1,
+                             point.strategy, _sram_target(f, index, point), " ".join(point.knob_words("=")),
+                             point.cycles, point.sram,
                              "yes" if index == f.chosen else "no", *performance, *size))
     return out.getvalue()
 

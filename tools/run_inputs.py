@@ -108,6 +108,12 @@ def _find_port(ports: list[Port], name: str) -> Port:
                     f"(its inputs: {known}; or a position 0..{len(ports) - 1})")
 
 
+NPY_MAGIC = b"\x93NUMPY"
+"""How a .npy file starts (numpy's format)."""
+NPZ_MAGIC = b"PK\x03\x04"
+"""How a .npz (a zip archive) starts."""
+
+
 def _read_arrays(name: str | None, path: str) -> list[tuple[str, np.ndarray]]:
     """(input name, array) pairs held by ``path``: one for a .npy, each key of a .npz."""
     try:
@@ -115,6 +121,9 @@ def _read_arrays(name: str | None, path: str) -> list[tuple[str, np.ndarray]]:
             data = stream.read()
     except OSError as err:
         raise UserError(f"cannot open input file '{path}': {err.strerror}") from None
+    if not data.startswith((NPY_MAGIC, NPZ_MAGIC)):  # (numpy would take any other bytes for a pickle)
+        raise UserError(f"'{path}' is not a numpy .npy or .npz file: it starts with neither the .npy magic "
+                        "'\\x93NUMPY' nor a zip header (numpy.save and numpy.savez write those)")
     try:
         loaded = np.load(io.BytesIO(data), allow_pickle=False)
         if isinstance(loaded, np.lib.npyio.NpzFile):
@@ -127,6 +136,9 @@ def _read_arrays(name: str | None, path: str) -> list[tuple[str, np.ndarray]]:
                 return [(name, pairs[0][1])]
             return pairs
     except (ValueError, OSError, EOFError) as err:
+        if "allow_pickle" in str(err):  # (an object array: numpy's advice to unpickle is not ours to give)
+            raise UserError(f"'{path}' holds Python objects (a pickled object array), not numbers: save the "
+                            "input as a numeric array") from None
         raise UserError(f"cannot read '{path}' as a numpy .npy/.npz file: {err}") from None
     if name is None:
         raise UserError(f"'{path}' is a single array: name the input it feeds (NAME={path})")

@@ -2,8 +2,8 @@
 the reports share.
 
 The summary is what Vela prints at the end of a compile: total cycles, inference time and
-inferences per second at the target's core clock, per memory area the bytes used and the lower
-bound (``npu.usage``), the cascades (``npu.cascade``) and the weight streams (``npu.stream``).
+inferences per second at the target's core clock, per memory area the bytes used and the most
+live at once (``npu.usage``), the cascades (``npu.cascade``) and the weight streams (``npu.stream``).
 Beyond Vela's, one line gives the model's lower bound (dialects/npu/perf/lower_bound.py: the
 cycles and fast-storage bytes no schedule can go below), computed here from the IR, with our
 cycles and peak fast storage as a percentage of it.
@@ -81,6 +81,16 @@ def _count(value: float) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
 
 
+def _cycles(value: float) -> str:
+    """Cycles as whole numbers, rounded as the search rounds its points' totals, so the summary's
+    total and the chosen point's agree."""
+    return f"{int(round(value)):,}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
 def _bytes(value: int) -> str:
     return f"{value:,} B ({value / 1024:.2f} KiB)"
 
@@ -106,33 +116,46 @@ def summary_text(module: Operation, input_name: str) -> str:
                      f"SRAM target {schedule.sram_target:,} B{'; ' + ', '.join(beyond) if beyond else ''})")
     lines.extend(_search_lines(module))
     cycles = totals.cycle("total")
-    lines.append(f"  Total cycles: {_count(cycles)} (NPU {_count(totals.cycle('npu'))})")
+    lines.append(f"  Total cycles: {_cycles(cycles)} (NPU {_cycles(totals.cycle('npu'))})")
     if target is not None and cycles > 0:
         clock = float(target.core_clock)
         lines.append(f"  Inference time: {cycles / clock * 1e3:.4g} ms, {clock / cycles:.2f} inferences/s "
                      f"at {clock / 1e6:g} MHz")
+    elif target is None:
+        lines.append("  Inference time: unknown (no npu.target clock)")
     else:
-        lines.append("  Inference time: unknown (no npu.target clock)" if target is None else
-                     "  Inference time: 0 cycles")
+        lines.append(f"  Inference time: not estimated: no op runs on the NPU ({_cpu_ops(module)} on the CPU, "
+                     "which npu-opt does not estimate)")
     usage = module.attr(USAGE_ATTR)
     if isinstance(usage, UsageAttr):
-        lines.append("  Memory used / lower bound:")
+        # (the most bytes live at once is this schedule's; the lower bound below is any schedule's)
+        lines.append("  Memory used / live at the peak:")
         for area, used, bound in usage:
             lines.append(f"    {area}: {_bytes(used)} / {_bytes(bound)}")
     else:
         lines.append("  Memory used: not allocated (no npu.usage: npu-allocate has not run)")
     groups = cascades(module)
-    lines.append(f"  Cascades: {len(groups)} ({sum(len(g) for g in groups)} cascaded ops)")
+    lines.append(f"  Cascades: {len(groups)} ({_plural(sum(len(g) for g in groups), 'cascaded op')})")
     found = streams(module)
     if found:
         double = sum(1 for _, s in found if s.buffering == "double")
         lines.append(f"  Weight streams: {len(found)} ({double} double-buffered, "
-                     f"{sum(1 for _, s in found if s.prefetch)} prefetched, {_count(sum(s.bytes for _, s in found))} "
-                     f"bytes, {_count(sum(s.buffer_bytes for _, s in found))} buffer bytes)")
+                     f"{sum(1 for _, s in found if s.prefetch)} prefetched, {_plural(sum(s.bytes for _, s in found), 'byte')}, "
+                     f"{_plural(sum(s.buffer_bytes for _, s in found), 'buffer byte')})")
     else:
         lines.append("  Weight streams: 0")
     lines.extend(bound_lines(module, cycles, usage))
     return "\n".join(lines) + "\n"
+
+
+def _cpu_ops(module: Operation) -> str:
+    """How many ops npu-legalize left on the CPU (``npu.placement = "cpu"``), as a phrase."""
+    from npu_opt.ir.attributes import StringAttr
+    from npu_opt.passes.npu_legalize import PLACEMENT_ATTR
+
+    count = sum(1 for op in module.walk()
+                if isinstance(op.attr(PLACEMENT_ATTR), StringAttr) and op.attr(PLACEMENT_ATTR).value == "cpu")
+    return _plural(count, "op")
 
 
 def _percent(value: float, bound: int) -> str:
@@ -155,7 +178,7 @@ def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
     bound = lower_bound(module)
     area = target.fast_storage_area
     lines = ["  Lower bound (no schedule goes below it):",
-             f"    cycles: {_count(bound.cycles)} (ours: {_percent(cycles, bound.cycles)})"]
+             f"    cycles: {_cycles(bound.cycles)} (ours: {_percent(cycles, bound.cycles)})"]
     sram = f"    {area}: {_bytes(bound.sram_bytes)}"
     if isinstance(usage, UsageAttr):
         sram += f" (ours: {_percent(usage.used(area), bound.sram_bytes)})"
@@ -165,13 +188,14 @@ def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
 
 def _search_lines(module: Operation) -> list[str]:
     """What a schedule search (``npu.search``) chose and what the frontier offered; [] without one."""
-    from npu_opt.dialects.npu.schedule_attrs import SEARCH_ATTR, SearchAttr, knob_phrases
+    from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, ScheduleAttr, SearchAttr, knob_phrases
 
     search = module.attr(SEARCH_ATTR)
+    schedule = module.attr(SCHEDULE_ATTR)
     if not isinstance(search, SearchAttr):
         return []
-    lines = [f"  Search: the fastest of {len(search.points)} frontier points within {search.budget:,} B of SRAM "
-             f"is point {search.chosen + 1}"]
+    lines = [f"  Search: the fastest of {_plural(len(search.points), 'frontier point')} within {search.budget:,} B "
+             f"of SRAM is point {search.chosen + 1}"]
     for name, end in (("Performance", search.performance), ("Size", search.size)):
         if end is not None:
             lines.append(f"    Vela-equivalent {name}: {end[0]:,} cycles, {end[1]:,} B")
@@ -180,7 +204,10 @@ def _search_lines(module: Operation) -> list[str]:
         flags = "".join(f", {words}" for words in knob_phrases(point.flags, point.buffer_limit, point.width_bands,
                                                                  lambda n: f"{n:,} B"))
         # (Size makes its own SRAM target, the cascaded MIN schedule's peak: the knob says nothing)
-        target = f", SRAM target {point.sram_target:,} B" if point.strategy != "Size" else ""
+        own = schedule.sram_target if point.strategy == "Size" and index == search.chosen and isinstance(
+            schedule, ScheduleAttr) else None  # (the chosen Size point's own target, as scheduled)
+        target = (f", SRAM target {point.sram_target:,} B" if point.strategy != "Size"
+                  else f", SRAM target {own:,} B" if own is not None else "")
         lines.append(f"    point {index + 1}: {point.cycles:,} cycles, {point.sram:,} B "
                      f"({point.strategy}{target}{flags}){mark}")
     return lines

@@ -1,6 +1,6 @@
 """The target options shared by npu-opt and npu-translate, and how they set a module's target.
 
-``--target=ACCELERATOR --config FILE.ini --system-config NAME --memory-mode NAME
+``--target=ACCELERATOR`` (also spelt ``--accelerator-config``, as Vela does) ``--config FILE.ini --system-config NAME --memory-mode NAME
 --arena-cache-size BYTES`` mirror Vela's ``--accelerator-config``, ``--config``,
 ``--system-config``, ``--memory-mode`` and ``--arena-cache-size``. They are checked once, before
 any input is read (``prepare_target``); then each parsed module gets its ``npu.target`` attribute
@@ -47,6 +47,8 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
                             "npu.target attribute (default: the module's own; else ethos-u55-256 when another target "
                             "option is given; with no target at all, passes that need one, such as estimate, "
                             "stop with an error)")
+    group.add_argument("--accelerator-config", dest="target", metavar="ACCELERATOR", default=None,
+                       help="Vela's name for --target")
     group.add_argument("--config", metavar="FILE", action="append", default=[],
                        help="Vela configuration file (.ini) with [System_Config.NAME] and [Memory_Mode.NAME] "
                             "sections; may be repeated. Vela's stock sections are built in")
@@ -99,6 +101,9 @@ def prepare_target(args: argparse.Namespace) -> TargetRequest | None:
     mode = None if args.memory_mode in (None, "internal-default") else args.memory_mode
     if system is not None:
         config.resolve(SYSTEM_CONFIG, system)
+        if accel is not None:  # (fail before reading the input)
+            from npu_opt.dialects.npu.target import check_system_npu
+            check_system_npu(accelerator(accel), system, config.npu_of(system), config)
     if mode is not None:
         config.resolve(MEMORY_MODE, mode)
     return TargetRequest(accel, system, mode, args.arena_cache_size, config)
@@ -148,6 +153,9 @@ def apply_target(module: "Operation", request: TargetRequest) -> None:
                           existing.memory_mode if existing is not None else None,
                           existing.memory_mode_definition if existing is not None else None,
                           default_memory_mode(config))
+    from npu_opt.dialects.npu.target import check_system_npu
+    known = system in request.config.names(SYSTEM_CONFIG)  # (else a module's own definition: its name decides)
+    check_system_npu(config, system, request.config.npu_of(system) if known else None, request.config)
     size = request.arena_cache_size
     if size is None and existing is not None:
         size = existing.arena_cache_size

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Mapping
 from npu_opt.dialects.npu.accelerators import AcceleratorConfig, accelerator
 from npu_opt.dialects.npu.errors import TargetError
 from npu_opt.dialects.npu.vela_config import (
-    MEMORY_AREAS, MEMORY_MODE, PORTS, SYSTEM_CONFIG, Resolved, VelaConfig, builtin_config,
+    MEMORY_AREAS, MEMORY_MODE, PORTS, SYSTEM_CONFIG, Resolved, VelaConfig, builtin_config, npu_in_name,
 )
 
 if TYPE_CHECKING:
@@ -203,9 +203,30 @@ class Target:
         return "\n".join(lines) + "\n"
 
 
+def npu_of_accelerator(accel: AcceleratorConfig) -> str:
+    """``Ethos-U55`` for ethos-u55-128, as system configs name their NPU."""
+    return "Ethos-" + accel.family.split("-", 1)[1].upper()
+
+
+def check_system_npu(accel: AcceleratorConfig, system: str, npu: str | None, config: VelaConfig | None = None) -> None:
+    """TargetError when the system config ``system``, made for the NPU ``npu`` (None: any), is for
+    another NPU than ``accel``'s; the message names both and the configs that suit ``accel``."""
+    mine = npu_of_accelerator(accel)
+    if npu is None or npu == mine:
+        return
+    config = config or builtin_config()
+    suited = [name for name in config.names(SYSTEM_CONFIG) if config.npu_of(name) == mine]
+    raise TargetError(f"system config '{system}' is for the {npu}, but the target {accel.name} is an {mine}: "
+                      f"choose a system config for the {mine} ({', '.join(suited)}) or a target for the {npu}"
+                      + ("" if npu in ("Ethos-U55", "Ethos-U65") else " (npu-opt has none: it targets the "
+                                                                       "Ethos-U55 and Ethos-U65)"))
+
+
 def build_target(accel: AcceleratorConfig, system: SystemConfig, mode: MemoryMode,
                  arena_cache_size: int | None = None) -> Target:
-    """Combine the three parts as Vela does, checking that they fit together; TargetError if not."""
+    """Combine the three parts as Vela does, checking that they fit together (and that the system
+    config is not named for another NPU); TargetError if not."""
+    check_system_npu(accel, system.name, npu_in_name(system.name))
     areas = {"Axi0": system.axi0_port, "Axi1": system.axi1_port}
     timings = dict(system.timings)
     const_port, arena_port, cache_port = mode.const_mem_area, mode.arena_mem_area, mode.cache_mem_area

@@ -19,6 +19,7 @@ missing inherited section or an inheritance cycle is an error.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Mapping, Union
@@ -288,6 +289,20 @@ class VelaConfig:
         section = self.sections.get(_PREFIX_OF_KIND[kind] + name)
         return section is not None and section.source == BUILTIN_SOURCE
 
+    def npu_of(self, name: str) -> str | None:
+        """The NPU (``Ethos-U55``, ``-U65``, ``-U85``) the system config ``name`` is for: the one its
+        name says (Vela's stock names do), else that of the section it inherits from; None when no
+        section of the chain names one (a user's config then suits every target)."""
+        current: str | None = SYSTEM_PREFIX + name
+        seen: set[str] = set()
+        while current is not None and current in self.sections and current not in seen:
+            seen.add(current)
+            npu = npu_in_name(current[len(SYSTEM_PREFIX):] if current.startswith(SYSTEM_PREFIX) else current)
+            if npu is not None:
+                return npu
+            current = _inherit_of(self.sections[current])
+        return None
+
     def resolve(self, kind: str, name: str) -> Resolved:
         """The ``kind`` called ``name``, with ``inherit`` followed, keys checked and values typed."""
         head = _PREFIX_OF_KIND[kind] + name
@@ -319,6 +334,16 @@ class VelaConfig:
                 values[key] = convert(kind, key, raw_value, where)
         ordered = tuple((key, values[key]) for key in _SCHEMA_OF_KIND[kind] if key in values)
         return Resolved(kind, name, ordered, chain[0].source)
+
+
+NPUS: tuple[str, ...] = ("Ethos-U55", "Ethos-U65", "Ethos-U85")
+"""The NPUs Vela's stock system configs are named for (npu-opt targets the first two)."""
+
+
+def npu_in_name(name: str) -> str | None:
+    """The NPU a system config's name names (``Ethos_U85_SYS_DRAM_Low``: ``Ethos-U85``), or None."""
+    found = re.search(r"(?:^|[^0-9A-Za-z])U(55|65|85)(?![0-9])", name)
+    return f"Ethos-U{found.group(1)}" if found else None
 
 
 def _inherit_of(section: Section) -> str | None:
@@ -384,6 +409,6 @@ _BUILTIN: VelaConfig | None = None
 
 __all__ = [
     "AREA", "BUILTIN_SECTIONS", "FLOAT", "INT", "MEMORY_AREAS", "MEMORY_MODE", "MEMORY_MODE_KEYS", "PORT",
-    "PORTS", "Resolved", "SYSTEM_CONFIG", "SYSTEM_KEYS", "Section", "Value", "VelaConfig", "builtin_config",
-    "canonical_key", "convert", "schema",
+    "NPUS", "PORTS", "Resolved", "SYSTEM_CONFIG", "SYSTEM_KEYS", "Section", "Value", "VelaConfig", "builtin_config",
+    "canonical_key", "convert", "npu_in_name", "schema",
 ]

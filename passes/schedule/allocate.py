@@ -34,7 +34,7 @@ Limits. Each area's allocation is checked against the target: the fast storage, 
 is elsewhere (Dedicated_Sram), must fit the arena cache size; every area must fit the address
 space. Exceeding either is an error naming the op running when the most bytes are live. With a
 shared arena the arena cache size is a target, not a limit (Vela's "SRAM target exceeded"):
-exceeding it is a remark.
+exceeding it is a warning naming the bytes, the limit and that op, and the schedule stands.
 """
 from __future__ import annotations
 
@@ -101,8 +101,8 @@ class Allocate(Pass):
     Live ranges come from npu.time (npu-order) and the schedule's attributes (cascades' rolling
     buffers, weight streams); the allocator option picks Vela's hill-climb (default), greedy
     best fit, or linear allocation. Errors when an area does not fit its hard limit (the
-    arena cache size of a Dedicated_Sram fast storage, the address space); a remark when the
-    shared fast storage exceeds the arena cache size."""
+    arena cache size of a Dedicated_Sram fast storage, the address space); a warning when the
+    shared fast storage exceeds the arena cache size (there a target, as in Vela)."""
 
     PRESERVES = (WeightStreams, OpDescription, DominanceInfo)
     """The weight encodings, op descriptions and dominance stay valid: addresses (attributes)
@@ -226,8 +226,9 @@ class Allocate(Pass):
         anchor = at_peak if at_peak is not None else block.parent_op()
         if limit is hard:
             ctx.error(what, anchor)
-        else:
-            ctx.remark(what + " (a target, not a hard limit)", anchor)
+        else:  # Vela too warns ("SRAM target exceeded") and goes on
+            ctx.warning(what + f"; with the arena in {area}, the arena cache size is a target, not a limit, "
+                        "so the schedule stands", anchor)
 
     @staticmethod
     def _write(block: Block, alloc: dict[Value, AllocAttr], ctx: PassContext) -> None:

@@ -18,6 +18,7 @@ from npu_opt.ir.printer import print_op
 from npu_opt.passes.schedule.check_memory import Rect, peak_bytes, sweep
 from npu_opt.passes.schedule.check_rules import input_rows
 from npu_opt.passes.schedule.check_schedule import CheckSchedule
+from targeted_import import imported_with_target, run_pipeline
 
 
 def _overlap(a: Rect, b: Rect) -> bool:
@@ -135,8 +136,9 @@ def test_large_schedule_is_linear() -> None:
     # the checker's comparisons are counted, not timed: at most two per allocation shows it
     # linear at any n, so n need not be large (30,000 took 11 s of the suite, parsing mostly)
     n = 5_000
-    ctx, errors, _ = _check(_chain(n))
-    assert errors == "" and not ctx.failed
+    ctx, printed, _ = _check(_chain(n))
+    assert "error" not in printed and not ctx.failed
+    assert printed.endswith(f"note: schedule OK: 6 rules checked (1 function, {n + 1:,} allocations)\n")
     assert ctx.stats["allocations"] == n + 1
     assert ctx.stats["comparisons"] <= 2 * (n + 1)
 
@@ -148,3 +150,10 @@ def test_large_schedule_reports_each_broken_allocation() -> None:
     assert ctx.failed
     assert errors.count("error:") == 1 and "schedule rule 3" in errors
     assert ctx.stats["comparisons"] <= 2 * 2001
+
+
+def test_a_clean_schedule_gets_one_verdict_note():
+    module = imported_with_target("branches", "ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB")
+    assert run_pipeline(module, "schedule") == ""
+    printed = run_pipeline(module, "npu-check-schedule", remarks=True)
+    assert printed.count("note: schedule OK: 6 rules checked (1 function, ") == 1 and "error" not in printed

@@ -49,3 +49,14 @@ def test_list_passes_shows_options_and_statistics():
     text = list_passes_text()
     assert "max-iterations=<integer>" in text and "(default: 10)" in text
     assert "num-cse'd" in text
+
+
+@pytest.mark.parametrize("pipeline, message", [
+    ("schedule{optimise=Fast}", "option 'optimise' of pipeline 'schedule' expects 'Performance' | 'Size', got 'Fast'"),
+    ("schedule{allocator=best}", "schedule{allocator=best}: option 'allocator' of pass 'npu-allocate' is one of"),
+])
+def test_a_pipeline_option_value_is_reported_as_the_pipeline_option(pipeline, message):
+    with pytest.raises(PipelineError) as err:
+        parse_pipeline(pipeline)
+    assert str(err.value).startswith(message)
+    assert "npu-buffer-weights" not in str(err.value)

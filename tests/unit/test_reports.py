@@ -42,7 +42,7 @@ def test_timeline_svg_is_written_and_parses(tmp_path, capsys):
     text = out.read_text()
     assert "conv1" in text and "conv2" in text and "arg0" in text  # every allocation is labelled
     assert "Sram" in text and "7,072 bytes" in text  # the panel's title: area and bytes spanned
-    assert "lower bound (4,000 B)" in text  # npu.usage's bound, as a dashed line in the legend
+    assert "live at the peak (4,000 B)" in text  # npu.usage, as a dashed line in the legend
     assert capsys.readouterr().err == ""
     texts = svg_texts(out)
     # The legend names each kind of rectangle (and the other marks) ...

@@ -149,7 +149,8 @@ def test_config_file_sections_are_written_into_the_attribute(tmp_path):
 
 def test_vela_stock_config_name_is_built_in(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, out = run_opt(tmp_path, EMPTY, "--config", "Arm/vela.ini", "--system-config", "Ethos_U65_Mid_End")
+    code, out = run_opt(tmp_path, EMPTY, "--config", "Arm/vela.ini", "--target=ethos-u65-256",
+                        "--system-config", "Ethos_U65_Mid_End")
     assert code == 0 and 'system_config = "Ethos_U65_Mid_End"' in out
 
 

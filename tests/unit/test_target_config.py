@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from npu_opt.dialects.npu.errors import TargetError
-from npu_opt.dialects.npu.target import MemoryTiming, resolve_target
+from npu_opt.dialects.npu.target import MemoryTiming, SystemConfig, resolve_target
 from npu_opt.dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
 from npu_opt.ir.diagnostics import UserError
 
@@ -50,7 +50,7 @@ def test_builtin_names_are_vela_stock_names():
     ("Ethos_U65_Client_Server", 1e9, "Dram", 0.75, (500, 250), 16),
 ])
 def test_stock_u55_u65_system_configs(name, clock, slow, slow_scale, slow_latency, sram_reads):
-    target = resolve_target("ethos-u55-128", name)
+    target = resolve_target("ethos-u65-256" if "U65" in name else "ethos-u55-128", name, "Shared_Sram")
     system = target.system
     assert (system.core_clock, system.axi0_port, system.axi1_port) == (clock, "Sram", slow)
     assert system.timings["Sram"] == MemoryTiming(1.0, 1, 32, 32, 32, sram_reads, sram_reads)
@@ -61,7 +61,7 @@ def test_stock_u55_u65_system_configs(name, clock, slow, slow_scale, slow_latenc
 
 def test_stock_u85_system_config_uses_several_ports():
     # [System_Config.Ethos_U85_SYS_DRAM_High]: Sram_ports_used=4, Dram_ports_used=2, SRAM burst 64.
-    system = resolve_target("ethos-u65-256", "Ethos_U85_SYS_DRAM_High").system
+    system = SystemConfig.from_resolved(builtin_config().resolve(SYSTEM_CONFIG, "Ethos_U85_SYS_DRAM_High"))
     assert system.timings["Sram"].ports_used == 4 and system.timings["Sram"].burst_length == 64
     assert system.timings["Dram"].ports_used == 2 and system.timings["Dram"].max_reads == 64
 
@@ -263,3 +263,24 @@ def test_inconsistent_memory_mode_is_rejected(tmp_path):
     """)
     with pytest.raises(TargetError, match="cache_mem_area is on Axi1, which is OffChipFlash; it must be Sram"):
         resolve_target("ethos-u55-128", None, "Cache_In_Flash", config=VelaConfig.load([path]))
+
+
+@pytest.mark.parametrize("accel, system, npu", [
+    ("ethos-u55-128", "Ethos_U85_SYS_DRAM_Low", "Ethos-U85"),
+    ("ethos-u55-256", "Ethos_U65_High_End", "Ethos-U65"),
+    ("ethos-u65-256", "Ethos_U55_High_End_Embedded", "Ethos-U55"),
+])
+def test_a_system_config_for_another_npu_is_refused(accel, system, npu):
+    with pytest.raises(TargetError) as err:
+        resolve_target(accel, system)
+    mine = "Ethos-U55" if "u55" in accel else "Ethos-U65"
+    assert str(err.value).startswith(f"system config '{system}' is for the {npu}, but the target {accel} is an {mine}")
+
+
+def test_the_npu_of_a_system_config_is_its_names_or_inherited(tmp_path):
+    config_file = tmp_path / "board.ini"
+    config_file.write_text("[System_Config.Board]\ninherit=System_Config.Ethos_U85_SYS_DRAM_Low\n"
+                           "[System_Config.Plain]\ninherit=System_Config.Board\n[System_Config.Own]\ncore_clock=1e8\n")
+    config = VelaConfig.load([str(config_file)])
+    assert [config.npu_of(n) for n in ("Board", "Plain", "Own", "Ethos_U55_Deep_Embedded", "Ethos_U65_Mid_End")] == [
+        "Ethos-U85", "Ethos-U85", None, "Ethos-U55", "Ethos-U65"]

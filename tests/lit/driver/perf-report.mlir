@@ -9,6 +9,12 @@
 // RUN: %npu_opt %s --pass=estimate --perf-report=%t.csv -o /dev/null
 // RUN: %filecheck %s --input-file %t.csv --check-prefix=CSV
 // RUN: env COLUMNS=400 %npu_opt --help | %filecheck %s --check-prefix=HELP
+// The suffix picks the form (.csv, .json); another is refused before any work, and nothing written.
+// RUN: rm -f %t.x.txt
+// RUN: not %npu_opt %s --pass=estimate --perf-report=%t.x.txt 2>&1 | %filecheck %s --check-prefix=SUFFIX
+// RUN: not %exists %t.x.txt
+// SUFFIX: npu-opt: error: --perf-report '{{.*}}.x.txt': the report is CSV or JSON, as the name's suffix says; give a file name ending in .csv or .json
+// SUFFIX-NOT: module
 
 // NOEST: error: --perf-report needs the ops costed, but the module has no 'npu.cost_totals' attribute: run the estimate pipeline (--pass=estimate --target=ACCELERATOR)
 // NODIR: npu-opt: error: cannot write '{{.*}}.nodir{{.}}out.csv': No such file or directory

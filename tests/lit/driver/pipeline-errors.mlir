@@ -27,7 +27,14 @@
 // ANCHOR: npu-opt: error: unknown pass manager anchor 'foo.bar'
 // NOHINT: npu-opt: error: 'zzzzzz' does not refer to a registered pass or pipeline (see --list-passes)
 // PIPEOPT: npu-opt: error: pipeline 'schedule' has no option 'optimize'; did you mean 'optimise'?
-// STRATEGY: npu-opt: error: option 'optimise' of pass '{{.*}}' expects 'Performance' | 'Size', got 'Sise'; did you mean 'Size'?
+// STRATEGY: npu-opt: error: option 'optimise' of pipeline 'schedule' expects 'Performance' | 'Size', got 'Sise'; did you mean 'Size'?
+// A value no pass of the pipeline takes names the pipeline's option as typed, never an inner pass.
+// RUN: not %npu_opt %s --pass='schedule{optimise=Fast}' 2>&1 | %filecheck %s --check-prefix=FAST
+// FAST: npu-opt: error: option 'optimise' of pipeline 'schedule' expects 'Performance' | 'Size', got 'Fast'
+// FAST-NOT: npu-buffer-weights
+// A value a pass checks itself is reported with the pipeline option that carried it.
+// RUN: not %npu_opt %s --pass='schedule{allocator=best}' 2>&1 | %filecheck %s --check-prefix=CHECKED
+// CHECKED: npu-opt: error: schedule{allocator=best}: option 'allocator' of pass 'npu-allocate' is one of hillclimb, greedy, linear, not 'best'
 // BUDGET: npu-opt: error: options 'optimise' and 'sram-budget' of pipeline 'schedule' cannot be given together: the search compares candidates scheduled with the passes' defaults
 // FORWARD: npu-buffer-weights{optimise=Size
 // FIRST: error: 'bogus' does not refer to a registered pass

@@ -4,6 +4,7 @@
 // breaks one rule of a copy of it and gets exactly one error.
 // RUN: %npu_opt %s --split-input-file --verify-diagnostics --pass=npu-check-schedule
 
+// expected-note@+1 {{schedule OK: 6 rules checked (1 function, }}
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_concats>, npu.usage = #npu.usage<Dram = [16384, 16384], Sram = [7936, 7936]>, npu.cost_totals = #npu.cost<total = 56152.067, npu = 40645, compute = 43122, dma = 2477, sram = 9520, dram = 37137.067, on_chip_flash = 0, off_chip_flash = 0, macs = 3825664, hw_macs = 4218880, read = [122240, 11008, 0, 0], written = [50944, 8192, 0, 0]>} {
   func.func @fire_concat(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> attributes {npu.arg_alloc = [#npu.alloc<Dram, offset = 0, size = 8192, live = [0, 10]>]} {
     %0 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>

@@ -2,9 +2,14 @@
 // offending op, changing nothing. The first function is a valid schedule: a conv -> depthwise
 // cascade through a 6-row rolling buffer, a double-buffered weight stream prefetched two ops
 // ahead, an add written in place over the depthwise's OFM. Each later case breaks one rule of a
-// copy of it (or of a small function) and gets exactly one error.
+// copy of it (or of a small function) and gets exactly one error. A module that keeps every rule
+// gets the verdict, one note at the module.
 // RUN: %npu_opt %s --split-input-file --verify-diagnostics --pass=npu-check-schedule
+// RUN: not %npu_opt %s --split-input-file --pass=npu-check-schedule -o /dev/null 2> %t.err
+// RUN: %filecheck %s --input-file %t.err --check-prefix=VERDICT
+// VERDICT: check-schedule.mlir:{{[0-9]+}}:1: note: schedule OK: 6 rules checked (1 function, 6 allocations)
 
+// expected-note@+1 {{schedule OK: 6 rules checked (1 function, }}
 module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>, npu.usage = #npu.usage<Sram = [5376, 3584]>} {
   func.func @valid(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
@@ -244,6 +249,7 @@ module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 
 // Rule 3: a double-buffered stream's second buffer allocated apart (npu.second_buffer) is
 // filled once its reader runs, so it may take bytes a tensor frees before then (conv1's
 // rolling buffer, live 0..2); the first buffer alone is live from the prefetch.
+// expected-note@+1 {{schedule OK: 6 rules checked (1 function, }}
 module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 8192, sram_target = 8192>} {
   func.func @second_buffer(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
@@ -349,6 +355,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 
 // Where the arena is in a shared SRAM the arena cache size is a target (npu-allocate remarks on
 // it, Vela warns): an allocation past it is no error.
+// expected-note@+1 {{schedule OK: 6 rules checked (1 function, }}
 module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 4096, sram_target = 8192>} {
   func.func @shared_over_arena(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 3]>]} {
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>

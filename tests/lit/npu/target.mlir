@@ -6,7 +6,7 @@
 // RUN: %npu_opt %s --split-input-file --target=ethos-u65-256 | %filecheck %s --check-prefix=U65
 // RUN: %npu_opt %s --split-input-file --memory-mode=Sram_Only --arena-cache-size=65536 | %filecheck %s --check-prefix=MODE
 // RUN: %npu_opt %s --split-input-file --target=ethos-u65-512 --config %S/../Inputs/npu-target.ini --system-config Test_Fast_Dram --memory-mode Test_Dedicated_1MB | %filecheck %s --check-prefix=INI
-// RUN: %npu_opt %s --split-input-file --config Arm/vela.ini --system-config Ethos_U65_Mid_End --memory-mode Dedicated_Sram | %filecheck %s --check-prefix=STOCK
+// RUN: %npu_opt %s --split-input-file --config Arm/vela.ini --target=ethos-u65-256 --system-config Ethos_U65_Mid_End --memory-mode Dedicated_Sram | %filecheck %s --check-prefix=STOCK
 
 // Only the accelerator: the attribute prints as written (system config and memory mode are
 // Vela's defaults for the family). --target replaces the accelerator and names the defaults.
@@ -19,7 +19,7 @@
 // INI-LABEL: module @bare attributes
 // INI-SAME: {npu.target = #npu.target<"ethos-u65-512", system_config = "Test_Fast_Dram" {core_clock = 800000000, axi0_port = Sram, axi1_port = Dram, Sram_clock_scale = 1.0, Sram_burst_length = 32, Sram_read_latency = 16, Sram_write_latency = 16, Dram_clock_scale = 0.5, Dram_burst_length = 64, Dram_read_latency = 300, Dram_write_latency = 150}, memory_mode = "Test_Dedicated_1MB" {const_mem_area = Axi1, arena_mem_area = Axi1, cache_mem_area = Axi0, arena_cache_size = 1048576}>}
 // STOCK-LABEL: module @bare attributes
-// STOCK-SAME: {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U65_Mid_End", memory_mode = "Dedicated_Sram">}
+// STOCK-SAME: {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_Mid_End", memory_mode = "Dedicated_Sram">}
 module @bare attributes {npu.target = #npu.target<"ethos-u55-128">} {
 }
 

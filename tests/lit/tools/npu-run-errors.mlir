@@ -23,6 +23,17 @@
 // RUN: not npu-run %s --input %t.ok.npy 2>&1 | %filecheck %s --check-prefix=FORM
 // FORM: npu-run: error: --input '{{.*}}.ok.npy' must be NAME=FILE.npy (or a FILE.npz whose keys are input names)
 // RUN: not %exists %t.npz
+// A text file named .npy is not read as a pickle: the error says what the file is not.
+// RUN: %python -c "open(r'%t.text.npy', 'w').write('1 2 3\n')"
+// RUN: not npu-run %s --input x=%t.text.npy 2>&1 | %filecheck %s --check-prefix=TEXT
+// TEXT: npu-run: error: '{{.*}}.text.npy' is not a numpy .npy or .npz file: it starts with neither the .npy magic '\x93NUMPY' nor a zip header (numpy.save and numpy.savez write those)
+// TEXT-NOT: allow_pickle
+// -o names an .npz: another suffix is refused before any work, and no file is written.
+// RUN: rm -f %t.y.txt
+// RUN: not npu-run %s -o %t.y.txt 2>&1 | %filecheck %s --check-prefix=SUFFIX
+// SUFFIX: npu-run: error: -o '{{.*}}.y.txt': npu-run writes the outputs as a NumPy .npz archive; give a file name ending in .npz
+// SUFFIX-NOT: output 0
+// RUN: not %exists %t.y.txt
 // An unknown pass, and a comparison with no TFLite model to compare with.
 // RUN: not npu-run %s --pipeline=no-such-pass -o %t.npz 2>&1 | %filecheck %s --check-prefix=PIPELINE
 // PIPELINE: npu-run: error: 'no-such-pass' does not refer to a registered pass or pipeline
