@@ -62,12 +62,17 @@ def sram_peak(module: Operation, area: str = "Sram", shown: int = 2) -> SramPeak
     return found
 
 
+def _bytes(count: int) -> str:
+    """``count`` with its unit, singular for one."""
+    return f"{count} byte" if count == 1 else f"{count} bytes"
+
+
 def no_fit_message(budget: int, tried: int, smallest: Operation | None, sram: int, describe: str,
                    size_sram: int | None) -> str:
     """The search's error when none of ``tried`` schedules fits ``budget``: the smallest one
     (``describe``, ``sram`` bytes, built as ``smallest``), the op at its peak and the tensors live
     there, and what would make it fit. ``size_sram``: the SRAM of Vela's Size schedule (None: refused)."""
-    text = f"no schedule fits the SRAM budget of {budget} bytes: the smallest of {tried} schedules tried ({describe}) " \
+    text = f"no schedule fits the SRAM budget of {_bytes(budget)}: the smallest of {tried} schedules tried ({describe}) " \
            f"needs {sram} bytes"
     peak = sram_peak(smallest) if smallest is not None else None
     if peak is not None:
