@@ -33,12 +33,12 @@ from npu_opt.dialects.npu.perf.block_choice import fastest_block_config
 from npu_opt.dialects.npu.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, placed, report_name, with_weights
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, derived
+from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc, derived
 from npu_opt.dialects.npu.perf.weight_buffering import buffered_cycles, streamed
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
-from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
+from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.dialects.npu.perf.shape import Shape4, round_up
 from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, STRIPE_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr, StripeAttr,
 )
@@ -76,6 +76,27 @@ def striped(op: Operation, desc: NpuOpDesc) -> NpuOpDesc:
         return desc
     height, width, depth = stripe.shape
     return desc.with_ofm_stripe(Shape4(1, height, width, depth))
+
+
+def _constants(step: _Step) -> tuple[int, tuple[int, ...]]:
+    """The op's compressed weight bytes (the stream it reads, without scale records) and the bytes
+    its constants take in permanent storage per memory, as Vela lays them out there: the weight
+    stream (sliced as its DMA copies it), a separate tensor of its scale records and its LUT, each
+    padded to 16 bytes."""
+    stored = dict.fromkeys(MEMORY_AREAS, 0)
+    desc, encoded_weights = step.desc, 0
+    if desc.lut_bytes > 0 and desc.lut_memory in stored:
+        stored[desc.lut_memory] += round_up(desc.lut_bytes, 16)
+    if step.encode is not None and step.block is not None and desc.weights is not None:
+        depth = desc.ofm.shape.depth
+        streamed_slices = step.source is not None and step.stream is not None
+        encoded = step.encode(tuple(step.stream.slices) if streamed_slices else (0, depth))  # type: ignore[union-attr]
+        stream_bytes = step.stream.bytes if streamed_slices else encoded.total_bytes  # type: ignore[union-attr]
+        area = step.source if step.source is not None else desc.weights.memory
+        if area in stored:
+            stored[area] += round_up(stream_bytes, 16) + round_up(SCALE_RECORD_BYTES * depth, 16)
+        encoded_weights = sum(r.weight_bytes for r in encoded.ranges)
+    return encoded_weights, tuple(stored[a] for a in MEMORY_AREAS)
 
 
 def _costed_ops(module: Operation) -> list[Operation]:
@@ -224,7 +245,7 @@ class Estimate(Pass):
             if streaming is not None:
                 ctx.stat("streamed")
             slack_before = 0.0 if step.unhidden else prev_slack
-            cost = CostAttr.of(estimate_op(perf, desc, step.block, streaming, slack_before))
+            cost = CostAttr.of(estimate_op(perf, desc, step.block, streaming, slack_before), *_constants(step))
             ctx.rewriter.set_attr(step.op, COST_ATTR, cost)
             totals.append(cost)
             prev_slack = slack

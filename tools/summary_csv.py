@@ -45,6 +45,12 @@ AREA_LABELS: dict[str, str] = {"Sram": "SRAM", "Dram": "DRAM", "OnChipFlash": "O
                                "OffChipFlash": "Off-chip Flash"}
 """How Vela spells a memory area in ``weights_storage_area``/``feature_map_storage_area``."""
 
+SPLIT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("feature_map_read_bytes", "fm_read"), ("feature_map_write_bytes", "fm_written"),
+    ("weight_read_bytes", "weight_read"), ("weight_write_bytes", "weight_written"),
+)
+"""Traffic columns of each memory and the part of ``npu.cost_totals`` (``CostAttr.part``) they show."""
+
 TRAFFIC_PARTS: tuple[str, ...] = ("feature_map_read_bytes", "feature_map_write_bytes", "weight_read_bytes",
                                   "weight_write_bytes", "total_bytes")
 
@@ -202,10 +208,17 @@ def summary_row(module: Operation, input_name: str) -> dict[str, Any]:
     row["nn_macs"] = totals.macs
     row["cycles_npu"] = _number(totals.cycle("npu"))
     row["cycles_total"] = _number(totals.cycle("total"))
+    recorded = totals.split is not None  # npu-estimate wrote the purpose split and the weight sizes
+    if recorded:
+        row["total_npu_encoded_weights"] = totals.encoded_weights
     for index, (area, prefix) in enumerate(MEMORY_PREFIXES):
         row[f"cycles_{prefix}_access"] = _number(totals.cycle(CYCLE_NAMES[area]))
         row[f"{prefix}_total_bytes"] = _number(totals.read[index] + totals.written[index])
+        if recorded:
+            for part, key in SPLIT_COLUMNS:
+                row[f"{prefix}_{part}"] = _number(totals.part(key)[index])
     usage = module.attr(USAGE_ATTR)
+    allocated = isinstance(usage, UsageAttr)
     if target is not None:
         clock = float(target.core_clock)
         row["accelerator_configuration"] = accelerator_label(target.accelerator.name)
@@ -216,18 +229,22 @@ def summary_row(module: Operation, input_name: str) -> dict[str, Any]:
         row["weights_storage_area"] = AREA_LABELS[target.permanent_storage_area]
         row["feature_map_storage_area"] = AREA_LABELS[target.feature_map_storage_area]
         connected = set(target.port_areas.values())
-        for area, prefix in MEMORY_PREFIXES:
+        variable = {target.feature_map_storage_area, target.fast_storage_area}
+        for index, (area, prefix) in enumerate(MEMORY_PREFIXES):
             row[f"{prefix}_bandwidth"] = target.bandwidth_bytes_per_second(area) / GIB
+            stored = totals.stored[index] if recorded else 0
             if area not in connected:
                 row[f"{prefix}_memory_used"] = 0.0
-            elif isinstance(usage, UsageAttr) and any(a == area for a, _, _ in usage):
-                row[f"{prefix}_memory_used"] = usage.used(area) / KIB
+            elif allocated:
+                row[f"{prefix}_memory_used"] = (usage.used(area) + stored) / KIB
+            elif recorded and area not in variable:  # constants only: no allocation needed
+                row[f"{prefix}_memory_used"] = stored / KIB
         cycles = totals.cycle("total")
         if cycles > 0 and clock > 0:
             row["inference_time"] = cycles / clock
             row["inferences_per_second"] = clock / cycles
             row["nn_tops"] = totals.macs * 2 * row["inferences_per_second"] / 1e12
-    elif isinstance(usage, UsageAttr):
+    elif allocated:
         for area, used, _ in usage:
             row[f"{dict(MEMORY_PREFIXES)[area]}_memory_used"] = used / KIB
     if target is not None:
