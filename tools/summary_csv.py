@@ -12,8 +12,9 @@ all three (``COLUMNS``, in Vela 5.2.0's order) and fills each column from the IR
   ``inference_time`` (s), ``inferences_per_second`` and ``nn_tops`` from those at the core clock;
 * ``*_memory_used`` (KiB): the areas the module's ``npu.usage`` lists (written by npu-allocate);
   a memory on no AXI port of the target is 0;
-* ``passes_before_fusing``: the costed ops; ``passes_after_fusing``: the same with each cascade
-  (``npu.cascade``) counted once (Vela's regor core writes the op count in both);
+* ``passes_before_fusing`` and ``passes_after_fusing``: Vela's legacy core's pass counts (its CPU
+  graph's start-up pass, a call per NPU stretch and a pass per CPU op, then per stretch a start-up
+  pass and a pass per costed op; after fusing only the CPU graph's);
 * ``total_original_weights``: bytes of the distinct weight tensors of the costed ops;
 * ``batch_size``: the leading dimension of the first function's first argument;
 * ``network``: the input file's name without its extension, as Vela names it.
@@ -118,22 +119,25 @@ def costed_ops(module: Operation) -> list[Operation]:
     return [op for op in module.walk() if isinstance(op.attr(COST_ATTR), CostAttr)]
 
 
-def fused_pass_count(ops: Iterable[Operation]) -> int:
-    """``ops`` with the members of each cascade (same ``npu.cascade`` id in the same block)
-    counted once."""
-    from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
+def vela_pass_counts(module: Operation) -> tuple[int, int]:
+    """(passes before fusing, passes after fusing) as Vela's legacy core counts them: its CPU
+    graph has a start-up pass, a call per NPU stretch and a pass per CPU op (its passes after
+    fusing are these alone), and each NPU stretch adds a start-up pass and a pass per costed op."""
+    from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, CostAttr
+    from npu_opt.passes.npu_order import execution_order, graph_blocks, npu_runs, on_cpu
 
-    seen: set[tuple[int, int]] = set()
-    count = 0
-    for op in ops:
-        cascade = op.attr(CASCADE_ATTR)
-        if isinstance(cascade, CascadeAttr):
-            key = (id(op.parent), cascade.id)
-            if key in seen:
-                continue
-            seen.add(key)
-        count += 1
-    return count
+    cpu_side, npu_side = 1, 0
+    for block in graph_blocks(module):
+        try:
+            runs = npu_runs(block)
+            order = execution_order(block)
+        except ValueError:  # partly ordered: npu-order has not run to the end
+            continue
+        costed = [sum(isinstance(op.attr(COST_ATTR), CostAttr) for op in run) for run in runs]
+        runs = [count for count in costed if count]
+        cpu_side += len(runs) + sum(on_cpu(op) for op in order)
+        npu_side += sum(1 + count for count in runs)
+    return cpu_side + npu_side, cpu_side
 
 
 def original_weight_bytes(ops: Iterable[Operation]) -> int | None:
@@ -202,8 +206,7 @@ def summary_row(module: Operation, input_name: str) -> dict[str, Any]:
     row["network"] = network_name(input_name)
     ops = costed_ops(module)
     row["batch_size"] = batch_size(module)
-    row["passes_before_fusing"] = len(ops)
-    row["passes_after_fusing"] = fused_pass_count(ops)
+    row["passes_before_fusing"], row["passes_after_fusing"] = vela_pass_counts(module)
     row["total_original_weights"] = original_weight_bytes(ops)
     row["nn_macs"] = totals.macs
     row["cycles_npu"] = _number(totals.cycle("npu"))

@@ -21,9 +21,6 @@ CONFIGS = {"u55-128": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_S
 TOLERANCE = 0.01
 
 KNOWN_GAPS: dict[str, str] = {
-    "passes_before_fusing": "Vela counts the passes of its CPU and NPU subgraphs (calls, start-up passes), "
-                            "ours the costed ops",
-    "passes_after_fusing": "Vela counts its CPU subgraph's cascaded passes, ours the cascades and ops",
     "off_chip_flash_memory_used": "Vela's permanent storage also holds its command stream, which npu-opt "
                                   "does not generate",
     "dram_memory_used": "as off_chip_flash_memory_used, where the weights live in DRAM",
