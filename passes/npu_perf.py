@@ -35,7 +35,9 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config
 from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc, derived
 from npu_opt.dialects.npu.perf.weight_buffering import buffered_cycles, streamed
-from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
+from npu_opt.dialects.npu.perf.weight_dma import (
+    Encoder, is_weight_dma, source_area, weight_dma, weight_encoder, weight_source,
+)
 from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.perf.shape import Shape4, round_up
@@ -78,11 +80,12 @@ def striped(op: Operation, desc: NpuOpDesc) -> NpuOpDesc:
     return desc.with_ofm_stripe(Shape4(1, height, width, depth))
 
 
-def _constants(step: _Step) -> tuple[int, tuple[int, ...]]:
-    """The op's compressed weight bytes (the stream it reads, without scale records) and the bytes
-    its constants take in permanent storage per memory, as Vela lays them out there: the weight
-    stream (sliced as its DMA copies it), a separate tensor of its scale records and its LUT, each
-    padded to 16 bytes."""
+def _constants(step: _Step, seen: set[Value]) -> tuple[int, tuple[int, ...], int]:
+    """The op's compressed weight bytes (the stream it reads, without scale records), the bytes
+    its constants take in permanent storage per memory, as Vela lays them out there (the weight
+    stream sliced as its DMA copies it, a separate tensor of its scale records and its LUT, each
+    padded to 16 bytes), and the bytes of its weights before encoding, as the NPU computes with
+    them (0 when a constant in ``seen`` was counted already; the op's constant is added)."""
     stored = dict.fromkeys(MEMORY_AREAS, 0)
     desc, encoded_weights = step.desc, 0
     if desc.lut_bytes > 0 and desc.lut_memory in stored:
@@ -96,7 +99,12 @@ def _constants(step: _Step) -> tuple[int, tuple[int, ...]]:
         if area in stored:
             stored[area] += round_up(stream_bytes, 16) + round_up(SCALE_RECORD_BYTES * depth, 16)
         encoded_weights = sum(r.weight_bytes for r in encoded.ranges)
-    return encoded_weights, tuple(stored[a] for a in MEMORY_AREAS)
+    original = 0
+    source = weight_source(step.op)
+    if desc.weights is not None and source is not None and source not in seen:
+        seen.add(source)
+        original = desc.weights.raw_elements  # one byte each: the NPU's weights are 8-bit
+    return encoded_weights, tuple(stored[a] for a in MEMORY_AREAS), original
 
 
 def _costed_ops(module: Operation) -> list[Operation]:
@@ -227,14 +235,15 @@ class Estimate(Pass):
         arena = arena_placement(_costed_ops(module), target) if self.decide_in_arena else None
         if arena:
             ctx.stat("decided-in-arena")
+        weights_seen: set[Value] = set()  # weight constants counted in an op's original_weights
         for _, runs in runs_by_function(module, ctx):
             for run in runs:  # each NPU stretch starts with nothing to hide its DMA under
                 ops = [op for op in run if is_costed(op) and not is_weight_dma(op)]
-                self._estimate_run(ops, target, perf, arena, totals, ctx)
+                self._estimate_run(ops, target, perf, arena, totals, weights_seen, ctx)
         ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.total(totals))
 
     def _estimate_run(self, ops: list[Operation], target, perf, arena: dict[Value, str] | None,
-                      totals: list[CostAttr], ctx: PassContext) -> None:
+                      totals: list[CostAttr], weights_seen: set[Value], ctx: PassContext) -> None:
         """Cost one stretch of NPU ops in schedule order, chaining the DMA slack from op to op.
         The slicings the run's DMAs name are encoded first, in one codec batch."""
         steps = [step for step in (self._prepare(op, target, perf, arena, ctx) for op in ops) if step is not None]
@@ -245,7 +254,8 @@ class Estimate(Pass):
             if streaming is not None:
                 ctx.stat("streamed")
             slack_before = 0.0 if step.unhidden else prev_slack
-            cost = CostAttr.of(estimate_op(perf, desc, step.block, streaming, slack_before), *_constants(step))
+            cost = CostAttr.of(estimate_op(perf, desc, step.block, streaming, slack_before),
+                               *_constants(step, weights_seen))
             ctx.rewriter.set_attr(step.op, COST_ATTR, cost)
             totals.append(cost)
             prev_slack = slack

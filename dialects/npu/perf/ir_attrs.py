@@ -13,9 +13,10 @@
   counts, and bytes read and written per memory in the order Sram, Dram, OnChipFlash,
   OffChipFlash; then (npu-estimate writes them) ``fm_read``, ``fm_written``, ``weight_read``,
   ``weight_written``: of those bytes, the feature maps' and the weights' per memory (the rest is
-  scale records and LUTs), ``encoded_weights``: the op's compressed weight bytes, and ``stored``:
-  the bytes its weight stream and scale records take in permanent storage per memory (the last two
-  only when not 0).
+  scale records and LUTs), ``original_weights``: the bytes of its weights before encoding (0 when
+  an earlier op reads the same constant), ``encoded_weights``: its compressed weight bytes, and ``stored``:
+  the bytes its weight stream and scale records take in permanent storage per memory (the last three
+  only when one is not 0).
 
 Both parse back from their printed form. The npu dialect registers their parsers when it loads
 (dialects/npu/__init__.py), so they parse whatever else has been imported.
@@ -41,7 +42,7 @@ COUNT_KEYS = ("macs", "hw_macs")
 BYTE_KEYS = ("read", "written")
 SPLIT_KEYS = ("fm_read", "fm_written", "weight_read", "weight_written")
 """Of the bytes read and written, those of feature maps and those of weights (Vela's summary split)."""
-WEIGHT_KEYS = ("encoded_weights", "stored")
+WEIGHT_KEYS = ("original_weights", "encoded_weights", "stored")
 
 
 def _split(body: str) -> list[str]:
@@ -152,7 +153,8 @@ class CostAttr(Attribute):
     on_chip_flash = .., off_chip_flash = .., macs = .., hw_macs = .., read = [4], written = [4]>``,
     optionally followed by what the bytes carry and what the weights take (``SPLIT_KEYS``)."""
 
-    __slots__ = ("cycles", "macs", "hw_macs", "read", "written", "split", "encoded_weights", "stored")
+    __slots__ = ("cycles", "macs", "hw_macs", "read", "written", "split", "encoded_weights", "stored",
+                 "original_weights")
     cycles: tuple[float, ...]
     """In ``CYCLE_KEYS`` order."""
     macs: int
@@ -168,10 +170,13 @@ class CostAttr(Attribute):
     stored: tuple[int, ...]
     """Bytes the op's constants take in permanent storage, per memory: its encoded weight stream
     and its scale records, each padded to 16 bytes."""
+    original_weights: int
+    """Bytes of the weights the op computes with, before encoding (a kernel dilated beyond the
+    hardware's reach at its dilated size); 0 when an earlier op reads the same constant."""
 
     def _init(self, cycles: tuple[float, ...], macs: int, hw_macs: int, read: tuple[float, ...],
               written: tuple[float, ...], split: tuple[tuple[float, ...], ...] | None = None,
-              encoded_weights: int = 0, stored: tuple[int, ...] = (0, 0, 0, 0)) -> None:
+              encoded_weights: int = 0, stored: tuple[int, ...] = (0, 0, 0, 0), original_weights: int = 0) -> None:
         if len(cycles) != len(CYCLE_KEYS) or len(read) != 4 or len(written) != 4 or len(stored) != 4:
             raise ValueError("#npu.cost: wrong number of values")
         if split is not None and (len(split) != len(SPLIT_KEYS) or any(len(row) != 4 for row in split)):
@@ -184,6 +189,7 @@ class CostAttr(Attribute):
         self._set("split", None if split is None else tuple(tuple(float(b) for b in row) for row in split))
         self._set("encoded_weights", int(encoded_weights))
         self._set("stored", tuple(int(b) for b in stored))
+        self._set("original_weights", int(original_weights))
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
@@ -191,15 +197,17 @@ class CostAttr(Attribute):
         return (tuple(float(c) for c in args[0]), int(args[1]), int(args[2]), tuple(float(b) for b in args[3]),
                 tuple(float(b) for b in args[4]),
                 None if split is None else tuple(tuple(float(b) for b in row) for row in split),
-                int(args[6]) if len(args) > 6 else 0, tuple(int(b) for b in args[7]) if len(args) > 7 else (0,) * 4)
+                int(args[6]) if len(args) > 6 else 0, tuple(int(b) for b in args[7]) if len(args) > 7 else (0,) * 4,
+                int(args[8]) if len(args) > 8 else 0)
 
     @classmethod
-    def of(cls, cost: OpCost, encoded_weights: int = 0, stored: tuple[int, ...] = (0, 0, 0, 0)) -> "CostAttr":
-        """``cost`` as an attribute, with the op's weights' encoded and stored sizes."""
+    def of(cls, cost: OpCost, encoded_weights: int = 0, stored: tuple[int, ...] = (0, 0, 0, 0),
+           original_weights: int = 0) -> "CostAttr":
+        """``cost`` as an attribute, with the op's weights' encoded, stored and original sizes."""
         cycles = (cost.total_cycles, cost.npu_cycles, cost.compute_cycles, cost.dma_cycles, *cost.access_cycles)
         split = (cost.fm_read, cost.fm_written, cost.weight_read, cost.weight_written)
         return cls(cycles, cost.nn_macs, cost.hw_macs, cost.bytes_read, cost.bytes_written, split,
-                   encoded_weights, stored)
+                   encoded_weights, stored, original_weights)
 
     @classmethod
     def total(cls, costs: list["CostAttr"]) -> "CostAttr":
@@ -212,7 +220,8 @@ class CostAttr(Attribute):
             add([s[k] for s in splits], 4) for k in range(len(SPLIT_KEYS)))  # type: ignore[index]
         return cls(add([c.cycles for c in costs], len(CYCLE_KEYS)), sum(c.macs for c in costs),
                    sum(c.hw_macs for c in costs), add([c.read for c in costs], 4), add([c.written for c in costs], 4),
-                   split, sum(c.encoded_weights for c in costs), add([c.stored for c in costs], 4))
+                   split, sum(c.encoded_weights for c in costs), add([c.stored for c in costs], 4),
+                   sum(c.original_weights for c in costs))
 
     def cycle(self, key: str) -> float:
         return self.cycles[CYCLE_KEYS.index(key)]
@@ -229,7 +238,8 @@ class CostAttr(Attribute):
             lists += list(zip(SPLIT_KEYS, self.split))
         for key, values in lists:
             parts.append(f"{key} = [{', '.join(format_number(v) for v in values)}]")
-        if self.encoded_weights or any(self.stored):
+        if self.encoded_weights or any(self.stored) or self.original_weights:
+            parts.append(f"original_weights = {self.original_weights}")
             parts.append(f"encoded_weights = {self.encoded_weights}")
             parts.append(f"stored = [{', '.join(str(v) for v in self.stored)}]")
         return f"#npu.cost<{', '.join(parts)}>"
@@ -252,7 +262,7 @@ class CostAttr(Attribute):
         lists = [_four(fields[key], key) for key in BYTE_KEYS]
         split = tuple(_four(fields[key], key) for key in SPLIT_KEYS) if given else None
         counts = []
-        for key in COUNT_KEYS + ("encoded_weights",):
+        for key in COUNT_KEYS + ("encoded_weights", "original_weights"):
             try:
                 counts.append(int(fields.get(key, "0")))
             except ValueError:
@@ -261,7 +271,7 @@ class CostAttr(Attribute):
         if any(not float(v).is_integer() or v < 0 for v in stored):
             raise ValueError("#npu.cost: stored takes four whole, non-negative byte counts")
         return CostAttr(tuple(_number(fields[k], "cost") for k in CYCLE_KEYS), counts[0], counts[1], lists[0],
-                        lists[1], split, counts[2], tuple(int(v) for v in stored))
+                        lists[1], split, counts[2], tuple(int(v) for v in stored), counts[3])
 
 
 def _four(text: str, key: str) -> tuple[float, ...]:
