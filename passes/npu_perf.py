@@ -218,7 +218,12 @@ class Estimate(Pass):
     the whole stream into one buffer), any other reads them in place. The weight DMA is costed as
     part of its op. With a separate fast storage the slack each op hands the next is computed
     with the feature maps npu-place-tensors moved to SRAM still in the arena, as the buffering
-    decisions were (``decide-in-arena``), the estimate itself with them in SRAM."""
+    decisions were (``decide-in-arena``), the estimate itself with them in SRAM.
+
+    Each cost also records what Vela's summary reports beside the totals: the bytes of feature maps
+    and of weights among those read and written, the op's compressed weight bytes and original
+    weight bytes, and what its constants take in permanent storage (``npu.cost``'s
+    ``fm_read``..``stored``; tools/summary_csv.py reads them)."""
 
     weight_buffering: bool = option(True, "cost weight DMAs as the IR says (false: every op reads its weights "
                                           "in place, whatever DMAs the IR has)")

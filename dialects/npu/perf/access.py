@@ -8,7 +8,8 @@ read each input once per OFM element (an 8-bit scalar operand costs nothing). Fe
 is charged to its memory inflated by the burst efficiency of the block transfers; weights and
 scales read from permanent storage are charged at their encoded size; weights read from a
 fast-storage buffer, and the DMAs that fill it, are counted in the byte tallies only (Vela charges
-them no access cycles: the copy is costed as DMA cycles instead).
+them no access cycles: the copy is costed as DMA cycles instead). Every byte is also tallied by
+what it carries (``PURPOSES``), as Vela's summary splits its traffic.
 """
 from __future__ import annotations
 
