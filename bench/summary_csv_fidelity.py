@@ -11,6 +11,10 @@ cells that count are those Vela fills with a number: one of ours is *empty* when
 number, and *differs* when it is more than 1 % away from Vela's (an exact 0 must be 0). Goal
 (issue 23, section 4): no empty cell, every cell within 1 %. Columns that are not numbers
 (names, storage areas) are compared for equality.
+
+Vela's ``*_memory_used`` of the memory holding the weights includes its command streams, which
+npu-opt does not generate; Vela runs with ``--verbose-allocation`` so the bench reads their sizes
+(the ``*_command_stream`` tensors) and also counts that cell against Vela's figure without them.
 """
 from __future__ import annotations
 
@@ -44,16 +48,28 @@ def as_number(text: str) -> float | None:
     return None if math.isnan(value) else value
 
 
-def vela_row(vela: str, model: Path, config: str) -> dict[str, str] | None:
-    """Vela's summary row (legacy core, Performance), or None when Vela refuses the model."""
+def command_stream_bytes(allocation_log: str) -> int:
+    """Bytes of Vela's command streams: the ``*_command_stream`` tensors its
+    ``--verbose-allocation`` tables list (start - end: addresses: size: usage: ...: name)."""
+    total = 0
+    for line in allocation_log.splitlines():
+        fields = line.split(":")
+        if len(fields) >= 7 and fields[-1].strip().endswith("_command_stream"):
+            total += int(fields[2])
+    return total
+
+
+def vela_row(vela: str, model: Path, config: str) -> tuple[dict[str, str], int] | None:
+    """Vela's summary row (legacy core, Performance) and the bytes of its command streams, or
+    None when Vela refuses the model."""
     with tempfile.TemporaryDirectory() as out:
         command = ct.vela_command(vela, model, config, out) + ["--debug-force-legacy-core", "--optimise",
-                                                               "Performance"]
+                                                               "Performance", "--verbose-allocation"]
         done = subprocess.run(command, capture_output=True, text=True)
         found = list(Path(out).glob("*_summary_*.csv"))
         if done.returncode != 0 or not found:
             return None
-        return next(csv.DictReader(found[0].open(encoding="utf-8")))
+        return next(csv.DictReader(found[0].open(encoding="utf-8"))), command_stream_bytes(done.stdout)
 
 
 def our_row(model: Path, config: str) -> dict[str, str] | str:
@@ -67,8 +83,20 @@ def our_row(model: Path, config: str) -> dict[str, str] | str:
         return next(csv.DictReader(summary.open(encoding="utf-8")))
 
 
-def compare(vela: dict[str, str], ours: dict[str, str]) -> tuple[int, list[str], list[tuple[str, str, str]]]:
-    """(cells Vela fills with a number, columns empty in ours, (column, Vela's, ours) that differ)."""
+WEIGHT_AREA_COLUMNS = {"Off-chip Flash": "off_chip_flash_memory_used", "On-chip Flash": "on_chip_flash_memory_used",
+                       "DRAM": "dram_memory_used", "SRAM": "sram_memory_used"}
+"""Vela's weights_storage_area -> the memory-used column its command streams land in."""
+
+
+def _within(value: float, reference: float) -> bool:
+    return abs(value - reference) <= TOLERANCE * abs(reference)
+
+
+def compare(vela: dict[str, str], ours: dict[str, str], commands: int = 0
+            ) -> tuple[int, list[str], list[tuple[str, str, str]], bool]:
+    """(cells Vela fills with a number, columns empty in ours, (column, Vela's, ours) that differ,
+    and whether the memory used where the weights live is within 1 % of Vela's figure less its
+    ``commands`` bytes of command streams)."""
     filled, empty, differ = 0, [], []
     for column, theirs in vela.items():
         reference = as_number(theirs)
@@ -81,9 +109,12 @@ def compare(vela: dict[str, str], ours: dict[str, str]) -> tuple[int, list[str],
         value = as_number(mine)
         if value is None:
             empty.append(column)
-        elif abs(value - reference) > TOLERANCE * abs(reference):
+        elif not _within(value, reference):
             differ.append((column, theirs, mine))
-    return filled, empty, differ
+    column = WEIGHT_AREA_COLUMNS.get(vela.get("weights_storage_area", ""), "")
+    reference, value = as_number(vela.get(column, "")), as_number(ours.get(column, ""))
+    without = reference is not None and value is not None and _within(value, reference - commands / 1024)
+    return filled, empty, differ, without
 
 
 def _pct(ours: str, vela: str) -> str:
@@ -106,21 +137,25 @@ def main(argv: list[str] | None = None) -> int:
         models += [args.corpus / "models" / f"{m}.tflite" for m in args.models.split(",") if m]
     models += [ROOT / "tests" / "data" / f"{m}.tflite" for m in args.data_models.split(",") if m]
     configs = [c for c in args.configs.split(",") if c]
-    rows, details, refused, failed = [], [], [], []
+    rows, details, refused, failed, commands_only = [], [], [], [], []
     totals = Counter()
     empty_by_column: Counter = Counter()
     differ_by_column: Counter = Counter()
     for model in models:
         for config in configs:
-            reference = vela_row(vela, model, config)
-            if reference is None:
+            answer = vela_row(vela, model, config)
+            if answer is None:
                 refused.append(f"{model.stem} {config}")
                 continue
+            reference, commands = answer
             ours = our_row(model, config)
             if isinstance(ours, str):
                 failed.append(f"{model.stem} {config}: {ours}")
                 continue
-            filled, empty, differ = compare(reference, ours)
+            filled, empty, differ, without = compare(reference, ours, commands)
+            weight_column = WEIGHT_AREA_COLUMNS.get(reference["weights_storage_area"], "")
+            if without and any(column == weight_column for column, _, _ in differ):
+                commands_only.append(f"{model.stem} {config} ({commands:,} B of command streams)")
             totals.update(rows=1, filled=filled, empty=len(empty), differ=len(differ))
             empty_by_column.update(empty)
             differ_by_column.update(column for column, _, _ in differ)
@@ -142,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
         "| model | config | Vela's numeric cells | empty in ours | differ > 1 % |",
         "|---|---|---:|---:|---:|",
         *rows,
+        "",
+        f"Of the {sum(n for c, n in differ_by_column.items() if c in WEIGHT_AREA_COLUMNS.values())} "
+        "memory-used cells that differ, those of the memory holding the weights are within 1 % of Vela's "
+        f"figure less its command streams (which npu-opt does not generate) on {len(commands_only)} rows: "
+        + (", ".join(commands_only) or "none") + ".",
         "",
         "## By column",
         "",
