@@ -33,12 +33,14 @@ from npu_opt.dialects.npu.perf.block_choice import fastest_block_config
 from npu_opt.dialects.npu.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, placed, report_name, with_weights
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, derived
+from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc, derived
 from npu_opt.dialects.npu.perf.weight_buffering import buffered_cycles, streamed
-from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
-from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
+from npu_opt.dialects.npu.perf.weight_dma import (
+    Encoder, is_weight_dma, source_area, weight_dma, weight_encoder, weight_source,
+)
+from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.dialects.npu.perf.shape import Shape4, round_up
 from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, STRIPE_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr, StripeAttr,
 )
@@ -76,6 +78,33 @@ def striped(op: Operation, desc: NpuOpDesc) -> NpuOpDesc:
         return desc
     height, width, depth = stripe.shape
     return desc.with_ofm_stripe(Shape4(1, height, width, depth))
+
+
+def _constants(step: _Step, seen: set[Value]) -> tuple[int, tuple[int, ...], int]:
+    """The op's compressed weight bytes (the stream it reads, without scale records), the bytes
+    its constants take in permanent storage per memory, as Vela lays them out there (the weight
+    stream sliced as its DMA copies it, a separate tensor of its scale records and its LUT, each
+    padded to 16 bytes), and the bytes of its weights before encoding, as the NPU computes with
+    them (0 when a constant in ``seen`` was counted already; the op's constant is added)."""
+    stored = dict.fromkeys(MEMORY_AREAS, 0)
+    desc, encoded_weights = step.desc, 0
+    if desc.lut_bytes > 0 and desc.lut_memory in stored:
+        stored[desc.lut_memory] += round_up(desc.lut_bytes, 16)
+    if step.encode is not None and step.block is not None and desc.weights is not None:
+        depth = desc.ofm.shape.depth
+        streamed_slices = step.source is not None and step.stream is not None
+        encoded = step.encode(tuple(step.stream.slices) if streamed_slices else (0, depth))  # type: ignore[union-attr]
+        stream_bytes = step.stream.bytes if streamed_slices else encoded.total_bytes  # type: ignore[union-attr]
+        area = step.source if step.source is not None else desc.weights.memory
+        if area in stored:
+            stored[area] += round_up(stream_bytes, 16) + round_up(SCALE_RECORD_BYTES * depth, 16)
+        encoded_weights = sum(r.weight_bytes for r in encoded.ranges)
+    original = 0
+    source = weight_source(step.op)
+    if desc.weights is not None and source is not None and source not in seen:
+        seen.add(source)
+        original = desc.weights.raw_elements  # one byte each: the NPU's weights are 8-bit
+    return encoded_weights, tuple(stored[a] for a in MEMORY_AREAS), original
 
 
 def _costed_ops(module: Operation) -> list[Operation]:
@@ -189,7 +218,12 @@ class Estimate(Pass):
     the whole stream into one buffer), any other reads them in place. The weight DMA is costed as
     part of its op. With a separate fast storage the slack each op hands the next is computed
     with the feature maps npu-place-tensors moved to SRAM still in the arena, as the buffering
-    decisions were (``decide-in-arena``), the estimate itself with them in SRAM."""
+    decisions were (``decide-in-arena``), the estimate itself with them in SRAM.
+
+    Each cost also records what Vela's summary reports beside the totals: the bytes of feature maps
+    and of weights among those read and written, the op's compressed weight bytes and original
+    weight bytes, and what its constants take in permanent storage (``npu.cost``'s
+    ``fm_read``..``stored``; tools/summary_csv.py reads them)."""
 
     weight_buffering: bool = option(True, "cost weight DMAs as the IR says (false: every op reads its weights "
                                           "in place, whatever DMAs the IR has)")
@@ -206,14 +240,15 @@ class Estimate(Pass):
         arena = arena_placement(_costed_ops(module), target) if self.decide_in_arena else None
         if arena:
             ctx.stat("decided-in-arena")
+        weights_seen: set[Value] = set()  # weight constants counted in an op's original_weights
         for _, runs in runs_by_function(module, ctx):
             for run in runs:  # each NPU stretch starts with nothing to hide its DMA under
                 ops = [op for op in run if is_costed(op) and not is_weight_dma(op)]
-                self._estimate_run(ops, target, perf, arena, totals, ctx)
+                self._estimate_run(ops, target, perf, arena, totals, weights_seen, ctx)
         ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.total(totals))
 
     def _estimate_run(self, ops: list[Operation], target, perf, arena: dict[Value, str] | None,
-                      totals: list[CostAttr], ctx: PassContext) -> None:
+                      totals: list[CostAttr], weights_seen: set[Value], ctx: PassContext) -> None:
         """Cost one stretch of NPU ops in schedule order, chaining the DMA slack from op to op.
         The slicings the run's DMAs name are encoded first, in one codec batch."""
         steps = [step for step in (self._prepare(op, target, perf, arena, ctx) for op in ops) if step is not None]
@@ -224,7 +259,8 @@ class Estimate(Pass):
             if streaming is not None:
                 ctx.stat("streamed")
             slack_before = 0.0 if step.unhidden else prev_slack
-            cost = CostAttr.of(estimate_op(perf, desc, step.block, streaming, slack_before))
+            cost = CostAttr.of(estimate_op(perf, desc, step.block, streaming, slack_before),
+                               *_constants(step, weights_seen))
             ctx.rewriter.set_attr(step.op, COST_ATTR, cost)
             totals.append(cost)
             prev_slack = slack

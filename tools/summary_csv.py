@@ -7,25 +7,32 @@ all three (``COLUMNS``, in Vela 5.2.0's order) and fills each column from the IR
 * configuration (``accelerator_configuration``, ``system_config``, ``memory_mode``,
   ``core_clock`` in Hz, ``arena_cache_size`` in KiB, ``*_bandwidth`` in GiB/s, the two storage
   areas): the module's ``npu.target``;
-* cycles (``cycles_npu``, ``cycles_*_access``, ``cycles_total``), ``nn_macs`` and each memory's
-  ``*_total_bytes`` (bytes read plus bytes written): the module's ``npu.cost_totals``;
+* cycles (``cycles_npu``, ``cycles_*_access``, ``cycles_total``), ``nn_macs``, each memory's
+  ``*_total_bytes`` (bytes read plus bytes written) and their feature-map and weight parts
+  (``*_feature_map_read_bytes``, ...: the split npu-estimate records, ``CostAttr.part``; scale
+  records and LUTs count only in the totals, as in Vela), ``total_npu_encoded_weights`` (the
+  compressed weight bytes npu-estimate records): the module's ``npu.cost_totals``;
   ``inference_time`` (s), ``inferences_per_second`` and ``nn_tops`` from those at the core clock;
-* ``*_memory_used`` (KiB): the areas the module's ``npu.usage`` lists (written by npu-allocate);
-  a memory on no AXI port of the target is 0;
-* ``passes_before_fusing``: the costed ops; ``passes_after_fusing``: the same with each cascade
-  (``npu.cascade``) counted once (Vela's regor core writes the op count in both);
-* ``total_original_weights``: bytes of the distinct weight tensors of the costed ops;
+* ``*_memory_used`` (KiB): per memory, the bytes npu-allocate's ``npu.usage`` spans there plus
+  the bytes the constants npu-estimate sized take there (``npu.cost_totals``' ``stored``: weight
+  streams, scale records, LUTs), as Vela adds its permanent storage to the arena of the same
+  memory; a memory on no AXI port of the target is 0;
+* ``passes_before_fusing`` and ``passes_after_fusing``: Vela's legacy core's pass counts (its CPU
+  graph's start-up pass, a call per NPU stretch and a pass per CPU op, then per stretch a start-up
+  pass and a pass per costed op; after fusing only the CPU graph's);
+* ``total_original_weights``: bytes of the distinct weight constants as the NPU computes with them
+  (npu-estimate's ``original_weights``; from the weight tensors' sizes for costs written without);
 * ``batch_size``: the leading dimension of the first function's first argument;
 * ``network``: the input file's name without its extension, as Vela names it.
 
 After Vela's columns come ours (``BOUND_COLUMNS``): the model's lower bound in cycles and
 fast-storage bytes and ours as a percentage of it, computed here from the IR.
 
-Columns the IR has no source for are left empty rather than guessed: the feature-map/weight
-split of each memory's traffic (``npu.cost`` records bytes per memory, not per purpose),
-``total_npu_encoded_weights`` (the IR records encoded sizes only for streamed weights), and
-``*_memory_used`` of a memory the target uses but ``npu.usage`` does not list (npu-allocate has
-not run, or the memory holds only constants, which it does not place).
+Columns the IR has no source for are left empty rather than guessed: ``*_memory_used`` of a
+memory holding feature maps before npu-allocate has run, and the traffic split and encoded
+weights of costs written without them (IR text from before npu-estimate recorded them). Vela's
+memory used also counts its command streams, which npu-opt does not generate
+(bench/SUMMARY_CSV_FIDELITY.md measures the difference).
 """
 from __future__ import annotations
 
@@ -44,6 +51,12 @@ MEMORY_PREFIXES: tuple[tuple[str, str], ...] = (
 AREA_LABELS: dict[str, str] = {"Sram": "SRAM", "Dram": "DRAM", "OnChipFlash": "On-chip Flash",
                                "OffChipFlash": "Off-chip Flash"}
 """How Vela spells a memory area in ``weights_storage_area``/``feature_map_storage_area``."""
+
+SPLIT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("feature_map_read_bytes", "fm_read"), ("feature_map_write_bytes", "fm_written"),
+    ("weight_read_bytes", "weight_read"), ("weight_write_bytes", "weight_written"),
+)
+"""Traffic columns of each memory and the part of ``npu.cost_totals`` (``CostAttr.part``) they show."""
 
 TRAFFIC_PARTS: tuple[str, ...] = ("feature_map_read_bytes", "feature_map_write_bytes", "weight_read_bytes",
                                   "weight_write_bytes", "total_bytes")
@@ -112,22 +125,25 @@ def costed_ops(module: Operation) -> list[Operation]:
     return [op for op in module.walk() if isinstance(op.attr(COST_ATTR), CostAttr)]
 
 
-def fused_pass_count(ops: Iterable[Operation]) -> int:
-    """``ops`` with the members of each cascade (same ``npu.cascade`` id in the same block)
-    counted once."""
-    from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
+def vela_pass_counts(module: Operation) -> tuple[int, int]:
+    """(passes before fusing, passes after fusing) as Vela's legacy core counts them: its CPU
+    graph has a start-up pass, a call per NPU stretch and a pass per CPU op (its passes after
+    fusing are these alone), and each NPU stretch adds a start-up pass and a pass per costed op."""
+    from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, CostAttr
+    from npu_opt.passes.npu_order import execution_order, graph_blocks, npu_runs, on_cpu
 
-    seen: set[tuple[int, int]] = set()
-    count = 0
-    for op in ops:
-        cascade = op.attr(CASCADE_ATTR)
-        if isinstance(cascade, CascadeAttr):
-            key = (id(op.parent), cascade.id)
-            if key in seen:
-                continue
-            seen.add(key)
-        count += 1
-    return count
+    cpu_side, npu_side = 1, 0
+    for block in graph_blocks(module):
+        try:
+            runs = npu_runs(block)
+            order = execution_order(block)
+        except ValueError:  # partly ordered: npu-order has not run to the end
+            continue
+        costed = [sum(isinstance(op.attr(COST_ATTR), CostAttr) for op in run) for run in runs]
+        runs = [count for count in costed if count]
+        cpu_side += len(runs) + sum(on_cpu(op) for op in order)
+        npu_side += sum(1 + count for count in runs)
+    return cpu_side + npu_side, cpu_side
 
 
 def original_weight_bytes(ops: Iterable[Operation]) -> int | None:
@@ -196,16 +212,23 @@ def summary_row(module: Operation, input_name: str) -> dict[str, Any]:
     row["network"] = network_name(input_name)
     ops = costed_ops(module)
     row["batch_size"] = batch_size(module)
-    row["passes_before_fusing"] = len(ops)
-    row["passes_after_fusing"] = fused_pass_count(ops)
+    row["passes_before_fusing"], row["passes_after_fusing"] = vela_pass_counts(module)
     row["total_original_weights"] = original_weight_bytes(ops)
     row["nn_macs"] = totals.macs
     row["cycles_npu"] = _number(totals.cycle("npu"))
     row["cycles_total"] = _number(totals.cycle("total"))
+    recorded = totals.split is not None  # npu-estimate wrote the purpose split and the weight sizes
+    if recorded:
+        row["total_original_weights"] = totals.original_weights
+        row["total_npu_encoded_weights"] = totals.encoded_weights
     for index, (area, prefix) in enumerate(MEMORY_PREFIXES):
         row[f"cycles_{prefix}_access"] = _number(totals.cycle(CYCLE_NAMES[area]))
         row[f"{prefix}_total_bytes"] = _number(totals.read[index] + totals.written[index])
+        if recorded:
+            for part, key in SPLIT_COLUMNS:
+                row[f"{prefix}_{part}"] = _number(totals.part(key)[index])
     usage = module.attr(USAGE_ATTR)
+    allocated = isinstance(usage, UsageAttr)
     if target is not None:
         clock = float(target.core_clock)
         row["accelerator_configuration"] = accelerator_label(target.accelerator.name)
@@ -216,18 +239,22 @@ def summary_row(module: Operation, input_name: str) -> dict[str, Any]:
         row["weights_storage_area"] = AREA_LABELS[target.permanent_storage_area]
         row["feature_map_storage_area"] = AREA_LABELS[target.feature_map_storage_area]
         connected = set(target.port_areas.values())
-        for area, prefix in MEMORY_PREFIXES:
+        variable = {target.feature_map_storage_area, target.fast_storage_area}
+        for index, (area, prefix) in enumerate(MEMORY_PREFIXES):
             row[f"{prefix}_bandwidth"] = target.bandwidth_bytes_per_second(area) / GIB
+            stored = totals.stored[index] if recorded else 0
             if area not in connected:
                 row[f"{prefix}_memory_used"] = 0.0
-            elif isinstance(usage, UsageAttr) and any(a == area for a, _, _ in usage):
-                row[f"{prefix}_memory_used"] = usage.used(area) / KIB
+            elif allocated:
+                row[f"{prefix}_memory_used"] = (usage.used(area) + stored) / KIB
+            elif recorded and area not in variable:  # constants only: no allocation needed
+                row[f"{prefix}_memory_used"] = stored / KIB
         cycles = totals.cycle("total")
         if cycles > 0 and clock > 0:
             row["inference_time"] = cycles / clock
             row["inferences_per_second"] = clock / cycles
             row["nn_tops"] = totals.macs * 2 * row["inferences_per_second"] / 1e12
-    elif isinstance(usage, UsageAttr):
+    elif allocated:
         for area, used, _ in usage:
             row[f"{dict(MEMORY_PREFIXES)[area]}_memory_used"] = used / KIB
     if target is not None:

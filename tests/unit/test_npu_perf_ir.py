@@ -62,6 +62,30 @@ def test_cost_attr_round_trip_and_sum() -> None:
         CostAttr.parse(text[len("#npu.cost<"):-1].replace("read = [1024, 0, 0, 0]", "read = [1, 2]"))
 
 
+
+def test_cost_attr_split_and_weights_round_trip_and_sum() -> None:
+    """The purpose split and the weight sizes print after the byte lists, parse back and add up;
+    text without them parses as not recorded (split None), a partial split is an error."""
+    cycles = (100.0, 100.0, 90.0, 10.0, 50.0, 0.0, 0.0, 20.0)
+    split = ((64.0, 0.0, 0.0, 0.0), (32.0, 0.0, 0.0, 0.0), (40.0, 0.0, 0.0, 48.0), (48.0, 0.0, 0.0, 0.0))
+    a = CostAttr(cycles, 10, 12, (114.0, 0.0, 0.0, 48.0), (80.0, 0.0, 0.0, 0.0), split, 40, (0, 0, 0, 80), 36)
+    text = str(a)
+    assert text.endswith("read = [114, 0, 0, 48], written = [80, 0, 0, 0], fm_read = [64, 0, 0, 0], "
+                         "fm_written = [32, 0, 0, 0], weight_read = [40, 0, 0, 48], weight_written = [48, 0, 0, 0], "
+                         "original_weights = 36, encoded_weights = 40, stored = [0, 0, 0, 80]>")
+    assert CostAttr.parse(text[len("#npu.cost<"):-1]) is a
+    total = CostAttr.total([a, a])
+    assert total.part("weight_read") == (80.0, 0.0, 0.0, 96.0) and total.encoded_weights == 80
+    assert total.stored == (0, 0, 0, 160) and total.original_weights == 72
+    plain = CostAttr(cycles, 10, 12, (114.0, 0.0, 0.0, 48.0), (80.0, 0.0, 0.0, 0.0))
+    assert plain.split is None and plain.part("fm_read") is None and "fm_read" not in str(plain)
+    assert CostAttr.total([a, plain]).split is None
+    body = text[len("#npu.cost<"):-1]
+    with pytest.raises(ValueError, match="come together"):
+        CostAttr.parse(body.replace(", fm_written = [32, 0, 0, 0]", ""))
+    with pytest.raises(ValueError, match="stored takes four whole"):
+        CostAttr.parse(body.replace("stored = [0, 0, 0, 80]", "stored = [0, 0, 0, 0.5]"))
+
 def test_attributes_parse_in_ir() -> None:
     module = parse('  func.func @f() attributes {npu.block = #npu.block<2x2x8, ifm = 4x4x8, acc = 40, '
                    'traversal = depth_first>} {\n    return\n  }\n')

@@ -8,7 +8,8 @@ read each input once per OFM element (an 8-bit scalar operand costs nothing). Fe
 is charged to its memory inflated by the burst efficiency of the block transfers; weights and
 scales read from permanent storage are charged at their encoded size; weights read from a
 fast-storage buffer, and the DMAs that fill it, are counted in the byte tallies only (Vela charges
-them no access cycles: the copy is costed as DMA cycles instead).
+them no access cycles: the copy is costed as DMA cycles instead). Every byte is also tallied by
+what it carries (``PURPOSES``), as Vela's summary splits its traffic.
 """
 from __future__ import annotations
 
@@ -92,40 +93,58 @@ def element_access(desc: NpuOpDesc, block: BlockConfig | None) -> ElementAccess:
     return _elementwise_access(desc, ofm_write)
 
 
+PURPOSES: tuple[str, ...] = ("fm", "weights", "other")
+"""What a byte moved carries, as Vela's summary splits traffic: feature maps (IFMs, OFMs and
+their copies), weights (compressed weights read, and whole weight streams DMA'd with their scale
+records), and the rest (scale records read by the NPU, LUTs), counted only in the totals."""
+
+
 @dataclass(frozen=True)
 class Traffic:
-    """Bytes read and written per memory area, and the burst-adjusted bytes that set each
-    memory's access cycles (areas in ``MEMORY_AREAS`` order)."""
+    """Bytes read and written per memory area, the same split by purpose, and the burst-adjusted
+    bytes that set each memory's access cycles (areas in ``MEMORY_AREAS`` order)."""
 
     read: tuple[float, ...]
     written: tuple[float, ...]
     charged: tuple[float, ...]
+    by_purpose: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...] = ()
+    """Per ``PURPOSES`` entry, (bytes read, bytes written) per memory area."""
 
     def access_cycles(self, perf: PerfTarget) -> tuple[float, ...]:
         """Cycles each memory is busy: charged bytes / its bytes per cycle."""
         return tuple(c / perf.bytes_per_cycle(area) for area, c in zip(MEMORY_AREAS, self.charged))
 
+    def purpose(self, purpose: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """(bytes read, bytes written) per memory area of one of ``PURPOSES``."""
+        return self.by_purpose[PURPOSES.index(purpose)]
+
 
 class TrafficTally:
-    """Accumulates bytes per memory area while an estimate is put together."""
+    """Accumulates bytes per memory area (and per purpose) while an estimate is put together."""
 
     def __init__(self) -> None:
         self.read = dict.fromkeys(MEMORY_AREAS, 0.0)
         self.written = dict.fromkeys(MEMORY_AREAS, 0.0)
         self.charged = dict.fromkeys(MEMORY_AREAS, 0.0)
+        self.split = {(purpose, write): dict.fromkeys(MEMORY_AREAS, 0.0)
+                      for purpose in PURPOSES for write in (False, True)}
 
-    def add(self, area: str, nbytes: float, write: bool = False, charged: float | None = None) -> None:
-        """Count ``nbytes`` moved in ``area`` (SHRAM is not tallied); ``charged`` (default: none)
-        is what counts towards the area's access cycles."""
+    def add(self, area: str, nbytes: float, write: bool = False, charged: float | None = None,
+            purpose: str = "fm") -> None:
+        """Count ``nbytes`` of ``purpose`` (one of ``PURPOSES``) moved in ``area`` (SHRAM is not
+        tallied); ``charged`` (default: none) is what counts towards the area's access cycles."""
         if area not in self.read:
             return
         (self.written if write else self.read)[area] += nbytes
+        self.split[(purpose, write)][area] += nbytes
         if charged:
             self.charged[area] += charged
 
     def freeze(self) -> Traffic:
-        return Traffic(tuple(self.read[a] for a in MEMORY_AREAS), tuple(self.written[a] for a in MEMORY_AREAS),
-                       tuple(self.charged[a] for a in MEMORY_AREAS))
+        def row(values: dict[str, float]) -> tuple[float, ...]:
+            return tuple(values[a] for a in MEMORY_AREAS)
+        return Traffic(row(self.read), row(self.written), row(self.charged),
+                       tuple((row(self.split[(p, False)]), row(self.split[(p, True)])) for p in PURPOSES))
 
 
 def operand_traffic(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig | None, tally: TrafficTally) -> None:
@@ -154,10 +173,10 @@ def operand_traffic(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig | None
         # OFM channel of this (possibly depth-sliced) op, as Vela approximates it.
         ratio = (weights.encoded_bytes - access.scale_read * weights.scale_bytes) / weights.raw_elements
         nbytes = access.weight_read * ratio
-        tally.add(weights.memory, nbytes, charged=None if weights.buffered else nbytes)
+        tally.add(weights.memory, nbytes, charged=None if weights.buffered else nbytes, purpose="weights")
     if access.scale_read > 0:
         nbytes = access.scale_read * weights.scale_bytes
-        tally.add(weights.memory, nbytes, charged=None if weights.buffered else nbytes)
+        tally.add(weights.memory, nbytes, charged=None if weights.buffered else nbytes, purpose="other")
 
 
-__all__ = ["ElementAccess", "Traffic", "TrafficTally", "element_access", "operand_traffic"]
+__all__ = ["ElementAccess", "PURPOSES", "Traffic", "TrafficTally", "element_access", "operand_traffic"]

@@ -41,6 +41,13 @@ class OpCost:
     bytes_written: tuple[float, ...]
     nn_macs: int
     hw_macs: int
+    fm_read: tuple[float, ...] = (0.0,) * 4
+    """Of ``bytes_read``, feature-map bytes (IFMs, feature-map copies) per memory."""
+    fm_written: tuple[float, ...] = (0.0,) * 4
+    weight_read: tuple[float, ...] = (0.0,) * 4
+    """Of ``bytes_read``, compressed weights read by the NPU and weight streams read by DMA."""
+    weight_written: tuple[float, ...] = (0.0,) * 4
+    """Of ``bytes_written``, weight streams written by DMA into their buffers."""
 
     @property
     def total_cycles(self) -> float:
@@ -85,18 +92,19 @@ def estimate_op(perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig | None = N
     tally = TrafficTally()
     operand_traffic(perf, desc, block, tally)
     if desc.lut_bytes > 0:
-        tally.add(desc.lut_memory, desc.lut_bytes)
-        tally.add(SHRAM, desc.lut_bytes, write=True)
+        tally.add(desc.lut_memory, desc.lut_bytes, purpose="other")
+        tally.add(SHRAM, desc.lut_bytes, write=True, purpose="other")
     if desc.kind is OpKind.DMA and desc.ifm.memory != desc.ofm.memory:
         nbytes = desc.ifm.storage_bytes()
         tally.add(desc.ifm.memory, nbytes)
         tally.add(desc.ofm.memory, nbytes, write=True)
     if streaming is not None:
-        tally.add(streaming.source, streaming.stream_bytes)
-        tally.add(streaming.destination, streaming.stream_bytes, write=True)
+        tally.add(streaming.source, streaming.stream_bytes, purpose="weights")
+        tally.add(streaming.destination, streaming.stream_bytes, write=True, purpose="weights")
     traffic = tally.freeze()
+    fm, weights = traffic.purpose("fm"), traffic.purpose("weights")
     return OpCost(block, compute, dma, npu, traffic.access_cycles(perf), traffic.read, traffic.written,
-                  nn_macs(desc), hw_macs(perf, desc, block))
+                  nn_macs(desc), hw_macs(perf, desc, block), fm[0], fm[1], weights[0], weights[1])
 
 
 @lru_cache(maxsize=1 << 16)

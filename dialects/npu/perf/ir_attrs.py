@@ -11,7 +11,12 @@
   read = [..], written = [..]>``: cycles (the op's total, the NPU column with unhidden DMA, the
   compute pipeline alone, its DMA transfers), access cycles per memory, network and hardware MAC
   counts, and bytes read and written per memory in the order Sram, Dram, OnChipFlash,
-  OffChipFlash.
+  OffChipFlash; then (npu-estimate writes them) ``fm_read``, ``fm_written``, ``weight_read``,
+  ``weight_written``: of those bytes, the feature maps' and the weights' per memory (the rest is
+  scale records and LUTs), ``original_weights``: the bytes of its weights before encoding (0 when
+  an earlier op reads the same constant), ``encoded_weights``: its compressed weight bytes, and ``stored``:
+  the bytes its weight stream and scale records take in permanent storage per memory (the last three
+  only when one is not 0).
 
 Both parse back from their printed form. The npu dialect registers their parsers when it loads
 (dialects/npu/__init__.py), so they parse whatever else has been imported.
@@ -35,6 +40,9 @@ TRAVERSALS = ("depth_first", "part_kernel")
 CYCLE_KEYS = ("total", "npu", "compute", "dma", "sram", "dram", "on_chip_flash", "off_chip_flash")
 COUNT_KEYS = ("macs", "hw_macs")
 BYTE_KEYS = ("read", "written")
+SPLIT_KEYS = ("fm_read", "fm_written", "weight_read", "weight_written")
+"""Of the bytes read and written, those of feature maps and those of weights (Vela's summary split)."""
+WEIGHT_KEYS = ("original_weights", "encoded_weights", "stored")
 
 
 def _split(body: str) -> list[str]:
@@ -142,81 +150,138 @@ class BlockAttr(Attribute):
 
 class CostAttr(Attribute):
     """``#npu.cost<total = .., npu = .., compute = .., dma = .., sram = .., dram = ..,
-    on_chip_flash = .., off_chip_flash = .., macs = .., hw_macs = .., read = [4], written = [4]>``."""
+    on_chip_flash = .., off_chip_flash = .., macs = .., hw_macs = .., read = [4], written = [4]>``,
+    optionally followed by what the bytes carry and what the weights take (``SPLIT_KEYS``)."""
 
-    __slots__ = ("cycles", "macs", "hw_macs", "read", "written")
+    __slots__ = ("cycles", "macs", "hw_macs", "read", "written", "split", "encoded_weights", "stored",
+                 "original_weights")
     cycles: tuple[float, ...]
     """In ``CYCLE_KEYS`` order."""
     macs: int
     hw_macs: int
     read: tuple[float, ...]
     written: tuple[float, ...]
+    split: tuple[tuple[float, ...], ...] | None
+    """Feature-map bytes read and written, weight bytes read and written (``SPLIT_KEYS`` order),
+    each per memory; the rest of ``read``/``written`` is scale records and LUTs. None: not
+    recorded (text written before the split existed)."""
+    encoded_weights: int
+    """Bytes of the op's compressed weights (scale records and padding excluded; 0 without)."""
+    stored: tuple[int, ...]
+    """Bytes the op's constants take in permanent storage, per memory: its encoded weight stream
+    and its scale records, each padded to 16 bytes."""
+    original_weights: int
+    """Bytes of the weights the op computes with, before encoding (a kernel dilated beyond the
+    hardware's reach at its dilated size); 0 when an earlier op reads the same constant."""
 
     def _init(self, cycles: tuple[float, ...], macs: int, hw_macs: int, read: tuple[float, ...],
-              written: tuple[float, ...]) -> None:
-        if len(cycles) != len(CYCLE_KEYS) or len(read) != 4 or len(written) != 4:
+              written: tuple[float, ...], split: tuple[tuple[float, ...], ...] | None = None,
+              encoded_weights: int = 0, stored: tuple[int, ...] = (0, 0, 0, 0), original_weights: int = 0) -> None:
+        if len(cycles) != len(CYCLE_KEYS) or len(read) != 4 or len(written) != 4 or len(stored) != 4:
+            raise ValueError("#npu.cost: wrong number of values")
+        if split is not None and (len(split) != len(SPLIT_KEYS) or any(len(row) != 4 for row in split)):
             raise ValueError("#npu.cost: wrong number of values")
         self._set("cycles", tuple(float(c) for c in cycles))
         self._set("macs", int(macs))
         self._set("hw_macs", int(hw_macs))
         self._set("read", tuple(float(b) for b in read))
         self._set("written", tuple(float(b) for b in written))
+        self._set("split", None if split is None else tuple(tuple(float(b) for b in row) for row in split))
+        self._set("encoded_weights", int(encoded_weights))
+        self._set("stored", tuple(int(b) for b in stored))
+        self._set("original_weights", int(original_weights))
 
     @classmethod
     def _key(cls, args: tuple) -> tuple:
+        split = args[5] if len(args) > 5 else None
         return (tuple(float(c) for c in args[0]), int(args[1]), int(args[2]), tuple(float(b) for b in args[3]),
-                tuple(float(b) for b in args[4]))
+                tuple(float(b) for b in args[4]),
+                None if split is None else tuple(tuple(float(b) for b in row) for row in split),
+                int(args[6]) if len(args) > 6 else 0, tuple(int(b) for b in args[7]) if len(args) > 7 else (0,) * 4,
+                int(args[8]) if len(args) > 8 else 0)
 
     @classmethod
-    def of(cls, cost: OpCost) -> "CostAttr":
+    def of(cls, cost: OpCost, encoded_weights: int = 0, stored: tuple[int, ...] = (0, 0, 0, 0),
+           original_weights: int = 0) -> "CostAttr":
+        """``cost`` as an attribute, with the op's weights' encoded, stored and original sizes."""
         cycles = (cost.total_cycles, cost.npu_cycles, cost.compute_cycles, cost.dma_cycles, *cost.access_cycles)
-        return cls(cycles, cost.nn_macs, cost.hw_macs, cost.bytes_read, cost.bytes_written)
+        split = (cost.fm_read, cost.fm_written, cost.weight_read, cost.weight_written)
+        return cls(cycles, cost.nn_macs, cost.hw_macs, cost.bytes_read, cost.bytes_written, split,
+                   encoded_weights, stored, original_weights)
 
     @classmethod
     def total(cls, costs: list["CostAttr"]) -> "CostAttr":
-        """The sum of several ops' costs (what a network total is in Vela: per-op sums)."""
+        """The sum of several ops' costs (what a network total is in Vela: per-op sums); the
+        split only when every op has one."""
         def add(rows: list[tuple[float, ...]], width: int) -> tuple[float, ...]:
             return tuple(sum(row[i] for row in rows) for i in range(width))
+        splits = [c.split for c in costs]
+        split = None if any(s is None for s in splits) else tuple(
+            add([s[k] for s in splits], 4) for k in range(len(SPLIT_KEYS)))  # type: ignore[index]
         return cls(add([c.cycles for c in costs], len(CYCLE_KEYS)), sum(c.macs for c in costs),
-                   sum(c.hw_macs for c in costs), add([c.read for c in costs], 4), add([c.written for c in costs], 4))
+                   sum(c.hw_macs for c in costs), add([c.read for c in costs], 4), add([c.written for c in costs], 4),
+                   split, sum(c.encoded_weights for c in costs), add([c.stored for c in costs], 4),
+                   sum(c.original_weights for c in costs))
 
     def cycle(self, key: str) -> float:
         return self.cycles[CYCLE_KEYS.index(key)]
 
+    def part(self, key: str) -> tuple[float, ...] | None:
+        """Bytes per memory of one of ``SPLIT_KEYS`` (None when the split is not recorded)."""
+        return None if self.split is None else self.split[SPLIT_KEYS.index(key)]
+
     def _render(self) -> str:
         parts = [f"{key} = {format_number(value)}" for key, value in zip(CYCLE_KEYS, self.cycles)]
         parts += [f"macs = {self.macs}", f"hw_macs = {self.hw_macs}"]
-        for key, values in (("read", self.read), ("written", self.written)):
+        lists = [("read", self.read), ("written", self.written)]
+        if self.split is not None:
+            lists += list(zip(SPLIT_KEYS, self.split))
+        for key, values in lists:
             parts.append(f"{key} = [{', '.join(format_number(v) for v in values)}]")
+        if self.encoded_weights or any(self.stored) or self.original_weights:
+            parts.append(f"original_weights = {self.original_weights}")
+            parts.append(f"encoded_weights = {self.encoded_weights}")
+            parts.append(f"stored = [{', '.join(str(v) for v in self.stored)}]")
         return f"#npu.cost<{', '.join(parts)}>"
 
     @staticmethod
     def parse(body: str | None) -> "CostAttr":
         fields: dict[str, str] = {}
+        optional = SPLIT_KEYS + WEIGHT_KEYS
         for key, value in _entries(body, "cost"):
-            if key is None or key not in CYCLE_KEYS + COUNT_KEYS + BYTE_KEYS:
+            if key is None or key not in CYCLE_KEYS + COUNT_KEYS + BYTE_KEYS + optional:
                 raise ValueError(f"#npu.cost: unexpected entry '{value if key is None else key}'")
             fields[key] = value
         missing = [k for k in CYCLE_KEYS + COUNT_KEYS + BYTE_KEYS if k not in fields]
         if missing:
             raise ValueError(f"#npu.cost: missing {', '.join(missing)}")
-        lists = []
-        for key in BYTE_KEYS:
-            text = fields[key]
-            if not (text.startswith("[") and text.endswith("]")):
-                raise ValueError(f"#npu.cost: {key} takes a list of four byte counts")
-            values = [_number(v.strip(), "cost") for v in text[1:-1].split(",") if v.strip()]
-            if len(values) != 4:
-                raise ValueError(f"#npu.cost: {key} takes four byte counts (Sram, Dram, OnChipFlash, OffChipFlash)")
-            lists.append(tuple(values))
+        given = [k for k in SPLIT_KEYS if k in fields]
+        if given and len(given) != len(SPLIT_KEYS):
+            raise ValueError(f"#npu.cost: {', '.join(SPLIT_KEYS)} come together "
+                             f"(missing {', '.join(k for k in SPLIT_KEYS if k not in fields)})")
+        lists = [_four(fields[key], key) for key in BYTE_KEYS]
+        split = tuple(_four(fields[key], key) for key in SPLIT_KEYS) if given else None
         counts = []
-        for key in COUNT_KEYS:
+        for key in COUNT_KEYS + ("encoded_weights", "original_weights"):
             try:
-                counts.append(int(fields[key]))
+                counts.append(int(fields.get(key, "0")))
             except ValueError:
                 raise ValueError(f"#npu.cost: {key} must be an integer, not '{fields[key]}'") from None
+        stored = _four(fields["stored"], "stored") if "stored" in fields else (0.0,) * 4
+        if any(not float(v).is_integer() or v < 0 for v in stored):
+            raise ValueError("#npu.cost: stored takes four whole, non-negative byte counts")
         return CostAttr(tuple(_number(fields[k], "cost") for k in CYCLE_KEYS), counts[0], counts[1], lists[0],
-                        lists[1])
+                        lists[1], split, counts[2], tuple(int(v) for v in stored), counts[3])
+
+
+def _four(text: str, key: str) -> tuple[float, ...]:
+    """A ``[a, b, c, d]`` list of byte counts, one per memory."""
+    if not (text.startswith("[") and text.endswith("]")):
+        raise ValueError(f"#npu.cost: {key} takes a list of four byte counts")
+    values = [_number(v.strip(), "cost") for v in text[1:-1].split(",") if v.strip()]
+    if len(values) != 4:
+        raise ValueError(f"#npu.cost: {key} takes four byte counts (Sram, Dram, OnChipFlash, OffChipFlash)")
+    return tuple(values)
 
 
 BLOCK_ATTR = "npu.block"
@@ -235,4 +300,4 @@ def op_block_config(op: Operation, desc: "NpuOpDesc", accel: "AcceleratorConfig"
     return select_block_config(desc, accel)
 
 
-__all__ = ["BLOCK_ATTR", "BlockAttr", "COST_ATTR", "CYCLE_KEYS", "CostAttr", "TOTALS_ATTR", "format_number", "op_block_config"]
+__all__ = ["BLOCK_ATTR", "BlockAttr", "COST_ATTR", "CYCLE_KEYS", "CostAttr", "SPLIT_KEYS", "TOTALS_ATTR", "format_number", "op_block_config"]

@@ -1,7 +1,8 @@
 // --summary-csv=FILE writes Vela's summary CSV (same columns, order and units) from the IR:
 // the target (clock, arena cache size in KiB, bandwidths in GiB/s, storage areas), the costs
 // (cycles, MACs, bytes per memory), npu.usage (memory used, KiB) and the ops (passes, weights).
-// Columns without a source in the IR are empty, never guessed. It checks its path before any
+// Columns without a source in the IR are empty, never guessed (before npu-allocate, the memory used
+// of an area holding feature maps). It checks its path before any
 // work and needs the ops costed (else an error, exit 1, no file).
 // RUN: rm -f %t.csv %t-none.csv
 // RUN: %npu_opt %S/../Inputs/scheduled-two-convs.mlir --summary-csv=%t.csv -o /dev/null
@@ -18,21 +19,26 @@
 // Configuration: ethos-u55-128 at 500 MHz; Shared_Sram's arena cache is the 4 GiB address space
 // (4194304 KiB); SRAM moves 8 B/cycle (3.73 GiB/s), the off-chip flash 1 B/cycle.
 // SCHED-NEXT: default,[[NET:scheduled-two-convs]],Ethos_U55_128,Ethos_U55_High_End_Embedded,Shared_Sram,500000000.0,4194304.0,3.725290298461914,3.725290298461914,3.725290298461914,0.46566128730773926,Off-chip Flash,SRAM,
-// 7248 cycles at 500 MHz: 68984.5 inferences/s, 14.496 us; 2 costed ops, 1 pass after fusing
-// (the cascade); 7072 B of SRAM spanned = 6.90625 KiB; no DRAM or on-chip flash on any port (0);
-// off-chip flash holds the constants, which npu.usage does not list (empty); 2 x 2304 B of
-// weights, the encoded size unknown (empty); traffic per purpose empty, totals read + written.
-// SCHED-SAME: 68984.54746136865,1,1.4496e-05,2,1,6.90625,0.0,0.0,,4608,,,,,,13952,,,,,0,,,,,0,,,,,4928,
+// 7248 cycles at 500 MHz: 68984.5 inferences/s, 14.496 us; passes as Vela's legacy core counts
+// them: start-up and the call of the one NPU stretch, then its start-up and 2 costed ops (5), and
+// after fusing the first two (2); 7072 B of SRAM spanned = 6.90625 KiB; no DRAM or on-chip flash on any port (0);
+// off-chip flash holds the constants npu-estimate sized (stored, 5248 B = 5.125 KiB); 2 x 2304 B of
+// weights, 4608 B encoded; per memory the feature-map and weight bytes read and written
+// (npu.cost_totals' split), then the total read + written.
+// SCHED-SAME: 68984.54746136865,1,1.4496e-05,5,2,6.90625,0.0,0.0,5.125,4608,4608,
+// SCHED-SAME: 2048,2048,4608,4928,13952,0,0,0,0,0,0,0,0,0,0,0,0,4928,0,4928,
 // SCHED-SAME: 294912,0.0406887417218543,7248,1024,0,0,0,7248
 // Ours after Vela's: the lower bound and our figures as a percentage (tools/summary-bound.mlir).
 // SCHED-SAME: ,2304,314.6,1408,502.3
 // SCHED-NOT: {{.}}
 
 // Estimated, not allocated: SRAM and DRAM used are unknown (empty), the flashes are on no port of
-// Dedicated_Sram_384KB (0); its arena cache is 384 KiB; weights and the arena live in DRAM.
+// Dedicated_Sram_384KB (0); its arena cache is 384 KiB; weights and the arena live in DRAM. No
+// weights (0, 0); the relu reads and writes 128 B of feature map in DRAM. Passes: 1 + 1 + (1 + 1)
+// before fusing, 1 + 1 after.
 // EST-LABEL: experiment,network,
 // EST-NEXT: default,summary-csv,Ethos_U65_256,Ethos_U65_High_End,Dedicated_Sram_384KB,1000000000.0,384.0,{{[0-9.]+}},{{[0-9.]+}},{{[0-9.]+}},{{[0-9.]+}},DRAM,DRAM,
-// EST-SAME: ,1,1,,,0.0,0.0,0,,
+// EST-SAME: ,4,2,,,0.0,0.0,0,0,0,0,0,0,0,128,128,0,0,256,
 
 // NOCOST: error: --summary-csv needs the ops costed, but the module has no 'npu.cost_totals' attribute: run the estimate pipeline
 // NODIR: npu-opt: error: cannot write '{{.*}}.nodir{{.}}out.csv': No such file or directory

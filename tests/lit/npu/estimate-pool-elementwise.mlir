@@ -15,7 +15,9 @@
 // U55-LABEL: func.func @pool
 // U55: "npu.avg_pool"{{.*}}npu.block = #npu.block<4x4x16, ifm = 8x8x16, acc = 32, traversal = depth_first>
 // U55-SAME: npu.cost = #npu.cost<total = 320, npu = 288, compute = 288, dma = 0, sram = 320, dram = 0,
-// U55-SAME: macs = 1024, hw_macs = 1024, read = [1024, 0, 0, 0], written = [256, 0, 0, 0]>
+// U55-SAME: macs = 1024, hw_macs = 1024, read = [1024, 0, 0, 0], written = [256, 0, 0, 0],
+// All of it feature maps (a pool has no weights, scales or LUT): nothing stored, nothing encoded.
+// U55-SAME: fm_read = [1024, 0, 0, 0], fm_written = [256, 0, 0, 0], weight_read = [0, 0, 0, 0], weight_written = [0, 0, 0, 0]>
 // U65-LABEL: func.func @pool
 // U65: npu.cost = #npu.cost<total = 160, npu = 160, compute = 160, dma = 0, sram = 160,
 module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Sram_Only">} {

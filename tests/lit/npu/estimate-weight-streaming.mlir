@@ -19,8 +19,15 @@
 // Module totals: NPU 4720 + 2528 = 7248. Bytes: per op the flash is read for the 2464-byte stream
 // (DMA) and SRAM written with it and the 1024-byte OFM (3488); SRAM is read for the IFM (1024) and
 // the buffered weights and scales (2304 + 160): 3488.
+// By purpose (Vela's summary split): feature maps 2 x 1024 read and written in SRAM; weights 2 x
+// 2304 read from their SRAM buffers, 2 x 2464 streamed from flash into them (scale records
+// included); the 2 x 160 bytes of scale records the NPU reads are neither. Compressed weights
+// 2 x 2304 (raw here); in flash each stream (2464) and its scale tensor (160), padded to 16 bytes.
+// The two convolutions read one constant: its 2304 original bytes count once.
 // CHECK: module attributes {{{.*}}npu.cost_totals = #npu.cost<total = 7248, npu = 7248, compute = 4384,
-// CHECK-SAME: read = [6976, 0, 0, 4928], written = [6976, 0, 0, 0]>
+// CHECK-SAME: read = [6976, 0, 0, 4928], written = [6976, 0, 0, 0], fm_read = [2048, 0, 0, 0],
+// CHECK-SAME: fm_written = [2048, 0, 0, 0], weight_read = [4608, 0, 0, 4928], weight_written = [4928, 0, 0, 0],
+// CHECK-SAME: original_weights = 2304, encoded_weights = 4608, stored = [0, 0, 0, 5248]>
 // Each conv reads its own copy of the shared constant; the copy streams as one 16-channel slice.
 // CHECK: %[[D1:.*]] = "npu.dma"(%[[W:.*]]) {npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [2464], bytes = 2464>} : (tensor<16x3x3x16xi8>) -> tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>
 // CHECK: "npu.conv2d"(%{{.*}}, %[[D1]], {{.*}}name = "conv1"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 4720, npu = 4720, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
