@@ -58,7 +58,9 @@ from npu_opt.passes.schedule.alloc_greedy import greedy_allocate
 from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
 from npu_opt.passes.schedule.alloc_linear import linear_allocate
 from npu_opt.passes.schedule.insert_dma import set_times
-from npu_opt.passes.schedule.live_ranges import LiveRange, align, live_ranges, memory_usage, op_times
+from npu_opt.passes.schedule.live_ranges import (
+    LiveRange, SimpleRange, align, in_half_steps, live_ranges, memory_usage, op_times, tail_sharing,
+)
 from npu_opt.passes.schedule.prefetch_overlap import apply_drops, meets, pack_with_overlap, tensor_name
 
 ALIGNMENT = 16
@@ -71,6 +73,8 @@ _STATISTICS = {
     "ranges": "live ranges given an address",
     "prefetch-dropped": "prefetched weight DMAs whose buffer overlaps one the previous op uses (prefetch-overlap)",
     "prefetch-moved": "prefetched weight buffers moved to bytes free under the previous op, below the top (prefetch-overlap)",
+    "prefetch-into-tail": "prefetched weight buffers sharing bytes with a double buffer the previous op's last "
+                          "slice does not read",
     "prefetch-repacks": "repackings kept that hold dropped prefetches whole from their transfer and drop fewer "
                         "bytes in no more space (prefetch-overlap)",
     **{f"{area.lower()}-used": f"bytes the allocation spans in {area} (largest over functions)" for area in MEMORY_AREAS},
@@ -164,7 +168,7 @@ class Allocate(Pass):
                 offsets = settled.offsets
                 dropped += apply_drops(settled, _name, ctx)
             else:
-                offsets = allocate_ranges(chosen, self.allocator, limit)
+                offsets = _pack(chosen, self.allocator, limit)
             offset_of.update(((r.owner, r.second), offset) for r, offset in zip(chosen, offsets))
         if overlap:
             _issue_after_previous(block, dropped, ctx)
@@ -185,10 +189,12 @@ class Allocate(Pass):
                 for value in r.values:
                     (second if r.second else alloc)[value] = attr
             ctx.stat("ranges", len(chosen))
-            bound = max(memory_usage(chosen, alignment=ALIGNMENT), default=0)
+            bound = max(memory_usage(_timed(chosen), alignment=ALIGNMENT), default=0)
             result.append((area, used, bound))
             hard, soft = self._limits(area, target)
             self._check(block, chosen, area, used, hard, soft, ctx)
+            if not overlap:
+                _remark_tail_sharing(chosen, offsets, ctx)
         self._write(block, alloc, ctx)
         for op in block.ops:  # the second buffers of double-buffered weight streams
             if op.results and op.results[0] in second:
@@ -216,10 +222,12 @@ class Allocate(Pass):
         limit = hard if used > hard[0] else soft
         if limit is None or used <= limit[0]:
             return
-        usage = memory_usage(ranges, alignment=ALIGNMENT)
+        timed = _timed(ranges)
+        usage = memory_usage(timed, alignment=ALIGNMENT)
         peak = max(usage, default=0)
         order, times = op_times(block)
-        at_peak = next((op for op in order if times[op] == usage.index(peak)), None) if usage else None
+        when = usage.index(peak) // (2 if timed is not ranges else 1) if usage else -1
+        at_peak = next((op for op in order if times[op] == when), None)
         where = f"while {_name(at_peak)} runs" if at_peak is not None else "at the start"
         what = (f"the {area} allocation spans {used} bytes, more than the {limit[1]} of {limit[0]} bytes; "
                 f"{peak} bytes are live at once {where}")
@@ -259,6 +267,54 @@ class Allocate(Pass):
             array = ArrayAttr(entries)
             if function.attr(ARG_ALLOC_ATTR) != array:
                 ctx.rewriter.set_attr(function, ARG_ALLOC_ATTR, array)
+
+
+# --- half steps ----------------------------------------------------------------------------------
+def _pack(ranges: list[LiveRange], allocator: str, limit: int | None) -> list[int]:
+    """Offsets for ``ranges`` (one area): packed on whole time indices, and where a prefetch may
+    take bytes of a double buffer the op before no longer reads (``tail_sharing``) packed in half
+    steps too, keeping that packing only when it spans fewer bytes (so schedules it does not
+    improve keep their addresses)."""
+    offsets = allocate_ranges(ranges, allocator, limit)
+    if not tail_sharing(ranges):
+        return offsets
+    halved = allocate_ranges(in_half_steps(ranges), allocator, limit)
+
+    def span(found: list[int]) -> int:
+        return max((o + align(r.size, ALIGNMENT) for r, o in zip(ranges, found)), default=0)
+    return halved if span(halved) < span(offsets) else offsets
+
+
+def _timed(ranges: list[LiveRange]) -> list[LiveRange] | list[SimpleRange]:
+    """``ranges`` in half steps where a prefetch may take the bytes of a double buffer the op
+    before no longer reads in its last slice (``tail_sharing``), for the bytes live at once (as
+    npu-check-schedule counts them); otherwise ``ranges`` itself."""
+    return in_half_steps(ranges) if tail_sharing(ranges) else ranges
+
+
+def _remark_tail_sharing(ranges: list[LiveRange], offsets: list[int], ctx: PassContext) -> None:
+    """A remark for each prefetched weight buffer placed over bytes of the previous op's double
+    buffer that its last slice no longer reads (Vela's live ranges allow it; so do ours)."""
+    for early, late in tail_sharing(ranges):
+        a, b = ranges[early], ranges[late]
+        if offsets[early] < offsets[late] + align(b.size, ALIGNMENT) and offsets[late] < offsets[early] + align(
+                a.size, ALIGNMENT):
+            which = "second" if a.second else "first"
+            ctx.remark(f"the prefetched weights of {_reader(b)} take bytes of the {which} buffer of {_reader(a)}'s "
+                       "weights, which its last depth slice does not read: the prefetch runs under that slice "
+                       f"(time {b.late_from}), as Vela's live ranges allow", _dma_of(b))
+            ctx.stat("prefetch-into-tail")
+
+
+def _dma_of(r: LiveRange) -> Operation | None:
+    return r.owner.op if isinstance(r.owner, OpResult) else None
+
+
+def _reader(r: LiveRange) -> str:
+    """The op reading a weight buffer's DMA result, named for a remark."""
+    dma = _dma_of(r)
+    users = list(dma.results[0].users()) if dma is not None else []
+    return _name(users[0]) if users else "a weight DMA"
 
 
 # --- prefetch overlap ------------------------------------------------------------------------------
