@@ -104,7 +104,10 @@ class Allocate(Pass):
 
     Live ranges come from npu.time (npu-order) and the schedule's attributes (cascades' rolling
     buffers, weight streams); the allocator option picks Vela's hill-climb (default), greedy
-    best fit, or linear allocation. Errors when an area does not fit its hard limit (the
+    best fit, or linear allocation. Where a weight buffer prefetched under an op may take the
+    bytes of that op's double buffer its last slice does not read (half steps, live_ranges.py),
+    the ranges are also packed in half steps and that packing kept when it spans fewer bytes,
+    with a remark for each buffer so placed. Errors when an area does not fit its hard limit (the
     arena cache size of a Dedicated_Sram fast storage, the address space); a remark when the
     shared fast storage exceeds the arena cache size."""
 
