@@ -162,6 +162,7 @@ class Allocate(Pass):
         areas = sorted({r.area for r in ranges})
         offset_of: dict[tuple[Value, bool], int] = {}  # (owner, second buffer) -> offset
         dropped: list[Operation] = []
+        tails: list[Operation] = []  # prefetched DMAs whose buffers take a freed double-buffer tail
         for area in areas:
             chosen = [r for r in ranges if r.area == area]
             hard, soft = self._limits(area, target)
@@ -172,9 +173,12 @@ class Allocate(Pass):
                 dropped += apply_drops(settled, _name, ctx)
             else:
                 offsets = _pack(chosen, self.allocator, limit)
+                tails += _tail_sharers(chosen, offsets, ctx)
             offset_of.update(((r.owner, r.second), offset) for r, offset in zip(chosen, offsets))
-        if overlap:
-            _issue_after_previous(block, dropped, ctx)
+        if overlap or tails:
+            # a prefetch into a freed tail is issued after the op it fills under (the interpreter
+            # and the hardware copy when the DMA is issued; its transfer still runs under that op)
+            _issue_after_previous(block, dropped + tails, ctx)
             ranges = live_ranges(block, target)  # as npu-check-schedule reads the settled schedule
         alloc: dict[Value, AllocAttr] = {}
         second: dict[Value, AllocAttr] = {}
@@ -196,8 +200,6 @@ class Allocate(Pass):
             result.append((area, used, bound))
             hard, soft = self._limits(area, target)
             self._check(block, chosen, area, used, hard, soft, ctx)
-            if not overlap:
-                _remark_tail_sharing(chosen, offsets, ctx)
         self._write(block, alloc, ctx)
         for op in block.ops:  # the second buffers of double-buffered weight streams
             if op.results and op.results[0] in second:
@@ -295,18 +297,25 @@ def _timed(ranges: list[LiveRange]) -> list[LiveRange] | list[SimpleRange]:
     return in_half_steps(ranges) if tail_sharing(ranges) else ranges
 
 
-def _remark_tail_sharing(ranges: list[LiveRange], offsets: list[int], ctx: PassContext) -> None:
-    """A remark for each prefetched weight buffer placed over bytes of the previous op's double
-    buffer that its last slice no longer reads (Vela's live ranges allow it; so do ours)."""
+def _tail_sharers(ranges: list[LiveRange], offsets: list[int], ctx: PassContext) -> list[Operation]:
+    """The DMAs whose prefetched weight buffer was placed over bytes of the previous op's double
+    buffer that its last slice no longer reads (Vela's live ranges allow it; so do ours), each
+    with a remark."""
+    found: list[Operation] = []
     for early, late in tail_sharing(ranges):
         a, b = ranges[early], ranges[late]
         if offsets[early] < offsets[late] + align(b.size, ALIGNMENT) and offsets[late] < offsets[early] + align(
                 a.size, ALIGNMENT):
             which = "second" if a.second else "first"
             ctx.remark(f"the prefetched weights of {_reader(b)} take bytes of the {which} buffer of {_reader(a)}'s "
-                       "weights, which its last depth slice does not read: the prefetch runs under that slice "
-                       f"(time {b.late_from}), as Vela's live ranges allow", _dma_of(b))
+                       "weights, which its last depth slice does not read: the prefetch runs under that slice, as "
+                       "Vela's live ranges allow, and its DMA is issued after that op",
+                       _dma_of(b))
             ctx.stat("prefetch-into-tail")
+            dma = _dma_of(b)
+            if dma is not None and dma not in found:
+                found.append(dma)
+    return found
 
 
 def _dma_of(r: LiveRange) -> Operation | None:

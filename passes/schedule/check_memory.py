@@ -30,9 +30,9 @@ the concatenation's), ``buffer_bytes`` for a weight DMA with
 transfer's start, the second buffer the second's from its reader's time (its first slice
 computes while the second copies) to the reader's last time; each is a rectangle of its own.
 
-Half steps. A prefetched weight buffer allocated from before its reader's time (its transfer
-runs under the last depth slice of the compute op before its reader) holds data from the second
-half of that op's time on; the buffer of a double-buffered stream that the stream's last slice does not read (the first
+Half steps. A prefetched weight buffer allocated from before its reader's time whose DMA is
+issued after the compute op before its reader (its transfer runs under that op's last depth
+slice) holds data from the second half of that op's time on; the buffer of a double-buffered stream that the stream's last slice does not read (the first
 buffer when the stream has an even number of slices, else the second) is free in the second half
 of its reader's time. The sweep compares rectangles in half steps (two per time index), so such a
 prefetch may take the bytes of such a buffer at their common time; any other two rectangles
@@ -367,8 +367,9 @@ def _half_step_ends(group: Group, first: int, last: int, sched: FunctionSchedule
     if not times:
         return None, False
     previous = sched.previous_op(min(times))
+    # (only a DMA issued after the op it fills under: one issued before copies before that op runs)
     late = (previous[0] if stream.prefetch and not group.second and previous is not None and first < min(times)
-            else None)
+            and dma in sched.time and sched.time[dma] > previous[0] else None)
     early = False
     if stream.buffering == "double" and last == max(times):
         last_reads_second = (len(stream.slices) - 1) % 2 == 0
