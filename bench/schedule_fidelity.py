@@ -4,7 +4,10 @@
                                       [--strategies Performance,Size] [--out FILE] [--jobs N]
                                       [--prefetch-overlap default|true|false]
 
-Per ../shared/corpus model, config (A: ethos-u55-128, Ethos_U55_High_End_Embedded, Shared_Sram;
+Per ../shared/corpus model and per large model of bench/large_models.py (ResNet-50, EfficientNet-B0,
+MobileNetV2 at 224x224, YOLO-tiny at 416x416, U-Net at 256x256: built on the fly, Vela's figures
+in bench/large_models_vela.json; ``--large-models ''`` leaves them out), config (A: ethos-u55-128,
+Ethos_U55_High_End_Embedded, Shared_Sram;
 B: ethos-u65-256, Ethos_U65_High_End, Dedicated_Sram; C: as B with Dedicated_Sram_384KB) and
 strategy, the user's command runs as a child process, verifier on:
 
@@ -15,11 +18,12 @@ and its summary CSV (the columns of Vela's own) is set beside the legacy core's
 (``vela_baseline.json``, records with ``compiler_core == "legacy"``): total cycles, NPU cycles,
 SRAM used and off-chip traffic (DRAM plus off-chip flash bytes). A row is "within" when total
 cycles and SRAM used are both within +-5 % (SRAM: or within 1 KiB, as Vela rounds to KiB).
-Goal: >= 90 % of rows within, every other row explained. Per layer, config C Performance:
+Goal (issue 23): >= 95 % of rows within and no row failing where Vela compiles, every other row
+explained. Per layer, config C Performance (corpus models):
 the schedule's per-op cycles against Vela's legacy per-layer report, joined on the op name as
 bench/perf_fidelity.py joins them (goal: >= 95 % of layers within +-5 %).
 
-Prefetch overlap. npu-allocate's ``prefetch-overlap`` (a prefetched weight buffer allocated from
+Prefetch overlap (corpus rows; the large models are scheduled with the default only). npu-allocate's ``prefetch-overlap`` (a prefetched weight buffer allocated from
 its reader's time, as Vela's live ranges have it, and a prefetch whose buffer then meets one the
 previous op uses dropped and costed un-hidden) is by default what ``npu.schedule`` says: on under
 Size, off under Performance. Every row is also scheduled with the other setting
@@ -48,12 +52,16 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import bench_inputs as bi  # noqa: E402  (the inputs check every bench shares)
+import large_models  # noqa: E402  (the large models, built on the fly)
 import perf_fidelity  # noqa: E402  (the per-layer join, shared with the estimate's fidelity bench)
 
 CONFIGS = perf_fidelity.CONFIGS
 MODELS = perf_fidelity.MODELS
 STRATEGIES = ("Performance", "Size")
 TOLERANCE = 0.05
+GOAL = 0.95
+LARGE_VELA = HERE / "large_models_vela.json"
+"""Vela's legacy-core figures for the large models (bench/large_models_vela.py)."""
 PREFETCH_OVERLAP = "default"
 """The main table's setting of ``npu-allocate{prefetch-overlap}``: ``default`` (no option: what
 ``npu.schedule`` says, on under Size), ``true`` or ``false`` for every row."""
@@ -105,9 +113,20 @@ def _figures(row: dict[str, str]) -> dict[str, float]:
 
 
 def vela_records(corpus: Path) -> dict[tuple[str, str, str], dict[str, float]]:
-    data = json.loads((corpus / "vela_baseline.json").read_text(encoding="utf-8"))
+    """Vela's legacy-core figures per (model, config, strategy): the corpus's, and the large models'."""
+    records = json.loads((corpus / "vela_baseline.json").read_text(encoding="utf-8"))["records"]
+    if LARGE_VELA.is_file():
+        records += json.loads(LARGE_VELA.read_text(encoding="utf-8"))["records"]
     return {(r["model"], r["config"], r["optimise"]): _figures(r["summary_csv_raw"])
-            for r in data["records"] if r.get("compiler_core") == "legacy" and r.get("status") == "ok"}
+            for r in records if r.get("compiler_core") == "legacy" and r.get("status") == "ok"}
+
+
+MODEL_PATHS: dict[str, Path] = {}
+"""Where each large model was written (``main`` builds them); corpus models are in the corpus."""
+
+
+def model_path(corpus: Path, model: str) -> Path:
+    return MODEL_PATHS.get(model, corpus / "models" / f"{model}.tflite")
 
 
 def run_one(corpus: Path, model: str, config: str, strategy: str, overlap: str = PREFETCH_OVERLAP
@@ -120,7 +139,7 @@ def run_one(corpus: Path, model: str, config: str, strategy: str, overlap: str =
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "summary.csv"
         scheduled = Path(tmp) / "scheduled.mlir"
-        command = ["npu-opt", str(corpus / "models" / f"{model}.tflite"),
+        command = ["nice", "-n", "10", "npu-opt", str(model_path(corpus, model)),
                    f"--pass=schedule{{optimise={strategy}{option}}}",
                    f"--target={accel}", f"--system-config={system}", f"--memory-mode={mode}",
                    f"--summary-csv={out}", f"--perf-report={Path(tmp) / 'ops.csv'}", "-o", str(scheduled)]
@@ -174,9 +193,17 @@ def render(outcomes: list[Outcome], layers: perf_fidelity.ConfigResult | None,
             "compared in its own section below)")
     lines = ["# Schedule fidelity: `npu-opt --pass=schedule` beside Vela 5.2.0's legacy scheduler", "",
              "Generated by `python bench/schedule_fidelity.py` (method in its docstring), schedules made "
-             f"{mode}. Vela's figures: ../shared/corpus/vela_baseline.json, legacy-core records.", "",
+             f"{mode}. Vela's figures: ../shared/corpus/vela_baseline.json, legacy-core records, and "
+             "bench/large_models_vela.json.", "",
              f"**Rows within +-5 % on total cycles and SRAM used: {ok}/{len(outcomes)} "
-             f"({100.0 * ok / max(1, len(outcomes)):.0f} %; goal >= 90 %).**", ""]
+             f"({100.0 * ok / max(1, len(outcomes)):.1f} %; goal >= {GOAL * 100:.0f} %). Rows failing where Vela "
+             f"compiles: {sum(o.ours is None for o in outcomes)} (goal 0).**", ""]
+    large = [o for o in outcomes if o.model in large_models.MODELS]
+    if large:
+        lines += [f"Of these, the large models of bench/large_models.py (built on the fly; Vela's figures in "
+                  f"bench/large_models_vela.json): {sum(o.within for o in large)}/{len(large)} within, "
+                  f"{sum(o.ours is None for o in large)} failing; the corpus: "
+                  f"{sum(o.within for o in outcomes if o not in large)}/{len(outcomes) - len(large)}.", ""]
     if layers is not None:
         n = len(layers.rows)
         lines += [f"**Per layer, config C Performance: {layers.within()}/{n} joined layers within +-5 % of Vela's "
@@ -227,8 +254,8 @@ def _misses_section(outcomes: list[Outcome], other: list[Outcome] | None, overla
     lines = ["", "## Rows outside +-5 %", "",
              f"{_all_of(len(sram_only), len(misses))} are within +-5 % on cycles and miss on SRAM only, "
              f"{_all_of(len(above), len(sram_only)).lower()} above Vela."]
-    if overlap != "true":  # the misses of rows allocated without overlap (Performance, by default)
-        fixed = [o for o, p in zip(outcomes, other or []) if not o.within and p.within]
+    traced = [o for o in misses if o.model == "ic_resnet8" and o.strategy == "Performance"]
+    if overlap != "true" and traced:  # the misses of rows allocated without overlap (Performance, by default)
         lines[-1] += (" Where we have traced them (ic_resnet8 Performance in configs B and C), weight buffering, "
                       "cascades and stripes equal Vela's; the difference is when a prefetched weight buffer starts to "
                       "hold data. Its DMA runs while the previous op computes, so under Performance our live range "
@@ -238,9 +265,15 @@ def _misses_section(outcomes: list[Outcome], other: list[Outcome] | None, overla
                       "only the command stream's waits keep safe: the DMA cannot then run under the previous op, yet "
                       "Vela's estimate counts it as hidden. `prefetch-overlap` (on under Size) makes Vela's choice and "
                       "costs it honestly: with it these rows reach Vela's SRAM exactly, paying in cycles for the "
-                      "prefetches it must drop (next section)")
-        lines[-1] += (f"; {len(fixed)} of these {len(misses)} rows come within with the other setting." if other
-                      is not None else ".")
+                      "prefetches it must drop (next section).")
+    if overlap != "true":
+        fixed = [o for o, p in zip(outcomes, other or []) if not o.within and p.within]
+        if other is not None:
+            lines[-1] += (f" {len(fixed)} of these {len(misses)} rows come within with the other prefetch-overlap "
+                          "setting (corpus rows only: the large models are scheduled with the default).")
+        untraced = [o for o in misses if o not in traced]
+        if untraced:
+            lines[-1] += " Not traced here: " + ", ".join(f"{o.model} {o.config} {o.strategy}" for o in untraced) + "."
     else:
         lines[-1] += (" With prefetch-overlap, a row misses on cycles when prefetches had to be dropped (their transfers "
                       "no longer hidden; costs in the next section), and on SRAM when the overlapping ranges pack "
@@ -297,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=bi.default_corpus())
     parser.add_argument("--configs", default="A,B,C")
     parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--large-models", default=",".join(large_models.MODELS),
+                        help="large models of bench/large_models.py to add ('' for none; default: all)")
+    parser.add_argument("--large-configs", default=None, help="configs for the large models (default: --configs)")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
     parser.add_argument("--out", type=Path, default=HERE / "SCHEDULE_FIDELITY.md")
     parser.add_argument("--jobs", type=int, default=2, help="child processes at once (default 2)")
@@ -319,21 +355,29 @@ def main(argv: list[str] | None = None) -> int:
     if not bi.inputs_present("schedule_fidelity.py", args.out, inputs):
         return 1
     strategies = [s for s in args.strategies.split(",") if s]
+    large = [m for m in args.large_models.split(",") if m]
+    large_configs = [c for c in (args.large_configs or args.configs).split(",") if c]
+    MODEL_PATHS.update(large_models.write(large_models.DEFAULT_OUT, large) if large else {})
     vela = vela_records(args.corpus)
     flipped = {True: "false", False: "true"}  # each row's other setting
     jobs = [(m, c, s, overlap) for main in (True, False) for m in models for c in configs for s in strategies
             for overlap in [args.prefetch_overlap if main else flipped[uses_overlap(args.prefetch_overlap, s)]]]
+    half = len(jobs) // 2
+    # the large models: the main setting only, started first (they take longest)
+    jobs = [(m, c, s, args.prefetch_overlap) for m in large for c in large_configs for s in strategies] + jobs
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda job: run_one(args.corpus, *job), jobs))
     both = [Outcome(m, c, s, ours, vela[(m, c, s)], seconds, error, dropped)
             for (m, c, s, _), (ours, seconds, error, dropped) in zip(jobs, results)]
-    outcomes, other = both[:len(both) // 2], both[len(both) // 2:]
+    big, both = both[:len(both) - 2 * half], both[len(both) - 2 * half:]
+    outcomes, other = both[:half] + big, both[half:]
     layers = None if args.no_layers or "C" not in configs else layer_fidelity(args.corpus, models,
                                                                                args.prefetch_overlap)
     args.out.write_text(render(outcomes, layers, args.prefetch_overlap, other), encoding="utf-8")
     ok = sum(o.within for o in outcomes)
-    print(f"{ok}/{len(outcomes)} rows within +-5 % on cycles and SRAM ({sum(o.within for o in other)} with each "
-          f"row's other prefetch-overlap setting); wrote {args.out}")
+    print(f"{ok}/{len(outcomes)} rows within +-5 % on cycles and SRAM, {sum(o.ours is None for o in outcomes)} failing "
+          f"({sum(o.within for o in other)}/{len(other)} corpus rows with each row's other prefetch-overlap setting); "
+          f"wrote {args.out}")
     if layers is not None:
         print(f"config C per layer: {layers.within()}/{len(layers.rows)} within +-5 %")
     return 0

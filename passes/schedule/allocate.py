@@ -58,7 +58,9 @@ from npu_opt.passes.schedule.alloc_greedy import greedy_allocate
 from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
 from npu_opt.passes.schedule.alloc_linear import linear_allocate
 from npu_opt.passes.schedule.insert_dma import set_times
-from npu_opt.passes.schedule.live_ranges import LiveRange, align, live_ranges, memory_usage, op_times
+from npu_opt.passes.schedule.live_ranges import (
+    LiveRange, SimpleRange, align, in_half_steps, live_ranges, memory_usage, op_times, tail_sharing,
+)
 from npu_opt.passes.schedule.prefetch_overlap import apply_drops, meets, pack_with_overlap, tensor_name
 
 ALIGNMENT = 16
@@ -71,6 +73,8 @@ _STATISTICS = {
     "ranges": "live ranges given an address",
     "prefetch-dropped": "prefetched weight DMAs whose buffer overlaps one the previous op uses (prefetch-overlap)",
     "prefetch-moved": "prefetched weight buffers moved to bytes free under the previous op, below the top (prefetch-overlap)",
+    "prefetch-into-tail": "prefetched weight buffers sharing bytes with a double buffer the previous op's last "
+                          "slice does not read",
     "prefetch-repacks": "repackings kept that hold dropped prefetches whole from their transfer and drop fewer "
                         "bytes in no more space (prefetch-overlap)",
     **{f"{area.lower()}-used": f"bytes the allocation spans in {area} (largest over functions)" for area in MEMORY_AREAS},
@@ -100,7 +104,10 @@ class Allocate(Pass):
 
     Live ranges come from npu.time (npu-order) and the schedule's attributes (cascades' rolling
     buffers, weight streams); the allocator option picks Vela's hill-climb (default), greedy
-    best fit, or linear allocation. Errors when an area does not fit its hard limit (the
+    best fit, or linear allocation. Where a weight buffer prefetched under an op may take the
+    bytes of that op's double buffer its last slice does not read (half steps, live_ranges.py),
+    the ranges are also packed in half steps and that packing kept when it spans fewer bytes,
+    with a remark for each buffer so placed. Errors when an area does not fit its hard limit (the
     arena cache size of a Dedicated_Sram fast storage, the address space); a warning when the
     shared fast storage exceeds the arena cache size (there a target, as in Vela)."""
 
@@ -155,6 +162,7 @@ class Allocate(Pass):
         areas = sorted({r.area for r in ranges})
         offset_of: dict[tuple[Value, bool], int] = {}  # (owner, second buffer) -> offset
         dropped: list[Operation] = []
+        tails: list[Operation] = []  # prefetched DMAs whose buffers take a freed double-buffer tail
         for area in areas:
             chosen = [r for r in ranges if r.area == area]
             hard, soft = self._limits(area, target)
@@ -164,10 +172,13 @@ class Allocate(Pass):
                 offsets = settled.offsets
                 dropped += apply_drops(settled, _name, ctx)
             else:
-                offsets = allocate_ranges(chosen, self.allocator, limit)
+                offsets = _pack(chosen, self.allocator, limit)
+                tails += _tail_sharers(chosen, offsets, ctx)
             offset_of.update(((r.owner, r.second), offset) for r, offset in zip(chosen, offsets))
-        if overlap:
-            _issue_after_previous(block, dropped, ctx)
+        if overlap or tails:
+            # a prefetch into a freed tail is issued after the op it fills under (the interpreter
+            # and the hardware copy when the DMA is issued; its transfer still runs under that op)
+            _issue_after_previous(block, dropped + tails, ctx)
             ranges = live_ranges(block, target)  # as npu-check-schedule reads the settled schedule
         alloc: dict[Value, AllocAttr] = {}
         second: dict[Value, AllocAttr] = {}
@@ -185,7 +196,7 @@ class Allocate(Pass):
                 for value in r.values:
                     (second if r.second else alloc)[value] = attr
             ctx.stat("ranges", len(chosen))
-            bound = max(memory_usage(chosen, alignment=ALIGNMENT), default=0)
+            bound = max(memory_usage(_timed(chosen), alignment=ALIGNMENT), default=0)
             result.append((area, used, bound))
             hard, soft = self._limits(area, target)
             self._check(block, chosen, area, used, hard, soft, ctx)
@@ -216,10 +227,12 @@ class Allocate(Pass):
         limit = hard if used > hard[0] else soft
         if limit is None or used <= limit[0]:
             return
-        usage = memory_usage(ranges, alignment=ALIGNMENT)
+        timed = _timed(ranges)
+        usage = memory_usage(timed, alignment=ALIGNMENT)
         peak = max(usage, default=0)
         order, times = op_times(block)
-        at_peak = next((op for op in order if times[op] == usage.index(peak)), None) if usage else None
+        when = usage.index(peak) // (2 if timed is not ranges else 1) if usage else -1
+        at_peak = next((op for op in order if times[op] == when), None)
         where = f"while {_name(at_peak)} runs" if at_peak is not None else "at the start"
         what = (f"the {area} allocation spans {used} bytes, more than the {limit[1]} of {limit[0]} bytes; "
                 f"{peak} bytes are live at once {where}")
@@ -260,6 +273,61 @@ class Allocate(Pass):
             array = ArrayAttr(entries)
             if function.attr(ARG_ALLOC_ATTR) != array:
                 ctx.rewriter.set_attr(function, ARG_ALLOC_ATTR, array)
+
+
+# --- half steps ----------------------------------------------------------------------------------
+def _pack(ranges: list[LiveRange], allocator: str, limit: int | None) -> list[int]:
+    """Offsets for ``ranges`` (one area): packed on whole time indices, and where a prefetch may
+    take bytes of a double buffer the op before no longer reads (``tail_sharing``) packed in half
+    steps too, keeping that packing only when it spans fewer bytes (so schedules it does not
+    improve keep their addresses)."""
+    offsets = allocate_ranges(ranges, allocator, limit)
+    if not tail_sharing(ranges):
+        return offsets
+    halved = allocate_ranges(in_half_steps(ranges), allocator, limit)
+
+    def span(found: list[int]) -> int:
+        return max((o + align(r.size, ALIGNMENT) for r, o in zip(ranges, found)), default=0)
+    return halved if span(halved) < span(offsets) else offsets
+
+
+def _timed(ranges: list[LiveRange]) -> list[LiveRange] | list[SimpleRange]:
+    """``ranges`` in half steps where a prefetch may take the bytes of a double buffer the op
+    before no longer reads in its last slice (``tail_sharing``), for the bytes live at once (as
+    npu-check-schedule counts them); otherwise ``ranges`` itself."""
+    return in_half_steps(ranges) if tail_sharing(ranges) else ranges
+
+
+def _tail_sharers(ranges: list[LiveRange], offsets: list[int], ctx: PassContext) -> list[Operation]:
+    """The DMAs whose prefetched weight buffer was placed over bytes of the previous op's double
+    buffer that its last slice no longer reads (Vela's live ranges allow it; so do ours), each
+    with a remark."""
+    found: list[Operation] = []
+    for early, late in tail_sharing(ranges):
+        a, b = ranges[early], ranges[late]
+        if offsets[early] < offsets[late] + align(b.size, ALIGNMENT) and offsets[late] < offsets[early] + align(
+                a.size, ALIGNMENT):
+            which = "second" if a.second else "first"
+            ctx.remark(f"the prefetched weights of {_reader(b)} take bytes of the {which} buffer of {_reader(a)}'s "
+                       "weights, which its last depth slice does not read: the prefetch runs under that slice, as "
+                       "Vela's live ranges allow, and its DMA is issued after that op",
+                       _dma_of(b))
+            ctx.stat("prefetch-into-tail")
+            dma = _dma_of(b)
+            if dma is not None and dma not in found:
+                found.append(dma)
+    return found
+
+
+def _dma_of(r: LiveRange) -> Operation | None:
+    return r.owner.op if isinstance(r.owner, OpResult) else None
+
+
+def _reader(r: LiveRange) -> str:
+    """The op reading a weight buffer's DMA result, named for a remark."""
+    dma = _dma_of(r)
+    users = list(dma.results[0].users()) if dma is not None else []
+    return _name(users[0]) if users else "a weight DMA"
 
 
 # --- prefetch overlap ------------------------------------------------------------------------------

@@ -31,9 +31,11 @@ before its reader again.
 
 With a separate fast storage (Dedicated_Sram), decisions and the slack chain see the feature
 maps npu-place-tensors moved to SRAM still in the arena (Vela decides before it moves them;
-``decide-in-arena``). Under a search's ``buffer_limit`` (Size's cascades filling a budget) a
-cascade member's buffers get the limit less those of the members before it too, as they are
-all live until the cascade ends; Vela counts each alone, as the Vela-equivalent schedules do.
+``decide-in-arena``). A cascade member's buffers get the limit less the whole (full-depth
+encoded) weights of the members before it too: Vela adds each member's weights to the cascade's
+memory snapshot, buffered or not, so a member whose weights no longer fit reads them in place
+(U-Net's decoder on a 384 KB SRAM). Under a search's ``buffer_limit`` (Size's cascades filling
+a budget) they get the limit less the buffers given to the members before it instead.
 The weight-stream sizes come from the codec model (``WeightStreams``): the
 slicings the chain will ask for are first collected by a dry run of the chain and encoded in one
 batch, since the codec's parameter search costs far less per weight on many streams at once.
@@ -290,12 +292,14 @@ class BufferWeights(Pass):
         known = self._encode_ahead(steps, perf, ctx) if self.encode_weights else {}
         moves: dict[Operation, Operation] = {}
         held: dict[int, int] = {}  # (with a limit to fill) bytes of buffers given to each cascade's members
+        whole: dict[int, int] = {}  # (otherwise) full-depth weight bytes of each cascade's members so far
         prev_slack = 0.0
         prev_room: int | None = None  # None: no NPU compute op before in the run
         previous: Operation | None = None  # the NPU compute op issued last
         for index, step in enumerate(steps):
             cascade = step.op.attr(CASCADE_ATTR)
-            beside = held.get(cascade.id, 0) if together and isinstance(cascade, CascadeAttr) else 0
+            beside = ((held if together else whole).get(cascade.id, 0) if isinstance(cascade, CascadeAttr)
+                      else 0)
             if beside:
                 step = step._replace(limit=step.limit - beside)
             dry = known.get(index)
@@ -306,6 +310,9 @@ class BufferWeights(Pass):
                 prefetch, used = self._apply(step, choice.decision, prev_room, ctx)
                 if together and isinstance(cascade, CascadeAttr) and choice.decision.streaming is not None:
                     held[cascade.id] = beside + sum(step.dma.attr(STREAM_ATTR).buffers)
+                elif not together and isinstance(cascade, CascadeAttr):
+                    # Vela counts a member's whole weights in the cascade's memory, buffered or not
+                    whole[cascade.id] = beside + choice.decision.encoded.total_bytes
                 if choice.decision.streaming is not None:
                     ctx.remark(_why_streamed(step, perf, choice.decision, prev_slack, prev_room, prefetch), step.dma)
                 if prefetch:

@@ -30,6 +30,14 @@ the concatenation's), ``buffer_bytes`` for a weight DMA with
 transfer's start, the second buffer the second's from its reader's time (its first slice
 computes while the second copies) to the reader's last time; each is a rectangle of its own.
 
+Half steps. A prefetched weight buffer allocated from before its reader's time whose DMA is
+issued after the compute op before its reader (its transfer runs under that op's last depth
+slice) holds data from the second half of that op's time on; the buffer of a double-buffered stream that the stream's last slice does not read (the first
+buffer when the stream has an even number of slices, else the second) is free in the second half
+of its reader's time. The sweep compares rectangles in half steps (two per time index), so such a
+prefetch may take the bytes of such a buffer at their common time; any other two rectangles
+overlap in half steps exactly when they do in time indices.
+
 The overlap check is a sweep over time (``sweep``): rectangles sorted by start time, the live
 ones kept in a list sorted by offset. The live set is kept free of overlaps (a rectangle that
 overlaps a live one is reported and not added), so each new rectangle needs only a binary search
@@ -68,6 +76,20 @@ class Rect:
     last: int
     offset: int
     end: int
+    late_from: int | None = None
+    """Holds data from the second half of this time on (a prefetch under that op's last slice)."""
+    early_end: bool = False
+    """Free in the second half of ``last`` (a double buffer its stream's last slice does not read)."""
+
+    @property
+    def start2(self) -> int:
+        """The first half step at which the rectangle holds data."""
+        return 2 * self.first if self.late_from is None else 2 * max(self.first, self.late_from) + 1
+
+    @property
+    def stop2(self) -> int:
+        """The last half step at which the rectangle holds data."""
+        return 2 * self.last + (0 if self.early_end else 1)
 
 
 @dataclass
@@ -89,13 +111,13 @@ def sweep(rects: Sequence[Rect], may_share: Callable[[int, int], bool] | None = 
     holds two overlapping rectangles, and a rectangle is reported iff it overlaps a rectangle
     made live before it (the result is empty iff no two rectangles overlap, shared pairs aside)."""
     result = SweepResult()
-    order = sorted((i for i, r in enumerate(rects) if r.end > r.offset), key=lambda i: (rects[i].first, rects[i].offset, i))
+    order = sorted((i for i, r in enumerate(rects) if r.end > r.offset), key=lambda i: (rects[i].start2, rects[i].offset, i))
     offsets: list[int] = []
     live: list[int] = []
-    expiry: list[tuple[int, int, int]] = []  # (last, offset, index)
+    expiry: list[tuple[int, int, int]] = []  # (last half step, offset, index)
     for index in order:
         rect = rects[index]
-        while expiry and expiry[0][0] < rect.first:
+        while expiry and expiry[0][0] < rect.start2:
             _, offset, gone = heapq.heappop(expiry)
             at = bisect_left(offsets, offset)
             if at < len(live) and live[at] == gone:
@@ -121,7 +143,7 @@ def sweep(rects: Sequence[Rect], may_share: Callable[[int, int], bool] | None = 
             else:
                 result.conflicts.append((other, index))
                 continue
-        heapq.heappush(expiry, (rect.last, rect.offset, index))
+        heapq.heappush(expiry, (rect.stop2, rect.offset, index))
     return result
 
 
@@ -334,15 +356,39 @@ def _written(value: Value, sched: FunctionSchedule, group: Group) -> int | None:
     return group.written
 
 
-def hulls(groups: dict[Value | SecondBuffer, Group]) -> tuple[list[Rect], list[Group], list[str]]:
-    """One rectangle per group with allocations (its members' hull), the groups and areas."""
+def _half_step_ends(group: Group, first: int, last: int, sched: FunctionSchedule | None
+                    ) -> tuple[int | None, bool]:
+    """(late from, early end) of a weight stream's buffer (module docstring, "Half steps")."""
+    dma = group.home.op if isinstance(group.home, OpResult) else None
+    stream = dma.attr(STREAM_ATTR) if isinstance(dma, DmaOp) else None
+    if sched is None or not isinstance(stream, StreamAttr):
+        return None, False
+    times = [sched.time[user] for user in group.home.users() if user in sched.time]
+    if not times:
+        return None, False
+    previous = sched.previous_op(min(times))
+    # (only a DMA issued after the op it fills under: one issued before copies before that op runs)
+    late = (previous[0] if stream.prefetch and not group.second and previous is not None and first < min(times)
+            and dma in sched.time and sched.time[dma] > previous[0] else None)
+    early = False
+    if stream.buffering == "double" and last == max(times):
+        last_reads_second = (len(stream.slices) - 1) % 2 == 0
+        early = last_reads_second != group.second
+    return late, early
+
+
+def hulls(groups: dict[Value | SecondBuffer, Group], sched: FunctionSchedule | None = None
+          ) -> tuple[list[Rect], list[Group], list[str]]:
+    """One rectangle per group with allocations (its members' hull), the groups and areas; with
+    ``sched``, weight buffers carry their half-step ends."""
     rects, owners, areas = [], [], []
     for group in groups.values():
         if not group.allocations:
             continue
         attrs = [a.attr for a in group.allocations]
-        rects.append(Rect(min(a.first for a in attrs), max(a.last for a in attrs),
-                          min(a.offset for a in attrs), max(a.end for a in attrs)))
+        first, last = min(a.first for a in attrs), max(a.last for a in attrs)
+        rects.append(Rect(first, last, min(a.offset for a in attrs), max(a.end for a in attrs),
+                          *_half_step_ends(group, first, last, sched)))
         owners.append(group)
         areas.append(_home_alloc(group).attr.area)
     return rects, owners, areas
@@ -357,7 +403,7 @@ def check_overlaps(sched: FunctionSchedule, groups: dict[Value | SecondBuffer, G
                    report: Report) -> dict[str, tuple[list[Rect], SweepResult]]:
     """Rule 3: no two groups live at the same time share a byte of one area (in place aside).
     Returns per area the rectangles and the sweep, for the usage check."""
-    rects, owners, areas = hulls(groups)
+    rects, owners, areas = hulls(groups, sched)
     by_area: dict[str, list[int]] = {}
     for index, area in enumerate(areas):
         by_area.setdefault(area, []).append(index)
@@ -409,7 +455,7 @@ def check_limits(groups: dict[Value | SecondBuffer, Group], limits: Callable[[st
 
 
 def peak_bytes(rects: Sequence[Rect], shared: Sequence[tuple[int, int]]) -> int:
-    """The most bytes live at one time index; a shared (in-place) pair counts once at its
+    """The most bytes live at one half step; a shared (in-place) pair counts once at its
     common time (throughout when the two rectangles are identical)."""
     ends_early = {before for before, after in shared if rects[before] != rects[after]}
     merged = {before for before, after in shared if rects[before] == rects[after]}
@@ -417,8 +463,8 @@ def peak_bytes(rects: Sequence[Rect], shared: Sequence[tuple[int, int]]) -> int:
     for index, rect in enumerate(rects):
         if rect.end <= rect.offset or index in merged:
             continue
-        events.append((rect.first, rect.end - rect.offset))
-        events.append((rect.last + (0 if index in ends_early else 1), rect.offset - rect.end))
+        events.append((rect.start2, rect.end - rect.offset))
+        events.append((rect.stop2 + (-1 if index in ends_early else 1), rect.offset - rect.end))
     events.sort(key=lambda e: (e[0], e[1]))
     peak = live = 0
     for _, delta in events:

@@ -37,6 +37,15 @@ What gets storage, and for how long:
   ranges start it between the two ops) and the transfer's start is kept as ``prefetch_from``:
   npu-allocate may then place the buffer over bytes the previous op frees, and afterwards either
   keeps the prefetch (the buffer meets nothing live from ``prefetch_from`` on) or drops it.
+* Half steps (Vela's live ranges count two steps per op). A weight stream's prefetch transfer
+  runs under the previous NPU op's last depth slice, so a prefetched buffer starting before its
+  reader holds data only from the second half of that op's time (``late_from``; the DMA itself
+  may be issued a step earlier, just before that op, reading nothing in fast storage). A
+  double-buffered stream's last slice reads one buffer only: the other (the first buffer when
+  the stream has an even number of slices, else the second) is free in the second half of its
+  last time (``early_end``), so the next op's prefetch may take its bytes. Allocators and the
+  checker compare ranges on ``half_steps``; ranges without either flag overlap exactly when
+  their whole time indices do.
 * In-place elementwise reuse (Vela's fusion of live ranges): an NPU elementwise op or DMA writes
   its OFM over an IFM, so both share one range, when the IFM and OFM have the same (4D) shape,
   format, stored element type (quantisation aside) and memory area, the op is the IFM's only reader (so the IFM is neither
@@ -97,6 +106,13 @@ class LiveRange:
     second: bool = False
     """The second buffer of a double-buffered weight stream (its owner is the DMA's result, whose
     own range is the first buffer): live from the reader's time."""
+    late_from: int | None = None
+    """For a prefetched weight buffer starting before its reader, the time of the NPU op it fills
+    under: it holds data from the second half of that time on, while that op computes its last
+    slice (module docstring)."""
+    early_end: bool = False
+    """The buffer of a double-buffered weight stream its last slice does not read: free in the
+    second half of its last time (module docstring)."""
 
     @property
     def owner(self) -> Value:
@@ -105,6 +121,32 @@ class LiveRange:
     def overlaps(self, other: "Interval") -> bool:
         """Whether both are live at some common time."""
         return self.first <= other.last and other.first <= self.last
+
+
+def half_steps(r: Interval) -> tuple[int, int]:
+    """The first and last half step (two per time index) at which ``r`` holds data: a range
+    with ``late_from`` starts in the second half of that time, an ``early_end`` one ends with the
+    first half of its last."""
+    late = getattr(r, "late_from", None)
+    return (2 * r.first if late is None else 2 * max(r.first, late) + 1,
+            2 * r.last + (0 if getattr(r, "early_end", False) else 1))
+
+
+def in_half_steps(ranges: Sequence[Interval]) -> list[SimpleRange]:
+    """``ranges`` with their times in half steps (``half_steps``), for allocators and usage."""
+    return [SimpleRange(*half_steps(r), r.size, r.content) for r in ranges]
+
+
+def tail_sharing(ranges: Sequence[Interval]) -> list[tuple[int, int]]:
+    """(early, late) index pairs: a buffer free in the second half of its last time and a
+    prefetched buffer starting then, the only ranges whose half steps keep them apart though
+    their time indices meet."""
+    ends: dict[int, list[int]] = {}
+    for i, r in enumerate(ranges):
+        if getattr(r, "early_end", False):
+            ends.setdefault(r.last, []).append(i)
+    return [(e, i) for i, r in enumerate(ranges) if getattr(r, "late_from", None) is not None
+            for e in ends.get(max(r.first, r.late_from), ())]  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -242,6 +284,12 @@ class _Extraction:
     def prefetch_start(self, dma: Operation) -> int:
         """The time of the NPU op (not a DMA) running just before ``dma``'s first reader when
         earlier than the DMA's own time (npu-check-schedule's transfer start), else the DMA's."""
+        under = self.prefetched_under(dma)
+        return self.times[dma] if under is None else min(under, self.times[dma])
+
+    def prefetched_under(self, dma: Operation) -> int | None:
+        """The time of the NPU op (not a DMA) running just before ``dma``'s first reader, if any
+        (not across a CPU op): the op a prefetch of ``dma`` fills under."""
         readers = [self.position[op] for op in dma.results[0].users() if op in self.position]
         start = min(readers, default=self.position[dma])
         for index in range(start - 1, -1, -1):
@@ -250,8 +298,8 @@ class _Extraction:
                 break
             interface = costed(earlier)
             if isinstance(earlier, NpuOp) and (interface is None or interface.kind is not OpKind.DMA):
-                return min(self.times[earlier], self.times[dma])
-        return self.times[dma]
+                return self.times[earlier]
+        return None
 
     def build(self, value: Value, record: _Home) -> LiveRange:
         """The LiveRange of one home, with the size and start its producer's attributes give."""
@@ -261,6 +309,8 @@ class _Extraction:
         area = feature_map(value, self.target).area
         content: Hashable | None = None
         prefetch_from: int | None = None
+        late_from: int | None = None
+        early_end = False
         producer = value.op if isinstance(value, OpResult) else None
         if producer is not None:
             cascade = producer.attr(CASCADE_ATTR)
@@ -280,19 +330,25 @@ class _Extraction:
                         start = min(first, self.prefetch_start(producer))
                         if not self.prefetch_overlap:
                             first = start
+                            under = self.prefetched_under(producer)
+                            if readers and start < min(readers) and under is not None:
+                                late_from = under
                         elif readers and min(readers) > start:
                             first, prefetch_from = min(readers), start
                     if stream.buffering == "double" and len(stream.buffers) == 2 and readers:
                         size = stream.buffers[0]  # (the first buffer; the second is live from its reader)
                         filled = max(first, min(readers))
+                        last_reads_second = (len(stream.slices) - 1) % 2 == 0
+                        early_end = last_reads_second
                         self.seconds.append(LiveRange([value], area, stream.buffers[1], filled,
-                                                      max(filled, record.last), "weights", second=True))
+                                                      max(filled, record.last), "weights", second=True,
+                                                      early_end=not last_reads_second))
                 if is_constant(source):
                     kind = "weights"
                     if not isinstance(stream, StreamAttr) or len(stream.slices) == 2:
                         content = (id(source), size)  # the whole constant: identical bytes
         return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content,
-                         prefetch_from)
+                         prefetch_from, late_from=late_from, early_end=early_end)
 
 
 def rolling_concat(value: Value) -> Operation | None:
@@ -402,5 +458,6 @@ def live_at(ranges: Sequence[LiveRange], time: int) -> list[LiveRange]:
     return [r for r in ranges if r.first <= time <= r.last]
 
 
-__all__ = ["Interval", "LiveRange", "RangeKind", "SimpleRange", "align", "live_at", "live_ranges",
-           "lower_bound", "memory_usage", "op_times", "rolling_bytes", "rolling_concat", "storage_bytes"]
+__all__ = ["Interval", "LiveRange", "RangeKind", "SimpleRange", "align", "half_steps", "in_half_steps", "live_at",
+           "live_ranges", "lower_bound", "memory_usage", "op_times", "rolling_bytes", "rolling_concat", "storage_bytes",
+           "tail_sharing"]

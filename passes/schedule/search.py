@@ -24,7 +24,8 @@ with Vela's one for one:
    ``buffer_limit``: the fewest bytes for feature maps, the rest for weight buffers), its limit
    lowered by the overshoot at most ``refine`` times when that schedule overflows the budget (see
    ``_fill``); full stripe growth, stripe heights by cost and cascade joins on the best point
-   within the budget, Size with stripe heights by cost, Size with cascade branches (whole residual
+   within the budget (and on each point that made the same schedule under another SRAM target:
+   a variant still follows the target, so the same schedule may gain differently), Size with stripe heights by cost, Size with cascade branches (whole residual
    blocks as one cascade), Size with every prefetch kept (Size itself lets prefetched buffers share
    bytes and pays cycles where a prefetch must then wait), and prefetch overlap with and without
    full growth on the next faster point, the memory-aware order (npu-order's ``order=memory``) on
@@ -35,7 +36,8 @@ with Vela's one for one:
    the staircase within the budget with each op's block config chosen for the fewest estimated
    cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so the
    search is deterministic and runs at most ``49 + 2 * steps + 4 * refine`` candidates (each
-   candidate before the blocks and its fastest-blocks twin, and three more). Where the model has a
+   candidate before the blocks and its fastest-blocks twin, and three more), and three more for
+   each point tying with the best one under another SRAM target. Where the model has a
    concatenation that could roll, Size filling the budget has cascade concats too, and Size and the
    best point within the budget are tried with them (fire modules as one cascade, see
    cascade_dag.py).
@@ -411,11 +413,15 @@ class SearchSchedule(Pass):
         size = tried.get(size_knobs)
         nearest = min(faster, key=lambda p: (p.sram, p.cycles)) if faster else None
         wanted: list[tuple[Knobs, bool]] = []  # each variant, and whether it can change its point
-        if best is not None:
-            wanted += [(best.knobs.with_flags("full_growth"), best.growable != 0),
-                       (best.knobs.with_flags("cost_growth"),
-                        best.growable != 0 and "full_growth" not in best.knobs.flags),
-                       (best.knobs.with_flags("cascade_joins"), joins and "cascade_branches" not in best.knobs.flags)]
+        # the best point, and the same schedule made under other SRAM targets (a variant's
+        # cascades and buffers still follow the target, so each may gain differently)
+        for twin in ([p for p in points if p.sram <= self.sram_budget and (p.cycles, p.sram) == (best.cycles, best.sram)
+                      and (p.knobs.strategy, p.knobs.flags) == (best.knobs.strategy, best.knobs.flags)]
+                     if best is not None else []):
+            wanted += [(twin.knobs.with_flags("full_growth"), twin.growable != 0),
+                       (twin.knobs.with_flags("cost_growth"),
+                        twin.growable != 0 and "full_growth" not in twin.knobs.flags),
+                       (twin.knobs.with_flags("cascade_joins"), joins and "cascade_branches" not in twin.knobs.flags)]
         # Size keeping every prefetch: more SRAM, fewer cycles
         wanted.append((Knobs("Size", arena), size is None or size.prefetches != 0))
         # Size's stripe heights chosen by their estimated cycles, not grown as tall as fit

@@ -136,10 +136,12 @@ def test_concat_schedules_check_and_run_like_the_legalised_model(target: str, st
 
 def test_rolling_concatenations_keep_a_small_dedicated_sram_fed() -> None:
     # in a 16 KB dedicated SRAM the whole feature maps spill to DRAM; rolling with their parts
-    # and readers, Size's concatenations stay in SRAM and the schedule is faster
+    # and readers, Size's concatenations stay in SRAM and the schedule is faster (193,687 cycles
+    # against 203,054: 4.6 % fewer, 5 % or more before each cascade member's weight buffer had to
+    # leave room for the whole weights of the members before it, as Vela's does)
     def cycles(pipeline: str) -> float:
         return parse_module(_scheduled("dedicated-16k", pipeline), "fire.mlir").attr(TOTALS_ATTR).cycle("total")
-    assert cycles("schedule{optimise=Size cascade-concats=true}") < 0.95 * cycles("schedule{optimise=Size}")
+    assert cycles("schedule{optimise=Size cascade-concats=true}") < 0.96 * cycles("schedule{optimise=Size}")
 
 
 def _smallest_accepted(module, op) -> tuple[int, str]:

@@ -14,7 +14,9 @@ every tensor in a byte array per memory area at its allocated offset.
   the IFM rows those rows need (``ifm_rows_needed``); without a stripe it computes its OFM at
   once. Its weights come from its DMA's buffers (weights.py), one depth slice at a time.
 * A weight DMA's first slice is copied when its transfer starts: at the DMA's time, or for a
-  ``prefetch`` stream at the start of the previous (non-DMA) op; a DMA timed after its reader
+  ``prefetch`` stream issued before the previous (non-DMA) op at the start of that op (one issued
+  after it copies under its last depth slice, into bytes that slice does not read: at the DMA's
+  time here, that op having run whole; npu-check-schedule's half steps check the bytes); a DMA timed after its reader
   has not run when the reader reads (stale weights). A double-buffered stream
   copies slice ``g + 1`` before slice ``g`` is computed (the copy runs under the compute); a
   single-buffered one copies each slice just before it is used.
@@ -291,8 +293,10 @@ class ScheduledRun:
             readers = [_time(u) for u in op.results[0].users() if _is_executed(u)]
             if stream.stream.prefetch and readers and start < min(readers):  # (issued after it: no prefetch)
                 index = bisect_left(compute_times, min(readers)) - 1
-                if index >= 0:
-                    start = min(start, compute_times[index])
+                # (a prefetch issued after the op it fills under copies under that op's last slice,
+                # into bytes that slice does not read: run whole here, that op has finished)
+                if index >= 0 and compute_times[index] > start:
+                    start = compute_times[index]
             fills.setdefault(step_of[at_time[start]], []).append(stream)
             self.transfer_time[id(stream)] = start
         return fills

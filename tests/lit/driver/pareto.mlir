@@ -7,7 +7,7 @@
 // RUN: %filecheck %s --check-prefix=CSV < %t.csv
 // RUN: %filecheck %s --check-prefix=SVG < %t.svg
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' -o /dev/null --summary | %filecheck %s --check-prefix=SUMMARY
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=15536}' -o /dev/null --summary --pareto=%t.fill.csv | %filecheck %s --check-prefix=FILL
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=14496}' -o /dev/null --summary --pareto=%t.fill.csv | %filecheck %s --check-prefix=FILL
 // RUN: %filecheck %s --check-prefix=FILLCSV < %t.fill.csv
 // RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --pass='schedule{sram-budget=100000}' -o /dev/null --summary --pareto=%t.size.csv | %filecheck %s --check-prefix=SIZE
 // RUN: %filecheck %s --check-prefix=SIZECSV < %t.size.csv
@@ -18,33 +18,33 @@
 // RUN: not %exists %t.pdf
 
 // CSV: network,accelerator,system_config,memory_mode,budget,point,strategy,sram_target,flags,total_cycles,sram_bytes,chosen,vela_performance_cycles,vela_performance_sram,vela_size_cycles,vela_size_sram
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,1,Performance,16384,,27913,15536,no,27913,15536,47856,768
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,2,Performance,7088,cascade_joins fastest_blocks,29338,6816,yes,
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,3,Performance,7088,fastest_blocks,30538,6640,no,
-// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,4976,fastest_blocks,33205,4784,no,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,1,Performance,16384,,27913,14496,no,27913,14496,47856,768
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,2,Performance,6640,cascade_joins fastest_blocks,29978,5280,yes,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,3,Performance,6640,fastest_blocks,31178,4784,no,
+// CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,4,Performance,4688,fastest_blocks,36423,3072,no,
 // CSV-NEXT: branches,ethos-u65-256,Ethos_U65_High_End,Dedicated_Sram,8000,5,Performance,16,fastest_blocks,36894,0,no,
 // CSV-EMPTY:
 
-// SUMMARY: Schedule: Performance (arena cache size 16,384 B, SRAM target 7,088 B; cascade joins, fastest block configs)
+// SUMMARY: Schedule: Performance (arena cache size 16,384 B, SRAM target 6,640 B; cascade joins, fastest block configs)
 // SUMMARY-NEXT: Search: the fastest of 5 frontier points within 8,000 B of SRAM is point 2
-// SUMMARY-NEXT: Vela-equivalent Performance: 27,913 cycles, 15,536 B
+// SUMMARY-NEXT: Vela-equivalent Performance: 27,913 cycles, 14,496 B
 // SUMMARY-NEXT: Vela-equivalent Size: 47,856 cycles, 768 B
-// SUMMARY-NEXT: point 1: 27,913 cycles, 15,536 B (Performance, SRAM target 16,384 B)
-// SUMMARY: point 2: 29,338 cycles, 6,816 B (Performance, SRAM target 7,088 B, cascade joins, fastest block configs) <- chosen
+// SUMMARY-NEXT: point 1: 27,913 cycles, 14,496 B (Performance, SRAM target 16,384 B)
+// SUMMARY: point 2: 29,978 cycles, 5,280 B (Performance, SRAM target 6,640 B, cascade joins, fastest block configs) <- chosen
 // The total is rounded as the points are: the chosen point's cycles.
-// SUMMARY: Total cycles: 29,338 (NPU
+// SUMMARY: Total cycles: 29,978 (NPU
 
 // In the Performance schedule's SRAM, that schedule with each op on its fastest block wins, and
 // Size's cascades (the residual block whole) with the passes after them filling the budget come
-// next, nearly as fast in 3,856 B less; a Size point names no SRAM target (Size makes its own),
+// next, nearly as fast in 2,816 B less; a Size point names no SRAM target (Size makes its own),
 // but the bytes its later passes filled.
 // FILL: Schedule: Performance (arena cache size 16,384 B, SRAM target 16,384 B; fastest block configs)
-// FILL: point 1: 26,275 cycles, 15,536 B (Performance, SRAM target 16,384 B, fastest block configs) <- chosen
+// FILL: point 1: 26,275 cycles, 14,496 B (Performance, SRAM target 16,384 B, fastest block configs) <- chosen
 // FILL-NEXT: point 2: 26,543 cycles, 11,680 B (Size, prefetch overlap, fastest block configs, cascade branches, buffers filling 11,680 B)
 // The table writes that point's buffer limit with its number: the point names the whole schedule.
 // Points are numbered from 1 in the table as in the summary; a Size point that was not chosen has
 // no SRAM target to show (Size makes its own when it is scheduled).
-// FILLCSV: 15536,2,Size,,prefetch_overlap fastest_blocks cascade_branches buffer_limit=11680,26543,11680,no,
+// FILLCSV: 14496,2,Size,,prefetch_overlap fastest_blocks cascade_branches buffer_limit=11680,26543,11680,no,
 
 // A chosen Size point shows the SRAM target it was scheduled with, in the summary and the table
 // alike (not the arena cache size its knob holds); one point is "1 frontier point".

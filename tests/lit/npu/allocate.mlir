@@ -107,3 +107,54 @@ module attributes {npu.target = #npu.target<"ethos-u55-128">} {
     return %c : tensor<1x8x8x16xi8>
   }
 }
+
+// -----
+
+// Half steps (Vela's live ranges): conv_a's weights stream in two slices through a double buffer;
+// its last slice reads the second buffer only, so the first is free while that slice computes,
+// and conv_b's weight DMA, prefetched under conv_a (issued at time 1, just before it), takes its
+// bytes: the fast storage holds two buffers at once, not three (Sram used 2048, not 3072). The DMA
+// is then issued after conv_a (its copy must not land before conv_a has read that buffer), the
+// times renumbered: conv_a 1, the DMA 2, conv_b 3; its buffer is still live from conv_a's time.
+// CHECK: npu.usage = #npu.usage<Dram = [3072, 3072], Sram = [2048, 2048]>
+// CHECK-LABEL: func.func @prefetch_into_tail
+// CHECK: "npu.dma"{{.*}}<{name = "conv_a_weights"}>{{.*}}npu.alloc = #npu.alloc<Sram, offset = [[FIRST:[0-9]+]], size = 1024, live = [0, 1]>, npu.second_buffer = #npu.alloc<Sram, offset = [[SECOND:[0-9]+]], size = 1024, live = [1, 1]>
+// CHECK: "npu.dma"{{.*}}<{name = "conv_b_weights"}> {npu.time = 2 : i64{{.*}}npu.alloc = #npu.alloc<Sram, offset = [[FIRST]], size = 1024, live = [1, 3]>
+// RUN: %npu_opt %s --split-input-file --pass=npu-allocate --pass-remarks -o /dev/null 2>&1 | %filecheck %s --check-prefix=TAIL
+// TAIL: remark: the prefetched weights of 'conv_b' (npu.conv2d) take bytes of the first buffer of 'conv_a' (npu.conv2d)'s weights, which its last depth slice does not read: the prefetch runs under that slice, as Vela's live ranges allow, and its DMA is issued after that op
+// TAIL: remark: the prefetched weights of 'conv_b' (npu.conv2d) take bytes of the second buffer of 'conv_a' (npu.conv2d)'s weights
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">} {
+  func.func @prefetch_into_tail(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
+    %wa = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %wb = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x32xi8>}> : () -> tensor<16x1x1x32xi8>
+    %ba = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %bb = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %da = "npu.dma"(%wa) <{name = "conv_a_weights"}> {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [1024, 1024], bytes = 2048>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8, #npu.fm<NHWC, Sram>>
+    %db = "npu.dma"(%wb) <{name = "conv_b_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [1024], bytes = 1024, prefetch>} : (tensor<16x1x1x32xi8>) -> tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>
+    %a = "npu.conv2d"(%x, %da, %ba) <{name = "conv_a", kernel = #npu.kernel<1x1>}> {npu.time = 2 : i64} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8, #npu.fm<NHWC, Sram>>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    %b = "npu.conv2d"(%a, %db, %bb) <{name = "conv_b", kernel = #npu.kernel<1x1>}> {npu.time = 3 : i64} : (tensor<1x8x8x32xi8>, tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    return %b : tensor<1x8x8x16xi8>
+  }
+}
+
+// -----
+
+// As above with three slices: the last reads the first buffer again, so the second is the one
+// conv_b's prefetch may take.
+// CHECK: npu.usage = #npu.usage<Dram = [4096, 4096], Sram = [2048, 2048]>
+// CHECK-LABEL: func.func @prefetch_into_second
+// CHECK: "npu.dma"{{.*}}<{name = "conv_a_weights"}>{{.*}}npu.alloc = #npu.alloc<Sram, offset = [[FIRST:[0-9]+]], size = 1024, live = [0, 1]>, npu.second_buffer = #npu.alloc<Sram, offset = [[SECOND:[0-9]+]], size = 1024, live = [1, 1]>
+// CHECK: "npu.dma"{{.*}}<{name = "conv_b_weights"}> {npu.time = 2 : i64{{.*}}npu.alloc = #npu.alloc<Sram, offset = [[SECOND]], size = 1024, live = [1, 3]>
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">} {
+  func.func @prefetch_into_second(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
+    %wa = "tfl.pseudo_const"() <{value = dense<1> : tensor<48x1x1x16xi8>}> : () -> tensor<48x1x1x16xi8>
+    %wb = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x48xi8>}> : () -> tensor<16x1x1x48xi8>
+    %ba = "tfl.pseudo_const"() <{value = dense<0> : tensor<48xi32>}> : () -> tensor<48xi32>
+    %bb = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %da = "npu.dma"(%wa) <{name = "conv_a_weights"}> {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 16, 32, 48], buffering = double, buffers = [1024, 1024], bytes = 3072>} : (tensor<48x1x1x16xi8>) -> tensor<48x1x1x16xi8, #npu.fm<NHWC, Sram>>
+    %db = "npu.dma"(%wb) <{name = "conv_b_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [1024], bytes = 1024, prefetch>} : (tensor<16x1x1x48xi8>) -> tensor<16x1x1x48xi8, #npu.fm<NHWC, Sram>>
+    %a = "npu.conv2d"(%x, %da, %ba) <{name = "conv_a", kernel = #npu.kernel<1x1>}> {npu.time = 2 : i64} : (tensor<1x8x8x16xi8>, tensor<48x1x1x16xi8, #npu.fm<NHWC, Sram>>, tensor<48xi32>) -> tensor<1x8x8x48xi8>
+    %b = "npu.conv2d"(%a, %db, %bb) <{name = "conv_b", kernel = #npu.kernel<1x1>}> {npu.time = 3 : i64} : (tensor<1x8x8x48xi8>, tensor<16x1x1x48xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    return %b : tensor<1x8x8x16xi8>
+  }
+}

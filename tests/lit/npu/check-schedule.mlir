@@ -492,3 +492,59 @@ module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 
     return %4 : tensor<1x8x8x32xi8>
   }
 }
+
+// -----
+
+// Rule 3 in half steps: conv_a's two-slice double buffer is read by its last slice in the second
+// buffer only, so conv_b's weights, prefetched under conv_a (the DMA issued after it), may take the
+// first buffer's bytes (the transfer runs under that last slice). No error.
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">, npu.usage = #npu.usage<Dram = [3072, 3072], Sram = [2048, 2048]>} {
+  func.func @prefetch_into_tail(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> attributes {npu.arg_alloc = [#npu.alloc<Dram, offset = 0, size = 1024, live = [0, 1]>]} {
+    %wa = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %wb = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x32xi8>}> : () -> tensor<16x1x1x32xi8>
+    %ba = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %bb = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %da = "npu.dma"(%wa) <{name = "conv_a_weights"}> {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [1024, 1024], bytes = 2048>, npu.alloc = #npu.alloc<Sram, offset = 0, size = 1024, live = [0, 1]>, npu.second_buffer = #npu.alloc<Sram, offset = 1024, size = 1024, live = [1, 1]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8, #npu.fm<NHWC, Sram>>
+    %a = "npu.conv2d"(%x, %da, %ba) <{name = "conv_a", kernel = #npu.kernel<1x1>}> {npu.time = 1 : i64, npu.alloc = #npu.alloc<Dram, offset = 1024, size = 2048, live = [1, 3]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8, #npu.fm<NHWC, Sram>>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    %db = "npu.dma"(%wb) <{name = "conv_b_weights"}> {npu.time = 2 : i64, npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [1024], bytes = 1024, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 0, size = 1024, live = [1, 3]>} : (tensor<16x1x1x32xi8>) -> tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>
+    %b = "npu.conv2d"(%a, %db, %bb) <{name = "conv_b", kernel = #npu.kernel<1x1>}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Dram, offset = 0, size = 1024, live = [3, 3]>} : (tensor<1x8x8x32xi8>, tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    return %b : tensor<1x8x8x16xi8>
+  }
+}
+
+// -----
+
+// As above, but the prefetch takes the second buffer's bytes, which conv_a's last slice still reads.
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">, npu.usage = #npu.usage<Dram = [3072, 3072], Sram = [2048, 2048]>} {
+  func.func @prefetch_into_last_read(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> attributes {npu.arg_alloc = [#npu.alloc<Dram, offset = 0, size = 1024, live = [0, 1]>]} {
+    %wa = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %wb = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x32xi8>}> : () -> tensor<16x1x1x32xi8>
+    %ba = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %bb = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %da = "npu.dma"(%wa) <{name = "conv_a_weights"}> {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [1024, 1024], bytes = 2048>, npu.alloc = #npu.alloc<Sram, offset = 0, size = 1024, live = [0, 1]>, npu.second_buffer = #npu.alloc<Sram, offset = 1024, size = 1024, live = [1, 1]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8, #npu.fm<NHWC, Sram>>
+    %a = "npu.conv2d"(%x, %da, %ba) <{name = "conv_a", kernel = #npu.kernel<1x1>}> {npu.time = 1 : i64, npu.alloc = #npu.alloc<Dram, offset = 1024, size = 2048, live = [1, 3]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8, #npu.fm<NHWC, Sram>>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    // expected-error@+1 {{schedule rule 3 (allocation): 'conv_b_weights' (Sram bytes 1024..2047, live 1..3) overlaps the second buffer of 'conv_a_weights' (Sram bytes 1024..2047, live 1..1)}}
+    %db = "npu.dma"(%wb) <{name = "conv_b_weights"}> {npu.time = 2 : i64, npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [1024], bytes = 1024, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 1024, live = [1, 3]>} : (tensor<16x1x1x32xi8>) -> tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>
+    %b = "npu.conv2d"(%a, %db, %bb) <{name = "conv_b", kernel = #npu.kernel<1x1>}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Dram, offset = 0, size = 1024, live = [3, 3]>} : (tensor<1x8x8x32xi8>, tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    return %b : tensor<1x8x8x16xi8>
+  }
+}
+
+// -----
+
+// As the first, but the DMA is issued before conv_a: its copy would land in the first buffer before
+// conv_a reads it, so the bytes may not be shared.
+module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">, npu.usage = #npu.usage<Dram = [3072, 3072], Sram = [2048, 3072]>} {
+  func.func @prefetch_issued_too_early(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> attributes {npu.arg_alloc = [#npu.alloc<Dram, offset = 0, size = 1024, live = [0, 2]>]} {
+    %wa = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+    %wb = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x32xi8>}> : () -> tensor<16x1x1x32xi8>
+    %ba = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+    %bb = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    %da = "npu.dma"(%wa) <{name = "conv_a_weights"}> {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [1024, 1024], bytes = 2048>, npu.alloc = #npu.alloc<Sram, offset = 0, size = 1024, live = [0, 2]>, npu.second_buffer = #npu.alloc<Sram, offset = 1024, size = 1024, live = [2, 2]>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8, #npu.fm<NHWC, Sram>>
+    // expected-error@+1 {{schedule rule 3 (allocation): 'conv_b_weights' (Sram bytes 0..1023, live 1..3) overlaps 'conv_a_weights' (Sram bytes 0..1023, live 0..2)}}
+    %db = "npu.dma"(%wb) <{name = "conv_b_weights"}> {npu.time = 1 : i64, npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [1024], bytes = 1024, prefetch>, npu.alloc = #npu.alloc<Sram, offset = 0, size = 1024, live = [1, 3]>} : (tensor<16x1x1x32xi8>) -> tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>
+    %a = "npu.conv2d"(%x, %da, %ba) <{name = "conv_a", kernel = #npu.kernel<1x1>}> {npu.time = 2 : i64, npu.alloc = #npu.alloc<Dram, offset = 1024, size = 2048, live = [2, 3]>} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8, #npu.fm<NHWC, Sram>>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+    %b = "npu.conv2d"(%a, %db, %bb) <{name = "conv_b", kernel = #npu.kernel<1x1>}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Dram, offset = 0, size = 1024, live = [3, 3]>} : (tensor<1x8x8x32xi8>, tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    return %b : tensor<1x8x8x16xi8>
+  }
+}

@@ -4,7 +4,7 @@
 // passes after it build exactly that point. This file holds only RUN lines and checks: the
 // schedules are made from tests/data/branches.tflite (a residual block) on a 16 KiB dedicated
 // SRAM, where the Vela-equivalent Performance schedule takes 27913 cycles (as Vela 5.2's own) in
-// 15536 bytes of SRAM and Size 47856 cycles in 768 bytes.
+// 14496 bytes of SRAM and Size 47856 cycles in 768 bytes.
 //
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' --pass-remarks -o %t.mlir 2>&1 | %filecheck %s --check-prefix=REMARK
 // RUN: %filecheck %s < %t.mlir
@@ -37,26 +37,26 @@
 // Without a budget the pass does nothing: the pipeline is Vela's.
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule | %filecheck %s --check-prefix=PLAIN
 
-// REMARK-DAG: remark: candidate Performance with an SRAM target of 16384 bytes: 27913 cycles, 15536 bytes of SRAM (on the frontier)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 16384 bytes: 27913 cycles, 14496 bytes of SRAM (on the frontier)
 // REMARK-DAG: remark: candidate Size with an SRAM target of 16384 bytes, prefetch overlap: 47856 cycles, 768 bytes of SRAM (dominated)
 // Every point of the staircase within the budget is tried with each op on its fastest block too,
 // and each of those replaces its point on the frontier.
 // REMARK-DAG: remark: candidate Performance with an SRAM target of 16 bytes: 38353 cycles, 0 bytes of SRAM (dominated)
 // REMARK-DAG: remark: candidate Performance with an SRAM target of 16 bytes, fastest block configs: 36894 cycles, 0 bytes of SRAM (on the frontier)
-// REMARK-DAG: remark: candidate Performance with an SRAM target of 4976 bytes, fastest block configs: 33205 cycles, 4784 bytes of SRAM (on the frontier)
-// REMARK-DAG: remark: candidate Performance with an SRAM target of 7088 bytes: 32176 cycles, 6640 bytes of SRAM (dominated)
-// REMARK-DAG: remark: candidate Performance with an SRAM target of 7088 bytes, fastest block configs: 30538 cycles, 6640 bytes of SRAM (on the frontier)
-// REMARK: remark: chose Performance with an SRAM target of 7088 bytes, cascade joins, fastest block configs: the fastest of {{[0-9]+}} schedules within the budget of 8000 bytes (29338 cycles, 6816 bytes)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 4688 bytes, fastest block configs: 36423 cycles, 3072 bytes of SRAM (on the frontier)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 6640 bytes: 32816 cycles, 4784 bytes of SRAM (dominated)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 6640 bytes, fastest block configs: 31178 cycles, 4784 bytes of SRAM (on the frontier)
+// REMARK: remark: chose Performance with an SRAM target of 6640 bytes, cascade joins, fastest block configs: the fastest of {{[0-9]+}} schedules within the budget of 8000 bytes (29978 cycles, 5280 bytes)
 
 // CHECK-LABEL: module attributes
-// CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088, cascade_joins, fastest_blocks>
-// CHECK-SAME: npu.search = #npu.search<budget = 8000, chosen = 1, performance = [27913, 15536], size = [47856, 768], points = [
-// CHECK-SAME: [Performance, 16384, 27913, 15536], [Performance, 7088, 29338, 6816, cascade_joins, fastest_blocks], [Performance, 7088, 30538, 6640, fastest_blocks], [Performance, 4976, 33205, 4784, fastest_blocks], [Performance, 16, 36894, 0, fastest_blocks]]>
-// CHECK-SAME: npu.usage = #npu.usage<Dram = [13824, 13824], Sram = [6816, 6816]>
-// CHECK-SAME: npu.cost_totals = #npu.cost<total = 29338.467
+// CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 6640, cascade_joins, fastest_blocks>
+// CHECK-SAME: npu.search = #npu.search<budget = 8000, chosen = 1, performance = [27913, 14496], size = [47856, 768], points = [
+// CHECK-SAME: [Performance, 16384, 27913, 14496], [Performance, 6640, 29978, 5280, cascade_joins, fastest_blocks], [Performance, 6640, 31178, 4784, fastest_blocks], [Performance, 4688, 36423, 3072, fastest_blocks], [Performance, 16, 36894, 0, fastest_blocks]]>
+// CHECK-SAME: npu.usage = #npu.usage<Dram = [13824, 13824], Sram = [5280, 5280]>
+// CHECK-SAME: npu.cost_totals = #npu.cost<total = 29978.467
 
 // KNOBS-LABEL: module attributes
-// KNOBS-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 7088, cascade_joins, fastest_blocks>
+// KNOBS-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 6640, cascade_joins, fastest_blocks>
 // KNOBS-SAME: npu.search = #npu.search<budget = 8000, chosen = 1,
 // KNOBS-NOT: npu.alloc
 
