@@ -498,6 +498,7 @@ module attributes {npu.schedule = #npu.schedule<Performance, arena_cache_size = 
 // Rule 3 in half steps: conv_a's two-slice double buffer is read by its last slice in the second
 // buffer only, so conv_b's weights, prefetched under conv_a (the DMA issued after it), may take the
 // first buffer's bytes (the transfer runs under that last slice). No error.
+// expected-note@+1 {{schedule OK: 6 rules checked (1 function, }}
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">, npu.usage = #npu.usage<Dram = [3072, 3072], Sram = [2048, 2048]>} {
   func.func @prefetch_into_tail(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> attributes {npu.arg_alloc = [#npu.alloc<Dram, offset = 0, size = 1024, live = [0, 1]>]} {
     %wa = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
