@@ -31,9 +31,12 @@ before its reader again.
 
 With a separate fast storage (Dedicated_Sram), decisions and the slack chain see the feature
 maps npu-place-tensors moved to SRAM still in the arena (Vela decides before it moves them;
-``decide-in-arena``). Under a search's ``buffer_limit`` (Size's cascades filling a budget) a
-cascade member's buffers get the limit less those of the members before it too, as they are
-all live until the cascade ends; Vela counts each alone, as the Vela-equivalent schedules do.
+``decide-in-arena``). A cascade member's buffers get the limit less the weights of the members
+before it too, as they are all live until the cascade ends: as Vela's snapshot of the cascade's
+time grows by each member's full weights (those needing a copy) before the fit is checked, even
+when they are then read in place (under Vela's own policy; a search's other candidates count each
+member alone); under a search's ``buffer_limit`` (Size's cascades filling a budget), less the
+buffers the members before it were given.
 The weight-stream sizes come from the codec model (``WeightStreams``): the
 slicings the chain will ask for are first collected by a dry run of the chain and encoded in one
 batch, since the codec's parameter search costs far less per weight on many streams at once.
@@ -186,6 +189,30 @@ def _why_streamed(step: _Step, perf: PerfTarget, decision: BufferingDecision, pr
     return f"weights of '{name}' stream {shape}: {why}; {when}"
 
 
+def _vela_policy(schedule: object, target) -> bool:
+    """Whether the module is scheduled as Vela's own policy: no ``npu.schedule`` yet, or one
+    without a choice beyond Vela's (a search's candidates have them: a lower SRAM target under
+    Performance, a buffer limit, bands, stripe growth, joins, fastest blocks, memory order)."""
+    if not isinstance(schedule, ScheduleAttr):
+        return True
+    beyond = {"prefetch_overlap"} if schedule.strategy == "Size" else set()
+    return set(schedule.point_flags()) <= beyond and (schedule.strategy == "Size"
+                                                       or schedule.sram_target >= target.arena_cache_size)
+
+
+def _held_beside(step: _Step, decision: BufferingDecision, together: bool, vela: bool = True) -> int:
+    """Bytes a cascade member's weights take from the room of the members after it: with a limit
+    to fill (``together``), the buffers it was given; under Vela's own policy (``vela``), as its
+    snapshot of the cascade's time grows by each member's full weights before it checks the fit,
+    the encoded weights of a member whose weights need a copy, even when they are then read in
+    place; else (a search's other candidates) none, each member counted alone."""
+    if together:
+        return sum(step.dma.attr(STREAM_ATTR).buffers) if decision.streaming is not None and step.dma else 0
+    if vela:
+        return decision.encoded.total_bytes if decision.streaming is not None or decision.needed_bytes else 0
+    return 0
+
+
 @register_pass("npu-buffer-weights", statistics={
     "double": "weight DMAs streaming through two alternating buffers",
     "single": "weight DMAs streaming through one buffer",
@@ -217,6 +244,7 @@ class BufferWeights(Pass):
         # a buffer limit to fill (a search's Size schedule) is a limit on all the buffers live
         # together: a cascade member's buffer must fit beside those of the members before it
         together = isinstance(schedule, ScheduleAttr) and schedule.buffer_limit > 0
+        vela = _vela_policy(schedule, target)
         ops = [op for op in module.walk() if is_costed(op)]
         arena = arena_placement(ops, target) if self.decide_in_arena else None
         for block, runs in runs_by_function(module, ctx):
@@ -226,7 +254,7 @@ class BufferWeights(Pass):
             for run in runs:
                 steps = [step for step in (self._prepare(op, target, perf, arena, room, ctx) for op in run
                                            if is_costed(op) and not is_weight_dma(op)) if step is not None]
-                moves.update(self._buffer_run(steps, perf, ctx, together))
+                moves.update(self._buffer_run(steps, perf, ctx, together, vela))
             if timed:
                 self._retime(block, moves, ctx)
         if not ctx.stats["in-place"]:
@@ -279,23 +307,24 @@ class BufferWeights(Pass):
         return _Step(op, planned, block, encode, dma, cascaded, room.free(op))
 
     def _buffer_run(self, steps: list[_Step], perf: PerfTarget, ctx: PassContext,
-                    together: bool = False) -> dict[Operation, Operation]:
+                    together: bool = False, vela: bool = True) -> dict[Operation, Operation]:
         """Decide the run's weight DMAs in schedule order, chaining the slack from op to op.
         Returns the prefetched DMAs with the compute op each must now be issued before.
 
         A first buffer is prefetched when the double buffer fits the memory the previous op
-        leaves (its free bytes less its own last buffer: Vela's slack memory). With
-        ``together`` (a limit to fill) a cascade member's buffers get the limit less those
-        given to the members before it too, as all of them are live until the cascade ends."""
+        leaves (its free bytes less its own last buffer: Vela's slack memory). A cascade
+        member's buffers get the limit less what the members before it hold (``_held_beside``;
+        ``together``: a limit to fill; ``vela``: Vela's own policy), as all of them are live
+        until the cascade ends."""
         known = self._encode_ahead(steps, perf, ctx) if self.encode_weights else {}
         moves: dict[Operation, Operation] = {}
-        held: dict[int, int] = {}  # (with a limit to fill) bytes of buffers given to each cascade's members
+        held: dict[int, int] = {}  # bytes of each cascade's members' weights decided so far (see the docstring)
         prev_slack = 0.0
         prev_room: int | None = None  # None: no NPU compute op before in the run
         previous: Operation | None = None  # the NPU compute op issued last
         for index, step in enumerate(steps):
             cascade = step.op.attr(CASCADE_ATTR)
-            beside = held.get(cascade.id, 0) if together and isinstance(cascade, CascadeAttr) else 0
+            beside = held.get(cascade.id, 0) if isinstance(cascade, CascadeAttr) else 0
             if beside:
                 step = step._replace(limit=step.limit - beside)
             dry = known.get(index)
@@ -304,8 +333,8 @@ class BufferWeights(Pass):
             used = 0
             if step.dma is not None and choice.decision is not None:
                 prefetch, used = self._apply(step, choice.decision, prev_room, ctx)
-                if together and isinstance(cascade, CascadeAttr) and choice.decision.streaming is not None:
-                    held[cascade.id] = beside + sum(step.dma.attr(STREAM_ATTR).buffers)
+                if isinstance(cascade, CascadeAttr):
+                    held[cascade.id] = beside + _held_beside(step, choice.decision, together, vela)
                 if choice.decision.streaming is not None:
                     ctx.remark(_why_streamed(step, perf, choice.decision, prev_slack, prev_room, prefetch), step.dma)
                 if prefetch:

@@ -4,7 +4,9 @@
 // it. Both cases are the fire module of form-cascades.mlir after its cascade (squeeze, the two
 // expands and the 3x3 reading their concatenation, all members), with 7,400 bytes: filling that
 // limit, the 3x3's 752-byte buffer no longer fits beside the three before it and it reads its
-// weights in place; under Vela's rule (no buffer limit, each buffer counted alone) all four fit.
+// weights in place. Without a limit to fill, a schedule with a choice beyond Vela's (here cascade
+// concats: a search's candidate) counts each member's buffer alone, and all four fit. (Vela's own
+// policy counts each member's full weights for the members after it: buffer-weights.mlir.)
 // RUN: %npu_opt %s --split-input-file --pass=npu-buffer-weights | %filecheck %s
 // RUN: %npu_opt %s --split-input-file --pass=npu-buffer-weights --pass-remarks -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
 

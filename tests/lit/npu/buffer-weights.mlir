@@ -128,14 +128,15 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 // cascade's rolling buffer always counts). Both convs are one cascade (ID 1), so each takes one
 // full-depth buffer, never prefetched, read until the cascade ends. With buffer-limit=10000 less
 // conv1's 4x16x32 rolling buffer (2048 bytes), 7952 bytes are free: conv1's 4928-byte buffer
-// fits; conv2's 9536 bytes, which the bare limit would hold, do not, so conv2 reads its weights
-// in place and the function is renumbered.
+// fits; conv2's 9536 bytes, which the bare limit would hold, do not fit the 3024 left beside
+// conv1's weights (a member's weights count for the members after it, as Vela's snapshot of the
+// cascade's time grows by them), so conv2 reads its weights in place and the function is renumbered.
 // MEM-LABEL: func.func @snapshot
 // MEM: "npu.dma"(%{{.*}}) {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 32], buffering = single, buffers = [4928], bytes = 4928>}
 // MEM: "npu.conv2d"({{.*}}name = "conv1"}> {npu.time = 1 : i64, npu.cascade = #npu.cascade<1, rolling = 4x16x32>}
 // MEM-NOT: npu.dma
 // MEM: "npu.conv2d"({{.*}}name = "conv2"}> {npu.time = 2 : i64, npu.cascade = #npu.cascade<1>}
-// MEMR: remark: weights of 'conv2' are read in place from Dram: its smallest weight buffer takes 9536 bytes, more than the 7952 bytes of fast storage free for weight buffers
+// MEMR: remark: weights of 'conv2' are read in place from Dram: its smallest weight buffer takes 9536 bytes, more than the 3024 bytes of fast storage free for weight buffers
 // RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=10000}" | %filecheck %s --check-prefix=MEM
 // RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=10000}" --pass-remarks 2>&1 | %filecheck %s --check-prefix=MEMR
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">} {
