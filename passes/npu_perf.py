@@ -32,7 +32,7 @@ from npu_opt.dialects.npu.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.block_choice import fastest_block_config
 from npu_opt.dialects.npu.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, placed, report_name, with_weights
-from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config
+from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config, striped
 from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc, derived
 from npu_opt.dialects.npu.perf.weight_buffering import buffered_cycles, streamed
 from npu_opt.dialects.npu.perf.weight_dma import (
@@ -40,9 +40,9 @@ from npu_opt.dialects.npu.perf.weight_dma import (
 )
 from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.perf.shape import Shape4, round_up
+from npu_opt.dialects.npu.perf.shape import round_up
 from npu_opt.dialects.npu.schedule_attrs import (
-    CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, STRIPE_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr, StripeAttr,
+    CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.passes.npu_order import runs_by_function
@@ -69,15 +69,6 @@ class _Step(NamedTuple):
     cascaded: bool
     unhidden: bool = False
     """The weight DMA carries ``npu.unhidden``: it waits for the previous op, no slack hides it."""
-
-
-def striped(op: Operation, desc: NpuOpDesc) -> NpuOpDesc:
-    """``desc`` producing the OFM stripe the op's ``npu.stripe`` names (``desc`` itself without one)."""
-    stripe = op.attr(STRIPE_ATTR)
-    if not isinstance(stripe, StripeAttr):
-        return desc
-    height, width, depth = stripe.shape
-    return desc.with_ofm_stripe(Shape4(1, height, width, depth))
 
 
 def _constants(step: _Step, seen: set[Value]) -> tuple[int, tuple[int, ...], int]:
@@ -337,11 +328,7 @@ class Estimate(Pass):
     def _block(self, op: Operation, desc: NpuOpDesc, perf, ctx: PassContext) -> BlockConfig | None:
         if desc.block_type is None:
             return None
-        block = op_block_config(op, desc, perf.accel)
-        if block is None and isinstance(op.attr(STRIPE_ATTR), StripeAttr):
-            # chosen for the op's stripe (npu-select-block-config): a block fitted to a few OFM
-            # rows may not fit SHRAM against the whole OFM, and the NPU runs it stripe by stripe
-            block = op_block_config(op, striped(op, desc), perf.accel)
+        block = op_block_config(op, desc, perf.accel)  # (a striped op's: checked on its stripe)
         if block is None:
             given = op.attr(BLOCK_ATTR)
             ctx.error(f"block configuration {given} does not fit this op on {perf.accel.name}"

@@ -63,6 +63,10 @@ class SchedOp:
     """Why the op can never be in a cascade (a static rule), or None."""
     full_ifm: str | None = None
     """Why the op must read its whole IFM (graph input, linear format), or None."""
+    full_ifm2_bytes: int = 0
+    """The whole IFM2 (a second feature map) when the op must read it whole, as a graph input or
+    stored linear (Vela's ``requires_full_ifm2``), else 0: it counts towards Size's minimum memory
+    requirement."""
     full_ofm: str | None = None
     """Why the op must write its whole OFM (graph output, linear format, concat part, several
     consumers), or None."""

@@ -29,6 +29,8 @@ Every rule is a query of the op's interfaces and of the graph around it, never o
   its readers then all members of its cascade (cascade_builder.py).
 * **full IFM** (``full_ifm``): the IFM is a graph input (a function argument, or written by an op
   outside this NPU run) or is stored linear (NHWC).
+* **full IFM2** (``full_ifm2_bytes``): a second feature map that is a graph input or stored
+  linear is read whole; its bytes count towards Size's minimum memory requirement, as Vela's.
 * **full OFM** (``full_ofm``): the OFM is a graph output (returned, or read outside this run), is
   stored linear, is part of a concatenation, or has several consumers.
 
@@ -261,6 +263,11 @@ def sched_ops(run: list[Operation], describe, joins: bool = False, branches: boo
         if ifm2_desc is not None and (join or not binary):
             ifm2_bytes = tensor_bytes(ifm2_desc.shape, ifm2_desc.element_bytes, ifm2_desc.format == TensorFormat.NHCWB16)
         ifm2_source = _source(ifm2) if join and ifm2 is not None else None
+        full_ifm2_bytes = 0
+        if ifm2_desc is not None and ifm2 is not None and not _fixed(ifm2) and (
+                _source(ifm2) not in position or _linear(ifm2)):
+            full_ifm2_bytes = tensor_bytes(ifm2_desc.shape, ifm2_desc.element_bytes,
+                                           ifm2_desc.format == TensorFormat.NHCWB16)
         records.append(SchedOp(
             index=index, name=report_name(op), ifm=ifm_desc.shape, ofm=desc.ofm.shape, kernel=desc.kernel,
             resampling=desc.resampling,
@@ -270,7 +277,7 @@ def sched_ops(run: list[Operation], describe, joins: bool = False, branches: boo
                                    desc.ofm.format == TensorFormat.NHCWB16),
             ifm2_bytes=ifm2_bytes, ifm_element_bytes=ifm_desc.element_bytes,
             ofm_element_bytes=desc.ofm.element_bytes, refusal=_refusal(op, desc, ifm, ifm2, joins),
-            full_ifm=full_ifm, full_ofm=full_ofm, reuses_ifm=_reuses_ifm(op, desc, [ifm, ifm2]),
+            full_ifm=full_ifm, full_ifm2_bytes=full_ifm2_bytes, full_ofm=full_ofm, reuses_ifm=_reuses_ifm(op, desc, [ifm, ifm2]),
             consumers=consumers, ifm2_producer=position.get(ifm2_source) if ifm2_source is not None else None,
             pad_top=kernel.pad_top if isinstance(kernel := op.attr("kernel"), KernelAttr) else None,
             ifm_from=ifm_from, concat_reader=concat_reader))

@@ -79,9 +79,10 @@ SCALE_RECORD_BYTES = 10
 
 
 def min_memory_requirement(ops: list[SchedOp]) -> int:
-    """The largest sum of the whole feature maps one op must hold (Size's first SRAM target)."""
-    return max(((op.ifm_bytes if op.full_ifm else 0) + (op.ofm_bytes if op.full_ofm else 0) for op in ops),
-               default=0)
+    """The largest sum of the whole feature maps one op must hold, its IFM2 included (Size's
+    first SRAM target)."""
+    return max(((op.ifm_bytes if op.full_ifm else 0) + op.full_ifm2_bytes + (op.ofm_bytes if op.full_ofm else 0)
+                for op in ops), default=0)
 
 
 def _growth_non_local(cascade: Cascade, records: list[SchedOp], ops: list[Operation],

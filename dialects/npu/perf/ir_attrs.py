@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Iterator
 from npu_opt.dialects.npu.perf.block_config import BlockConfig, check_block_config, select_block_config
 from npu_opt.dialects.npu.perf.estimate import OpCost
 from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.dialects.npu.schedule_attrs import STRIPE_ATTR, StripeAttr
 from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.core import Operation
 from npu_opt.ir.type_parser import split_top_level
@@ -291,13 +292,29 @@ COST_ATTR = "npu.cost"
 TOTALS_ATTR = "npu.cost_totals"
 """Module attribute holding the sums over the module's ops."""
 
+def striped(op: Operation, desc: "NpuOpDesc") -> "NpuOpDesc":
+    """``desc`` producing the OFM stripe the op's ``npu.stripe`` names (``desc`` itself without one)."""
+    stripe = op.attr(STRIPE_ATTR)
+    if not isinstance(stripe, StripeAttr):
+        return desc
+    height, width, depth = stripe.shape
+    return desc.with_ofm_stripe(Shape4(1, height, width, depth))
+
+
 def op_block_config(op: Operation, desc: "NpuOpDesc", accel: "AcceleratorConfig") -> BlockConfig | None:
     """``op``'s block configuration for ``desc`` on ``accel``: its ``npu.block`` when one is set
-    (None when that block does not fit), else the block-config search's choice."""
+    (None when that block does not fit), else the block-config search's choice. A striped op's
+    block was searched on its stripe (npu-select-block-config), and a block fitted to a few OFM
+    rows may not fit SHRAM against the whole OFM: the NPU runs it stripe by stripe, so the block
+    is checked against the stripe when it does not fit the whole OFM."""
     given = op.attr(BLOCK_ATTR)
-    if isinstance(given, BlockAttr):
-        return check_block_config(desc, accel, given.ofm_block, given.is_partkernel)
-    return select_block_config(desc, accel)
+    if not isinstance(given, BlockAttr):
+        return select_block_config(desc, accel)
+    block = check_block_config(desc, accel, given.ofm_block, given.is_partkernel)
+    if block is None and isinstance(op.attr(STRIPE_ATTR), StripeAttr):
+        block = check_block_config(striped(op, desc), accel, given.ofm_block, given.is_partkernel)
+    return block
 
 
-__all__ = ["BLOCK_ATTR", "BlockAttr", "COST_ATTR", "CYCLE_KEYS", "CostAttr", "SPLIT_KEYS", "TOTALS_ATTR", "format_number", "op_block_config"]
+__all__ = ["BLOCK_ATTR", "BlockAttr", "COST_ATTR", "CYCLE_KEYS", "CostAttr", "SPLIT_KEYS", "TOTALS_ATTR", "format_number", "op_block_config",
+           "striped"]
