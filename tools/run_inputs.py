@@ -15,6 +15,8 @@ mismatch is an error, never a silent cast.
 from __future__ import annotations
 
 import io
+import zipfile
+import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
@@ -126,7 +128,7 @@ def _read_arrays(name: str | None, path: str) -> list[tuple[str, np.ndarray]]:
                                     "(or pass the .npz alone to feed inputs by its keys)")
                 return [(name, pairs[0][1])]
             return pairs
-    except (ValueError, OSError, EOFError) as err:
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as err:  # (a corrupt .npz: its zip)
         raise UserError(f"cannot read '{path}' as a numpy .npy/.npz file: {err}") from None
     if name is None:
         raise UserError(f"'{path}' is a single array: name the input it feeds (NAME={path})")
