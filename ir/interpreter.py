@@ -34,6 +34,26 @@ class InterpretError(UserError):
     """An op the interpreter cannot run: no kernel, or a case its kernel does not implement."""
 
 
+MAX_ELEMENTS = 1 << 26
+"""The most elements one value may have for the interpreter to hold it (and the wider arrays its
+kernels compute it in): far beyond any real model's tensors, well within a machine's memory."""
+
+
+def check_sizes(func: "Operation") -> None:
+    """InterpretError at the first argument or result of ``func`` with more than ``MAX_ELEMENTS``
+    elements: too large to run, said before any array is made."""
+    block = func.regions[0].entry if func.regions else None
+    if block is None:
+        return
+    values = [(arg, f"argument #{arg.index}", func) for arg in block.args]
+    values += [(result, f"result #{result.index} of '{op.name}'", op) for op in block.ops for result in op.results]
+    for value, what, op in values:
+        t = value.type
+        if isinstance(t, RankedTensorType) and t.has_static_shape and t.num_elements() > MAX_ELEMENTS:
+            raise InterpretError(f"{what} ({t}) has {t.num_elements()} elements, more than the {MAX_ELEMENTS} "
+                                 "the interpreter can hold", op.diag_location())
+
+
 def storage_dtype(t: Type) -> "np.dtype":
     """The numpy dtype a value of tensor type ``t`` is held in: its (quantised) storage type."""
     from npu_opt.ir.attributes import numpy_dtype
@@ -86,6 +106,7 @@ class Interpreter:
         if len(inputs) != len(block.args):
             raise InterpretError(f"@{getattr(func, 'sym_name', '?')} takes {len(block.args)} input(s), "
                                  f"but {len(inputs)} were given", func.diag_location())
+        check_sizes(func)
         env = self._env
         env.clear()
         for arg, array in zip(block.args, inputs):
@@ -142,5 +163,5 @@ def kernels_of(dialect_name: str) -> Mapping[str, Kernel]:
     return dict(dialect.kernels)
 
 
-__all__ = ["InterpretError", "Interpreter", "Kernel", "Observer", "fail", "kernel_for",
+__all__ = ["InterpretError", "Interpreter", "Kernel", "MAX_ELEMENTS", "Observer", "check_sizes", "fail", "kernel_for",
            "kernels_of", "run_function", "storage_dtype"]

@@ -83,14 +83,19 @@ def brief_number(text: str) -> str:
     return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} digits)"
 
 
-def bounded_int(text: str, limit: int, what: str) -> int:
-    """The value of the decimal numeral ``text`` (optionally signed), which must not exceed ``limit``.
+def bounded_int(text: str, limit: int, what: str, low: int | None = None) -> int:
+    """The value of the decimal numeral ``text`` (optionally signed), which must not exceed ``limit``
+    (nor be below ``low``; without it, its magnitude must not exceed ``limit``).
 
     Raises ValueError naming the value and the limit. Length is checked before conversion, so a
     numeral of thousands of digits is refused at once (Python refuses over 4,300 digits anyway).
     """
+    negative = text.startswith("-")
     digits = text.lstrip("+-").lstrip("0") or "0"
-    if len(digits) > len(str(limit)) or int(digits) > limit:
+    bound = -low if negative and low is not None else limit
+    if len(digits) > len(str(bound)) or int(digits) > bound:
+        if negative and low is not None:
+            raise ValueError(f"{what} {brief_number(text)} is smaller than {low}")
         raise ValueError(f"{what} {brief_number(text)} is larger than {limit}")
     value = int(digits)
-    return -value if text.startswith("-") else value
+    return -value if negative else value

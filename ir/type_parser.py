@@ -42,7 +42,10 @@ _QUANT = re.compile(
 # (an ambiguous ``[0-9]*\.?[0-9]+`` took seconds on a few thousand digits).
 _SCALE = r"[-+]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?|inf|nan)"
 _PARAM = re.compile(rf"({_SCALE})(?:\s*:\s*([-+]?[0-9]+))?\Z")
-_SCALES_ONLY = re.compile(rf"\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+\Z")
+_WS = " \t\r\n"
+"""MLIR's whitespace: ``\\s`` and ``str.strip()`` also take control characters such as 0x1D, which
+``float()`` refuses."""
+_SCALES_ONLY = re.compile(rf"[{_WS}]*+{_SCALE}[{_WS}]*+(?:,[{_WS}]*+{_SCALE}[{_WS}]*+)*+\Z")
 """Per-axis parameters without zero points (what TFLite importers print): checked in one match."""
 _QUANT_ELEMENT = re.compile(r'!quant\.uniform<[^<>"]*+(?:<[^<>"]*+>[^<>"]*+)?>')
 """A ``!quant.uniform<...>`` element with no encoding after it (no string, so no comma can be
@@ -61,7 +64,7 @@ def _quant_tensor_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     from npu_opt.ir.regex_cache import compile_shared  # (with the pattern cache it belongs to)
 
     per_axis = compile_shared(faster_classes(
-        rf"{_QUANT_TENSOR_HEAD}\s*+\{{(\s*+{_SCALE}\s*+(?:,\s*+{_SCALE}\s*+)*+)\}}\s*+>>\Z"))
+        rf"{_QUANT_TENSOR_HEAD}\s*+\{{([{_WS}]*+{_SCALE}[{_WS}]*+(?:,[{_WS}]*+{_SCALE}[{_WS}]*+)*+)\}}\s*+>>\Z"))
     per_tensor = compile_shared(faster_classes(
         rf"{_QUANT_TENSOR_HEAD}\s*+({_SCALE})(?:\s*:\s*([-+]?[0-9]+))?\s*+>>\Z"))
     return per_axis, per_tensor
@@ -74,12 +77,13 @@ MAX_INT_WIDTH = 1 << 24
 """The widest integer type (as MLIR's limit, 2^24 - 1 bits, give or take one)."""
 
 
-def _bounded(text: str, limit: int, what: str, offset: int = 0) -> int:
-    """A numeral of a type, refused with a TypeSyntaxError naming it and ``limit`` when too large."""
+def _bounded(text: str, limit: int, what: str, offset: int = 0, low: int | None = None) -> int:
+    """A numeral of a type, refused with a TypeSyntaxError naming it and ``limit`` (or ``low``)
+    when out of range."""
     if len(text) < 8 and text.isascii() and text.isdigit() and int(text) <= limit:
         return int(text)  # the common short numeral (a width, an axis), without bounded_int's checks
     try:
-        return bounded_int(text, limit, what)
+        return bounded_int(text, limit, what, low)
     except ValueError as err:
         raise TypeSyntaxError(str(err), offset) from None
 
@@ -309,8 +313,8 @@ class TypeParser:
                                   "unsigned" if kind == "u" else "signless")
             known = (storage, FloatType(expressed),
                      None if axis_text is None else _bounded(axis_text, INT64_MAX, "quantisation axis", 15),
-                     None if lo_text is None else _bounded(lo_text, INT64_MAX, "storage minimum", 15),
-                     None if hi_text is None else _bounded(hi_text, INT64_MAX, "storage maximum", 15))
+                     None if lo_text is None else _bounded(lo_text, INT64_MAX, "storage minimum", 15, -INT64_MAX - 1),
+                     None if hi_text is None else _bounded(hi_text, INT64_MAX, "storage maximum", 15, -INT64_MAX - 1))
             self._quant_heads[head] = known  # (the head holds no ',': _QUANT's groups all lie in it)
         storage, expressed_type, axis, lo, hi = known
         params = params.strip()
@@ -323,17 +327,17 @@ class TypeParser:
         scales: list[float] = []
         zero_points: list[int] = []
         if axis is not None and _SCALES_ONLY.match(params, 1, len(params) - 1):
-            scales = [float(pair) for pair in pairs]
+            scales = [float(pair.strip(_WS)) for pair in pairs]
             zero_points = [0] * len(scales)
             pairs = []
         for pair in pairs:
-            pm = _PARAM.match(pair.strip())
+            pm = _PARAM.match(pair.strip(_WS))
             if not pm:
-                raise TypeSyntaxError(f"expected a scale[:zero_point], found '{pair.strip()[:40]}'", 15)
+                raise TypeSyntaxError(f"expected a scale[:zero_point], found {pair.strip(_WS)[:40]!r}", 15)
             scales.append(float(pm.group(1)))
             zp = pm.group(2)  # a signed numeral of under 19 characters is always within int64
             zero_points.append(0 if zp is None else int(zp) if len(zp) < 19
-                               else _bounded(zp, INT64_MAX, "zero point", 15))
+                               else _bounded(zp, INT64_MAX, "zero point", 15, -INT64_MAX - 1))
         try:
             return QuantUniformType.from_parsed(storage, expressed_type, scales, zero_points, axis, lo, hi)
         except ValueError as err:

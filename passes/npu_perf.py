@@ -269,6 +269,11 @@ class Estimate(Pass):
             return None
         dma = weight_dma(op)
         stream = dma.attr(STREAM_ATTR) if dma is not None and self.weight_buffering else None
+        if isinstance(stream, StreamAttr) and stream.depth != desc.ofm.shape.depth:
+            # (npu-check-schedule's rule 6: the slices cover the OFM depth; nothing can cost the rest)
+            ctx.error(f"the weight slices of '{report_name(op)}' end at depth {stream.depth} but its OFM depth is "
+                      f"{desc.ofm.shape.depth}", dma)
+            return None
         placement = dict(arena or {})
         if dma is not None and not self.weight_buffering:  # read where the DMA would copy from
             placement[dma.results[0]] = source_area(dma, target)

@@ -51,6 +51,17 @@ def _tolerance(text: str) -> float:
     return value
 
 
+def _seed(text: str) -> int:
+    """argparse type of ``--seed``: a non-negative integer (numpy's generators take no other)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, not '{text[:40]}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """npu-run's options (npu-opt's argument conventions: exit 1 and "did you mean" on typos)."""
     from npu_opt.tools.cli_args import _Parser
@@ -67,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--input", dest="inputs", action="append", default=[], metavar="NAME=FILE.npy",
                    help="the array for the input NAME (its TFLite tensor name, argN or its position); "
                         "a FILE.npz alone feeds the inputs its keys name; inputs not given get random values")
-    p.add_argument("--seed", type=int, default=0, metavar="N",
+    p.add_argument("--seed", type=_seed, default=0, metavar="N",
                    help="seed of the random inputs (default 0)")
     p.add_argument("-o", dest="output", default=None, metavar="FILE.npz",
                    help="write the outputs to FILE.npz, keyed by output name (atomically); '-' writes the .npz "
@@ -240,7 +251,7 @@ def run(args: argparse.Namespace) -> int:
     import npu_opt.dialects  # noqa: F401 - registers dialects
     import npu_opt.passes  # noqa: F401 - registers passes
     from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
-    from npu_opt.ir.interpreter import Interpreter
+    from npu_opt.ir.interpreter import Interpreter, check_sizes
     from npu_opt.ir.pass_registry import parse_pipeline
     from npu_opt.tools.output import check_output_path, check_suffix, read_input, write_output
     from npu_opt.tools.run_inputs import function_ports, gather_inputs, npz_bytes
@@ -274,7 +285,12 @@ def run(args: argparse.Namespace) -> int:
             apply_target(loaded.module, target)
         if not transform(loaded.module, args.pipeline, engine):
             return 1
+        # a schedule runs only once it keeps the rules (npu-check-schedule): a broken one could ask
+        # for memory areas of any size, or compute something else than the IR says
+        if is_scheduled(loaded.module) and not transform(loaded.module, ["npu-check-schedule"], engine):
+            return 1
         func = Interpreter(loaded.module).function()
+        check_sizes(func)  # (before the random inputs are drawn)
         arg_ports, result_ports = function_ports(func)
         inputs = gather_inputs(arg_ports, args.inputs, args.seed)
         litert = named = None

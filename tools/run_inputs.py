@@ -15,6 +15,8 @@ mismatch is an error, never a silent cast.
 from __future__ import annotations
 
 import io
+import zipfile
+import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
@@ -135,7 +137,7 @@ def _read_arrays(name: str | None, path: str) -> list[tuple[str, np.ndarray]]:
                                     "(or pass the .npz alone to feed inputs by its keys)")
                 return [(name, pairs[0][1])]
             return pairs
-    except (ValueError, OSError, EOFError) as err:
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as err:  # (a corrupt .npz: its zip)
         if "allow_pickle" in str(err):  # (an object array: numpy's advice to unpickle is not ours to give)
             raise UserError(f"'{path}' holds Python objects (a pickled object array), not numbers: save the "
                             "input as a numeric array") from None

@@ -416,20 +416,52 @@ def check_overlaps(sched: FunctionSchedule, groups: dict[Value | SecondBuffer, G
             first, second = owners[indices[a]], owners[indices[b]]
             ra, rb = local[a], local[b]
             alloc = _home_alloc(second)
+            writer = _in_place_writer(first, second) if (ra.offset, ra.end) == (rb.offset, rb.end) else None
+            later = _later_reader(first, writer, sched) if writer is not None else None
+            if writer is not None and later is not None:
+                reader = ("the function returns it" if later[0].has_trait(ReturnLike)
+                          else f"{label(later[0], False)} reads it at time {later[1]}")
+                report(3, f"{label(writer, False)} writes {alloc.name} in place over {_home_alloc(first).name} "
+                          f"({area} bytes {ra.offset}..{ra.end - 1}) at time {sched.time[writer]}, but {reader}",
+                       alloc.at)
+                continue
             report(3, f"{alloc.name} ({area} bytes {rb.offset}..{rb.end - 1}, live {rb.first}..{rb.last}) overlaps "
                       f"{_home_alloc(first).name} ({area} bytes {ra.offset}..{ra.end - 1}, live {ra.first}..{ra.last})",
                    alloc.at)
     return swept
 
 
-def _in_place(before: Group, after: Group, sched: FunctionSchedule) -> bool:
-    """Whether ``after`` is written in place over ``before`` by an elementwise op reading it."""
+def _in_place_writer(before: Group, after: Group) -> Operation | None:
+    """The elementwise op that writes ``after`` and reads ``before`` (a candidate for writing in
+    place over it), if any."""
     inputs = {id(v) for v in before.members}
     for value in after.members:
         writer = value.op if isinstance(value, OpResult) else None
         if isinstance(writer, IN_PLACE_OPS) and any(id(o) in inputs for o in _through_views(writer)):
-            return True
-    return False
+            return writer
+    return None
+
+
+def _later_reader(before: Group, writer: Operation, sched: FunctionSchedule) -> tuple[Operation, int] | None:
+    """An executed op reading ``before`` after ``writer`` runs ((op, time); the function's return
+    at its end), which an output written in place over ``before`` would have overwritten."""
+    time = sched.time.get(writer)
+    if time is None:
+        return None
+    for value in before.members:
+        for user in value.users():
+            if user.has_trait(ReturnLike):
+                return user, sched.end
+            if user is not writer and sched.time.get(user, time) > time:
+                return user, sched.time[user]
+    return None
+
+
+def _in_place(before: Group, after: Group, sched: FunctionSchedule) -> bool:
+    """Whether ``after`` is written in place over ``before`` by an elementwise op reading it,
+    which no later op reads (nor the function returns)."""
+    writer = _in_place_writer(before, after)
+    return writer is not None and _later_reader(before, writer, sched) is None
 
 
 def _through_views(op: Operation) -> list[Value]:

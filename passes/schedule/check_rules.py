@@ -27,6 +27,7 @@ from typing import Callable, Iterator
 from npu_opt.dialects.npu.attrs import KernelAttr
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, shape_of
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
+from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES
 from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, CascadeAttr, StreamAttr, StripeAttr,
 )
@@ -273,6 +274,10 @@ def check_cascades(sched: FunctionSchedule, report: Report) -> None:
         if isinstance(stripe, StripeAttr) and hwd is not None and any(s > o for s, o in zip(stripe.shape, hwd)):
             report(5, f"{label(op)} has stripe {'x'.join(map(str, stripe.shape))}, larger than its OFM "
                       f"{'x'.join(map(str, hwd))}", op)
+        elif isinstance(stripe, StripeAttr) and hwd is not None and stripe.shape[1:] != hwd[1:]:
+            # (an op steps down its OFM's rows only: a stripe narrower or shallower leaves columns unwritten)
+            report(5, f"{label(op)} has stripe {'x'.join(map(str, stripe.shape))}, which does not cover the width "
+                      f"and depth of its OFM {'x'.join(map(str, hwd))} (stripes step down the rows only)", op)
         cascade = op.attr(CASCADE_ATTR)
         if not isinstance(cascade, CascadeAttr):
             continue
@@ -431,17 +436,40 @@ def check_streams(sched: FunctionSchedule, report: Report) -> None:
             continue
         consumer = consumers[0]
         depth = shape_of(consumer.results[0])[-1]
+        problems: list[str] = []  # (the buffers are checked on slices that keep the rules above)
         if slices[0] != 0 or any(b <= a for a, b in zip(slices, slices[1:])):
-            report(6, f"the weight slices {list(slices)} of {label(consumer)} must start at 0 and increase", dma)
+            problems.append(f"the weight slices {list(slices)} of {label(consumer)} must start at 0 and increase")
         if slices[-1] != depth:
-            report(6, f"the weight slices of {label(consumer)} end at depth {slices[-1]} but its OFM depth is "
-                      f"{depth}", dma)
+            problems.append(f"the weight slices of {label(consumer)} end at depth {slices[-1]} but its OFM depth is "
+                            f"{depth}")
         odd = [b for b in slices[1:-1] if b % SLICE_ALIGN]
         if odd:
-            report(6, f"weight slice boundary {odd[0]} of {label(consumer)} is not a multiple of {SLICE_ALIGN}", dma)
+            problems.append(f"weight slice boundary {odd[0]} of {label(consumer)} is not a multiple of {SLICE_ALIGN}")
         if stream.buffering == "double" and len(slices) - 1 < 2:
-            report(6, f"{label(dma)} double-buffers the weights of {label(consumer)} in {len(slices) - 1} slice "
-                      "(double buffering needs at least 2)", dma)
+            problems.append(f"{label(dma)} double-buffers the weights of {label(consumer)} in {len(slices) - 1} "
+                            "slice (double buffering needs at least 2)")
+        for message in problems:
+            report(6, message, dma)
+        if not problems:
+            _check_stream_buffers(dma, consumer, stream, report)
+
+
+def _check_stream_buffers(dma: Operation, consumer: Operation, stream: StreamAttr, report: Report) -> None:
+    """Rule 6: slice ``i`` goes to buffer ``i mod buffers``, so the buffers hold each slice (at
+    least its channels' scale records, which no encoding shrinks) and, slice by slice, the
+    stream's bytes (the bytes are the slices' sum)."""
+    buffers, slices = stream.buffers, stream.slices
+    held = sum(buffers[i % len(buffers)] for i in range(len(slices) - 1))
+    if held < stream.bytes:
+        report(6, f"the weight stream of {label(consumer)} is {stream.bytes} bytes but its {len(slices) - 1} "
+                  f"slice(s) in buffers of {list(buffers)} bytes hold at most {held}", dma)
+        return
+    for index, (d0, d1) in enumerate(zip(slices, slices[1:])):
+        records = SCALE_RECORD_BYTES * (d1 - d0)
+        if records > buffers[index % len(buffers)]:
+            report(6, f"weight slice {d0}..{d1} of {label(consumer)} needs at least {records} bytes (its "
+                      f"{d1 - d0} channels' scale records) but its buffer holds {buffers[index % len(buffers)]}", dma)
+            return
 
 
 __all__ = ["FunctionSchedule", "Report", "check_cascades", "check_dmas", "check_streams", "check_times",

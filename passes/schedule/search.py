@@ -240,6 +240,11 @@ class SearchSchedule(Pass):
                       f"refine = {self.refine}, max-bands = {self.max_bands})")
             return
         target = target_of(module)
+        space = target.accelerator.max_address_offset
+        if self.sram_budget > space:  # (npu.search records it: a 64-bit integer, as --arena-cache-size)
+            ctx.error(f"sram-budget {self.sram_budget} is larger than the address space of {target.accelerator.name} "
+                      f"(at most {space} bytes)", module)
+            return
         arena = target.arena_cache_size
         # every weight stream is encoded once, for the original and all its copies
         ctx.analyses.get(WeightStreams, module).prepare(perf_target(target))

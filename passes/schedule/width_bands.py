@@ -226,7 +226,12 @@ class WidthBands(Pass):
             return
         streams = ctx.analyses.cached(WeightStreams, module)
         for block in list(graph_blocks(module)):
-            for run in npu_runs(block):
+            try:
+                runs = npu_runs(block)
+            except ValueError as err:  # an incomplete npu.time numbering (as the other passes report it)
+                ctx.error(f"cannot split into column bands: {err}", block.parent_op())
+                return
+            for run in runs:
                 for chain in chains(run):
                     for part in segments(chain, bands, self.min_width, self.max_overhead / 100):
                         self._split(part, bands, streams, ctx)

@@ -104,7 +104,7 @@ def _record(summary: Summary, index: int, outcome: Outcome) -> None:
     summary.verdicts[outcome.verdict] += 1
     summary.kinds[outcome.kind] += 1
     summary.cpu += outcome.cpu
-    if outcome.verdict in ("internal", "roundtrip"):
+    if outcome.verdict in ("internal", "roundtrip", "miss"):
         summary.bugs.setdefault(outcome.signature, []).append(index)
         summary.details.setdefault(outcome.signature, f"{outcome.detail} [{' / '.join(outcome.stages)}]")
     if outcome.cpu > 1.0:
@@ -213,10 +213,13 @@ def render(summary: Summary, seed: int, workers: int, saved: dict[str, str], com
              f"Seed {seed}, {workers} worker processes, Python {python_version()}, "
              f"{len(SEEDS.texts) if SEEDS else 0} text seeds and {len(SEEDS.models) if SEEDS else 0} model seeds.",
              "", "| class | cases |", "|---|---:|"]
-    for verdict in ("ok", "user", "internal", "roundtrip", "hang"):
+    for verdict in ("ok", "user", "internal", "roundtrip", "miss", "hang"):
         lines.append(f"| {verdict} | {summary.verdicts.get(verdict, 0)} |")
     lines.append(f"| **total** | **{summary.cases}** |")
-    lines += ["", f"Inputs: {summary.kinds.get('text', 0)} IR texts, {summary.kinds.get('model', 0)} flatbuffers.",
+    lines += ["", f"Inputs: {summary.kinds.get('text', 0)} IR texts, {summary.kinds.get('model', 0)} flatbuffers, "
+                  f"{summary.kinds.get('scheduled', 0)} scheduled IR texts ({len(SEEDS.scheduled) if SEEDS else 0} "
+                  "scheduled seeds: semantic mutations through npu-run, scheduling passes alone, npu-run, "
+                  "the search's options).",
               f"Duration: {summary.wall:.0f} s wall, {summary.cpu:.0f} s CPU in the workers "
               f"({summary.cases / max(summary.wall, 1e-9):.0f} cases/s).",
               f"Cases over 1 s of CPU: {len(summary.slow)}"
@@ -230,7 +233,8 @@ def render(summary: Summary, seed: int, workers: int, saved: dict[str, str], com
         for index in summary.hangs:
             lines.append(f"- hang: case {index}; input {saved.get(f'hang {index}', '-')}")
     else:
-        lines += ["No internal errors, no hangs, and print -> parse was a fixed point on every input that parsed."]
+        lines += ["No internal errors, no hangs, no checker misses, and print -> parse was a fixed point on every "
+                  "input that parsed."]
     return "\n".join(lines) + "\n"
 
 

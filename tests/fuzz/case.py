@@ -2,7 +2,8 @@
 
 Verdicts: ``ok`` (accepted), ``user`` (rejected with a diagnostic, exit 1), ``internal`` (an
 exception left a tool, or exit 1 without a word), ``roundtrip`` (parsed, but print -> parse is
-not a fixed point). Hangs are the campaign's business (it runs cases under a watchdog).
+not a fixed point), ``miss`` (npu-check-schedule accepted a mutated schedule whose outputs in
+npu-run differ from the unmutated one's). Hangs are the campaign's business (it runs cases under a watchdog).
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.fuzz.cli import Escaped, run_cli
-from tests.fuzz.mutate import mutate_model, mutate_text
+from tests.fuzz.mutate import TEXT_MUTATIONS, mutate_model, mutate_text
+from tests.fuzz.scheduled import PASSES_ALONE, read_npz, search_pipeline, semantic_mutation
 from tests.fuzz.seeds import ROOT, Seeds
 
 ESTIMATE_SHARE = 0.15
@@ -31,13 +33,22 @@ _OPT_FLAGS = [[], ["--allow-unregistered-dialect"], ["--split-input-file"],
               ["--elide-large-constants=4"]]
 
 
+SCHEDULED_SHARE = 0.25
+"""The share of cases on scheduled IR (tests/fuzz/scheduled.py)."""
+
+
 @dataclass
 class Case:
     index: int
     kind: str
-    """``text`` (IR) or ``model`` (a .tflite flatbuffer)."""
+    """``text`` (IR), ``model`` (a .tflite flatbuffer) or ``scheduled`` (IR of a scheduled model)."""
     data: bytes
     rng: random.Random
+    action: str = ""
+    """For a ``scheduled`` case: ``semantic`` (a schedule fact changed; npu-run), ``pass`` (one
+    scheduling pass), ``run`` (npu-run) or ``search`` (the search's options on an unscheduled model)."""
+    origin: str = ""
+    """The unmutated scheduled text of a ``semantic`` case."""
 
 
 @dataclass
@@ -54,9 +65,29 @@ class Outcome:
 def make_case(index: int, seed: int, seeds: Seeds, model_share: float = 0.3) -> Case:
     """Case ``index`` of the campaign seeded ``seed``: the same input on every run."""
     rng = random.Random(f"{seed}:{index}")
+    if seeds.scheduled and rng.random() < SCHEDULED_SHARE:
+        return _scheduled_case(index, rng, seeds)
     if seeds.models and rng.random() < model_share:
         return Case(index, "model", mutate_model(rng, seeds), rng)
     return Case(index, "text", mutate_text(rng, seeds), rng)
+
+
+def _scheduled_case(index: int, rng: random.Random, seeds: Seeds) -> Case:
+    choice = rng.random()
+    origin = rng.choice(seeds.scheduled)
+    if choice < 0.4:
+        return Case(index, "scheduled", semantic_mutation(rng, origin).encode("utf-8"), rng, "semantic", origin)
+    if choice < 0.93 or not seeds.unscheduled:
+        text = origin
+        for _ in range(rng.choice([0, 1, 1, 1, 2])):
+            mutation = rng.choice(TEXT_MUTATIONS)
+            if mutation.__name__ != "_repeat_span":  # (scheduled texts are big: no 10-20 KB runs on them)
+                text = mutation(rng, text, seeds)
+        if rng.random() < 0.5:
+            text = semantic_mutation(rng, text)
+        return Case(index, "scheduled", text.encode("utf-8", "surrogatepass"), rng,
+                    "run" if rng.random() < 0.3 else "pass")
+    return Case(index, "scheduled", seeds.unscheduled[0].encode("utf-8"), rng, "search")
 
 
 def signature_of(error: BaseException) -> str:
@@ -195,6 +226,68 @@ def _run_model(case: Case, workdir: str, stages: list[str]) -> str:
     return "user" if code else "ok"
 
 
+_ORIGIN_OUTPUTS: dict[tuple[int, str], dict[str, bytes]] = {}
+"""npu-run's outputs on each unmutated scheduled seed (per worker: each seed runs once)."""
+
+_RUN_SEEDS = ["0", "1", "7", "4294967295", "-1", "18446744073709551616", "x"]
+
+
+def _run_scheduled(case: Case, workdir: str, stages: list[str]) -> str:
+    path = os.path.join(workdir, "case.mlir")
+    with open(path, "wb") as stream:
+        stream.write(case.data)
+    out = os.path.join(workdir, "out")
+    rng = case.rng
+    if case.action == "search":
+        stages.append(f"npu-opt --pass={search_pipeline(rng)}")
+        code = _tool("npu-opt", [path, "-o", out, stages[-1].split(" ", 1)[1], "--target=ethos-u55-128"], stages[-1])
+        if code == 0:
+            with open(out, encoding="utf-8") as stream:
+                printed = stream.read()
+            stages.append("round trip of the scheduled IR")
+            _round_trip(printed, stages[-1], False)
+        return "user" if code else "ok"
+    if case.action == "pass":
+        stages.append(f"npu-opt --pass={rng.choice(PASSES_ALONE)}")
+        code = _tool("npu-opt", [path, "-o", out, stages[-1].split(" ", 1)[1]], stages[-1])
+        try:
+            text = case.data.decode("utf-8")
+        except UnicodeDecodeError:
+            return "user" if code else "ok"
+        stages.append("round trip")
+        _round_trip(text, "round trip", rng.random() < GENERIC_SHARE)
+        return "user" if code else "ok"
+    npz = os.path.join(workdir, "out.npz")
+    if case.action == "run":
+        flags = ["--seed", rng.choice(_RUN_SEEDS)] if rng.random() < 0.3 else []
+        if rng.random() < 0.1:  # a corrupt .npz input
+            with open(os.path.join(workdir, "in.npz"), "wb") as stream:
+                stream.write(b"PK\x03\x04" + bytes(rng.randrange(256) for _ in range(rng.randint(0, 64))))
+            flags += ["--input", os.path.join(workdir, "in.npz")]
+        stages.append("npu-run " + " ".join(flags))
+        code = _tool("npu-run", [path, "-o", npz, *flags], stages[-1])
+        return "user" if code else "ok"
+    # semantic: accepted by the checker (npu-run checks first), the outputs must not change
+    stages.append("npu-run of the mutated schedule")
+    code = _tool("npu-run", [path, "-o", npz, "--seed", "3"], stages[-1])
+    if code:
+        return "user"
+    mutant = read_npz(npz)
+    key = (hash(case.origin), case.origin[:64])
+    if key not in _ORIGIN_OUTPUTS:
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(case.origin)
+        stages.append("npu-run of the unmutated schedule")
+        if _tool("npu-run", [path, "-o", npz, "--seed", "3"], stages[-1]):
+            raise _Internal("npu-run refuses a schedule of --pass=schedule", "")
+        _ORIGIN_OUTPUTS[key] = read_npz(npz)
+    if mutant != _ORIGIN_OUTPUTS[key]:
+        changed = [name for name in mutant if mutant[name] != _ORIGIN_OUTPUTS[key].get(name)]
+        raise _Internal("npu-check-schedule accepts a schedule that computes something else",
+                        f"outputs {changed} differ; {_first_difference(case.origin, case.data.decode('utf-8'))}")
+    return "ok"
+
+
 def _cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -205,10 +298,12 @@ def run_case(case: Case, workdir: str) -> Outcome:
     began = _cpu()
     stages: list[str] = []
     try:
-        verdict = (_run_text if case.kind == "text" else _run_model)(case, workdir, stages)
+        run = {"text": _run_text, "model": _run_model, "scheduled": _run_scheduled}[case.kind]
+        verdict = run(case, workdir, stages)
         outcome = Outcome(verdict)
     except _Internal as bug:
-        kind = "roundtrip" if "fixed point" in bug.signature or "does not parse" in bug.signature else "internal"
+        kind = ("roundtrip" if "fixed point" in bug.signature or "does not parse" in bug.signature
+                else "miss" if "computes something else" in bug.signature else "internal")
         outcome = Outcome(kind, bug.signature, bug.detail)
     except RecursionError:
         outcome = Outcome("internal", "RecursionError in the harness", "")

@@ -1,4 +1,4 @@
-"""Run npu-opt and npu-translate in-process, as their console scripts do, minus the crash guard.
+"""Run npu-opt, npu-translate and npu-run in-process, as their console scripts do, minus the crash guard.
 
 An internal error therefore reaches the caller as the original exception (with its traceback),
 which is what the campaign needs to name and minimise it; the guards themselves are unit-tested.
@@ -39,7 +39,16 @@ def _npu_translate(argv: list[str]) -> int:
     return npu_translate.run_translation(args)
 
 
-_TOOLS = {"npu-opt": _npu_opt, "npu-translate": _npu_translate}
+def _npu_run(argv: list[str]) -> int:
+    from npu_opt.tools import npu_run
+    try:
+        args = npu_run.build_parser().parse_args(argv)
+    except SystemExit as done:
+        return int(done.code or 0)
+    return npu_run.run(args)  # (a RunCrash leaves it: its cause is the bug)
+
+
+_TOOLS = {"npu-opt": _npu_opt, "npu-translate": _npu_translate, "npu-run": _npu_run}
 
 
 def run_cli(tool: str, argv: Sequence[str]) -> tuple[int, str]:

@@ -25,6 +25,10 @@ class Seeds:
     """TFLite flatbuffers."""
     tokens: tuple[str, ...]
     """Distinct tokens of the texts, for token insertion."""
+    scheduled: tuple[str, ...] = ()
+    """Small test models after ``--pass=schedule`` (tests/fuzz/scheduled.py)."""
+    unscheduled: tuple[str, ...] = ()
+    """The same models imported, for the search's options."""
 
 
 def _chunks(text: str) -> list[str]:
@@ -77,5 +81,10 @@ def load_seeds(with_printed_models: bool = True) -> Seeds:
     models = [p.read_bytes() for p in _model_files()]
     if with_printed_models:
         texts.extend(_printed_models(models))
-    tokens = sorted({tok for text in texts for tok in _TOKEN.findall(text) if len(tok) < 80})
-    return Seeds(tuple(texts), tuple(models), tuple(tokens))
+    scheduled: list[str] = []
+    unscheduled: list[str] = []
+    if with_printed_models:
+        from tests.fuzz.scheduled import scheduled_seeds
+        scheduled, unscheduled = scheduled_seeds(ROOT)
+    tokens = sorted({tok for text in texts + scheduled for tok in _TOKEN.findall(text) if len(tok) < 80})
+    return Seeds(tuple(texts), tuple(models), tuple(tokens), tuple(scheduled), tuple(unscheduled))

@@ -45,6 +45,25 @@ def test_fuzz_slice_has_no_internal_errors(seeds, tmp_path):
     assert slowest[0] < 5.0, f"case {slowest[1]} took {slowest[0]:.1f} s of CPU"
 
 
+def test_scheduled_cases(seeds, tmp_path):
+    """Cases on scheduled IR (semantic mutations through npu-run, passes alone, npu-run, the
+    search's options): no internal error, and no mutated schedule that the checker accepts
+    computes something else."""
+    from tests.fuzz.case import _scheduled_case
+    import random
+    assert seeds.scheduled and seeds.unscheduled
+    findings: list[str] = []
+    actions: dict[tuple[str, str], int] = {}
+    for index in range(40):
+        case = _scheduled_case(index, random.Random(f"{SEED}:sched:{index}"), seeds)
+        outcome = run_case(case, str(tmp_path))
+        actions[case.action, outcome.verdict] = actions.get((case.action, outcome.verdict), 0) + 1
+        if outcome.verdict not in ("ok", "user"):
+            findings.append(f"case {index}: {outcome.verdict}: {outcome.signature}: {outcome.detail}")
+    assert not findings, "\n".join(findings[:10])
+    assert actions.get(("semantic", "user"), 0) > 0  # the checker refuses broken schedules
+
+
 def test_cases_are_reproducible(seeds):
     """Case N of seed S is the same input on every run (the campaign's --only N relies on it)."""
     first = [make_case(index, SEED, seeds).data for index in range(50)]

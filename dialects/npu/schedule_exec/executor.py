@@ -47,7 +47,9 @@ from npu_opt.dialects.npu.schedule_exec.placement import Placements, is_constant
 from npu_opt.dialects.npu.schedule_exec.weights import WeightStream, channel_slice, output_axis
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import OpResult, Operation, Value
-from npu_opt.ir.interpreter import InterpretError, Interpreter, Observer, fail, kernel_for, storage_dtype
+from npu_opt.ir.interpreter import (
+    InterpretError, Interpreter, Observer, check_sizes, fail, kernel_for, storage_dtype,
+)
 from npu_opt.ir.traits import ConstantLike, IsTerminator, MemoryOnly
 from npu_opt.ir.types import RankedTensorType
 
@@ -127,6 +129,11 @@ class _OpRun:
         return self.produced, min(self.produced + step, self.height)
 
 
+MAX_AREA_BYTES = 1 << 28
+"""The most bytes of one memory area a run models (a byte array each): beyond any real
+accelerator's SRAM and any model's arena, well within a machine's memory."""
+
+
 class ScheduledRun:
     """One run of a scheduled function (see the module docstring)."""
 
@@ -160,6 +167,10 @@ class ScheduledRun:
             for alloc in (op.attr(ALLOC_ATTR), op.attr(SECOND_BUFFER_ATTR)):
                 if isinstance(alloc, AllocAttr):
                     ends[alloc.area] = max(ends.get(alloc.area, 0), alloc.end)
+        for area, end in sorted(ends.items()):
+            if end > MAX_AREA_BYTES:
+                raise InterpretError(f"the schedule's allocations span {end} bytes of {area}, more than the "
+                                     f"{MAX_AREA_BYTES} bytes a run models per memory area", self.func.diag_location())
         rng = np.random.default_rng(FILL_SEED)
         self.memory = {area: rng.integers(0, 256, size=end, dtype=np.uint8) for area, end in ends.items()}
 
@@ -229,6 +240,7 @@ class ScheduledRun:
 
     # --- the timeline -----------------------------------------------------------------------------
     def run(self, inputs: Sequence[Any]) -> list[np.ndarray]:
+        check_sizes(self.func)
         self._load_constants()
         self._make_memory()
         self._make_streams()

@@ -29,6 +29,20 @@
 
 // -----
 
+// A signed bound is checked with its sign: -2^63 is an i64 zero point (and prints back as it is),
+// one below it is not.
+"x.op"() : () -> !quant.uniform<i64<-9223372036854775808:9223372036854775807>:f32, 0.5:-9223372036854775808>
+// expected-error@+1 {{zero point -9223372036854775809 is smaller than -9223372036854775808}}
+"x.op"() : () -> !quant.uniform<i64:f32, 0.5:-9223372036854775809>
+
+// -----
+
+// A control character is not whitespace (float() would refuse it after the last per-axis scale).
+// expected-error@+1 {{expected a scale[:zero_point], found '0.25\x1d'}}
+"x.op"() : () -> tensor<2x!quant.uniform<i8:f32:0, {0.5,0.25}>>
+
+// -----
+
 // expected-error@+1 {{#npu.offset: integer 9223372036854775808 does not fit in 64 bits}}
 "x.op"() {a = #npu.offset<9223372036854775808, 0, 0, 0>} : () -> ()
 

@@ -515,6 +515,18 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 
 // -----
 
+// Rule 3: an elementwise op may write its result over an input's allocation only when no later op
+// reads that input: 'c' reads 'a' after 'b' has overwritten it.
+func.func @in_place_read_later(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> attributes {npu.arg_alloc = [#npu.alloc<Sram, offset = 0, size = 1024, live = [0, 2]>]} {
+  %0 = "npu.add"(%x, %x) <{name = "a"}> {npu.time = 0 : i64, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 1024, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+  // expected-error@+1 {{schedule rule 3 (allocation): 'b' writes 'b' in place over 'a' (Sram bytes 1024..2047) at time 1, but 'c' reads it at time 2}}
+  %1 = "npu.add"(%0, %x) <{name = "b"}> {npu.time = 1 : i64, npu.alloc = #npu.alloc<Sram, offset = 1024, size = 1024, live = [0, 2]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+  %2 = "npu.add"(%1, %0) <{name = "c"}> {npu.time = 2 : i64, npu.alloc = #npu.alloc<Sram, offset = 2048, size = 1024, live = [2, 2]>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+  return %2 : tensor<1x8x8x16xi8>
+}
+
+// -----
+
 // As above, but the prefetch takes the second buffer's bytes, which conv_a's last slice still reads.
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">, npu.usage = #npu.usage<Dram = [3072, 3072], Sram = [2048, 2048]>} {
   func.func @prefetch_into_last_read(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> attributes {npu.arg_alloc = [#npu.alloc<Dram, offset = 0, size = 1024, live = [0, 1]>]} {
@@ -529,6 +541,18 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
     %b = "npu.conv2d"(%a, %db, %bb) <{name = "conv_b", kernel = #npu.kernel<1x1>}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Dram, offset = 0, size = 1024, live = [3, 3]>} : (tensor<1x8x8x32xi8>, tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
     return %b : tensor<1x8x8x16xi8>
   }
+}
+
+// -----
+
+// Rule 6: a weight stream's buffers hold its bytes: one 368-byte slice in a 1-byte buffer.
+func.func @tiny_buffer(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
+  %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+  %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+  // expected-error@+1 {{schedule rule 6 (weight slices): the weight stream of 'conv' is 368 bytes but its 1 slice(s) in buffers of [1] bytes hold at most 1}}
+  %0 = "npu.dma"(%w) {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [1], bytes = 368>} : (tensor<16x1x1x16xi8>) -> tensor<16x1x1x16xi8>
+  %1 = "npu.conv2d"(%x, %0, %b) <{kernel = #npu.kernel<1x1>, name = "conv"}> {npu.time = 1 : i64} : (tensor<1x8x8x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+  return %1 : tensor<1x8x8x16xi8>
 }
 
 // -----
@@ -548,4 +572,26 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
     %b = "npu.conv2d"(%a, %db, %bb) <{name = "conv_b", kernel = #npu.kernel<1x1>}> {npu.time = 3 : i64, npu.alloc = #npu.alloc<Dram, offset = 0, size = 1024, live = [3, 3]>} : (tensor<1x8x8x32xi8>, tensor<16x1x1x32xi8, #npu.fm<NHWC, Sram>>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
     return %b : tensor<1x8x8x16xi8>
   }
+}
+
+// -----
+
+// Rule 6: each slice fits its buffer: two 16-channel slices merged into one need the scale
+// records of 32 channels (320 bytes) in the 300-byte buffer kept.
+func.func @merged_slices(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x32xi8> {
+  %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x1x1x16xi8>}> : () -> tensor<32x1x1x16xi8>
+  %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<32xi32>}> : () -> tensor<32xi32>
+  // expected-error@+1 {{schedule rule 6 (weight slices): weight slice 0..32 of 'conv' needs at least 320 bytes (its 32 channels' scale records) but its buffer holds 300}}
+  %0 = "npu.dma"(%w) {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 32], buffering = single, buffers = [300], bytes = 300>} : (tensor<32x1x1x16xi8>) -> tensor<32x1x1x16xi8>
+  %1 = "npu.conv2d"(%x, %0, %b) <{kernel = #npu.kernel<1x1>, name = "conv"}> {npu.time = 1 : i64} : (tensor<1x8x8x16xi8>, tensor<32x1x1x16xi8>, tensor<32xi32>) -> tensor<1x8x8x32xi8>
+  return %1 : tensor<1x8x8x32xi8>
+}
+
+// -----
+
+// Rule 5: stripes cover their OFM's width and depth (an op steps down the rows only).
+func.func @narrow_stripe(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
+  // expected-error@+1 {{schedule rule 5 (cascade): 'a' has stripe 2x4x16, which does not cover the width and depth of its OFM 8x8x16 (stripes step down the rows only)}}
+  %0 = "npu.add"(%x, %x) <{name = "a"}> {npu.time = 0 : i64, npu.stripe = #npu.stripe<2x4x16>} : (tensor<1x8x8x16xi8>, tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8>
+  return %0 : tensor<1x8x8x16xi8>
 }

@@ -25,3 +25,17 @@ module attributes {npu.target = #npu.target<"ethos-u55-32">} {
     return %0 : tensor<1x32x64x128xi8>
   }
 }
+
+// -----
+
+// Weight slices that stop short of the OFM depth (npu-check-schedule's rule 6) cannot be costed.
+module attributes {npu.target = #npu.target<"ethos-u55-128">} {
+  func.func @main(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
+    %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>
+    %b = "tfl.pseudo_const"() <{value = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+    // expected-error@+1 {{the weight slices of 'conv' end at depth 8 but its OFM depth is 16}}
+    %0 = "npu.dma"(%w) {npu.stream = #npu.stream<slices = [0, 8], buffering = single, buffers = [200], bytes = 200>} : (tensor<16x1x1x16xi8>) -> tensor<16x1x1x16xi8>
+    %1 = "npu.conv2d"(%x, %0, %b) <{kernel = #npu.kernel<1x1>, name = "conv"}> : (tensor<1x8x8x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x8x8x16xi8>
+    return %1 : tensor<1x8x8x16xi8>
+  }
+}

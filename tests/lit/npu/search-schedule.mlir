@@ -22,6 +22,9 @@
 // RUN: not %exists %t.none.mlir
 // RUN: not %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --pass='schedule{sram-budget=-5}' -o %t.neg.mlir 2>&1 | %filecheck %s --check-prefix=NEGATIVE
 // RUN: not %exists %t.neg.mlir
+// A budget beyond the address space (npu.search would record it, and 2^64 does not parse back).
+// RUN: not %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --pass='schedule{sram-budget=18446744073709551616}' -o %t.huge.mlir 2>&1 | %filecheck %s --check-prefix=HUGE
+// RUN: not %exists %t.huge.mlir
 //
 // Size prefetches nothing here, so Size without prefetch overlap would be Size again, the
 // memory-aware order is Vela's, there is no concatenation and no chain wide enough for two column
@@ -66,6 +69,8 @@
 
 // NEGATIVE: error: sram-budget must be a number of bytes (or -1: no search), not -5
 // NEGATIVE-NOT: error
+// HUGE: error: sram-budget 18446744073709551616 is larger than the address space of ethos-u55-128 (at most 4294967296 bytes)
+// HUGE-NOT: error
 
 // PLAIN-LABEL: module attributes
 // PLAIN-NOT: npu.search

@@ -9,10 +9,12 @@
 // One band (the default without npu.schedule's width_bands) changes nothing.
 // RUN: %npu_opt %s --split-input-file --pass=npu-width-bands | %filecheck %s --check-prefix=ONE
 // RUN: not %npu_opt %s --split-input-file --pass='npu-width-bands{bands=-2}' -o /dev/null 2>&1 | %filecheck %s --check-prefix=BAD
+// RUN: not %npu_opt %S/../Inputs/width-bands-untimed.mlir --pass='npu-width-bands{bands=2}' -o /dev/null 2>&1 | %filecheck %s --check-prefix=UNTIMED
 
 // STATS: (S) 1 chains - chains of windowed ops cut into column bands
 // STATS: (S) 2 bands - bands made
 // STATS: (S) 0 chains
+// UNTIMED: width-bands-untimed.mlir:4:3: error: cannot split into column bands: 'npu.max_pool' has no integer npu.time while other ops of its function do
 // BAD: error: bands and max-overhead must not be negative and min-width must be at least 1 (bands = -2, min-width = 8, max-overhead = 25)
 // ONE-LABEL: func.func @chain
 // ONE-NOT: npu.slice

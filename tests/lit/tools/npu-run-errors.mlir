@@ -56,6 +56,21 @@
 // RUN: not %exists %t.npz
 // RUN: npu-run %t.abort.tflite --compare-tflite --tflite-kernels=builtin --pipeline=estimate --target=ethos-u55-128 --print-limit 0 | %filecheck %s --check-prefix=BUILTIN
 // BUILTIN: compare 0 'probs': max abs diff 0, 0 of 1000 elements differ
+// A negative seed, and a corrupt .npz (a zip that is not one).
+// RUN: not npu-run %s --seed -1 -o %t.npz 2>&1 | %filecheck %s --check-prefix=SEED
+// SEED: npu-run: error: argument --seed: must not be negative, not -1
+// RUN: %python -c "open(r'%t.bad.npz', 'wb').write(b'PK\x03\x04garbage')"
+// RUN: not npu-run %s --input %t.bad.npz -o %t.npz 2>&1 | %filecheck %s --check-prefix=BADZIP
+// BADZIP: npu-run: error: cannot read '{{.*}}.bad.npz' as a numpy .npy/.npz file: File is not a zip file
+// Resource limits: a value of 2^31-1 elements, an allocation 1 GiB into a memory area; and a
+// schedule is checked (npu-check-schedule's rules) before it runs.
+// RUN: not npu-run %S/../Inputs/npu-run-huge.mlir -o %t.npz 2>&1 | %filecheck %s --check-prefix=HUGE
+// HUGE: npu-run-huge.mlir:2:1: error: argument #0 (tensor<1x2147483647xi8>) has 2147483647 elements, more than the 67108864 the interpreter can hold
+// RUN: not npu-run %S/../Inputs/npu-run-far-alloc.mlir -o %t.npz 2>&1 | %filecheck %s --check-prefix=FAR
+// FAR: npu-run-far-alloc.mlir:4:3: error: the schedule's allocations span 1073742848 bytes of Dram, more than the 268435456 bytes a run models per memory area
+// RUN: not npu-run %S/../Inputs/scheduled-two-convs.mlir -o %t.npz 2>&1 | %filecheck %s --check-prefix=UNCHECKED
+// UNCHECKED: error: schedule rule 2 (DMA): DMA 'npu.dma' (time 0) prefetches the weights of 'conv1' but nothing runs
+// RUN: not %exists %t.npz
 // The same run with a good input works and writes the file.
 // RUN: npu-run %s --input x=%t.ok.npy -o %t.npz | %filecheck %s --check-prefix=OK
 // RUN: %exists %t.npz
