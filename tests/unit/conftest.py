@@ -129,3 +129,16 @@ def parse_ir() -> Callable[..., object]:
 @pytest.fixture
 def ir_samples() -> dict[str, str]:
     return dict(IR_SAMPLES)
+
+
+HEAVY_FILES = ("test_wheel_install.py", "test_cascade_branches.py", "test_interop_lit_inputs.py",
+               "test_cascade_concats.py")
+"""The files that take longest (measured CPU, and the wheel test's pip runs), collected first:
+``-n auto --dist loadfile`` hands out files in collection order, and one of these started last
+kept one worker busy long after the other had finished."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Move the tests of HEAVY_FILES to the front, in that order; the rest keep theirs."""
+    rank = {name: index for index, name in enumerate(HEAVY_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(HEAVY_FILES)))

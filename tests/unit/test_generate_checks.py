@@ -2,17 +2,18 @@
 (checked by running filecheck), bind every SSA name, and can be put into a source file."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tool_paths import which_tool
+
 from npu_opt.tools.generate_checks import checks_for_chunk, convert, escape, generate, insert_into_source, _Names
 
 ROOT = Path(__file__).resolve().parents[2]
-FILECHECK = shutil.which("filecheck")
+FILECHECK = which_tool("filecheck")
 needs_filecheck = pytest.mark.skipif(FILECHECK is None, reason="filecheck is not installed")
 
 SAMPLE = """\

@@ -19,18 +19,19 @@ import difflib
 import functools
 import io
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from tool_paths import which_tool
+
 ROOT = Path(__file__).resolve().parents[2]
 LIT = ROOT / "tests" / "lit"
 SEPARATOR = "// -----"
 JOINER = "\n" + SEPARATOR + "\n"
-XDSL_OPT = shutil.which("xdsl-opt")
+XDSL_OPT = which_tool("xdsl-opt")
 
 _EXPECTATION = re.compile(r"expected-(error|warning|note|remark)")
 _NEGATIVE_RUN = re.compile(r"RUN:.*\bnot\s+(%npu_opt|npu-opt)\b")
@@ -67,9 +68,11 @@ def _chunks(text: str) -> list[str]:
     return chunks
 
 
+@functools.lru_cache(maxsize=None)
 def npu_opt(text: str, *flags: str) -> str:
     """Run npu-opt's command-line entry point in this process (start-up dominates a subprocess)
-    on ``text`` with --split-input-file and --allow-unregistered-dialect; fail on an error."""
+    on ``text`` with --split-input-file and --allow-unregistered-dialect; fail on an error.
+    Cached: the xDSL batch, the round trips and the fixed points print the same inputs."""
     from npu_opt.tools.npu_opt import main
 
     with tempfile.TemporaryDirectory() as tmp:

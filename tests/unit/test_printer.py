@@ -2,11 +2,12 @@
 naming, and interoperability with xDSL in both directions."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
+
+from tool_paths import which_tool
 
 from npu_opt.ir.attributes import (
     ArrayAttr, DenseElementsAttr, DenseResourceAttr, IntegerAttr, ResourceBlob, StringAttr, TypeAttr,
@@ -213,7 +214,7 @@ def test_dense_elements_attr_built_from_numpy() -> None:
 
 def _xdsl_opt(text: str, *flags: str) -> subprocess.CompletedProcess:
     pytest.importorskip("xdsl")
-    exe = shutil.which("xdsl-opt")
+    exe = which_tool("xdsl-opt")
     if exe is None:
         pytest.skip("xdsl-opt is not installed")
     return subprocess.run([exe, "--allow-unregistered-dialect", "--split-input-file", *flags], input=text,
