@@ -23,8 +23,9 @@ pytestmark = pytest.mark.skipif(
     not can_fork() or available_cores() < 2 or not Path(f"/proc/self/task/{os.getpid()}/children").exists(),
     reason="candidate workers are forked only on Linux with two cores or more (and /proc lists children)")
 
-LAYERS = 320
-"""Convolutions in the chain: enough that a candidate costs more than the pool's 0.25 s."""
+LAYERS = 640
+"""Convolutions in the chain: enough that a candidate costs well over the pool's 0.25 s of CPU (0.39 s at
+320 layers, too near it: a quiet machine built the candidates in-process)."""
 
 
 def _chain(path: Path) -> None:
