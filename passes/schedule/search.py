@@ -170,16 +170,20 @@ point's fastest blocks needing a few bytes more, can still pay)."""
 REACH = 1.5
 
 
-def budget_grid(ends: list[Point], size: Point | None, limit: int) -> list[int]:
+def budget_grid(ends: list[Point], size: Point | None, limit: int, least: int | None = None) -> list[int]:
     """The budgets the search is directed at, those up to ``limit``, smallest first. They depend
     on the points of Size and Performance (``ends``) but never on the budget, so that a larger
     budget's search runs every step a smaller one's does: the SRAM of each end (a whole step:
     where the quality bench compares with Vela), half Size's SRAM (below it column bands may fit),
     3/4, 7/8 and 15/16 of Performance's (where a product's SRAM falls a little short of it); above
-    the largest, ``GROWTH`` times more at each step, up to ``REACH`` times it."""
+    the largest, ``GROWTH`` times more at each step, up to ``REACH`` times it; and ``least``, the
+    smallest SRAM of the ladder's points (so that the smallest point gets its fastest blocks where
+    it is given its own SRAM as the budget)."""
     grid = {p.sram for p in ends}
     if not grid:
         return []
+    if least is not None:
+        grid.add(least)
     if size is not None:
         grid.add(_aligned(size.sram / 2))
     grid |= {_aligned(end.sram * k / 16) for end in ends for k in (12, 14, 15) if end is not size}
@@ -272,7 +276,8 @@ class SearchSchedule(Pass):
                 # and more, and tries every candidate it does: whole steps at the ends' SRAM, light
                 # ones between; else one whole step at the budget alone)
                 base = tuple(p for p in tried.values() if p is not None)
-                grid = budget_grid(ends, size, self.sram_budget) if self.monotone else [self.sram_budget]
+                grid = (budget_grid(ends, size, self.sram_budget, min(p.sram for p in base)) if self.monotone
+                        else [self.sram_budget])
                 whole = {p.sram for p in ends} if self.monotone else set(grid)
                 skipped = 0
                 for budget in grid:
