@@ -175,7 +175,8 @@ def budget_grid(ends: list[Point], size: Point | None, limit: int, least: int | 
     on the points of Size and Performance (``ends``) but never on the budget, so that a larger
     budget's search runs every step a smaller one's does: the SRAM of each end (a whole step:
     where the quality bench compares with Vela), half Size's SRAM (below it column bands may fit),
-    3/4, 7/8 and 15/16 of Performance's (where a product's SRAM falls a little short of it); above
+    3/4, 7/8 and 15/16 of Performance's (where a product's SRAM falls a little short of it), twice
+    Size's SRAM, four times, and so on below 3/4 of Performance's (where the ends are far apart); above
     the largest, ``GROWTH`` times more at each step, up to ``REACH`` times it; and ``least``, the
     smallest SRAM of the ladder's points (so that the smallest point gets its fastest blocks where
     it is given its own SRAM as the budget)."""
@@ -187,6 +188,11 @@ def budget_grid(ends: list[Point], size: Point | None, limit: int, least: int | 
     if size is not None:
         grid.add(_aligned(size.sram / 2))
     grid |= {_aligned(end.sram * k / 16) for end in ends for k in (12, 14, 15) if end is not size}
+    if size is not None and size.sram > 0:  # (a wide gap between the ends, as with a dedicated SRAM)
+        step = 2 * size.sram
+        while any(step < end.sram * 12 / 16 for end in ends if end is not size):
+            grid.add(_aligned(step))
+            step *= 2
     step = top = max(grid)
     while (step := max(_aligned(step * GROWTH), step + ALIGNMENT)) <= REACH * max(top, ALIGNMENT):
         grid.add(step)
