@@ -11,7 +11,8 @@ runs at ``--points`` budgets evenly from Vela Size's SRAM to Vela Performance's 
 core's figures, ../shared/corpus/vela_baseline.json), and the chosen schedule's cycles and SRAM
 are read from the summary CSV. A larger budget should never answer slower than a smaller one:
 each step that does is counted, with how much slower it is than the best answer at a smaller
-budget (the search is directed by its budget, so a candidate one budget tries another may not).
+budget (none by default; with ``--options monotone=false`` the search is directed at its budget
+alone, and a candidate one budget tries another may not).
 """
 from __future__ import annotations
 
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = ct.corpus_arguments(__doc__, HERE / "BUDGET_SWEEP.md")
     parser.add_argument("--points", type=int, default=8, help="budgets per model and config")
     parser.add_argument("--jobs", type=int, default=2, help="searches run at once")
-    parser.add_argument("--options", default="", help="more options of the search, e.g. 'monotone=true'")
+    parser.add_argument("--options", default="", help="more options of the search, e.g. 'monotone=false'")
     args = parser.parse_args(argv)
     if ct.corpus_run_refused("budget_sweep.py", args, HERE / "BUDGET_SWEEP.md", ("models", "vela_baseline.json"),
                              defaults={"points": "8"}):

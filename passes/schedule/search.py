@@ -40,7 +40,9 @@ with Vela's one for one:
    each point tying with the best one under another SRAM target. Where the model has a
    concatenation that could roll, Size filling the budget has cascade concats too, and Size and the
    best point within the budget are tried with them (fire modules as one cascade, see
-   cascade_dag.py).
+   cascade_dag.py). By default (``monotone``) these budget-directed steps are aimed not at the
+   budget but at each budget up to it of a grid the two ends fix (``budget_grid``), so a larger
+   budget runs every step a smaller one does and never answers slower.
 4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
    frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
 
@@ -163,27 +165,36 @@ def choose(points: list[Point], budget: int) -> Point | None:
 
 
 GROWTH = 1.125
-"""Above the largest SRAM of the ladder's points, the budgets the search is directed at grow by
+"""Above the larger end's SRAM, the budgets the search is directed at grow by
 this factor, up to ``REACH`` times that SRAM (Size's cascades with buffers filling more, or a
 point's fastest blocks needing a few bytes more, can still pay)."""
 
 REACH = 1.5
 
 
-def budget_grid(base: list[Point], ends: list[Point], size: Point | None, limit: int) -> list[int]:
+def budget_grid(ends: list[Point], size: Point | None, limit: int, least: int | None = None) -> list[int]:
     """The budgets the search is directed at, those up to ``limit``, smallest first. They depend
-    on the points of Size, Performance and the ladder between (``base``; ``ends``: Size's and
-    Performance's) but never on the budget, so that a larger budget's search tries every
-    candidate a smaller one's does: the SRAM of each point of their frontier and of each end;
-    half Size's SRAM (below it column bands may fit); 3/4 to 15/16 of Performance's, in sixteenths
-    (where a product's SRAM falls a little short of it); above the largest, ``GROWTH`` times more at
-    each step, up to ``REACH`` times it."""
-    grid = {p.sram for p in frontier(base) + ends}
+    on the points of Size and Performance (``ends``) but never on the budget, so that a larger
+    budget's search runs every step a smaller one's does: the SRAM of each end (a whole step:
+    where the quality bench compares with Vela), half Size's SRAM (below it column bands may fit),
+    3/4, 7/8 and 15/16 of Performance's (where a product's SRAM falls a little short of it), twice
+    Size's SRAM, four times, and so on below 3/4 of Performance's (where the ends are far apart); above
+    the largest, ``GROWTH`` times more at each step, up to ``REACH`` times it; and ``least``, the
+    smallest SRAM of the ladder's points (so that the smallest point gets its fastest blocks where
+    it is given its own SRAM as the budget)."""
+    grid = {p.sram for p in ends}
     if not grid:
         return []
+    if least is not None:
+        grid.add(least)
     if size is not None:
         grid.add(_aligned(size.sram / 2))
-    grid |= {_aligned(end.sram * k / 16) for end in ends for k in (12, 13, 14, 15) if end is not size}
+    grid |= {_aligned(end.sram * k / 16) for end in ends for k in (12, 14, 15) if end is not size}
+    if size is not None and size.sram > 0:  # (a wide gap between the ends, as with a dedicated SRAM)
+        step = 2 * size.sram
+        while any(step < end.sram * 12 / 16 for end in ends if end is not size):
+            grid.add(_aligned(step))
+            step *= 2
     step = top = max(grid)
     while (step := max(_aligned(step * GROWTH), step + ALIGNMENT)) <= REACH * max(top, ALIGNMENT):
         grid.add(step)
@@ -218,9 +229,10 @@ class SearchSchedule(Pass):
                           "the result is the same)")
     max_bands: int = option(4, "most column bands a chain of windowed ops is cut into by a candidate (1: none; "
                                "tried only where Size's schedule does not fit the budget)")
-    monotone: bool = option(False, "direct the search at each budget up to the budget of a grid that the ladder's "
-                                   "points fix (see budget_grid) instead of at the budget: a larger budget then never "
-                                   "answers slower than a smaller one, for about three times the candidates")
+    monotone: bool = option(True, "direct the search at the budgets up to the budget of a grid that Size's and "
+                                  "Performance's SRAM fix (see budget_grid), never at the budget itself, so a larger "
+                                  "budget never answers slower than a smaller one (false: directed at the budget "
+                                  "alone, fewer candidates, but a larger budget may answer slower)")
     variants: bool = option(True, "also try Size's cascades with buffers filling the budget, full stripe growth "
                                   "and cascade joins on the best point within the budget, Size with cascade "
                                   "branches, Size keeping every prefetch, "
@@ -272,19 +284,24 @@ class SearchSchedule(Pass):
                 concats = _has_concat(module)
                 reorders = _memory_order_differs(module) if self.variants else False
                 banded = has_chain(module)
-                # (monotone: directed only at the budgets of a grid the ladder's points fix, never at
-                # the budget itself, so that a larger budget's search tries every candidate a smaller
-                # one's does; else at the budget alone)
-                grid = (budget_grid([p for p in tried.values() if p is not None], ends, size, self.sram_budget)
-                        if self.monotone else [self.sram_budget])
+                # (monotone: directed only at the budgets of a grid the two ends fix, never at the
+                # budget itself, so that a larger budget's search runs the steps of a smaller one's
+                # and more, and tries every candidate it does: whole steps at the ends' SRAM, light
+                # ones between; else one whole step at the budget alone)
+                base = tuple(p for p in tried.values() if p is not None)
+                grid = (budget_grid(ends, size, self.sram_budget, min(p.sram for p in base)) if self.monotone
+                        else [self.sram_budget])
+                whole = {p.sram for p in ends} if self.monotone else set(grid)
                 skipped = 0
                 for budget in grid:
                     trials([Knobs("Performance", _aligned(budget))] if _aligned(budget) < arena else [])
-                    self._refine(trials, tried, arena, budget)
+                    if budget in whole:
+                        self._refine(trials, tried, arena, budget)
                     if self.variants:
                         self._fill(trials, tried, arena, budget, branches=joins, concats=concats)
                         skipped += self._variants(trials, tried, arena, budget, reorders=reorders, joins=joins,
-                                                  concats=concats, banded=banded)
+                                                  concats=concats, banded=banded, light=budget not in whole,
+                                                  base=base if self.monotone else ())
                 ctx.stat("skipped", skipped)
                 ctx.stat("directed", len(grid))
         points = [p for p in tried.values() if p is not None]
@@ -379,7 +396,8 @@ class SearchSchedule(Pass):
             limit = _aligned(limit - max(point.sram - budget, ALIGNMENT))
 
     def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, budget: int | None = None, *, reorders: bool,
-                  joins: bool, concats: bool = False, banded: bool = False) -> int:
+                  joins: bool, concats: bool = False, banded: bool = False, light: bool = False,
+                  base: tuple[Point, ...] = ()) -> int:
         """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
         re-reads, never more than the target), stripe heights by cost (the height of fewest
         estimated cycles, on the best point and on Size) and cascade joins (cascades through a residual add,
@@ -406,13 +424,19 @@ class SearchSchedule(Pass):
         (``joins``), cascade concats without a concatenation (``concats``), full growth and
         heights by cost where no cascade grew, prefetch overlap where nothing is prefetched, the
         memory-aware order where it is the module's order, column bands where Size fits the
-        budget or no chain can be cut (``banded``). Returns how many were skipped."""
+        budget or no chain can be cut (``banded``). A ``light`` step (monotone, between the ends'
+        SRAM) tries only the column bands and the fastest blocks of the best point that lacks them;
+        a whole one also tries the fastest blocks of the ladder's staircase within the budget
+        (``base``), which points the light steps found may have pushed off it. Returns how many
+        were skipped."""
         budget = self.sram_budget if budget is None else budget
         points = [p for p in tried.values() if p is not None]
         best = choose(points, budget)
         # (the staircase before the variants: a variant may dominate a point whose fastest
         # blocks would have beaten it, so those points keep their fastest-blocks twin)
         earlier = frontier([p for p in points if p.sram <= budget])
+        if not light:  # (and the ladder's own: points the light steps found may dominate them)
+            earlier += [p for p in frontier([p for p in base if p.sram <= budget]) if p not in earlier]
         faster = [p for p in points if p.sram > budget and (best is None or p.cycles < best.cycles)]
         size_knobs = Knobs("Size", arena, ("prefetch_overlap",))  # (Size as schedule{optimise=Size} builds it)
         size = tried.get(size_knobs)
@@ -455,6 +479,8 @@ class SearchSchedule(Pass):
         wanted += [(size_knobs.with_bands(b), banded and below_size) for b in bands]
         if best is not None and bands:
             wanted.append((best.knobs.with_bands(bands[0]), banded and below_size and best.knobs.bands == 1))
+        if light:
+            wanted = [(knobs, useful) for knobs, useful in wanted if knobs.bands > 1]
         trials([knobs for knobs, useful in wanted if useful])
         points = [p for p in tried.values() if p is not None]
         groups = (("Performance", False), ("Size", False), ("Size", True))  # (Size filling the budget apart)
@@ -465,12 +491,15 @@ class SearchSchedule(Pass):
         # target's cascades may gain more from them than a larger one's)
         staircase = [p for p in dict.fromkeys(frontier([p for p in points if p.sram <= budget]) + earlier)
                      if p not in bests]
+        if light:  # (a light step: the fastest blocks of the best point that lacks them, no more)
+            plain = choose([p for p in points if "fastest_blocks" not in p.knobs.flags], budget)
+            bests, staircase = [plain] if plain is not None else [], []
         # each op on its fastest block
         fastest = trials([p.knobs.with_flags("fastest_blocks") for p in bests + staircase])
         below = [choose([p for p in points if p.knobs.strategy == best.knobs.strategy
                          and bool(p.knobs.buffer_limit) == bool(best.knobs.buffer_limit) and p.sram < best.sram],
                         budget)
-                 for best, point in zip(bests, fastest) if point is None or point.sram > budget]
+                 for best, point in zip(bests, fastest) if not light and (point is None or point.sram > budget)]
         trials([p.knobs.with_flags("fastest_blocks") for p in below if p is not None])  # blocks moved buffers over
         return sum(not useful for _, useful in wanted)
 

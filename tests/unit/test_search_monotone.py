@@ -1,7 +1,7 @@
-"""npu-search-schedule's ``monotone`` option: a larger budget never answers slower than a smaller
-one. The search is then directed at the budgets of a grid that the ladder's points fix
-(``budget_grid``), never at the budget itself, so a larger budget's search tries every candidate a
-smaller one's does. Swept on every tests/data model that schedules, at a few budgets each."""
+"""npu-search-schedule is monotone in its budget by default: a larger budget never answers slower
+than a smaller one. The search is directed at the budgets of a grid that Size's and Performance's
+SRAM fix (``budget_grid``), never at the budget itself, so a larger budget's search runs every step
+of a smaller one's. Swept with the default options on every tests/data model that schedules."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,12 +20,13 @@ MODELS = sorted(path.stem for path in DATA.glob("*.tflite"))
 
 
 def _search(model: str, budget: int) -> SearchAttr | None:
-    """The search's record at ``budget`` (None: the model does not schedule, or nothing fits)."""
+    """The search's record at ``budget`` with the default options (None: the model does not
+    schedule, or nothing fits)."""
     try:
         module = imported_with_target(model, *SHARED)
     except Exception:  # noqa: BLE001 - (float and other models the importer refuses)
         return None
-    errors = run_pipeline(module, f"schedule{{sram-budget={budget} monotone=true jobs=1}}")
+    errors = run_pipeline(module, f"schedule{{sram-budget={budget} jobs=1}}")
     return None if errors else module.attr(SEARCH_ATTR)
 
 
@@ -34,13 +35,13 @@ def _point(sram: int) -> Point:
 
 
 def test_the_grid_does_not_depend_on_the_budget() -> None:
-    base = [_point(s) for s in (0, 400, 1000, 2000)]
-    ends = [base[1], base[3]]
-    whole = budget_grid(base, ends, base[1], 10 ** 9)
+    size, performance = _point(400), _point(2000)
+    whole = budget_grid([size, performance], size, 10 ** 9)
     assert whole == sorted(set(whole)) and whole[-1] <= 1.5 * 2000
+    assert {400, 2000, 192, 1488, 1744, 1872} <= set(whole)  # (the ends, half Size, 12, 14, 15 sixteenths)
     for limit in range(0, 3100, 7):  # each budget's grid is the whole grid's up to it
-        assert budget_grid(base, ends, base[1], limit) == [g for g in whole if g <= limit]
-    assert all(g % ALIGNMENT == 0 or g in (0, 400, 1000, 2000) for g in whole)
+        assert budget_grid([size, performance], size, limit) == [g for g in whole if g <= limit]
+    assert all(g % ALIGNMENT == 0 for g in whole)
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -49,11 +50,11 @@ def test_a_larger_budget_never_answers_slower(model: str) -> None:
     if top is None or top.performance is None or top.size is None:
         pytest.skip(f"{model} has no schedule search in a shared SRAM")
     low, high = top.size[1], top.performance[1]
-    budgets = sorted({low, (low + high) // 2})  # (and the largest, 10 ** 8, above Performance's SRAM)
-    answers = []
-    for budget in budgets:
-        search = _search(model, budget)
-        answers.append(None if search is None else search.points[search.chosen].cycles)
-    answers.append(top.points[top.chosen].cycles)
-    found = [a for a in answers if a is not None]
-    assert found == sorted(found, reverse=True), list(zip(budgets + [10 ** 8], answers))
+    # below Size's SRAM, Size's, between the grid's budgets, Performance's (and 10 ** 8 above it)
+    budgets = sorted({low * 3 // 4, low, (low + high) // 2, (low + 3 * high) // 4 + 8, high})
+    answers = [None if (search := _search(model, budget)) is None else search.points[search.chosen].cycles
+               for budget in budgets] + [top.points[top.chosen].cycles]
+    budgets.append(10 ** 8)
+    first = next(i for i, a in enumerate(answers) if a is not None)
+    assert None not in answers[first:], list(zip(budgets, answers))  # (a budget that fits, fits above it)
+    assert answers[first:] == sorted(answers[first:], reverse=True), list(zip(budgets, answers))

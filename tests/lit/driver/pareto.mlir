@@ -2,14 +2,16 @@
 // table for .csv, a plot for .svg/.png; given twice, both. Without a search, or with another
 // suffix, it is one error and nothing is written. (Inputs: tests/data/branches.tflite on a
 // 16 KiB dedicated SRAM; the frontier's figures are those of tests/lit/npu/search-schedule.mlir.)
+// (monotone=false: the search directed at its budget alone, whose steps these checks pin;
+// tests/unit/test_search_monotone.py sweeps the default, monotone search.)
 // RUN: rm -f %t.csv %t.svg %t.plain.csv %t.pdf %t.fill.csv
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' -o /dev/null --pareto=%t.csv --pareto=%t.svg
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' -o /dev/null --pareto=%t.csv --pareto=%t.svg
 // RUN: %filecheck %s --check-prefix=CSV < %t.csv
 // RUN: %filecheck %s --check-prefix=SVG < %t.svg
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' -o /dev/null --summary | %filecheck %s --check-prefix=SUMMARY
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=14496}' -o /dev/null --summary --pareto=%t.fill.csv | %filecheck %s --check-prefix=FILL
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' -o /dev/null --summary | %filecheck %s --check-prefix=SUMMARY
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=14496 monotone=false}' -o /dev/null --summary --pareto=%t.fill.csv | %filecheck %s --check-prefix=FILL
 // RUN: %filecheck %s --check-prefix=FILLCSV < %t.fill.csv
-// RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --pass='schedule{sram-budget=100000}' -o /dev/null --summary --pareto=%t.size.csv | %filecheck %s --check-prefix=SIZE
+// RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --pass='schedule{sram-budget=100000 monotone=false}' -o /dev/null --summary --pareto=%t.size.csv | %filecheck %s --check-prefix=SIZE
 // RUN: %filecheck %s --check-prefix=SIZECSV < %t.size.csv
 // RUN: not %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass=schedule -o %t.plain.mlir --pareto=%t.plain.csv 2>&1 | %filecheck %s --check-prefix=NOSEARCH
 // RUN: not %exists %t.plain.csv

@@ -5,16 +5,18 @@
 // schedules are made from tests/data/branches.tflite (a residual block) on a 16 KiB dedicated
 // SRAM, where the Vela-equivalent Performance schedule takes 27913 cycles (as Vela 5.2's own) in
 // 14496 bytes of SRAM and Size 47856 cycles in 768 bytes.
+// (monotone=false: the search directed at its budget alone, whose steps these checks pin;
+// tests/unit/test_search_monotone.py sweeps the default, monotone search.)
 //
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' --pass-remarks -o %t.mlir 2>&1 | %filecheck %s --check-prefix=REMARK
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' --pass-remarks -o %t.mlir 2>&1 | %filecheck %s --check-prefix=REMARK
 // RUN: %filecheck %s < %t.mlir
 // RUN: %npu_opt %t.mlir --pass=npu-check-schedule -o /dev/null
 //
 // The search alone on a printed module holding its predecessors' results, then the rest of the
 // pipeline on its output, gives the same schedule as the pipeline in one run.
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},npu-select-block-config,npu-insert-dma' -o %t.head.mlir
-// RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000}' | %filecheck %s --check-prefix=KNOBS
-// RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000},npu-order,npu-buffer-weights,npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-buffer-weights,npu-place-fast-storage,npu-allocate,npu-estimate' -o %t.tail.mlir
+// RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000 monotone=false}' | %filecheck %s --check-prefix=KNOBS
+// RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000 monotone=false},npu-order,npu-buffer-weights,npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-buffer-weights,npu-place-fast-storage,npu-allocate,npu-estimate' -o %t.tail.mlir
 // RUN: %npu_opt %t.mlir | diff - %t.tail.mlir
 //
 // A budget no candidate fits is one error, and no output file is written.
@@ -30,7 +32,7 @@
 // memory-aware order is Vela's, there is no concatenation and no chain wide enough for two column
 // bands: eleven variants are skipped, not materialised (the memory-aware order on four points,
 // column bands on three).
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000}' --pass-remarks --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=SKIP
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' --pass-remarks --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=SKIP
 // SKIP-NOT: candidate Size with an SRAM target of 16384 bytes: {{[0-9]+}} cycles
 // SKIP-NOT: memory-aware order
 // SKIP-NOT: cascades through concatenations
