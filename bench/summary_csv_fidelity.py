@@ -2,7 +2,7 @@
 
     python bench/summary_csv_fidelity.py [--corpus DIR] [--configs A,B] [--models m1,m2] [--out FILE]
 
-Per model (../shared/corpus models, when present, and the tests/data models Vela maps to the
+Per model (the ../shared/corpus models and the tests/data models Vela maps to the
 NPU: tests/data/vela/make_reports.py's list) and config (bench/compile_time.py's A and B), Vela
 5.2's legacy core runs live (``vela --debug-force-legacy-core --optimise Performance``) and
 npu-opt on the Vela-equivalent schedule (``--pass=schedule{optimise=Performance}
@@ -155,12 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.set_defaults(configs="A,B")
     parser.add_argument("--data-models", default=",".join(DATA_MODELS))
     args = parser.parse_args(argv)
-    vela = ct.require_vela("summary_csv_fidelity.py")
+    data_models = [ROOT / "tests" / "data" / f"{m}.tflite" for m in args.data_models.split(",") if m]
+    if ct.corpus_run_refused("summary_csv_fidelity.py", args, HERE / "SUMMARY_CSV_FIDELITY.md", extra=data_models,
+                             tools=("vela",), defaults={"configs": "A,B", "data-models": ",".join(DATA_MODELS)}):
+        return 1
+    vela = ct.require_vela("summary_csv_fidelity.py", args.out)
     if vela is None:
         return 1
-    models = []
-    if args.corpus.is_dir():
-        models += [args.corpus / "models" / f"{m}.tflite" for m in args.models.split(",") if m]
+    models = [args.corpus / "models" / f"{m}.tflite" for m in args.models.split(",") if m]
     models += [ROOT / "tests" / "data" / f"{m}.tflite" for m in args.data_models.split(",") if m]
     configs = [c for c in args.configs.split(",") if c]
     rows, details, refused, failed, commands_only = [], [], [], [], []
