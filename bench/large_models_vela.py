@@ -27,6 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import bench_inputs as bi  # noqa: E402  (the inputs check every bench shares)
 import large_models  # noqa: E402
 import perf_fidelity  # noqa: E402
 
@@ -60,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", default=",".join(large_models.MODELS))
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
+    if not bi.inputs_present("large_models_vela.py", OUT, tools=["vela"]):
+        return 1
     version = subprocess.run(["vela", "--version"], capture_output=True, text=True).stdout.strip()
     paths = large_models.write(large_models.DEFAULT_OUT, args.models.split(","))
     jobs = [(paths[m], c, s) for m in args.models.split(",") for c in args.configs.split(",")
