@@ -101,10 +101,6 @@ TRACED: tuple[tuple[str, str], ...] = (
         "integer type (NumPy promotes the int8 kernel when the zero point is added): 8 bytes per "
         "element. Ours counts the sparse kernel at the NPU's 8-bit weights (12,040 bytes); Vela 88,256 "
         "= 1,152 + 8 x (784 + 9,600 + 504)."),
-    ("sram_memory_used (weight_stream, wide_batch, branches; ic_resnet8 B)",
-        "The schedule's SRAM, not the CSV: bench/FIDELITY_BEYOND_CORPUS.md traces the first three to "
-        "Vela's double-buffered weight streams, whose first buffer's live range ends before its op "
-        "runs; ic_resnet8 B (+5.0 %) is within bench/SCHEDULE_FIDELITY.md's tolerance."),
 )
 """Causes of the cells that differ, traced by hand against Vela's source and its
 ``--verbose-allocation`` output: (title, explanation)."""
