@@ -131,8 +131,8 @@ def ir_samples() -> dict[str, str]:
     return dict(IR_SAMPLES)
 
 
-HEAVY_FILES = ("test_wheel_install.py", "test_cascade_branches.py", "test_interop_lit_inputs.py",
-               "test_cascade_concats.py")
+HEAVY_FILES = ("test_wheel_install.py", "test_search_monotone.py", "test_cascade_branches.py",
+               "test_interop_lit_inputs.py", "test_cascade_concats.py", "test_search_interrupt.py")
 """The files that take longest (measured CPU, and the wheel test's pip runs), collected first:
 ``-n auto --dist loadfile`` hands out files in collection order, and one of these started last
 kept one worker busy long after the other had finished."""
