@@ -43,6 +43,12 @@ def _replace(text: str, match: re.Match[str], new: str) -> str:
     return text[:match.start()] + new + text[match.end():]
 
 
+def _plain_numbers(span: str) -> bool:
+    """Whether every numeral in ``span`` is short enough to read as a Python int (an earlier text
+    mutation may have put a 20,000-digit numeral there, past Python's 4,300-digit limit)."""
+    return all(len(digits) <= 40 for digits in re.findall(r"\d+", span))
+
+
 def semantic_mutation(rng: random.Random, text: str) -> str:
     """``text`` with one schedule fact changed (the text still parses)."""
     for _ in range(8):
@@ -50,7 +56,7 @@ def semantic_mutation(rng: random.Random, text: str) -> str:
                            "rolling"])
         pattern = {"alloc": _ALLOC, "copy_alloc": _ALLOC, "time": _TIME, "stream": _STREAM,
                    "stripe": _STRIPE, "rolling": _ROLLING}[kind]
-        found = list(pattern.finditer(text))
+        found = [m for m in pattern.finditer(text) if _plain_numbers(m.group(0))]
         if not found:
             continue
         match = rng.choice(found)

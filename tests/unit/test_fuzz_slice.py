@@ -85,3 +85,17 @@ def test_watchdog_kills_a_hanging_case(seeds, monkeypatch):
     monkeypatch.setattr(campaign, "run_case", spin)  # forked workers inherit it
     summary, timed_out = campaign.run_pool([7, 8], SEED, 2, 0.5, False)
     assert sorted(timed_out) == [7, 8] and summary.cases == 0
+
+
+def test_a_semantic_mutation_skips_numerals_python_cannot_read():
+    """A text mutation may leave a 20,000-digit numeral in an allocation (past int()'s 4,300-digit
+    limit); the semantic mutation then changes another fact instead of raising in the harness."""
+    import random
+
+    from tests.fuzz.scheduled import semantic_mutation
+
+    huge = "1" * 20000
+    text = (f'%0 = "npu.add"(%x, %x) {{npu.alloc = #npu.alloc<Sram, offset = {huge}, size = 1024, live = [0, 2]>, '
+            'npu.time = 0 : i64}')
+    for seed in range(20):
+        assert huge in semantic_mutation(random.Random(seed), text)
