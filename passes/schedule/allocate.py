@@ -59,9 +59,10 @@ from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
 from npu_opt.passes.schedule.alloc_linear import linear_allocate
 from npu_opt.passes.schedule.insert_dma import set_times
 from npu_opt.passes.schedule.live_ranges import (
-    LiveRange, SimpleRange, align, in_half_steps, live_ranges, memory_usage, op_times, tail_sharing,
+    LiveRange, SimpleRange, align, in_half_steps, live_ranges, memory_usage, op_at, op_times, tail_sharing,
 )
 from npu_opt.passes.schedule.prefetch_overlap import apply_drops, meets, pack_with_overlap, tensor_name
+from npu_opt.passes.schedule.sram_peak import op_phrase
 
 ALIGNMENT = 16
 """Bytes every address and reserved size is a multiple of (Vela's allocation quantum)."""
@@ -90,11 +91,6 @@ def allocate_ranges(ranges: list[LiveRange], allocator: str, limit: int | None =
     if allocator == "greedy":
         return greedy_allocate(ranges, ALIGNMENT)
     return hillclimb_allocate(ranges, ALIGNMENT, limit=limit)
-
-
-def _name(op: Operation) -> str:
-    name = getattr(op.attr("name"), "value", None)
-    return f"'{name}' ({op.name})" if name else f"'{op.name}'"
 
 
 @register_pass("npu-allocate", statistics=_STATISTICS)
@@ -170,7 +166,7 @@ class Allocate(Pass):
             if overlap:
                 settled = pack_with_overlap(chosen, lambda some: allocate_ranges(some, self.allocator, limit))
                 offsets = settled.offsets
-                dropped += apply_drops(settled, _name, ctx)
+                dropped += apply_drops(settled, op_phrase, ctx)
             else:
                 offsets = _pack(chosen, self.allocator, limit)
                 tails += _tail_sharers(chosen, offsets, ctx)
@@ -230,10 +226,9 @@ class Allocate(Pass):
         timed = _timed(ranges)
         usage = memory_usage(timed, alignment=ALIGNMENT)
         peak = max(usage, default=0)
-        order, times = op_times(block)
         when = usage.index(peak) // (2 if timed is not ranges else 1) if usage else -1
-        at_peak = next((op for op in order if times[op] == when), None)
-        where = f"while {_name(at_peak)} runs" if at_peak is not None else "at the start"
+        at_peak = op_at(block, when)
+        where = f"while {op_phrase(at_peak)} runs" if at_peak is not None else "at the start"
         what = (f"the {area} allocation spans {used} bytes, more than the {limit[1]} of {limit[0]} bytes; "
                 f"{peak} bytes are live at once {where}")
         anchor = at_peak if at_peak is not None else block.parent_op()
@@ -327,7 +322,7 @@ def _reader(r: LiveRange) -> str:
     """The op reading a weight buffer's DMA result, named for a remark."""
     dma = _dma_of(r)
     users = list(dma.results[0].users()) if dma is not None else []
-    return _name(users[0]) if users else "a weight DMA"
+    return op_phrase(users[0]) if users else "a weight DMA"
 
 
 # --- prefetch overlap ------------------------------------------------------------------------------
@@ -340,8 +335,8 @@ def _assert_disjoint(ranges: list[LiveRange], offsets: list[int]) -> None:
         active = [j for j in active if ranges[j].last >= r.first]
         for j in active:
             assert not meets(r, offsets[i], ranges[j], offsets[j]), (
-                f"prefetch-overlap left {tensor_name(r, _name)} (live {r.first}..{r.last}) over "
-                f"{tensor_name(ranges[j], _name)} "
+                f"prefetch-overlap left {tensor_name(r, op_phrase)} (live {r.first}..{r.last}) over "
+                f"{tensor_name(ranges[j], op_phrase)} "
                 f"(live {ranges[j].first}..{ranges[j].last})")
         active.append(i)
 

@@ -206,6 +206,12 @@ def op_times(block: Block) -> tuple[list[Operation], dict[Operation, int]]:
     return order, times
 
 
+def op_at(block: Block, time: int) -> Operation | None:
+    """The executed op of ``block`` whose time index is ``time`` (None: no op runs then)."""
+    order, times = op_times(block)
+    return next((op for op in order if times[op] == time), None)
+
+
 # --- extraction ---------------------------------------------------------------------------------
 @dataclass
 class _Home:

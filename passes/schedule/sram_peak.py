@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.core import Operation
 from npu_opt.passes.npu_order import graph_blocks
-from npu_opt.passes.schedule.live_ranges import align, live_at, live_ranges, memory_usage, op_times
+from npu_opt.passes.schedule.live_ranges import align, live_at, live_ranges, memory_usage, op_at
 
 ALIGNMENT = 16
 """Range sizes are counted as npu-allocate rounds them."""
@@ -55,8 +55,7 @@ def sram_peak(module: Operation, area: str = "Sram", shown: int = 2) -> SramPeak
             continue
         peak = max(usage)
         time = usage.index(peak)
-        order, times = op_times(block)
-        op = next((o for o in order if times[o] == time), None)
+        op = op_at(block, time)
         largest = sorted(live_at(ranges, time), key=lambda r: -align(r.size, ALIGNMENT))[:shown]
         found = SramPeak(peak, op, tuple((_tensor_phrase(r.values), align(r.size, ALIGNMENT)) for r in largest))
     return found

@@ -66,3 +66,16 @@ def run_cli(tool: str, argv: Sequence[str]) -> tuple[int, str]:
     finally:
         sys.stdout, sys.stderr = saved
     return code, err.getvalue()
+
+
+def npu_opt_text(model: str, out: str, flags: Sequence[str]) -> str | None:
+    """What ``npu-opt MODEL -o OUT FLAGS`` writes, or None when it refuses the input or crashes
+    (a seed the tools crash on is the campaign's to find, not a seed)."""
+    try:
+        code, _ = run_cli("npu-opt", [model, "-o", out, *flags])
+    except Escaped:
+        return None
+    if code != 0:
+        return None
+    with open(out, encoding="utf-8") as written:
+        return written.read()

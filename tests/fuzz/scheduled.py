@@ -14,7 +14,7 @@ import random
 import re
 import zipfile
 
-from tests.fuzz.cli import Escaped, run_cli
+from tests.fuzz.cli import npu_opt_text
 
 SCHEDULE_MODELS = ("conv", "elementwise", "weight_stream", "branches", "fire", "dilation", "kernels", "stride3")
 """tests/data models small enough to run scheduled in a case's CPU budget."""
@@ -123,12 +123,9 @@ def scheduled_seeds(root) -> tuple[list[str], list[str]]:
             if not model.exists():
                 continue
             for flags, into in ((["--pass=schedule", "--target=ethos-u55-128"], scheduled), ([], plain)):
-                try:
-                    code, _ = run_cli("npu-opt", [str(model), "-o", str(out), *flags])
-                except Escaped:  # a seed the tools crash on is the campaign's to find, not a seed
-                    continue
-                if code == 0:
-                    into.append(out.read_text(encoding="utf-8"))
+                text = npu_opt_text(str(model), str(out), flags)
+                if text is not None:
+                    into.append(text)
     return scheduled, plain
 
 

@@ -47,7 +47,7 @@ def _printed_models(models: list[bytes]) -> list[str]:
     """Each model imported and printed, and once more after the estimate pipeline (npu ops)."""
     import tempfile
 
-    from tests.fuzz.cli import Escaped, run_cli
+    from tests.fuzz.cli import npu_opt_text
 
     texts: list[str] = []
     with tempfile.TemporaryDirectory(prefix="npu-fuzz-seeds-") as tmp:
@@ -55,12 +55,9 @@ def _printed_models(models: list[bytes]) -> list[str]:
         for data in models[:8]:
             model_path.write_bytes(data)
             for flags in (["--print-debuginfo"], ["--pass=estimate", "--target=ethos-u55-128"]):
-                try:
-                    code, _ = run_cli("npu-opt", [str(model_path), "-o", str(out_path), *flags])
-                except Escaped:  # a seed the tools crash on is the campaign's to find, not a seed
-                    continue
-                if code == 0:
-                    texts.append(out_path.read_text(encoding="utf-8"))
+                text = npu_opt_text(str(model_path), str(out_path), flags)
+                if text is not None:
+                    texts.append(text)
     return texts
 
 
