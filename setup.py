@@ -1,9 +1,9 @@
-"""Package discovery for npu-opt: the repository keeps ir/, dialects/, passes/ and tools/ at its top,
+"""Package discovery for npu-opt: the repository keeps its layers (ir/, hardware/, dialects/, interpreters/, passes/, tools/) at its top,
 and the wheel installs them under the one namespace ``npu_opt`` (``npu_opt.ir``, ``npu_opt.passes``, ...),
 so nothing but ``npu_opt`` and its metadata lands at the top of site-packages."""
 from setuptools import find_packages, setup
 
-LAYERS = ("ir", "dialects", "passes", "tools")
+LAYERS = ("ir", "hardware", "dialects", "interpreters", "passes", "tools")
 
 found = find_packages(include=[pattern for layer in LAYERS for pattern in (layer, f"{layer}.*")])
 setup(

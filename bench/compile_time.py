@@ -69,7 +69,7 @@ def compiled_copy(into: str) -> dict[str, str]:
     """Copy npu-opt's packages to ``into``/npu_opt and compile them; the environment of children
     that import them from there."""
     import compileall
-    for layer in ("ir", "dialects", "passes", "tools"):
+    for layer in ("ir", "hardware", "dialects", "interpreters", "passes", "tools"):
         target = Path(into) / "npu_opt" / layer
         shutil.copytree(ROOT / layer, target, ignore=shutil.ignore_patterns("__pycache__"))
         compileall.compile_dir(str(target), quiet=1)

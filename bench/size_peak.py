@@ -29,7 +29,7 @@ import compile_time as ct  # noqa: E402  (the configs, the models and the user's
 def peak_mix(scheduled: Path) -> tuple[int, int, collections.Counter]:
     """(peak bytes, its time, bytes per live-range kind then) of a scheduled module's fast storage."""
     import npu_opt.dialects  # noqa: F401  (registers the dialects the parser needs)
-    from npu_opt.dialects.npu.target import target_of
+    from npu_opt.dialects.npu.target_attr import target_of
     from npu_opt.ir.parser import parse_module
     from npu_opt.passes.schedule.live_ranges import live_ranges
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Callable
 
-from npu_opt.dialects.npu.accelerators import DEFAULT_ACCELERATOR
+from npu_opt.hardware.accelerators import DEFAULT_ACCELERATOR
 from npu_opt.dialects.npu.ops_common import NpuOp
-from npu_opt.dialects.npu.target import resolve_target, target_of
+from npu_opt.hardware.target import resolve_target
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.attributes import StringAttr
 from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext

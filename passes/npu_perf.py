@@ -1,11 +1,11 @@
 """Block-config selection and performance estimation passes, and the ``estimate`` pipeline.
 
 * ``npu-select-block-config``: per NPU compute op, the OFM block configuration Vela's search
-  picks (dialects/npu/perf/block_config.py), recorded as ``npu.block = #npu.block<...>``. An op
+  picks (hardware/perf/block_config.py), recorded as ``npu.block = #npu.block<...>``. An op
   with an ``npu.stripe`` (npu-form-cascades) gets the block searched for its OFM stripe, as
   Vela's scheduler chooses it per stripe proposal, so the estimate reads the stripe's block.
 * ``npu-estimate``: per NPU op (compute ops and DMAs), the cost model's estimate
-  (dialects/npu/perf/estimate.py), recorded as ``npu.cost = #npu.cost<...>``, and the module's
+  (hardware/perf/estimate.py), recorded as ``npu.cost = #npu.cost<...>``, and the module's
   sums as ``npu.cost_totals``. Ops are costed in schedule order (``npu.time``, from npu-order;
   IR order without it): each op's weight DMA may hide under the previous NPU op's compute
   (not one marked ``npu.unhidden``, which waits for that op to end: npu-allocate's
@@ -27,24 +27,24 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from npu_opt.dialects.npu.ops_common import NpuComputeOp
-from npu_opt.dialects.npu.perf import BlockConfig, estimate_op, op_compute_cycles, select_block_config
-from npu_opt.dialects.npu.perf.arch import perf_target
-from npu_opt.dialects.npu.perf.block_choice import fastest_block_config
-from npu_opt.dialects.npu.perf.dma import WeightStreaming
+from npu_opt.hardware.perf import BlockConfig, estimate_op, op_compute_cycles, select_block_config
+from npu_opt.hardware.perf.arch import perf_target
+from npu_opt.hardware.perf.block_choice import fastest_block_config
+from npu_opt.hardware.perf.dma import WeightStreaming
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed, placed, report_name, with_weights
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATTR, BlockAttr, CostAttr, op_block_config, striped
-from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, NpuOpDesc, derived
-from npu_opt.dialects.npu.perf.weight_buffering import buffered_cycles, streamed
+from npu_opt.hardware.perf.op_desc import MEMORY_AREAS, NpuOpDesc, derived
+from npu_opt.hardware.perf.weight_buffering import buffered_cycles, streamed
 from npu_opt.dialects.npu.perf.weight_dma import (
     Encoder, is_weight_dma, source_area, weight_dma, weight_encoder, weight_source,
 )
-from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, WeightEncoder
+from npu_opt.hardware.codec.weight_size import SCALE_RECORD_BYTES, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.perf.shape import round_up
+from npu_opt.hardware.perf.shape import round_up
 from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr,
 )
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.passes.npu_order import runs_by_function
 from npu_opt.passes.schedule.buffer_weights import arena_placement
 from npu_opt.ir.core import Operation, Value
@@ -131,7 +131,7 @@ class SelectBlockConfig(Pass):
     An op with an ``npu.stripe`` is searched as producing that stripe (its input window as IFM).
     Results are memoised on the op's shape signature. With ``choose=cycles`` (or the module's
     ``npu.schedule`` flag ``fastest_blocks``, a schedule search's knob) each op instead takes the
-    block of a coarse grid with the fewest estimated cycles (dialects/npu/perf/block_choice.py),
+    block of a coarse grid with the fewest estimated cycles (hardware/perf/block_choice.py),
     Vela's unless another is strictly faster."""
 
     PRESERVES = (OpDescription, DominanceInfo, WeightStreams)

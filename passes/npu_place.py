@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from npu_opt.dialects.npu.attrs import FmAttr
 from npu_opt.dialects.npu.interfaces import costed
-from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.hardware.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, NpuOp, element_bits, encoding_of, is_constant, shape_of, with_encoding
 from npu_opt.dialects.npu.ops_memory import slice_root
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass

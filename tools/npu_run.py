@@ -165,12 +165,12 @@ def execute(module: "Operation", inputs: Sequence[Any], remark: Callable[[str], 
     runner = run_function
     if is_scheduled(module):
         try:
-            from npu_opt.dialects.npu.schedule_exec import run_scheduled
+            from npu_opt.interpreters.scheduled import run_scheduled
             runner = run_scheduled
         except ImportError:
             if remark is not None:
                 remark("the module carries a schedule, but the scheduled runner "
-                       "(npu_opt.dialects.npu.schedule_exec) is not available: running it op by op instead")
+                       "(npu_opt.interpreters.scheduled) is not available: running it op by op instead")
     last: list["Operation"] = []
 
     def note_op(op: "Operation", results: Sequence[Any]) -> None:

@@ -76,7 +76,7 @@ def missing_search() -> str:
 def collect(module: Operation, network: str) -> Frontier | None:
     """The frontier recorded on ``module``; None without one."""
     from npu_opt.dialects.npu.schedule_attrs import SEARCH_ATTR, SearchAttr
-    from npu_opt.dialects.npu.target import target_of
+    from npu_opt.dialects.npu.target_attr import target_of
 
     search = module.attr(SEARCH_ATTR)
     if not isinstance(search, SearchAttr):

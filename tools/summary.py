@@ -99,7 +99,7 @@ def summary_text(module: Operation, input_name: str) -> str:
     """The summary of an estimated module (check ``summary_csv.missing_costs`` first)."""
     from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
     from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr, knob_phrases
-    from npu_opt.dialects.npu.target import target_of
+    from npu_opt.dialects.npu.target_attr import target_of
     from npu_opt.tools.summary_csv import accelerator_label, network_name
 
     totals = module.attr(TOTALS_ATTR)
@@ -170,7 +170,7 @@ def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
     as a percentage of it; a line saying why when there is no bound (no target)."""
     from npu_opt.dialects.npu.perf.lower_bound import lower_bound
     from npu_opt.dialects.npu.schedule_attrs import UsageAttr
-    from npu_opt.dialects.npu.target import target_of
+    from npu_opt.dialects.npu.target_attr import target_of
 
     target = target_of(module, required=False)
     if target is None:

@@ -203,7 +203,7 @@ def summary_row(module: Operation, input_name: str) -> dict[str, Any]:
     columns the IR has no source for."""
     from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
     from npu_opt.dialects.npu.schedule_attrs import USAGE_ATTR, UsageAttr
-    from npu_opt.dialects.npu.target import target_of
+    from npu_opt.dialects.npu.target_attr import target_of
 
     totals = module.attr(TOTALS_ATTR)
     target = target_of(module, required=False)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from npu_opt.dialects.npu.vela_config import VelaConfig
+    from npu_opt.hardware.vela_config import VelaConfig
     from npu_opt.ir.core import Operation
 
 _DESTS = ("target", "config", "system_config", "memory_mode", "arena_cache_size")
@@ -91,8 +91,8 @@ def prepare_target(args: argparse.Namespace) -> TargetRequest | None:
     """
     if not _given(args):
         return None
-    from npu_opt.dialects.npu.accelerators import accelerator
-    from npu_opt.dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
+    from npu_opt.hardware.accelerators import accelerator
+    from npu_opt.hardware.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
 
     accel = None if args.target is None else accelerator(args.target).name
     paths = _config_paths(list(args.config or []))
@@ -102,7 +102,7 @@ def prepare_target(args: argparse.Namespace) -> TargetRequest | None:
     if system is not None:
         config.resolve(SYSTEM_CONFIG, system)
         if accel is not None:  # (fail before reading the input)
-            from npu_opt.dialects.npu.target import check_system_npu
+            from npu_opt.hardware.target import check_system_npu
             check_system_npu(accelerator(accel), system, config.npu_of(system), config)
     if mode is not None:
         config.resolve(MEMORY_MODE, mode)
@@ -112,7 +112,7 @@ def prepare_target(args: argparse.Namespace) -> TargetRequest | None:
 def _definition(config: "VelaConfig", kind: str, name: str) -> Any:
     """None when ``name`` means the built-in section of that name; else its resolved keys, to be
     written into the attribute so the IR does not depend on the ``.ini`` file."""
-    from npu_opt.dialects.npu.vela_config import builtin_config
+    from npu_opt.hardware.vela_config import builtin_config
 
     resolved = config.resolve(kind, name)
     builtin = builtin_config()
@@ -127,11 +127,12 @@ def apply_target(module: "Operation", request: TargetRequest) -> None:
     Raises TargetError when the result is inconsistent (e.g. an arena cache size beyond the
     accelerator's address space) or the module's attribute is not an ``#npu.target``.
     """
-    from npu_opt.dialects.npu.accelerators import DEFAULT_ACCELERATOR, accelerator
-    from npu_opt.dialects.npu.errors import TargetError
-    from npu_opt.dialects.npu.target import TARGET_ATTR, default_memory_mode, default_system_config
+    from npu_opt.hardware.accelerators import DEFAULT_ACCELERATOR, accelerator
+    from npu_opt.hardware.errors import TargetError
+    from npu_opt.hardware.target import default_memory_mode, default_system_config
+    from npu_opt.dialects.npu.target_attr import TARGET_ATTR
     from npu_opt.dialects.npu.target_attr import TargetAttr
-    from npu_opt.dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG
+    from npu_opt.hardware.vela_config import MEMORY_MODE, SYSTEM_CONFIG
 
     existing = module.attr(TARGET_ATTR)
     if existing is not None and not isinstance(existing, TargetAttr):
@@ -153,7 +154,7 @@ def apply_target(module: "Operation", request: TargetRequest) -> None:
                           existing.memory_mode if existing is not None else None,
                           existing.memory_mode_definition if existing is not None else None,
                           default_memory_mode(config))
-    from npu_opt.dialects.npu.target import check_system_npu
+    from npu_opt.hardware.target import check_system_npu
     known = system in request.config.names(SYSTEM_CONFIG)  # (else a module's own definition: its name decides)
     check_system_npu(config, system, request.config.npu_of(system) if known else None, request.config)
     size = request.arena_cache_size

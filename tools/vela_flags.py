@@ -36,9 +36,9 @@ def apply_optimise(args: argparse.Namespace) -> None:
 
 def list_configs_text(args: argparse.Namespace) -> str:
     """The ``--list-configs`` listing (TargetError for an unreadable ``--config`` file)."""
-    from npu_opt.dialects.npu.accelerators import ACCELERATORS
-    from npu_opt.dialects.npu.target import default_memory_mode, default_system_config, npu_of_accelerator
-    from npu_opt.dialects.npu.vela_config import (
+    from npu_opt.hardware.accelerators import ACCELERATORS
+    from npu_opt.hardware.target import default_memory_mode, default_system_config, npu_of_accelerator
+    from npu_opt.hardware.vela_config import (
         BUILTIN_SOURCE, MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config,
     )
     from npu_opt.tools.target_options import _config_paths

@@ -1,14 +1,11 @@
 """The npu dialect: Ethos-U NPU operations and the hardware target they are scheduled for.
 
-- The target: accelerator constants (accelerators.py), Vela-compatible system configs and memory
-  modes (vela_config.py), the resolved ``Target`` (target.py) and the ``#npu.target<...>``
-  module attribute (target_attr.py).
+- The ``#npu.target<...>`` module attribute (target_attr.py) over the hardware model of
+  ``hardware`` (accelerators, Vela's system configs and memory modes, the resolved ``Target``).
 - The ops (ops_conv.py, ops_pool.py, ops_elementwise.py, ops_memory.py, shared parts in
   ops_common.py): what the NPU executes, as ``npu-legalize`` produces it from the tfl dialect.
-- Their attributes (attrs.py): ``#npu.fm`` (format and memory area, a tensor type encoding),
-  ``#npu.kernel``, ``#npu.act``, ``#npu.rescale`` and ``#npu.offset``; ``#npu.block`` and
-  ``#npu.cost`` (perf/ir_attrs.py) are registered here too, and import the performance model
-  only when one is parsed.
+- Their attributes (attrs.py): ``#npu.fm``, ``#npu.kernel``, ``#npu.act``, ``#npu.rescale`` and
+  ``#npu.offset``; ``#npu.block`` and ``#npu.cost`` (perf/ir_attrs.py) are registered here too.
 - The schedule's attributes (schedule_attrs.py): ``#npu.alloc``, ``#npu.stream``, ``#npu.stripe``,
   ``#npu.cascade``, ``#npu.schedule`` and ``#npu.usage``, which the scheduling passes write.
 - Rescale arithmetic shared by the legalisation and later passes (quant.py).
@@ -20,10 +17,10 @@ from typing import Callable
 
 from npu_opt.ir.attributes import Attribute
 
-from npu_opt.dialects.npu.accelerators import ACCELERATORS, AcceleratorConfig, accelerator
+from npu_opt.hardware.accelerators import ACCELERATORS, AcceleratorConfig, accelerator
 from npu_opt.dialects.npu.attrs import PARSERS, ActivationAttr, FmAttr, KernelAttr, OffsetAttr, RescaleAttr
 from npu_opt.dialects.npu.dialect import NPU
-from npu_opt.dialects.npu.errors import TargetError
+from npu_opt.hardware.errors import TargetError
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, NpuOp, feature_map
 from npu_opt.dialects.npu.ops_conv import *  # noqa: F401,F403  (registration happens on import)
 from npu_opt.dialects.npu.ops_elementwise import *  # noqa: F401,F403
@@ -31,9 +28,10 @@ from npu_opt.dialects.npu.ops_memory import *  # noqa: F401,F403
 from npu_opt.dialects.npu.ops_pool import *  # noqa: F401,F403
 from npu_opt.dialects.npu import schedule_attrs
 from npu_opt.dialects.npu.schedule_attrs import PARSERS as SCHEDULE_PARSERS
-from npu_opt.dialects.npu.target import TARGET_ATTR, Target, resolve_target, target_of
+from npu_opt.hardware.target import Target, resolve_target
+from npu_opt.dialects.npu.target_attr import TARGET_ATTR, target_of
 from npu_opt.dialects.npu.target_attr import TargetAttr, parse_target_body
-from npu_opt.dialects.npu.vela_config import VelaConfig
+from npu_opt.hardware.vela_config import VelaConfig
 
 PERF_ATTRIBUTES = {"block": "BlockAttr", "cost": "CostAttr"}
 """The dialect's attributes defined with the performance model (perf/ir_attrs.py), by name."""

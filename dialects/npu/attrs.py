@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from npu_opt.dialects.npu.accelerators import ActivationCycleCase
-from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
+from npu_opt.hardware.accelerators import ActivationCycleCase
+from npu_opt.hardware.vela_config import MEMORY_AREAS
 from npu_opt.ir.strings import INT64_MAX, brief_number
 from npu_opt.ir.type_parser import AttributeSyntaxError, split_top_level
 from npu_opt.ir.attributes import Attribute

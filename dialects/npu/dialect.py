@@ -9,6 +9,6 @@ NPU = register_dialect(Dialect(
     "Arm Ethos-U NPU: the operations the NPU executes (convolutions, pooling, vector products, "
     "elementwise and table-lookup operations, memory-only views and DMA) and the hardware target "
     "they are scheduled for.",
-    kernel_modules=("npu_opt.dialects.npu.kernels",)))
+    kernel_modules=("npu_opt.interpreters.npu",)))
 
 __all__ = ["NPU"]

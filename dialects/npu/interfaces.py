@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from npu_opt.dialects.npu.accelerators import BlockType
-from npu_opt.dialects.npu.op_kind import ELEMENTWISE_OPS, OpKind
+from npu_opt.hardware.accelerators import BlockType
+from npu_opt.hardware.op_kind import ELEMENTWISE_OPS, OpKind
 from npu_opt.ir.traits import Trait
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence
 
-from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.hardware.accelerators import BlockType
 from npu_opt.dialects.npu.attrs import (
     ROUNDINGS, ActivationAttr, FeatureMap, FmAttr, KernelAttr, OffsetAttr, RescaleAttr,
 )

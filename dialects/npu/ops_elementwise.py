@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from npu_opt.dialects.npu.dialect import NPU
 from npu_opt.dialects.npu.interfaces import CostedOp
-from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.hardware.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import (
     FeatureMap4D, FeatureMapOrScalar, LookupTable, NpuComputeOp, element_bits, fmt, is_constant, shape_of,
 )

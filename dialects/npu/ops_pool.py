@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from npu_opt.dialects.npu.dialect import NPU
 from npu_opt.dialects.npu.interfaces import CostedOp
-from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.hardware.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import (
     FeatureMap4D, KernelC, LookupTable, NpuComputeOp, ResamplingC, check_depth, check_window, element_bits,
     shape_of,

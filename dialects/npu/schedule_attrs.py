@@ -62,7 +62,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterator, NamedTuple
 
-from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
+from npu_opt.hardware.vela_config import MEMORY_AREAS
 from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.strings import INT64_MAX, brief_number
 from npu_opt.ir.type_parser import AttributeSyntaxError, split_top_level

@@ -22,15 +22,16 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Mapping, Sequence
 
-from npu_opt.dialects.npu.accelerators import accelerator
-from npu_opt.dialects.npu.errors import TargetError, unknown_name
-from npu_opt.dialects.npu.target import (
+from npu_opt.hardware.accelerators import accelerator
+from npu_opt.hardware.errors import TargetError, unknown_name
+from npu_opt.hardware.target import (
     MemoryMode, SystemConfig, Target, build_target, default_memory_mode, default_system_config,
 )
-from npu_opt.dialects.npu.vela_config import (
+from npu_opt.hardware.vela_config import (
     MEMORY_MODE, SYSTEM_CONFIG, Resolved, Value, builtin_config, canonical_key, convert, schema,
 )
 from npu_opt.ir.attributes import Attribute
+from npu_opt.ir.core import Operation
 from npu_opt.ir.strings import quote_string, unquote_string
 
 Definition = tuple[tuple[str, Value], ...]
@@ -257,4 +258,27 @@ def parse_target_body(body: str | None) -> TargetAttr:
                           memory_mode_definition=given.get("memory_mode_definition"))
 
 
-__all__ = ["KEYS", "TargetAttr", "parse_target_body"]
+
+
+TARGET_ATTR = "npu.target"
+"""Name of the module attribute holding the target."""
+
+
+def target_of(module: Operation, required: bool = True) -> Target | None:
+    """The resolved Target of ``module``'s ``npu.target`` attribute.
+
+    Without the attribute: TargetError if ``required`` (the message says how to give one), else None.
+    """
+    attr = module.attr(TARGET_ATTR)
+    if isinstance(attr, TargetAttr):
+        return attr.target
+    if attr is None and not required:
+        return None
+    if attr is None:
+        raise TargetError(f"the module has no '{TARGET_ATTR}' attribute; give one with --target=ACCELERATOR "
+                          f"or write 'module attributes {{{TARGET_ATTR} = #npu.target<\"ethos-u55-128\">}}'",
+                          module.location)
+    raise TargetError(f"'{TARGET_ATTR}' must be a #npu.target<...> attribute, not {attr}", module.location)
+
+
+__all__ = ["KEYS", "TARGET_ATTR", "TargetAttr", "parse_target_body", "target_of"]

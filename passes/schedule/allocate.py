@@ -47,8 +47,8 @@ from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import (
     ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr, UsageAttr,
 )
-from npu_opt.dialects.npu.target import target_of
-from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
+from npu_opt.dialects.npu.target_attr import target_of
+from npu_opt.hardware.vela_config import MEMORY_AREAS
 from npu_opt.ir.attributes import ArrayAttr, IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext

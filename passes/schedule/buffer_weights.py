@@ -1,7 +1,7 @@
 """``npu-buffer-weights``: how each weight DMA streams into fast storage (``#npu.stream``).
 
 For every ``npu.dma`` npu-insert-dma made, this pass takes Vela's weight-buffering decision
-(dialects/npu/perf/weight_buffering.py, ``propose_weight_buffering``) and writes it on the DMA:
+(hardware/perf/weight_buffering.py, ``propose_weight_buffering``) and writes it on the DMA:
 
     npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [768, 640],
                              bytes = 1408, prefetch>
@@ -46,19 +46,19 @@ from typing import Literal, NamedTuple
 
 from npu_opt.dialects.npu.ops_common import encoding_of, is_constant
 from npu_opt.dialects.npu.ops_memory import DmaOp
-from npu_opt.dialects.npu.perf import BlockConfig, op_compute_cycles
-from npu_opt.dialects.npu.perf.arch import PerfTarget, perf_target
+from npu_opt.hardware.perf import BlockConfig, op_compute_cycles
+from npu_opt.hardware.perf.arch import PerfTarget, perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, placed, report_name, with_weights
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
-from npu_opt.dialects.npu.perf.memory import mem2mem_cycles
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
-from npu_opt.dialects.npu.perf.weight_buffering import BufferingDecision, buffered_cycles, propose_weight_buffering
+from npu_opt.hardware.perf.memory import mem2mem_cycles
+from npu_opt.hardware.perf.op_desc import NpuOpDesc, OpKind
+from npu_opt.hardware.perf.weight_buffering import BufferingDecision, buffered_cycles, propose_weight_buffering
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
-from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
+from npu_opt.hardware.codec.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, CascadeAttr, ScheduleAttr,
                                                  StreamAttr)
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext

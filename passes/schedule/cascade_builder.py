@@ -32,8 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from npu_opt.dialects.npu.perf.op_desc import Kernel, Resampling
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.op_desc import Kernel, Resampling
+from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.passes.schedule import cascade_dag
 from npu_opt.passes.schedule.cascade_dag import read_window
 from npu_opt.passes.schedule.rolling_rows import Member, Window, live_rows, same_rows

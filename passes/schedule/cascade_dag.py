@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping
 
-from npu_opt.dialects.npu.perf.op_desc import Resampling
-from npu_opt.dialects.npu.perf.shape import Shape4, round_up
+from npu_opt.hardware.perf.op_desc import Resampling
+from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.passes.schedule.rolling_rows import Member, Window, live_rows, same_rows, window
 from npu_opt.passes.schedule.stripes import BRICK_DEPTH, producer_stripe_height, rolling_buffer_shape
 

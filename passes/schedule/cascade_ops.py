@@ -39,14 +39,14 @@ sees the weights on the op that reads them.
 """
 from __future__ import annotations
 
-from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.hardware.accelerators import BlockType
 from npu_opt.dialects.npu.attrs import KernelAttr
 from npu_opt.dialects.npu.interfaces import costed
-from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.hardware.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import encoding_of, is_constant, shape_of
 from npu_opt.dialects.npu.ops_memory import ConcatOp, slice_root
 from npu_opt.dialects.npu.perf.ir_adapter import report_name
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, TensorFormat
+from npu_opt.hardware.perf.op_desc import NpuOpDesc, TensorFormat
 from npu_opt.dialects.npu.schedule_attrs import BAND_ATTR
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.traits import MemoryOnly, ReturnLike

@@ -27,7 +27,7 @@ from typing import Callable, Iterator
 from npu_opt.dialects.npu.attrs import KernelAttr
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, shape_of
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
-from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES
+from npu_opt.hardware.codec.weight_size import SCALE_RECORD_BYTES
 from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, CascadeAttr, StreamAttr, StripeAttr,
 )

@@ -26,8 +26,8 @@ A module that keeps every rule gets one note at the module, ``schedule OK: 6 rul
 from __future__ import annotations
 
 from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr
-from npu_opt.dialects.npu.target import target_of
-from npu_opt.dialects.npu.errors import TargetError
+from npu_opt.dialects.npu.target_attr import target_of
+from npu_opt.hardware.errors import TargetError
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import Diagnostic
 from npu_opt.ir.pass_manager import PassContext

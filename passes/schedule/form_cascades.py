@@ -52,18 +52,18 @@ from __future__ import annotations
 from typing import Callable, Literal
 
 from npu_opt.ir.dominance import DominanceInfo
-from npu_opt.dialects.npu.perf import select_block_config
-from npu_opt.dialects.npu.perf.arch import perf_target
-from npu_opt.dialects.npu.perf.estimate import estimate_op
+from npu_opt.hardware.perf import select_block_config
+from npu_opt.hardware.perf.arch import perf_target
+from npu_opt.hardware.perf.estimate import estimate_op
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, op_weights_hwio, report_name
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
+from npu_opt.hardware.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_dma import weight_dma
-from npu_opt.dialects.npu.perf.shape import Shape4, round_up
+from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, StripeAttr,
 )
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, Operation
 from npu_opt.ir.pass_manager import PassContext

@@ -17,7 +17,7 @@ ops share: each op streams its weights through its own buffers. Whether and how 
 buffer can hold.
 
 LUTs: Vela copies every lookup table into the NPU's internal SHRAM with a DMA before the op, and
-the cost model already charges that copy to the op (dialects/npu/perf/dma.py,
+the cost model already charges that copy to the op (hardware/perf/dma.py,
 ``lut_dma_cycles``). SHRAM is not a memory area a tensor's ``#npu.fm`` can name (only Sram, Dram,
 OnChipFlash and OffChipFlash), so no ``npu.dma`` is inserted for a LUT: a remark says so and the
 estimate keeps charging the copy implicitly.
@@ -25,17 +25,17 @@ estimate keeps charging the copy implicitly.
 from __future__ import annotations
 
 from npu_opt.dialects.npu.attrs import FmAttr
-from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.hardware.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, feature_map, is_constant, with_encoding
 from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.interfaces import costed
-from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.hardware.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import report_name
-from npu_opt.dialects.npu.perf.weight_buffering import weights_need_dma
+from npu_opt.hardware.perf.weight_buffering import weights_need_dma
 from npu_opt.dialects.npu.perf.weight_dma import weights_of
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Operation
 from npu_opt.ir.dominance import DominanceInfo

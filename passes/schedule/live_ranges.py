@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Literal, Protocol, Sequence
 
 from npu_opt.dialects.npu.interfaces import costed
-from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.hardware.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import NpuOp, element_bytes, encoding_of, feature_map, is_constant
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, StreamAttr
 from npu_opt.ir.attributes import IntegerAttr

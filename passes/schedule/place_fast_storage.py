@@ -25,12 +25,12 @@ from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, with_encoding
 from npu_opt.dialects.npu.ops_memory import ConcatOp
 from npu_opt.dialects.npu.attrs import FmAttr
-from npu_opt.dialects.npu.perf.access import element_access
-from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.hardware.perf.access import element_access
+from npu_opt.hardware.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, report_name
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, SCHEDULE_ATTR, CascadeAttr, ScheduleAttr
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass

@@ -57,7 +57,7 @@ import io
 from dataclasses import dataclass
 from typing import Callable
 
-from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.hardware.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
 from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma
@@ -65,7 +65,7 @@ from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
     POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr, knob_phrases,
 )
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.clone import clone
 from npu_opt.ir.core import Operation

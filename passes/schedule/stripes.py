@@ -17,8 +17,8 @@ cascade builder depends on can be tested on their own (tests/unit/test_stripes.p
 """
 from __future__ import annotations
 
-from npu_opt.dialects.npu.perf.op_desc import Kernel, Resampling
-from npu_opt.dialects.npu.perf.shape import Shape4, div_up, round_up
+from npu_opt.hardware.perf.op_desc import Kernel, Resampling
+from npu_opt.hardware.perf.shape import Shape4, div_up, round_up
 
 BRICK_DEPTH = 16
 """Channels of one NHCWB16 brick: SRAM sizes of striped feature maps round the depth up to it."""

@@ -141,7 +141,7 @@ def _may_end(op: Operation) -> bool:
     concatenation: not when its OFM is a part of a concatenation already (a part is an op's own
     OFM), nor an average pool, which is scaled another way when it writes a concatenation (as
     Vela programs such a pool: the whole window's divisor, the zero points kept;
-    dialects/npu/kernels/pool.py), so that cutting it would change its values."""
+    interpreters/npu/pool.py), so that cutting it would change its values."""
     return op.name != "npu.avg_pool" and not any(isinstance(user, ConcatOp) for user, _ in op.results[0].uses)
 
 

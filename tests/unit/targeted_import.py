@@ -78,7 +78,7 @@ def check_scheduled(model: str, target: tuple[str, ...], pipeline: str) -> str:
     parsing it again is a fixed point, npu-check-schedule accepts it, and (unless the model holds
     an operator no interpreter runs) the scheduled interpreter computes, byte for byte, what the
     plain interpreter computes on the legalised model. Returns the scheduled text."""
-    from npu_opt.dialects.npu.schedule_exec import run_scheduled
+    from npu_opt.interpreters.scheduled import run_scheduled
     from npu_opt.ir.interpreter import run_function
     from npu_opt.ir.parser import parse_module
     from npu_opt.ir.printer import print_op

@@ -15,8 +15,8 @@ import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.ops_memory import ConcatOp
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
-from npu_opt.dialects.npu.perf.op_desc import Kernel, Resampling
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.op_desc import Kernel, Resampling
+from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, SCHEDULE_ATTR, SEARCH_ATTR, CascadeAttr
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.printer import print_op
@@ -262,7 +262,7 @@ def _inception_text(seed: int) -> str:
 
 @pytest.mark.parametrize("target", ["shared", "dedicated-16k"])
 def test_random_inception_blocks_check_and_run_like_the_legalised_model(target: str) -> None:
-    from npu_opt.dialects.npu.schedule_exec import run_scheduled
+    from npu_opt.interpreters.scheduled import run_scheduled
     from npu_opt.ir.interpreter import run_function
     from targeted_import import parsed_with_target, seeded_inputs
 

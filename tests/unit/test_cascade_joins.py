@@ -14,7 +14,7 @@ import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.ops_common import is_constant
 from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, CASCADE_ATTR, SCHEDULE_ATTR, AllocAttr, CascadeAttr
-from npu_opt.dialects.npu.schedule_exec import run_scheduled
+from npu_opt.interpreters.scheduled import run_scheduled
 from npu_opt.ir.interpreter import run_function
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.printer import print_op

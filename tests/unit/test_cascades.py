@@ -1,8 +1,8 @@
 """The cascade builder and stripe growth of npu-form-cascades on plain records."""
 from __future__ import annotations
 
-from npu_opt.dialects.npu.perf.op_desc import Kernel, Resampling
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.op_desc import Kernel, Resampling
+from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.passes.schedule.cascade_builder import (
     SchedOp, build_cascades, grow_stripes, min_stripes, propose_stripes, schedule_memory,
 )

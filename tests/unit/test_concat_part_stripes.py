@@ -10,8 +10,8 @@ import pytest
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind, TensorDesc
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.op_desc import NpuOpDesc, OpKind, TensorDesc
+from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.dialects.npu.schedule_attrs import STRIPE_ATTR
 from targeted_import import imported_with_target, run_pipeline
 

@@ -8,14 +8,14 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
-from npu_opt.dialects.npu.perf.arch import perf_target
-from npu_opt.dialects.npu.perf.block_choice import fastest_block_config
-from npu_opt.dialects.npu.perf.block_config import select_block_config
-from npu_opt.dialects.npu.perf.estimate import estimate_op
+from npu_opt.hardware.perf.arch import perf_target
+from npu_opt.hardware.perf.block_choice import fastest_block_config
+from npu_opt.hardware.perf.block_config import select_block_config
+from npu_opt.hardware.perf.estimate import estimate_op
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR
 from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, ScheduleAttr
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.analysis import AnalysisManager
 from targeted_import import MODELS, check_scheduled, imported_with_target, run_pipeline
 
@@ -90,7 +90,7 @@ def test_weight_slices_stay_whole_16_channel_units_under_shallow_blocks():
     # The fastest block of an op on a small NPU can be 4 or 8 channels deep; its weight slices
     # are whole blocks and whole 16-channel units (npu-check-schedule's rule 6), found by
     # scheduling wide_batch (a 300-channel conv) on the U55-32 and U55-64.
-    from npu_opt.dialects.npu.perf.weight_buffering import slice_unit
+    from npu_opt.hardware.perf.weight_buffering import slice_unit
 
     assert [slice_unit(d) for d in (4, 8, 16, 32, 48, 64)] == [16, 16, 16, 32, 48, 64]
     for accelerator in ("ethos-u55-32", "ethos-u55-64"):

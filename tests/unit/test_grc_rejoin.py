@@ -1,5 +1,5 @@
 """Re-runs of the codec's parameter search stop where a lane rejoins its recorded run
-(dialects/npu/perf/grc_search.py), and the sizes stay Vela's codec's, byte for byte.
+(hardware/codec/grc_search.py), and the sizes stay Vela's codec's, byte for byte.
 
 Oracle: ethos-u-vela's ``mlw_codec.encode`` where importable. The lane bookkeeping is checked by
 counting the lanes each rerun chunk advances (``_LaneBatch.step_costs``)."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from npu_opt.dialects.npu.perf import grc_search, weight_encoding
-from npu_opt.dialects.npu.perf.weight_encoding import encoded_sizes
+from npu_opt.hardware.codec import grc_search, weight_encoding
+from npu_opt.hardware.codec.weight_encoding import encoded_sizes
 
 try:
     from ethosu import mlw_codec

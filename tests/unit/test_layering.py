@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYERS = ["ir", "dialects", "passes", "tools"]
+LAYERS = ["ir", "hardware", "dialects", "interpreters", "passes", "tools"]
 
 
 def _layer_of(module: str) -> str:
@@ -57,3 +57,26 @@ def test_every_import_goes_through_the_npu_opt_namespace():
             if bare:
                 offenders[str(path.relative_to(ROOT))] = sorted(bare)
     assert not offenders, f"imports outside npu_opt: {offenders}"
+
+
+def _npu_opt_modules(path: Path) -> set[str]:
+    """The npu_opt modules ``path`` imports, at any depth (function-local imports included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("npu_opt."))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.startswith("npu_opt."):
+            found.add(node.module)
+    return found
+
+
+def test_the_hardware_model_reads_no_ir():
+    """hardware/ is the pure Ethos-U model: of the IR it may use the diagnostics' error classes only."""
+    offenders = {}
+    for path in sorted((ROOT / "hardware").rglob("*.py")):
+        ir_uses = {name for name in _npu_opt_modules(path) if _layer_of(name) == "ir"} - {"npu_opt.ir.diagnostics"}
+        if ir_uses:
+            offenders[str(path.relative_to(ROOT))] = sorted(ir_uses)
+    assert not offenders, f"the hardware model imports IR modules: {offenders}"

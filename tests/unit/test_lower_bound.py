@@ -11,16 +11,16 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401  (registers the schedule pipeline)
-from npu_opt.dialects.npu.accelerators import accelerator
+from npu_opt.hardware.accelerators import accelerator
 from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, TOTALS_ATTR
 from npu_opt.dialects.npu.perf.lower_bound import (
     compute_cycles_bound, feature_map_bytes, ifm_elements_read, lower_bound, op_footprint, percent_of, window_rows,
 )
-from npu_opt.dialects.npu.perf.op_desc import (
+from npu_opt.hardware.perf.op_desc import (
     Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, WeightsDesc,
 )
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.dialects.npu.schedule_attrs import USAGE_ATTR
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.pass_manager import PassFailure, PassManager

@@ -6,12 +6,12 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401  (registers the dialects)
 import npu_opt.passes  # noqa: F401  (registers the passes)
-from npu_opt.dialects.npu.accelerators import BlockType
+from npu_opt.hardware.accelerators import BlockType
 from npu_opt.dialects.npu.interfaces import CostedOp, costed
-from npu_opt.dialects.npu.op_kind import OpKind
+from npu_opt.hardware.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import is_constant
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, describe_op, is_costed
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
 from npu_opt.ir.opdef import Op, iter_ops

@@ -1,4 +1,4 @@
-"""The npu ops' interpreter kernels (dialects/npu/kernels): the NPU's rounding modes, MAC, pooling,
+"""The npu ops' interpreter kernels (interpreters/npu): the NPU's rounding modes, MAC, pooling,
 elementwise, table and memory kernels on small cases worked out by hand or by direct loops, the
 stripe keywords the scheduled executor uses, and legalised tests/data models against
 ai-edge-litert within the per-op bounds docs/npu_arithmetic.md records."""
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import npu_opt.dialects  # noqa: F401 - registers the dialects
-from npu_opt.dialects.npu.kernels.arith import rescale
-from npu_opt.dialects.npu.kernels.windows import ifm_rows_needed
+from npu_opt.interpreters.npu.arith import rescale
+from npu_opt.interpreters.npu.windows import ifm_rows_needed
 from npu_opt.ir.interpreter import InterpretError, kernel_for, run_function
 from npu_opt.ir.parser import parse_module
 from tflite_arith import tflite_rescale

@@ -8,7 +8,7 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401  (registers the dialects)
 from npu_opt.dialects.npu import ActivationAttr, FmAttr, KernelAttr, OffsetAttr, RescaleAttr, resolve_target
-from npu_opt.dialects.npu.accelerators import ActivationCycleCase, BlockType
+from npu_opt.hardware.accelerators import ActivationCycleCase, BlockType
 from npu_opt.dialects.npu.attrs import PARSERS
 from npu_opt.dialects.npu.interfaces import CostedOp
 from npu_opt.dialects.npu.ops_common import (

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from npu_opt.dialects.npu.perf.access import ElementAccess, element_access
-from npu_opt.dialects.npu.perf.arch import resolve_perf_target
-from npu_opt.dialects.npu.perf.block_config import BlockConfig, ShramLayout
-from npu_opt.dialects.npu.perf.memory import achieved_burst_bytes
-from npu_opt.dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, TensorDesc, TensorFormat, WeightsDesc
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.access import ElementAccess, element_access
+from npu_opt.hardware.perf.arch import resolve_perf_target
+from npu_opt.hardware.perf.block_config import BlockConfig, ShramLayout
+from npu_opt.hardware.perf.memory import achieved_burst_bytes
+from npu_opt.hardware.perf.op_desc import Kernel, NpuOpDesc, OpKind, TensorDesc, TensorFormat, WeightsDesc
+from npu_opt.hardware.perf.shape import Shape4
 
 _LAYOUT = ShramLayout(0, 1, 1, 2, 3)
 

@@ -1,17 +1,17 @@
-"""SHRAM fitting and block-config search rules (dialects/npu/perf/block_config.py), worked by hand
-from Vela 5.2.0 ``architecture_allocator.py`` and the SHRAM constants of dialects/npu/accelerators.py."""
+"""SHRAM fitting and block-config search rules (hardware/perf/block_config.py), worked by hand
+from Vela 5.2.0 ``architecture_allocator.py`` and the SHRAM constants of hardware/accelerators.py."""
 from __future__ import annotations
 
 import pytest
 
-from npu_opt.dialects.npu.accelerators import BlockType, accelerator
-from npu_opt.dialects.npu.perf import Kernel, NpuOpDesc, OpKind, Shape4, TensorDesc, WeightsDesc, check_block_config
-from npu_opt.dialects.npu.perf.block_config import (
+from npu_opt.hardware.accelerators import BlockType, accelerator
+from npu_opt.hardware.perf import Kernel, NpuOpDesc, OpKind, Shape4, TensorDesc, WeightsDesc, check_block_config
+from npu_opt.hardware.perf.block_config import (
     accumulator_bits, choose_part_kernel, find_block_config, fit_block_for_ofm, ifm_block_depth, ifm_block_for,
     select_block_config, try_layout,
 )
-from npu_opt.dialects.npu.perf.op_desc import Resampling
-from npu_opt.dialects.npu.perf.weight_size import encoder_part_kernel
+from npu_opt.hardware.perf.op_desc import Resampling
+from npu_opt.hardware.codec.weight_size import encoder_part_kernel
 
 U55_64 = accelerator("ethos-u55-64")
 U55_128 = accelerator("ethos-u55-128")

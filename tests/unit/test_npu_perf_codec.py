@@ -11,12 +11,12 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401  (registers the dialects)
 import npu_opt.passes  # noqa: F401  (registers the passes)
-from npu_opt.dialects.npu.accelerators import BlockType, accelerator
-from npu_opt.dialects.npu.perf import grc_search
-from npu_opt.dialects.npu.perf import weight_size
-from npu_opt.dialects.npu.perf.palette_sections import could_split, palette_sections
-from npu_opt.dialects.npu.perf.weight_encoding import code_section, encoded_sizes, encoded_stream_bytes
-from npu_opt.dialects.npu.perf.weight_size import WeightEncoder, encoder_part_kernel
+from npu_opt.hardware.accelerators import BlockType, accelerator
+from npu_opt.hardware.codec import grc_search
+from npu_opt.hardware.codec import weight_size
+from npu_opt.hardware.codec.palette_sections import could_split, palette_sections
+from npu_opt.hardware.codec.weight_encoding import code_section, encoded_sizes, encoded_stream_bytes
+from npu_opt.hardware.codec.weight_size import WeightEncoder, encoder_part_kernel
 
 try:
     from ethosu import mlw_codec

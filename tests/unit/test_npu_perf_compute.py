@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from npu_opt.dialects.npu.perf.arch import resolve_perf_target
-from npu_opt.dialects.npu.perf.block_config import BlockConfig, ShramLayout
-from npu_opt.dialects.npu.perf.compute import compute_cycles, dpu_block_cycles, hw_macs, output_cycle_case
-from npu_opt.dialects.npu.perf.op_desc import Kernel, NpuOpDesc, OpKind, TensorDesc, WeightsDesc
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.arch import resolve_perf_target
+from npu_opt.hardware.perf.block_config import BlockConfig, ShramLayout
+from npu_opt.hardware.perf.compute import compute_cycles, dpu_block_cycles, hw_macs, output_cycle_case
+from npu_opt.hardware.perf.op_desc import Kernel, NpuOpDesc, OpKind, TensorDesc, WeightsDesc
+from npu_opt.hardware.perf.shape import Shape4
 
 _LAYOUT = ShramLayout(0, 1, 1, 2, 3)
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from npu_opt.dialects.npu.perf import (
+from npu_opt.hardware.perf import (
     Kernel, NpuOpDesc, OpKind, Shape4, TensorDesc, WeightStreaming, WeightsDesc, estimate_op,
     resolve_perf_target, select_block_config,
 )
-from npu_opt.dialects.npu.perf.dma import npu_cycles_with_dma
-from npu_opt.dialects.npu.perf.memory import achieved_burst_bytes, burst_adjusted_bytes, mem2mem_cycles
-from npu_opt.dialects.npu.perf.op_desc import TensorFormat
-from npu_opt.dialects.npu.perf.weight_buffering import propose_weight_buffering, weights_need_dma
-from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightRange
+from npu_opt.hardware.perf.dma import npu_cycles_with_dma
+from npu_opt.hardware.perf.memory import achieved_burst_bytes, burst_adjusted_bytes, mem2mem_cycles
+from npu_opt.hardware.perf.op_desc import TensorFormat
+from npu_opt.hardware.perf.weight_buffering import propose_weight_buffering, weights_need_dma
+from npu_opt.hardware.codec.weight_size import EncodedWeights, WeightRange
 
 U55 = resolve_perf_target("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram")
 U65 = resolve_perf_target("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram")

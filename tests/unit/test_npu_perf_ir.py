@@ -11,10 +11,10 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401  (registers the dialects)
 import npu_opt.passes  # noqa: F401  (registers the passes)
-from npu_opt.dialects.npu.perf import OpKind, Shape4
+from npu_opt.hardware.perf import OpKind, Shape4
 from npu_opt.dialects.npu.perf.ir_adapter import describe_op, op_weights_hwio, report_name
 from npu_opt.dialects.npu.perf.ir_attrs import BlockAttr, CostAttr
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
 from npu_opt.ir.parser import ParseOptions, parse_module
 from npu_opt.ir.pass_manager import PassManager

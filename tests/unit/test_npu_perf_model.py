@@ -2,7 +2,7 @@
 
 Every expected number below is worked out in the comments from Vela 5.2.0's legacy performance
 model (npu_performance.py, architecture_allocator.py) and the constants of
-dialects/npu/accelerators.py. Common set-up:
+hardware/accelerators.py. Common set-up:
 
 * U55: ethos-u55-128 on Ethos_U55_High_End_Embedded / Shared_Sram: OFM micro-block w2 x h1 x d8,
   24 SHRAM banks (2 reserved at the end), granules IFM8 4, Acc32 8; SRAM 8 B/cycle, burst 32 B,
@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import pytest
 
-from npu_opt.dialects.npu.perf import (
+from npu_opt.hardware.perf import (
     Kernel, NpuOpDesc, OpKind, Shape4, TensorDesc, WeightsDesc, estimate_op, resolve_perf_target,
     select_block_config,
 )
-from npu_opt.dialects.npu.perf.compute import dpu_block_cycles
+from npu_opt.hardware.perf.compute import dpu_block_cycles
 
 U55 = resolve_perf_target("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram")
 U65 = resolve_perf_target("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram")
@@ -174,7 +174,7 @@ def test_ofm_stripe_and_depth_slice() -> None:
 
 
 def test_estimates_are_memoised() -> None:
-    from npu_opt.dialects.npu.perf import find_block_config
+    from npu_opt.hardware.perf import find_block_config
 
     estimate_op(U55, CONV)
     hits = estimate_op.cache_info().hits

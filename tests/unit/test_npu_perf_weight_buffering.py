@@ -1,4 +1,4 @@
-"""Weight-stream slicing (dialects/npu/perf/weight_buffering.py): the prefetch share, the slice
+"""Weight-stream slicing (hardware/perf/weight_buffering.py): the prefetch share, the slice
 depth rounding, the shrinking sequence of slicings and the whole choice under a tight buffer.
 Expected values worked by hand from the policy in the module docstring (checked against Vela 5.2
 on the corpus by bench/perf_fidelity.py)."""
@@ -8,13 +8,13 @@ import math
 
 import pytest
 
-from npu_opt.dialects.npu.perf import (
+from npu_opt.hardware.perf import (
     Kernel, NpuOpDesc, OpKind, Shape4, TensorDesc, WeightsDesc, resolve_perf_target, select_block_config,
 )
-from npu_opt.dialects.npu.perf.weight_buffering import (
+from npu_opt.hardware.perf.weight_buffering import (
     depth_boundaries, prefetch_bytes, propose_weight_buffering, slicings, snap_slice_depth,
 )
-from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightRange
+from npu_opt.hardware.codec.weight_size import EncodedWeights, WeightRange
 
 
 def test_prefetch_is_the_hidden_share_capped_at_half_the_buffer() -> None:

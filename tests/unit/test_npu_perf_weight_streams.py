@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from npu_opt.dialects.builtin import ModuleOp
-from npu_opt.dialects.npu.accelerators import BlockType, accelerator
-from npu_opt.dialects.npu.perf import weight_size
-from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
+from npu_opt.hardware.accelerators import BlockType, accelerator
+from npu_opt.hardware.codec import weight_size
+from npu_opt.hardware.codec.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.analysis import AnalysisManager
 

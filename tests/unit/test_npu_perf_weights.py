@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from npu_opt.dialects.npu.accelerators import BlockType, accelerator
-from npu_opt.dialects.npu.perf.weight_encoding import encoded_stream_bytes
-from npu_opt.dialects.npu.perf.weight_reorder import padded_weight_count, reorder_weights
-from npu_opt.dialects.npu.perf.weight_size import encode_weights
+from npu_opt.hardware.accelerators import BlockType, accelerator
+from npu_opt.hardware.codec.weight_encoding import encoded_stream_bytes
+from npu_opt.hardware.codec.weight_reorder import padded_weight_count, reorder_weights
+from npu_opt.hardware.codec.weight_size import encode_weights
 
 
 def lcg(n: int, seed: int = 12345) -> np.ndarray:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from npu_opt.dialects.npu.accelerators import BlockType, accelerator
-from npu_opt.dialects.npu.perf.block_config import choose_part_kernel, find_block_config, try_layout
-from npu_opt.dialects.npu.perf.op_desc import Kernel, Resampling
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.accelerators import BlockType, accelerator
+from npu_opt.hardware.perf.block_config import choose_part_kernel, find_block_config, try_layout
+from npu_opt.hardware.perf.op_desc import Kernel, Resampling
+from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.passes.npu_lowering import tables
 from npu_opt.passes.npu_lowering.support_ops import resize_factor
 

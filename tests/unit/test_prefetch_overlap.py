@@ -17,7 +17,7 @@ import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR
 from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, USAGE_ATTR, StreamAttr
-from npu_opt.dialects.npu.schedule_exec import run_scheduled
+from npu_opt.interpreters.scheduled import run_scheduled
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.interpreter import run_function
 from npu_opt.ir.parser import parse_module

@@ -1,4 +1,4 @@
-"""The stripe-by-stripe executor of scheduled IR (dialects/npu/schedule_exec): byte layouts,
+"""The stripe-by-stripe executor of scheduled IR (interpreters/scheduled): byte layouts,
 rolling-buffer slots, weight-stream buffers, and whole scheduled models against the plain
 interpreter, including hand-broken schedules that must give wrong outputs."""
 from __future__ import annotations
@@ -16,8 +16,8 @@ import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.schedule_attrs import (
     ALLOC_ATTR, CASCADE_ATTR, SECOND_BUFFER_ATTR, STREAM_ATTR, TIME_ATTR, AllocAttr, CascadeAttr, StreamAttr,
 )
-from npu_opt.dialects.npu.schedule_exec import run_scheduled
-from npu_opt.dialects.npu.schedule_exec.placement import Placements
+from npu_opt.interpreters.scheduled import run_scheduled
+from npu_opt.interpreters.scheduled.placement import Placements
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import OpResult
 from npu_opt.ir.diagnostics import DiagnosticEngine
@@ -27,8 +27,8 @@ from npu_opt.ir.pass_manager import PassFailure, PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
 from targeted_import import imported_with_target, seeded_inputs
-from npu_opt.dialects.npu.schedule_exec.layout import address_map, footprint, gather, scatter
-from npu_opt.dialects.npu.schedule_exec.weights import WeightStream
+from npu_opt.interpreters.scheduled.layout import address_map, footprint, gather, scatter
+from npu_opt.interpreters.scheduled.weights import WeightStream
 
 
 # --- layouts -----------------------------------------------------------------------------------

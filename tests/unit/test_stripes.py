@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from npu_opt.dialects.npu.perf.op_desc import Kernel, Resampling
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.op_desc import Kernel, Resampling
+from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.passes.schedule.stripes import (
     brick_bytes, input_extent, min_stripe_height, producer_stripe_height, rolling_buffer_shape, stripe_input,
     tensor_bytes,

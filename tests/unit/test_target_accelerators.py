@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import pytest
 
-from npu_opt.dialects.npu import accelerators as acc
-from npu_opt.dialects.npu.accelerators import (
+from npu_opt.hardware import accelerators as acc
+from npu_opt.hardware.accelerators import (
     ACCELERATORS, ActivationCycleCase, Block, BlockType, OutputCycleCase, ShramElement, accelerator,
 )
-from npu_opt.dialects.npu.errors import TargetError
+from npu_opt.hardware.errors import TargetError
 
 # name: (MACs per cycle per core, cores, OFM ublock (w, h, d), IFM ublock (w, h, d), SHRAM banks,
 #        SHRAM granules [IFM8, IFM16, IFM8_EW, IFM16_EW, IFM32, Acc16, Acc32, Acc40], elementwise units)

@@ -8,7 +8,7 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401  (registers the npu dialect)
 from npu_opt.dialects.npu import TargetAttr, target_of
-from npu_opt.dialects.npu.errors import TargetError
+from npu_opt.hardware.errors import TargetError
 from npu_opt.dialects.npu.target_attr import parse_target_body
 from npu_opt.ir.diagnostics import UserError
 from npu_opt.ir.parser import parse_module

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from npu_opt.dialects.npu.errors import TargetError
-from npu_opt.dialects.npu.target import MemoryTiming, SystemConfig, resolve_target
-from npu_opt.dialects.npu.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
+from npu_opt.hardware.errors import TargetError
+from npu_opt.hardware.target import MemoryTiming, SystemConfig, resolve_target
+from npu_opt.hardware.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
 from npu_opt.ir.diagnostics import UserError
 
 INPUTS = Path(__file__).resolve().parent.parent / "lit" / "Inputs"

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 import npu_opt.dialects  # noqa: F401  (registers the dialects)
-from npu_opt.dialects.tfl.kernels.fixed_point import multiply_by_quantized_multiplier_wide
-from npu_opt.dialects.tfl.kernels.reduce import mean_multiplier
+from npu_opt.interpreters.tfl.fixed_point import multiply_by_quantized_multiplier_wide
+from npu_opt.interpreters.tfl.reduce import mean_multiplier
 from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.interpreter import InterpretError, run_function

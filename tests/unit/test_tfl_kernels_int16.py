@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import npu_opt.dialects  # noqa: F401  (registers the dialects)
-from npu_opt.dialects.tfl.kernels import int16_tables
-from npu_opt.dialects.tfl.kernels.quantize import Quant
+from npu_opt.interpreters.tfl import int16_tables
+from npu_opt.interpreters.tfl.quantize import Quant
 from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite
 from npu_opt.ir.diagnostics import DiagnosticEngine, UserError
 from npu_opt.ir.interpreter import InterpretError, run_function

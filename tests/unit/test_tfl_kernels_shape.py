@@ -1,4 +1,4 @@
-"""The tfl data-movement kernels (dialects/tfl/kernels/{shape,slicing,resize}.py) against
+"""The tfl data-movement kernels (interpreters/tfl/{shape,slicing,resize}.py) against
 ai-edge-litert's reference kernels, bit for bit.
 
 Each case is a small function written as tfl IR with the builders of tests/data/make_models.py,

@@ -11,14 +11,14 @@ import numpy as np
 
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
-from npu_opt.dialects.npu.perf.arch import perf_target
+from npu_opt.hardware.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, op_weights_hwio
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.dialects.npu.perf.weight_dma import weight_encoder
-from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
+from npu_opt.hardware.codec.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline

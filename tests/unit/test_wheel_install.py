@@ -24,8 +24,8 @@ pytestmark = pytest.mark.skipif(os.environ.get("NPU_OPT_SKIP_WHEEL_TEST") == "1"
                                 reason="NPU_OPT_SKIP_WHEEL_TEST=1")
 
 
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "ir", "dialects", "passes", "tools")
-"""What the wheel is built from (setup.py discovers the four layers)."""
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "ir", "hardware", "dialects", "interpreters", "passes", "tools")
+"""What the wheel is built from (setup.py discovers the layers)."""
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +75,7 @@ def test_wheel_puts_only_the_npu_opt_namespace_at_the_top(wheel: Path):
     # every layer and every subpackage made it in (a hand-written list once missed passes/npu_lowering)
     for package in sorted(ROOT.glob("**/__init__.py")):
         relative = package.relative_to(ROOT)
-        if relative.parts[0] in ("ir", "dialects", "passes", "tools"):
+        if relative.parts[0] in ("ir", "hardware", "dialects", "interpreters", "passes", "tools"):
             assert f"npu_opt/{relative.as_posix()}" in names, relative
     assert "npu_opt/ir/mlir.lark" in names
 

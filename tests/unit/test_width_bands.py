@@ -10,7 +10,7 @@ import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.attrs import KernelAttr
 from npu_opt.dialects.npu.schedule_attrs import ScheduleAttr
-from npu_opt.dialects.npu.schedule_exec import run_scheduled
+from npu_opt.interpreters.scheduled import run_scheduled
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
@@ -196,7 +196,7 @@ def _pooled_chain_text() -> str:
 
 def test_a_cut_chain_never_ends_in_an_average_pool():
     # the band outputs are written into one concatenation, and an average pool writing a
-    # concatenation is scaled as Vela programs such a pool (dialects/npu/kernels/pool.py): cut,
+    # concatenation is scaled as Vela programs such a pool (interpreters/npu/pool.py): cut,
     # it computed other values (a random network's schedule differed from its model in 4 % of
     # its elements). The chain is cut before it; the average pool runs whole after the bands.
     from npu_opt.ir.interpreter import run_function

@@ -31,9 +31,9 @@ from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, element_bits, feature_map, is_constant, quant_of, shape_of
 from npu_opt.dialects.npu.ops_elementwise import LutOp
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp, slice_root
-from npu_opt.dialects.npu.perf.op_desc import MEMORY_AREAS, Kernel, NpuOpDesc, derived, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
-from npu_opt.dialects.npu.perf.shape import Shape4
-from npu_opt.dialects.npu.target import target_of
+from npu_opt.hardware.perf.op_desc import MEMORY_AREAS, Kernel, NpuOpDesc, derived, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc
+from npu_opt.hardware.perf.shape import Shape4
+from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.analysis import Analysis, AnalysisManager
 from npu_opt.ir.core import Operation, Value
 

@@ -25,17 +25,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from npu_opt.dialects.npu.perf.block_config import BlockConfig, check_block_config, select_block_config
-from npu_opt.dialects.npu.perf.estimate import OpCost
-from npu_opt.dialects.npu.perf.shape import Shape4
+from npu_opt.hardware.perf.block_config import BlockConfig, check_block_config, select_block_config
+from npu_opt.hardware.perf.estimate import OpCost
+from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.dialects.npu.schedule_attrs import STRIPE_ATTR, StripeAttr
 from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.core import Operation
 from npu_opt.ir.type_parser import split_top_level
 
 if TYPE_CHECKING:
-    from npu_opt.dialects.npu.accelerators import AcceleratorConfig
-    from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
+    from npu_opt.hardware.accelerators import AcceleratorConfig
+    from npu_opt.hardware.perf.op_desc import NpuOpDesc
 
 TRAVERSALS = ("depth_first", "part_kernel")
 CYCLE_KEYS = ("total", "npu", "compute", "dma", "sram", "dram", "on_chip_flash", "off_chip_flash")

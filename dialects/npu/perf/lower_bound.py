@@ -63,11 +63,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from npu_opt.dialects.npu.perf.arch import PerfTarget
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind, Resampling, TensorDesc
-from npu_opt.dialects.npu.perf.shape import Shape4
-from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES
-from npu_opt.dialects.npu.target import Target
+from npu_opt.hardware.perf.arch import PerfTarget
+from npu_opt.hardware.perf.op_desc import NpuOpDesc, OpKind, Resampling, TensorDesc
+from npu_opt.hardware.perf.shape import Shape4
+from npu_opt.hardware.codec.weight_size import SCALE_RECORD_BYTES
+from npu_opt.hardware.target import Target
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation, Value
 
@@ -147,7 +147,7 @@ def feature_map_bytes(desc: NpuOpDesc) -> int:
 
 def compute_cycles_bound(desc: NpuOpDesc, accel: object) -> float:
     """Cycles the MAC array and the output unit need at their peak rates."""
-    from npu_opt.dialects.npu.perf.compute import nn_macs
+    from npu_opt.hardware.perf.compute import nn_macs
 
     macs = nn_macs(desc) / accel.total_macs_per_cycle  # type: ignore[attr-defined]
     output = desc.ofm.shape.elements() * min(accel.output_cycles_per_elem)  # type: ignore[attr-defined]
@@ -266,9 +266,9 @@ def _shape(value: Value) -> Shape4:
 def lower_bound(module: Operation) -> LowerBound:
     """The cycles and peak fast-storage bytes no schedule of ``module`` (legalised, with an
     ``npu.target``) can beat; see the module docstring. Raises ValueError without a target."""
-    from npu_opt.dialects.npu.perf.arch import perf_target
+    from npu_opt.hardware.perf.arch import perf_target
     from npu_opt.dialects.npu.perf.ir_adapter import describe_op, is_costed, weights_source
-    from npu_opt.dialects.npu.target import target_of
+    from npu_opt.dialects.npu.target_attr import target_of
 
     target = target_of(module, required=False)
     if target is None:

@@ -19,12 +19,12 @@ from typing import Callable
 
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, feature_map, is_constant
 from npu_opt.dialects.npu.ops_memory import DmaOp
-from npu_opt.dialects.npu.perf.arch import PerfTarget
-from npu_opt.dialects.npu.perf.block_config import BlockConfig
+from npu_opt.hardware.perf.arch import PerfTarget
+from npu_opt.hardware.perf.block_config import BlockConfig
 from npu_opt.dialects.npu.perf.ir_adapter import op_weights_hwio
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
-from npu_opt.dialects.npu.perf.shape import round_up
-from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, EncodedWeights, WeightRange
+from npu_opt.hardware.perf.op_desc import NpuOpDesc
+from npu_opt.hardware.perf.shape import round_up
+from npu_opt.hardware.codec.weight_size import SCALE_RECORD_BYTES, EncodedWeights, WeightRange
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation, Value

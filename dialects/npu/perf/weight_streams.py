@@ -14,12 +14,12 @@ from typing import Callable
 
 import numpy as np
 
-from npu_opt.dialects.npu.perf.arch import PerfTarget
-from npu_opt.dialects.npu.perf.block_config import BlockConfig
+from npu_opt.hardware.perf.arch import PerfTarget
+from npu_opt.hardware.perf.block_config import BlockConfig
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, module_of, op_weights_hwio, weights_source
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
-from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc
-from npu_opt.dialects.npu.perf.weight_size import EncodedWeights, WeightEncoder, encode_together
+from npu_opt.hardware.perf.op_desc import NpuOpDesc
+from npu_opt.hardware.codec.weight_size import EncodedWeights, WeightEncoder, encode_together
 from npu_opt.ir.analysis import Analysis, AnalysisManager
 from npu_opt.ir.clone import Clone
 from npu_opt.ir.core import Operation

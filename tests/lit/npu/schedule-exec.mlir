@@ -1,5 +1,5 @@
 // npu-run executes a scheduled module stripe by stripe with every tensor at its allocated offset
-// (dialects/npu/schedule_exec). A schedule from the passes gives the legalised module's outputs
+// (interpreters/scheduled). A schedule from the passes gives the legalised module's outputs
 // bit for bit; npu-run checks a schedule's rules first (npu-check-schedule) and refuses a
 // hand-broken copy of it with the checker's error (run anyway, it would give other outputs:
 // tests/unit/test_schedule_exec.py). (This file holds only RUN lines: the schedule is made from a tests/data model; the

@@ -1,0 +1,3 @@
+"""The Ethos-U hardware model, apart from the IR: accelerators, Vela's system configs and memory
+modes, the resolved ``Target``, the performance model (``perf``) and the weight codec (``codec``).
+Nothing here imports the IR beyond ``ir.diagnostics``; ``dialects/npu`` adapts it to the IR."""

@@ -1,0 +1,171 @@
+"""The order in which the NPU consumes weights: the padded brick stream the encoder compresses.
+
+The weight decoder feeds the MAC array OFM micro-block by OFM micro-block, IFM micro-block by IFM
+micro-block, kernel element by kernel element, within sub-kernels of at most 8x8 (less with
+dilation). The stream is padded with zeros where the tensor does not fill a micro-block (IFM depth
+to the 32- or 16-deep IFM block for depth-first traversal, or to 8 within each IFM block for
+part-kernel-first; OFM depth to the micro-block; sub-kernel elements to 4 (or 2) for depthwise and
+part-kernel-first). Loop nest, outermost first (this is the layout of Vela 5.2.0's mlw codec
+``reorder``):
+
+1. OFM blocks of ``ofm_block_depth`` channels;
+2. IFM depth in steps of the IFM block depth (32; 16 for part-kernel-first or 16-bit IFMs;
+   a single pass for depthwise);
+3. sub-kernel rows, 4. sub-kernel columns;
+5. part-kernel-first only: IFM micro-blocks of the IFM block (clipped to the IFM depth);
+6. OFM micro-blocks of the OFM block;
+7. kernel elements, x fastest (padded elements are zero);
+8. depth-first only: IFM micro-blocks of the IFM block (not clipped: padded);
+9. OFM channels of a micro-block; 10. IFM channels of a micro-block (1 for depthwise).
+
+The padded length sets the raw size of the stream; its zero runs and value statistics set the
+encoded size (weight_encoding.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from npu_opt.hardware.perf.shape import div_up, round_up
+
+
+@dataclass(frozen=True)
+class _Brick:
+    """The walk inside one (OFM block, IFM block, sub-kernel): offsets from the blocks' first
+    channels, in stream order, and whether each element lies inside the sub-kernel."""
+
+    ofm: np.ndarray
+    row: np.ndarray
+    column: np.ndarray
+    ifm: np.ndarray
+    inside: np.ndarray
+
+
+@lru_cache(maxsize=256)
+def _brick(ofm_depth: int, ifm_depth: int, sub: tuple[int, int, int, int], ifm_ublock: int, ofm_ublock: int,
+           depthwise: bool, partkernel: bool, ifm_bits: int) -> _Brick:
+    """The walk for blocks of ``ofm_depth`` x ``ifm_depth`` channels over sub-kernel ``sub``
+    = (first row, first column, rows, columns): axes IFM micro-block (part-kernel-first), OFM
+    micro-block, kernel element, IFM micro-block (depth-first), OFM channel, IFM channel.
+    Memoised: layers of one network share a few block shapes."""
+    top, left, rows, columns = sub
+    elements = rows * columns
+    if partkernel:
+        elements = round_up(elements, 2 if ifm_bits == 16 else 4)
+    elif depthwise:
+        elements = round_up(elements, 4)
+    ifm_steps = np.arange(0, ifm_depth, ifm_ublock)
+    walk_ifm_first = ifm_steps if partkernel else np.zeros(1, np.int64)
+    walk_ifm_inner = np.zeros(1, np.int64) if partkernel else ifm_steps
+    element = np.arange(elements)
+    ofm = (np.arange(0, ofm_depth, ofm_ublock)[None, :, None, None, None, None]
+           + np.arange(ofm_ublock)[None, None, None, None, :, None])
+    ifm = (walk_ifm_first[:, None, None, None, None, None] + walk_ifm_inner[None, None, None, :, None, None]
+           + np.arange(1 if depthwise else ifm_ublock)[None, None, None, None, None, :])
+    e = element[None, None, :, None, None, None]
+    shape = np.broadcast_shapes(ofm.shape, ifm.shape, e.shape)
+    def spread(axes: np.ndarray) -> np.ndarray:
+        flat = np.broadcast_to(axes, shape).reshape(-1)
+        flat.flags.writeable = False  # shared by every call with these arguments (memoised)
+        return flat
+
+    return _Brick(spread(ofm), spread(top + e // columns), spread(left + e % columns), spread(ifm),
+                  spread((e // columns) < rows))
+
+
+def reorder_weights(ohwi: np.ndarray, ifm_ublock_depth: int, ofm_ublock_depth: int, ofm_block_depth: int,
+                    depthwise: bool, partkernel: bool, ifm_bits: int, decomp_h: int = 8,
+                    decomp_w: int = 8) -> np.ndarray:
+    """The weights ``ohwi`` (O x H x W x I, zero point already subtracted) in NPU stream order,
+    zero padded, as int16.
+
+    Blocks of the same extent share one walk (``_brick``): the stream is gathered for all of
+    them at once, from a copy of the weights with a zero cell that padding points to."""
+    ofm_depth, kernel_h, kernel_w, ifm_depth = ohwi.shape
+    if ofm_depth == 0:
+        return np.zeros(0, np.int16)
+    ifm_block_depth = 16 if partkernel or ifm_bits == 16 else 32
+    source = np.zeros((ofm_depth + 1, kernel_h, kernel_w, ifm_depth), np.int16)
+    source[:ofm_depth] = ohwi
+    flat = source.reshape(-1)
+    zero_cell = ofm_depth * kernel_h * kernel_w * ifm_depth  # the first cell of the extra channel
+    subs = [(y, x, min(decomp_h, kernel_h - y), min(decomp_w, kernel_w - x))
+            for y in range(0, kernel_h, decomp_h) for x in range(0, kernel_w, decomp_w)]
+    ofm_groups = _block_groups(ofm_depth, ofm_block_depth)
+    if depthwise:
+        ifm_groups = [(np.zeros(1, np.int64), ifm_ublock_depth)]
+    elif partkernel:
+        ifm_groups = _block_groups(ifm_depth, ifm_block_depth)
+    else:
+        ifm_groups = [(np.arange(0, ifm_depth, ifm_block_depth), ifm_block_depth)]
+    # Cells are indexed in 32 bits when they fit (half the memory traffic of the index arithmetic).
+    index = np.int32 if zero_cell < (1 << 31) - 1 else np.int64
+    channel_cells = kernel_h * kernel_w * ifm_depth
+    pieces = []
+    for ofm_starts, ofm_extent in ofm_groups:
+        per_ifm_group = []
+        ofm_base = (ofm_starts * channel_cells).astype(index)[:, None, None]
+        for ifm_starts, ifm_extent in ifm_groups:
+            per_sub = []
+            ifm_base = ifm_starts.astype(index)[None, :, None]
+            for sub in subs:
+                walk = _brick(ofm_extent, ifm_extent, sub, ifm_ublock_depth, ofm_ublock_depth, depthwise,
+                              partkernel, ifm_bits)
+                # A cell is the walk's offset from the block's first weight plus the block's first
+                # weight; the walk stays inside the weights where its channels do and it is inside.
+                offset = (((walk.ofm * kernel_h + walk.row) * kernel_w + walk.column) * ifm_depth
+                          + walk.ifm).astype(index)
+                cell = ofm_base + ifm_base + offset[None, None, :]
+                keep_ofm = walk.ofm[None, :] < (ofm_depth - ofm_starts)[:, None]
+                keep_ifm = (walk.ifm[None, :] < (ifm_depth - ifm_starts)[:, None]) & walk.inside[None, :]
+                if keep_ofm.all() and keep_ifm.all():
+                    per_sub.append(cell)
+                else:
+                    per_sub.append(np.where(keep_ofm[:, None, :] & keep_ifm[None, :, :], cell, index(zero_cell)))
+            cells = np.concatenate(per_sub, axis=2)
+            per_ifm_group.append(cells.reshape(cells.shape[0], -1))
+        pieces.append(np.concatenate(per_ifm_group, axis=1).reshape(-1))
+    return flat[np.concatenate(pieces)]
+
+
+def forget_walks() -> None:
+    """Drop the memoised block walks (hardware.perf.caches.clear_caches calls this)."""
+    _brick.cache_clear()
+
+
+def _block_groups(depth: int, block: int) -> list[tuple[np.ndarray, int]]:
+    """Blocks of ``block`` channels over ``depth``: (first channels, extent) of the full blocks,
+    then of the clipped last block if there is one."""
+    full = depth // block
+    groups = [(np.arange(full) * block, block)] if full else []
+    if depth % block:
+        groups.append((np.array([full * block]), depth % block))
+    return groups
+
+
+def padded_weight_count(ofm_depth: int, kernel_h: int, kernel_w: int, ifm_depth: int, ifm_ublock_depth: int,
+                        ofm_ublock_depth: int, ofm_block_depth: int, depthwise: bool, partkernel: bool,
+                        ifm_bits: int, decomp_h: int = 8, decomp_w: int = 8) -> int:
+    """Length of ``reorder_weights``' stream, computed without building it."""
+    ifm_block_depth = 16 if partkernel or ifm_bits == 16 else 32
+    step = 2 if ifm_bits == 16 else 4
+    kernel = 0
+    for sub_y in range(0, kernel_h, decomp_h):
+        for sub_x in range(0, kernel_w, decomp_w):
+            e = min(kernel_h - sub_y, decomp_h) * min(kernel_w - sub_x, decomp_w)
+            kernel += round_up(e, step) if partkernel else round_up(e, 4) if depthwise else e
+    ofm = sum(round_up(min(ofm_block_depth, ofm_depth - z), ofm_ublock_depth)
+              for z in range(0, ofm_depth, ofm_block_depth))
+    if depthwise:
+        return ofm * kernel
+    if partkernel:
+        ifm = sum(round_up(min(ifm_block_depth, ifm_depth - z), ifm_ublock_depth)
+                  for z in range(0, ifm_depth, ifm_block_depth))
+    else:
+        ifm = div_up(ifm_depth, ifm_block_depth) * ifm_block_depth
+    return ofm * kernel * ifm
+
+
+__all__ = ["forget_walks", "padded_weight_count", "reorder_weights"]

@@ -1,0 +1,185 @@
+"""Kernels of the NPU's elementwise operations: add, sub, mul, minimum, maximum, shl, shr, abs,
+clz and leaky_relu.
+
+Operands are read minus their zero points (none for 32-bit feature maps); a broadcast or scalar
+operand broadcasts as numpy does. Scaling, as Vela programs it:
+
+- add/sub: an explicit ``rescale`` applies to the raw sum; operands without a scale are added
+  unscaled; otherwise Vela's advanced scaling, which equals TFLite's: both operands are brought
+  to twice the larger input scale with 20 (8-bit) or 15 (wider) bits of headroom -- the one with
+  the larger scale exactly (a left shift by headroom - 1), the other by its input multiplier
+  applied to the operand shifted left by the headroom -- and the sum is rescaled to the OFM;
+- mul: the product rescaled by the explicit ``rescale`` or by in1 x in2 / out (float32, as Vela);
+  with a 32-bit operand only the shift applies (the NPU does not apply the multiplier there);
+- minimum/maximum: no scaling; shl/shr: shift by the second operand (shr rounds by the op's
+  rounding mode: ties away from zero for ``tflite``); abs/leaky_relu: rescaled by ifm/ofm scale
+  (times alpha on the negative side); clz: the leading zeros of the 32-bit value.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.interpreters.npu.arith import (
+    explicit_rescale, finish, ifm_zero_point, rescale, rounding_of, scale, shift_round, target_quant, wide_product,
+)
+from npu_opt.dialects.npu.ops_common import storage_of
+from npu_opt.dialects.npu.ops_elementwise import (
+    AbsOp, AddOp, ClzOp, LeakyReluOp, MaximumOp, MinimumOp, MulOp, ShlOp, ShrOp, SubOp,
+)
+from npu_opt.dialects.npu.quant import elementwise_mul_scale, quantise_scale
+from npu_opt.ir.core import Operation
+from npu_opt.ir.interpreter import fail
+
+Rows = tuple[int, int] | None
+
+
+def _operand(op: Operation, args: list[Any], index: int, ofm_channels: Rows) -> np.ndarray:
+    """Operand ``index`` minus its zero point, as int64 (channel-sliced for a depth stripe)."""
+    array = np.asarray(args[index], dtype=np.int64) - ifm_zero_point(op.operands[index])
+    if ofm_channels is not None and array.ndim == 4 and array.shape[3] > 1:
+        array = array[..., ofm_channels[0]:ofm_channels[1]]
+    return array
+
+
+def _out_scale(op: Operation) -> float | None:
+    if op.attr("output_quant") is None:
+        return scale(op.results[0])
+    q = target_quant(op)
+    return float(q.scales[0]) if q is not None else None
+
+
+def _headroom(op: Operation) -> int:
+    storage = storage_of(op.operands[0].type) or storage_of(op.operands[1].type)
+    return 20 if storage is not None and storage.width == 8 else 15
+
+
+def _addend_scale(op: Operation, index: int) -> float | None:
+    """The scale of add/sub operand ``index``: None for "no scale" values and for constants of
+    scale 1, which the legalisation only makes as Vela's unscaled constants (softmax's
+    fixed-point constants)."""
+    value = op.operands[index]
+    found = scale(value)
+    owner = getattr(value, "op", None)
+    if found == 1.0 and owner is not None and not owner.name.startswith("npu."):
+        return None
+    return found
+
+
+def add_sub(op: Operation, a: np.ndarray, b: np.ndarray, sign: int) -> np.ndarray:
+    """The rescaled a + sign * b of an add or sub (before the OFM zero point)."""
+    explicit = explicit_rescale(op)
+    if explicit is not None:
+        return rescale(a + sign * b, explicit[0], explicit[1], rounding_of(op))
+    s1, s2, so = _addend_scale(op, 0), _addend_scale(op, 1), _out_scale(op)
+    if s1 is None or s2 is None or so is None:
+        return a + sign * b
+    headroom = _headroom(op)
+    twice = 2.0 * max(s1, s2)
+    m1, sh1 = quantise_scale(float(np.double(s1) / twice))
+    m2, sh2 = quantise_scale(float(np.double(s2) / twice))
+    mo, sho = quantise_scale(float(twice / (np.double(so) * (1 << headroom))))
+    if s1 == s2:
+        scaled_a, scaled_b = a << (headroom - 1), b << (headroom - 1)
+    elif s1 > s2:
+        scaled_a = a << (headroom - 1)
+        scaled_b = shift_round(wide_product(b << headroom, m2), sh2, "tflite")
+    else:
+        scaled_a = shift_round(wide_product(a << headroom, m1), sh1, "tflite")
+        scaled_b = b << (headroom - 1)
+    return rescale(scaled_a + sign * scaled_b, mo, sho, rounding_of(op))
+
+
+@NPU.kernel(AddOp, SubOp)
+def add(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
+    a, b = _operand(op, args, 0, ofm_channels), _operand(op, args, 1, ofm_channels)
+    return [finish(op, add_sub(op, a, b, -1 if op.name == "npu.sub" else 1), args)]  # type: ignore[arg-type]
+
+
+@NPU.kernel(MulOp)
+def mul(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
+    a, b = _operand(op, args, 0, ofm_channels), _operand(op, args, 1, ofm_channels)
+    product = wide_product(a, b)
+    explicit = explicit_rescale(op)
+    if explicit is None:
+        s1, s2, so = scale(op.operands[0]), scale(op.operands[1]), _out_scale(op)
+        explicit = (1, 0) if None in (s1, s2, so) else elementwise_mul_scale(s1, s2, so)  # type: ignore[arg-type]
+    if any((storage_of(v.type) or storage_of(op.results[0].type)).width == 32 for v in op.operands):
+        explicit = (1, explicit[1])  # a 32-bit multiply only shifts: the multiplier is not applied
+    return [finish(op, rescale(product, explicit[0], explicit[1], rounding_of(op)), args)]  # type: ignore[arg-type]
+
+
+@NPU.kernel(MinimumOp, MaximumOp)
+def min_max(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
+    a, b = _operand(op, args, 0, ofm_channels), _operand(op, args, 1, ofm_channels)
+    chosen = np.minimum(a, b) if op.name == "npu.minimum" else np.maximum(a, b)
+    explicit = explicit_rescale(op)
+    if explicit is not None:
+        chosen = rescale(chosen, explicit[0], explicit[1], rounding_of(op))
+    return [finish(op, chosen, args)]  # type: ignore[arg-type]
+
+
+def _wrap32(values: np.ndarray) -> np.ndarray:
+    """Values wrapped to int32 two's complement."""
+    return ((np.asarray(values, dtype=np.int64) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+
+
+@NPU.kernel(ShlOp, ShrOp)
+def shift(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
+    a, b = _operand(op, args, 0, ofm_channels), _operand(op, args, 1, ofm_channels)
+    if b.size and (int(b.min()) < 0 or int(b.max()) > 63):
+        raise fail(op, f"shift amounts must lie in [0, 63], not [{int(b.min())}, {int(b.max())}]")
+    a, b = np.broadcast_arrays(a, b)
+    if op.name == "npu.shl":
+        result = _wrap32(np.left_shift(a, np.minimum(b, 32)))
+    else:
+        rounding = rounding_of(op)
+        result = shift_round(a, b, "away_zero" if rounding == "tflite" else rounding)
+    explicit = explicit_rescale(op)
+    if explicit is not None and explicit != (1, 0):
+        result = rescale(result, explicit[0], explicit[1], rounding_of(op))
+    return [finish(op, result, args)]  # type: ignore[arg-type]
+
+
+def _ratio_rescale(op: Operation, values: np.ndarray, factor: float = 1.0) -> np.ndarray:
+    """``values`` times factor x ifm_scale / ofm_scale (TFLite rounding); unchanged at factor 1
+    with equal scales or without scales."""
+    s_in, s_out = scale(op.operands[0]), _out_scale(op)
+    if s_in is None or s_out is None:
+        s_in = s_out = 1.0
+    real = factor * float(np.double(s_in) / np.double(s_out))
+    if real == 1.0:
+        return values
+    multiplier, shift_ = quantise_scale(real)
+    return rescale(values, multiplier, shift_, rounding_of(op))
+
+
+@NPU.kernel(AbsOp)
+def abs_(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
+    return [finish(op, _ratio_rescale(op, np.abs(_operand(op, args, 0, ofm_channels))), args)]  # type: ignore[arg-type]
+
+
+@NPU.kernel(LeakyReluOp)
+def leaky_relu(op: Operation, args: list[Any], *, ofm_rows: Rows = None,
+               ofm_channels: Rows = None) -> list[np.ndarray]:
+    x = _operand(op, args, 0, ofm_channels)
+    alpha = float(op.attr("alpha").value)  # type: ignore[union-attr]
+    result = np.where(x >= 0, _ratio_rescale(op, x), _ratio_rescale(op, x, alpha))
+    return [finish(op, result, args)]  # type: ignore[arg-type]
+
+
+@NPU.kernel(ClzOp)
+def clz(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
+    unsigned = np.asarray(args[0], dtype=np.int64) & 0xFFFFFFFF
+    if ofm_channels is not None:
+        unsigned = unsigned[..., ofm_channels[0]:ofm_channels[1]]
+    bits = np.zeros(unsigned.shape, dtype=np.int64)
+    nonzero = unsigned > 0
+    bits[nonzero] = np.floor(np.log2(unsigned[nonzero].astype(np.float64))).astype(np.int64) + 1
+    # log2 of a float64 is exact at powers of two and monotone between them for 32-bit integers
+    return [finish(op, 32 - bits, args)]  # type: ignore[arg-type]
+
+
+__all__ = ["abs_", "add", "add_sub", "clz", "leaky_relu", "min_max", "mul", "shift"]

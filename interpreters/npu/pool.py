@@ -1,0 +1,156 @@
+"""Kernels of the NPU's pooling operations: avg_pool, max_pool and reduce_sum.
+
+Average pool, as Vela programs it:
+
+- with an explicit ``rescale``: the window sum of (IFM - zero point) rescaled by it, plus the OFM
+  zero point;
+- with the NPU's built-in ``tanh``/``sigmoid`` (16-bit): the function of the real IFM value,
+  requantised to the OFM (evaluated in float64 here: the NPU's own 16-bit function is not
+  documented bit for bit);
+- a 1x1 pool between differently quantised IFM and OFM (a requantising copy, Vela's fused
+  QUANTIZE): (IFM - zero point) rescaled by the ``quantise_scale`` pair of ifm_scale / ofm_scale,
+  plus the OFM zero point;
+- a pool writing into a concatenation: the same with Vela's pooling-scale form of the ratio,
+  rounded half up for a 1x1 window;
+- otherwise the mean of the raw values (zero points 0, as Vela sets them): the sum times Vela's
+  1/N multiplier (``pooling_scale``, times ifm_scale / ofm_scale when they differ) with N the
+  window positions inside the IFM (padding does not count), TFLite rounding -- which rounds the
+  mean half away from zero, as TFLite's average pool does.
+
+Max pool takes the maximum of (IFM - zero point) over the window (padding never wins), rescaled
+by an explicit ``rescale`` or by ifm/ofm scale when they differ. Reduce-sum adds each pixel's
+channels into 32 bits.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from npu_opt.dialects.npu.dialect import NPU
+from npu_opt.interpreters.npu.arith import (
+    explicit_rescale, finish, ifm_zero_point, rescale, rounding_of, scale, target_quant, to_ofm,
+)
+from npu_opt.interpreters.npu.windows import input_window, sliding
+from npu_opt.dialects.npu.ops_common import quant_of
+from npu_opt.dialects.npu.ops_pool import AvgPoolOp, MaxPoolOp, ReduceSumOp
+from npu_opt.dialects.npu.quant import pooling_scale, quantise_scale, round_away_zero
+from npu_opt.ir.core import Operation
+from npu_opt.ir.interpreter import fail
+
+Rows = tuple[int, int] | None
+FAR_BELOW = -(1 << 40)
+"""Padding of a max pool: below every stored value, so it never wins."""
+
+
+def _window_sums(op: Operation, values: np.ndarray, fill: float, ofm_rows: Rows, reduce: str) -> np.ndarray:
+    """Per OFM element, the sum (or max) of ``values`` over its window (padding = ``fill``)."""
+    shape = op.results[0].type.shape  # type: ignore[attr-defined]
+    first, last = ofm_rows if ofm_rows is not None else (0, shape[1])
+    window = input_window(op, values, fill, ofm_rows, shape[1])
+    kernel = op.kernel  # type: ignore[attr-defined]
+    out = None
+    for _, view in sliding(window, kernel, last - first, shape[2]):
+        out = view.copy() if out is None else (out + view if reduce == "sum" else np.maximum(out, view))
+    assert out is not None
+    return out
+
+
+def _same_quant(op: Operation) -> bool:
+    a, b = quant_of(op.operands[0]), target_quant(op)
+    if a is None or b is None:
+        return a is None and b is None
+    return a.scales[0] == b.scales[0] and a.zero_points[0] == b.zero_points[0]
+
+
+def _writes_concat(op: Operation) -> bool:
+    """Does the op write its result into a concatenation (Vela's ConcatSliceWrite)?"""
+    uses = op.results[0].uses
+    return len(uses) == 1 and uses[0][0].name == "npu.concat"
+
+
+def _builtin(op: Operation, x: np.ndarray, kind: str) -> np.ndarray:
+    """The NPU's built-in tanh/sigmoid of a 1x1 pool, in float64, requantised to the OFM."""
+    in_scale = scale(op.operands[0]) or 1.0
+    out_q = target_quant(op)
+    out_scale, out_zp = (float(out_q.scales[0]), int(out_q.zero_points[0])) if out_q is not None else (1.0, 0)
+    real = x.astype(np.float64) * in_scale
+    y = np.tanh(real) if kind == "tanh" else 1.0 / (1.0 + np.exp(-real))
+    q = np.round(y / out_scale) + out_zp
+    act = op.activation_attr()  # type: ignore[attr-defined]
+    return to_ofm(op, np.clip(q, act.min, act.max).astype(np.int64))
+
+
+@NPU.kernel(AvgPoolOp)
+def avg_pool(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
+    ifm = np.asarray(args[0], dtype=np.int64)
+    if ofm_channels is not None:
+        ifm = ifm[..., ofm_channels[0]:ofm_channels[1]]
+    act = op.activation_attr()  # type: ignore[attr-defined]
+    explicit = explicit_rescale(op)
+    kernel = op.kernel  # type: ignore[attr-defined]
+    if act.kind in ("tanh", "sigmoid"):
+        if kernel.elements != 1:
+            raise fail(op, f"the built-in '{act.kind}' runs on a 1x1 pool, not a {kernel.height}x{kernel.width} one")
+        return [_builtin(op, ifm - ifm_zero_point(op.operands[0]), act.kind)]
+    concat = _writes_concat(op)
+    requantise = kernel.elements == 1 and not _same_quant(op) and not concat
+    raw = explicit is None and not concat and not requantise
+    zp = 0 if raw else ifm_zero_point(op.operands[0])
+    sums = _window_sums(op, (ifm - zp).astype(np.float64), 0.0, ofm_rows, "sum").astype(np.int64)
+    if explicit is not None:
+        return [finish(op, rescale(sums, explicit[0], explicit[1], rounding_of(op)), args)]  # type: ignore[arg-type]
+    in_scale, out_q = scale(op.operands[0]), target_quant(op)
+    ratio = 1.0 if in_scale is None or out_q is None else float(np.float32(in_scale) / np.float32(out_q.scales[0]))
+    if raw:
+        counts = _window_sums(op, np.ones((1,) + ifm.shape[1:3] + (1,), dtype=np.float64), 0.0, ofm_rows,
+                              "sum").astype(np.int64)
+        pairs = {int(n): pooling_scale(int(n)) for n in np.unique(counts)}
+        multipliers = np.vectorize(lambda n: pairs[int(n)][0], otypes=[np.int64])(counts)
+        shifts = np.vectorize(lambda n: pairs[int(n)][1], otypes=[np.int64])(counts)
+        if ratio != 1.0:
+            multipliers = np.vectorize(lambda m: round_away_zero(int(m) * float(np.double(ratio))),
+                                       otypes=[np.int64])(multipliers)
+        return [finish(op, rescale(sums, multipliers, shifts, rounding_of(op)), args, 0)]  # type: ignore[arg-type]
+    if concat:
+        bits = 0
+        if ratio > 1:
+            bits = len(bin(math.ceil(ratio))) - 2 + 1
+        elif ratio < 1:
+            bits = -(len(bin(math.ceil(1 / ratio))) - 2 - 1)
+        multiplier, shift = pooling_scale(kernel.elements, bits)
+        multiplier = round_away_zero(multiplier * float(np.double(ratio)))
+        rounding = "half_up" if kernel.elements == 1 else rounding_of(op)
+    else:
+        multiplier, shift = quantise_scale(float(np.double(in_scale) / np.double(out_q.scales[0])))  # type: ignore
+        rounding = rounding_of(op)
+    return [finish(op, rescale(sums, multiplier, shift, rounding), args)]  # type: ignore[arg-type]
+
+
+@NPU.kernel(MaxPoolOp)
+def max_pool(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
+    ifm = np.asarray(args[0], dtype=np.int64)
+    if ofm_channels is not None:
+        ifm = ifm[..., ofm_channels[0]:ofm_channels[1]]
+    zp = ifm_zero_point(op.operands[0])
+    best = _window_sums(op, ifm - zp, FAR_BELOW, ofm_rows, "max")
+    explicit = explicit_rescale(op)
+    if explicit is None:
+        in_scale, out_q = scale(op.operands[0]), target_quant(op)
+        if in_scale is not None and out_q is not None and in_scale != out_q.scales[0]:
+            explicit = quantise_scale(float(np.double(in_scale) / np.double(out_q.scales[0])))
+    scaled = best if explicit is None else rescale(best, explicit[0], explicit[1], rounding_of(op))
+    return [finish(op, scaled, args)]  # type: ignore[arg-type]
+
+
+@NPU.kernel(ReduceSumOp)
+def reduce_sum(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
+    ifm = np.asarray(args[0], dtype=np.int64)
+    total = (ifm - ifm_zero_point(op.operands[0])).sum(axis=3, keepdims=True)
+    explicit = explicit_rescale(op)
+    scaled = total if explicit is None else rescale(total, explicit[0], explicit[1], rounding_of(op))
+    return [finish(op, scaled, args)]  # type: ignore[arg-type]
+
+
+__all__ = ["avg_pool", "max_pool", "reduce_sum"]
