@@ -1,20 +1,12 @@
 """npu-opt as a Python library: load a model, set its target, run a pipeline, read and write results.
 
-The CLI's steps are these functions; names follow its flags (``--system-config`` is
-``system_config=``), and a user error raises ``NpuOptError`` carrying the diagnostics npu-opt
-would print. A short tour::
-
-    from npu_opt.tools import api
-    model = api.load("tests/data/branches.tflite")
-    model.set_target("ethos-u65-256", system_config="Ethos_U65_High_End", memory_mode="Dedicated_Sram")
-    model.run("schedule{sram-budget=8000}")
-    print(model.summary()["cycles_total"], len(model.frontier().points))
-    model.write("scheduled.mlir")
-"""
+Names follow the CLI's flags (``--system-config`` is ``system_config=``); a user error raises
+``NpuOptError`` with the diagnostics npu-opt prints. README.md shows it in ten lines."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
 
@@ -117,7 +109,7 @@ class Model:
 
     def run(self, pipeline: str, *, verify_each: bool = True) -> "Model":
         """Run a pipeline given in its textual form, as ``--pass=`` takes it (``schedule{optimise=Size}``);
-        NpuOptError with the diagnostics when it fails."""
+        NpuOptError with the diagnostics when it fails (PassCrash for a bug in a pass)."""
         from npu_opt.ir.pass_manager import PassFailure, PassManager
         from npu_opt.ir.verifier import verify
 
@@ -203,19 +195,13 @@ class Model:
             raise NpuOptError([Diagnostic("error", problem, None)], self.sources)
 
 
-class _user_errors:
+@contextmanager
+def _user_errors(sources: SourceManager) -> Iterator[None]:
     """Turn a UserError raised inside the block into NpuOptError (the same diagnostic)."""
-
-    def __init__(self, sources: SourceManager) -> None:
-        self.sources = sources
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: Any, error: Any, trace: Any) -> bool:
-        if isinstance(error, UserError):
-            raise NpuOptError([error.diagnostic], self.sources) from None
-        return False
+    try:
+        yield
+    except UserError as error:
+        raise NpuOptError([error.diagnostic], sources) from None
 
 
 def load(path: str | os.PathLike[str], *, allow_unregistered_dialect: bool = False) -> Model:

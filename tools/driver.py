@@ -17,7 +17,6 @@ from npu_opt.ir.printer import PrintOptions, print_op
 from npu_opt.ir.verifier import verify
 from npu_opt.tools.output import check_output_path, check_suffix, decode_utf8, read_input, write_output
 from npu_opt.tools.api import is_tflite, parse_pipelines, read_module
-from npu_opt.tools.reference_docs import dialect_docs_text
 from npu_opt.tools.target_options import TargetRequest, prepare_target
 
 if TYPE_CHECKING:
@@ -87,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
                 sys.stdout.write(f"  {name:<28} {doc}\n")
         return 0
     if args.dialect_docs:
+        from npu_opt.tools.reference_docs import dialect_docs_text
         sys.stdout.write(dialect_docs_text())
         return 0
 
