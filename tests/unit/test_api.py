@@ -105,3 +105,18 @@ def test_a_failing_pass_raises_its_diagnostic_with_the_source_line(capsys: pytes
 def test_negative_arena_cache_size_is_refused() -> None:
     message = _error(lambda: api.load(BRANCHES).set_target("ethos-u55-128", arena_cache_size=-1))
     assert "arena_cache_size must not be negative, not -1" in message
+
+
+def test_a_config_file_defines_the_target_as_on_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    ini = str(DATA.parent / "lit" / "Inputs" / "npu-target.ini")
+    names = dict(system_config="Test_Fast_Dram", memory_mode="Test_Dedicated_1MB")
+    model = api.load(BRANCHES).set_target("ethos-u65-256", config=[ini], **names)
+    code, out, _ = _cli([BRANCHES, "--target=ethos-u65-256", f"--config={ini}", "--system-config=Test_Fast_Dram",
+                         "--memory-mode=Test_Dedicated_1MB"], capsys)
+    assert code == 0 and model.text() == out
+    assert "Test_Fast_Dram" in str(model.module.attr("npu.target"))
+
+
+def test_warnings_of_a_run_are_kept_on_the_model() -> None:
+    model = api.load(BRANCHES).set_target("ethos-u55-128", arena_cache_size=1024).run("schedule")
+    assert any(d.severity == "warning" for d in model.diagnostics)
