@@ -44,7 +44,8 @@ from npu_opt.tools.litert_compare import (  # noqa: E402
 )
 from npu_opt.tools.npu_run import RunCrash, execute, is_scheduled, load_module, transform  # noqa: E402
 from npu_opt.tools.run_inputs import function_ports, gather_inputs  # noqa: E402
-from npu_opt.tools.target_options import apply_target, prepare_target  # noqa: E402
+from npu_opt.tools.api import target_request  # noqa: E402
+from npu_opt.tools.target_options import apply_target  # noqa: E402
 
 STAGES = {"tfl": [], "estimate": ["estimate"], "schedule": ["schedule"]}
 """Each stage's pipeline (npu-run --pipeline)."""
@@ -246,8 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                              [args.corpus / f"{m}.tflite" for m in args.models or ct.MODELS]):
         return 1
     models = sorted(args.corpus / f"{m}.tflite" for m in args.models or ct.MODELS)
-    target = prepare_target(argparse.Namespace(target=args.target, config=[], system_config=None,
-                                               memory_mode=None, arena_cache_size=None))
+    target = target_request(args.target)
     rows: list[Row] = []
     for path in models:
         for row in bench_model(path, target, args.seed, args.repeat):

@@ -43,7 +43,7 @@ from npu_opt.ir.pass_manager import PassFailure, PassManager  # noqa: E402
 from npu_opt.ir.verifier import verify  # noqa: E402
 from npu_opt.ir.pass_registry import parse_pipeline  # noqa: E402
 from npu_opt.tools.perf_report import collect_rows, render as render_report  # noqa: E402
-from npu_opt.tools.target_options import apply_target, prepare_target  # noqa: E402
+from npu_opt.tools.api import set_target  # noqa: E402
 
 PIPELINE = "estimate"
 CONFIGS = {
@@ -107,11 +107,7 @@ class ConfigResult:
 def estimate_rows(model_bytes: bytes, model: str, config: str, pipeline: str = PIPELINE) -> list[dict]:
     """A pipeline's (``estimate`` by default) per-op rows (tools/perf_report.py) for a model on ``config``."""
     accel, system, mode = CONFIGS[config]
-    request = prepare_target(argparse.Namespace(target=accel, system_config=system, memory_mode=mode, config=[],
-                                                arena_cache_size=None))
-    module = import_tflite(model_bytes, model)
-    assert request is not None
-    apply_target(module, request)
+    module = set_target(import_tflite(model_bytes, model), accel, system_config=system, memory_mode=mode)
     stream = io.StringIO()
     engine = DiagnosticEngine(stream=stream)
     engine.show_remarks = False

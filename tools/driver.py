@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
-from npu_opt.ir.opdef import all_dialects, describe_traits
+from npu_opt.ir.opdef import all_dialects
 from npu_opt.ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassManager, Statistics, Timer
-from npu_opt.ir.pass_registry import Pass, list_passes_text, parse_pipeline, pipeline_text
+from npu_opt.ir.pass_registry import Pass, list_passes_text, pipeline_text
 from npu_opt.ir.printer import PrintOptions, print_op
 from npu_opt.ir.verifier import verify
 from npu_opt.tools.output import check_output_path, check_suffix, decode_utf8, read_input, write_output
-from npu_opt.tools.target_options import TargetRequest, apply_target, prepare_target
+from npu_opt.tools.api import is_tflite, parse_pipelines, read_module
+from npu_opt.tools.target_options import TargetRequest, prepare_target
 
 if TYPE_CHECKING:
     from npu_opt.tools.progress import PassProgress
@@ -44,12 +45,6 @@ class Chunk:
     """A TFLite model (``TFL3`` at bytes 4..8) to import instead of parsing ``text``."""
 
 
-def _is_tflite(data: bytes, name: str = "") -> bool:
-    """A TFLite model: the ``TFL3`` identifier, or a ``.tflite`` name (then a bad file gets the
-    TFLite importer's error rather than a parse error)."""
-    return data[4:8] == b"TFL3" or name.endswith(".tflite")
-
-
 def _reproducer_source(chunk: Chunk, name: str) -> str:
     """The IR a crash reproducer replays: the chunk's text, or the imported model, printed."""
     if chunk.binary is None:
@@ -75,13 +70,6 @@ def split_chunks(text: str, split: bool) -> list[Chunk]:
     return chunks
 
 
-def _pipeline(args: argparse.Namespace) -> list[Pass]:
-    passes: list[Pass] = []
-    for text in args.pipeline:
-        passes.extend(parse_pipeline(text))
-    return passes
-
-
 def run(args: argparse.Namespace) -> int:
     """The whole npu-opt run for parsed ``args``; returns the exit code."""
     import npu_opt.dialects  # noqa: F401 - registers dialects
@@ -98,13 +86,8 @@ def run(args: argparse.Namespace) -> int:
                 sys.stdout.write(f"  {name:<28} {doc}\n")
         return 0
     if args.dialect_docs:
-        for dialect in all_dialects():
-            sys.stdout.write(f"## Dialect `{dialect.name}`\n\n{dialect.doc}\n\n")
-            for heading, text in dialect.sections.items():
-                sys.stdout.write(f"### {heading}\n\n{text}\n\n")
-            for name in sorted(dialect.ops):
-                sys.stdout.write(dialect.ops[name].describe() + "\n")
-        sys.stdout.write(describe_traits(cls for d in all_dialects() for cls in d.ops.values()))
+        from npu_opt.tools.reference_docs import dialect_docs_text
+        sys.stdout.write(dialect_docs_text())
         return 0
 
     sources = SourceManager()
@@ -116,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(list_configs_text(args))
             return 0
         apply_optimise(args)
-        passes_ = _pipeline(args)
+        passes_ = parse_pipelines(args.pipeline)
         target = prepare_target(args)
         check_output_path(args.output)  # before any work: a bad path fails fast, nothing printed
         if getattr(args, "perf_report", None):
@@ -129,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         if args.dump_pass_pipeline:
             sys.stderr.write(f"Pass Manager with {len(passes_)} passes:\n{pipeline_text(passes_)}\n")
         name, data = read_input(args.input)
-        text = "" if _is_tflite(data, name) else decode_utf8(name, data)
+        text = "" if is_tflite(data, name) else decode_utf8(name, data)
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1
@@ -139,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     outputs: list[str] = []
     perf_rows: list[dict] | None = [] if getattr(args, "perf_report", None) else None
     failed = False
-    chunks = [Chunk("", "", data)] if _is_tflite(data, name) else split_chunks(text, args.split_input_file)
+    chunks = [Chunk("", "", data)] if is_tflite(data, name) else split_chunks(text, args.split_input_file)
     for chunk in chunks:
         verifier = None
         if args.verify_diagnostics:
@@ -201,14 +184,8 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
     try:
         began = time.perf_counter()
         try:
-            if chunk.binary is not None:
-                from npu_opt.dialects.tfl.tflite import import_tflite
-                module = import_tflite(chunk.binary, name)
-            else:
-                from npu_opt.ir.parser import ParseOptions, parse_module  # (lark: text inputs only)
-                module = parse_module(chunk.text, name, ParseOptions(args.allow_unregistered_dialect))
-            if target is not None:
-                apply_target(module, target)  # --target and friends set the module's npu.target
+            # (--target and friends set the module's npu.target)
+            module = read_module(name, chunk.text, chunk.binary, args.allow_unregistered_dialect, target)
         except UserError as err:
             engine.emit(err.diagnostic)
             return None

@@ -116,16 +116,14 @@ class Loaded:
 
 def load_module(name: str, data: bytes, engine: "DiagnosticEngine", allow_unregistered: bool = False) -> Loaded:
     """Parse MLIR text or import a TFLite flatbuffer, as npu-opt does (UserError on bad input)."""
-    from npu_opt.tools.driver import _is_tflite
+    from npu_opt.tools.api import is_tflite, read_module
     from npu_opt.tools.output import decode_utf8
 
-    if _is_tflite(data, name):
-        from npu_opt.dialects.tfl.tflite import import_tflite
-        return Loaded(import_tflite(data, name), data)
-    from npu_opt.ir.parser import ParseOptions, parse_module
+    if is_tflite(data, name):
+        return Loaded(read_module(name, binary=data), data)
     text = decode_utf8(name, data)
     engine.sources.add(name, text)
-    return Loaded(parse_module(text, name, ParseOptions(allow_unregistered)), None)
+    return Loaded(read_module(name, text, allow_unregistered_dialect=allow_unregistered), None)
 
 
 def transform(module: "Operation", pipeline: Sequence[str], engine: "DiagnosticEngine") -> bool:

@@ -84,29 +84,36 @@ def _config_paths(paths: list[str]) -> list[str]:
 
 
 def prepare_target(args: argparse.Namespace) -> TargetRequest | None:
-    """Check the target options of ``args``; None when none is given.
+    """Check the target options of ``args`` (``request_target``); None when none is given."""
+    if not _given(args):
+        return None
+    return request_target(args.target, list(args.config or []), args.system_config, args.memory_mode,
+                          args.arena_cache_size)
+
+
+def request_target(target: str | None = None, config: list[str] | None = None, system_config: str | None = None,
+                   memory_mode: str | None = None, arena_cache_size: int | None = None) -> TargetRequest:
+    """Check target options given by their flags' names; parts not given stay None.
 
     Raises TargetError (a UserError) for an unknown accelerator, system config or memory mode
     ("did you mean ...?" and the known names) and for an unreadable or malformed ``.ini``.
     """
-    if not _given(args):
-        return None
     from npu_opt.hardware.accelerators import accelerator
     from npu_opt.hardware.vela_config import MEMORY_MODE, SYSTEM_CONFIG, VelaConfig, builtin_config
 
-    accel = None if args.target is None else accelerator(args.target).name
-    paths = _config_paths(list(args.config or []))
-    config = VelaConfig.load(paths) if paths else builtin_config()
-    system = None if args.system_config in (None, "internal-default") else args.system_config
-    mode = None if args.memory_mode in (None, "internal-default") else args.memory_mode
+    accel = None if target is None else accelerator(target).name
+    paths = _config_paths(list(config or []))
+    vela_config = VelaConfig.load(paths) if paths else builtin_config()
+    system = None if system_config in (None, "internal-default") else system_config
+    mode = None if memory_mode in (None, "internal-default") else memory_mode
     if system is not None:
-        config.resolve(SYSTEM_CONFIG, system)
+        vela_config.resolve(SYSTEM_CONFIG, system)
         if accel is not None:  # (fail before reading the input)
             from npu_opt.hardware.target import check_system_npu
-            check_system_npu(accelerator(accel), system, config.npu_of(system), config)
+            check_system_npu(accelerator(accel), system, vela_config.npu_of(system), vela_config)
     if mode is not None:
-        config.resolve(MEMORY_MODE, mode)
-    return TargetRequest(accel, system, mode, args.arena_cache_size, config)
+        vela_config.resolve(MEMORY_MODE, mode)
+    return TargetRequest(accel, system, mode, arena_cache_size, vela_config)
 
 
 def _definition(config: "VelaConfig", kind: str, name: str) -> Any:
@@ -130,8 +137,7 @@ def apply_target(module: "Operation", request: TargetRequest) -> None:
     from npu_opt.hardware.accelerators import DEFAULT_ACCELERATOR, accelerator
     from npu_opt.hardware.errors import TargetError
     from npu_opt.hardware.target import default_memory_mode, default_system_config
-    from npu_opt.dialects.npu.target_attr import TARGET_ATTR
-    from npu_opt.dialects.npu.target_attr import TargetAttr
+    from npu_opt.dialects.npu.target_attr import TARGET_ATTR, TargetAttr
     from npu_opt.hardware.vela_config import MEMORY_MODE, SYSTEM_CONFIG
 
     existing = module.attr(TARGET_ATTR)
@@ -182,4 +188,5 @@ def target_flags(args: Any) -> list[str]:
     return flags
 
 
-__all__ = ["TargetRequest", "add_target_arguments", "apply_target", "prepare_target", "target_flags"]
+__all__ = ["TargetRequest", "add_target_arguments", "apply_target", "prepare_target", "request_target",
+           "target_flags"]

@@ -15,16 +15,14 @@ def import_tflite_main(args: argparse.Namespace) -> int:
     from npu_opt.ir.printer import PrintOptions, print_op
     from npu_opt.ir.verifier import verify
     from npu_opt.tools.output import read_input, write_output
-    from npu_opt.dialects.tfl.tflite import import_tflite
-    from npu_opt.tools.target_options import apply_target, prepare_target
+    from npu_opt.tools.api import read_module
+    from npu_opt.tools.target_options import prepare_target
 
     engine = DiagnosticEngine(SourceManager())
     try:
         target = prepare_target(args)
         name, data = read_input(args.input)
-        module = import_tflite(data, name)
-        if target is not None:
-            apply_target(module, target)  # --target and friends, as on npu-opt
+        module = read_module(name, binary=data, target=target)  # --target and friends, as on npu-opt
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1

@@ -3,7 +3,6 @@ pipeline run on it, and seeded inputs for it, so the scheduling and interpreter 
 way of building and running their input module."""
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import io
@@ -16,7 +15,7 @@ from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.pass_manager import PassFailure, PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.tools.run_inputs import function_ports, gather_inputs
-from npu_opt.tools.target_options import apply_target, prepare_target
+from npu_opt.tools.api import set_target
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 """The models the repository ships (tests/data)."""
@@ -26,12 +25,8 @@ def with_target(module: Operation, accelerator: str, system_config: str | None =
                 memory_mode: str | None = None, arena_cache_size: int | None = None) -> Operation:
     """``module`` given the target npu-opt's ``--target``/``--system-config``/``--memory-mode``/
     ``--arena-cache-size`` would give it."""
-    request = prepare_target(argparse.Namespace(target=accelerator, system_config=system_config,
-                                                memory_mode=memory_mode, config=[],
-                                                arena_cache_size=arena_cache_size))
-    assert request is not None
-    apply_target(module, request)
-    return module
+    return set_target(module, accelerator, system_config=system_config, memory_mode=memory_mode,
+                      arena_cache_size=arena_cache_size)
 
 
 def imported_with_target(model: str | Path, accelerator: str, system_config: str | None = None,

@@ -6,7 +6,6 @@ every op's weights in place.
 """
 from __future__ import annotations
 
-import argparse
 import io
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from npu_opt.ir.parser import ParseOptions, parse_module
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
-from npu_opt.tools.target_options import apply_target, prepare_target
+from npu_opt.tools.api import set_target
 from targeted_import import imported_with_target, parsed_with_target, run_pipeline
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -103,11 +102,8 @@ def test_cascaded_mobilenet_fits_the_dedicated_384kb_cache() -> None:
     # Buffers decided after the cascades, beside their 372736 bytes of rolling buffers, leave the
     # whole schedule within the 393216-byte cache (Vela: 378896 bytes); decided before them,
     # sliced member streams and a prefetch took 622928.
-    request = prepare_target(argparse.Namespace(target="ethos-u65-256", system_config="Ethos_U65_High_End",
-                                                memory_mode="Dedicated_Sram_384KB", config=[], arena_cache_size=None))
-    assert request is not None
-    module = import_tflite(CORPUS_MODEL.read_bytes(), "mobilenet_v1")
-    apply_target(module, request)
+    module = set_target(import_tflite(CORPUS_MODEL.read_bytes(), "mobilenet_v1"), "ethos-u65-256",
+                        system_config="Ethos_U65_High_End", memory_mode="Dedicated_Sram_384KB")
     _run(module, "schedule")
     usage = str(module.attr("npu.usage"))
     sram = int(usage.split("Sram = [")[1].split(",")[0])

@@ -7,7 +7,6 @@ branch buffer one row short must be refused by the checker. Size's buffer limit 
 filling a budget with weight buffers) is checked the same way on every tests/data model."""
 from __future__ import annotations
 
-import argparse
 import functools
 import random
 import sys
@@ -25,7 +24,7 @@ from npu_opt.ir.parser import parse_module
 from npu_opt.ir.printer import print_op
 from npu_opt.passes.schedule.check_rules import readers
 from npu_opt.passes.schedule.rolling_rows import Member, live_rows, same_rows, window
-from npu_opt.tools.target_options import apply_target, prepare_target
+from npu_opt.tools.api import set_target
 from targeted_import import MODELS, check_scheduled, imported_with_target, run_pipeline, seeded_inputs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
@@ -56,12 +55,9 @@ def _residual_text(height: int = 32, blocks: int = 2) -> str:
 
 
 def _module(target: str, text: str):
-    module = parse_module(text, "residual.mlir")
     accelerator, system, memory, arena = TARGETS[target]
-    request = prepare_target(argparse.Namespace(target=accelerator, system_config=system, memory_mode=memory,
-                                                config=[], arena_cache_size=arena))
-    apply_target(module, request)
-    return module
+    return set_target(parse_module(text, "residual.mlir"), accelerator, system_config=system, memory_mode=memory,
+                      arena_cache_size=arena)
 
 
 @functools.lru_cache(maxsize=None)

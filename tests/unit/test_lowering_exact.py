@@ -41,17 +41,12 @@ def _pool_model(ifm: tuple[int, int, int, int], window: tuple[int, int], zero_po
 
 def _after(data: bytes, pipeline: str):
     """The flatbuffer ``data`` imported, targeted and run through ``pipeline``."""
-    import argparse
-
     from npu_opt.dialects.tfl.tflite import import_tflite
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
+    from npu_opt.tools.api import set_target
     from npu_opt.tools.npu_run import transform
-    from npu_opt.tools.target_options import apply_target, prepare_target
 
-    module = import_tflite(data, "pool.tflite")
-    request = prepare_target(argparse.Namespace(target=ACCELERATOR, system_config=None, memory_mode=None,
-                                                config=[], arena_cache_size=None))
-    apply_target(module, request)
+    module = set_target(import_tflite(data, "pool.tflite"), ACCELERATOR)
     assert transform(module, [pipeline], DiagnosticEngine(SourceManager()))
     return module
 

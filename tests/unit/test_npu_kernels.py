@@ -328,8 +328,6 @@ MODEL_BOUNDS = {
 @pytest.mark.parametrize("model", sorted(MODEL_BOUNDS))
 def test_legalised_model_matches_litert_within_the_documented_bounds(model):
     pytest.importorskip("ai_edge_litert")
-    import argparse
-
     import npu_opt.passes  # noqa: F401 - registers the passes
     from npu_opt.dialects.tfl.tflite import import_tflite
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
@@ -337,13 +335,11 @@ def test_legalised_model_matches_litert_within_the_documented_bounds(model):
     from npu_opt.tools.litert_compare import run_litert_here as run_litert  # (in-process: many small runs)
     from npu_opt.tools.npu_run import transform
     from npu_opt.tools.run_inputs import function_ports, gather_inputs
-    from npu_opt.tools.target_options import apply_target, prepare_target
+    from npu_opt.tools.api import set_target
 
     path = f"tests/data/{model}.tflite"
     data = open(path, "rb").read()
-    module = import_tflite(data, path)
-    apply_target(module, prepare_target(argparse.Namespace(target="ethos-u55-128", config=[], system_config=None,
-                                                           memory_mode=None, arena_cache_size=None)))
+    module = set_target(import_tflite(data, path), "ethos-u55-128")
     assert transform(module, ["estimate"], DiagnosticEngine(SourceManager()))
     arguments, results = function_ports(Interpreter(module).function())
     inputs = gather_inputs(arguments, [], 1).arrays

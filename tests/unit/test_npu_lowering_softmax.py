@@ -12,7 +12,6 @@ NPU program's do.
 """
 from __future__ import annotations
 
-import argparse
 
 import numpy as np
 import pytest
@@ -71,12 +70,10 @@ def npu_outputs(data: bytes, x: np.ndarray) -> np.ndarray:
     """The model after npu-legalize (the NPU ops Vela programs), run by the interpreter."""
     from npu_opt.dialects.tfl.tflite import import_tflite
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
+    from npu_opt.tools.api import set_target
     from npu_opt.tools.npu_run import transform
-    from npu_opt.tools.target_options import apply_target, prepare_target
 
-    module = import_tflite(data, "softmax.tflite")
-    apply_target(module, prepare_target(argparse.Namespace(target="ethos-u55-128", config=[], system_config=None,
-                                                           memory_mode=None, arena_cache_size=None)))
+    module = set_target(import_tflite(data, "softmax.tflite"), "ethos-u55-128")
     assert transform(module, ["npu-legalize"], DiagnosticEngine(SourceManager()))
     assert not [op for op in module.walk() if op.name == "tfl.softmax"], "the softmax must run on the NPU"
     return np.asarray(run_function(module, [x])[0]).reshape(x.shape)

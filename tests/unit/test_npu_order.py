@@ -7,7 +7,6 @@ the middle) and for elementwise.tflite, whose outputs Vela runs last to first.
 """
 from __future__ import annotations
 
-import argparse
 import csv
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks, npu_runs
 from npu_opt.tools.perf_report import collect_rows
-from npu_opt.tools.target_options import apply_target, prepare_target
+from npu_opt.tools.api import set_target
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 Q = "!quant.uniform<i8:f32, 0.5>"
@@ -148,11 +147,8 @@ def _vela_layers(model: str, config: str) -> list[str]:
 @pytest.mark.parametrize("model", ["branches", "two_outputs", "cpu_middle", "elementwise"])
 def test_report_rows_follow_vela_layer_order(model: str) -> None:
     vela = _vela_layers(model, "u55-128")
-    module = import_tflite((DATA / f"{model}.tflite").read_bytes(), model)
-    request = prepare_target(argparse.Namespace(target="ethos-u55-128", system_config="Ethos_U55_High_End_Embedded",
-                                                memory_mode="Shared_Sram", config=[], arena_cache_size=None))
-    assert request is not None
-    apply_target(module, request)
+    module = set_target(import_tflite((DATA / f"{model}.tflite").read_bytes(), model), "ethos-u55-128",
+                        system_config="Ethos_U55_High_End_Embedded", memory_mode="Shared_Sram")
     rows = [row["name"] for row in collect_rows(_run(module, "estimate"))]
     assert [name for name in rows if name in set(vela)] == vela
 
@@ -162,11 +158,8 @@ def _lut(name: str, x: str, out: str) -> str:
 
 
 def _estimate_rows(text: str) -> dict[str, dict]:
-    module = parse_module(text, "t.mlir")
-    request = prepare_target(argparse.Namespace(target="ethos-u55-64", system_config="Ethos_U55_High_End_Embedded",
-                                                memory_mode="Shared_Sram", config=[], arena_cache_size=None))
-    assert request is not None
-    apply_target(module, request)
+    module = set_target(parse_module(text, "t.mlir"), "ethos-u55-64", system_config="Ethos_U55_High_End_Embedded",
+                        memory_mode="Shared_Sram")
     return {row["name"]: row for row in collect_rows(_run(module, "estimate"))}
 
 

@@ -1,5 +1,5 @@
 """A real install: build the wheel, install it into a fresh virtual environment (no editable
-checkout, no repository on sys.path) and run the README's examples with its console scripts.
+checkout, no repository on sys.path) and run the README's examples with its console scripts and its API.
 
 CI installs the project editable, which would hide a package missing from the wheel; this test
 does not. It also checks that the wheel puts nothing at the top of site-packages but the
@@ -109,3 +109,15 @@ def test_installed_npu_translate_imports_a_model(installed: Path, tmp_path: Path
                 "-o", str(out), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "tfl.conv_2d" in out.read_text()
+
+
+def test_installed_api_runs_the_readme_example(installed: Path, tmp_path: Path):
+    readme = (ROOT / "README.md").read_text()
+    (source,) = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "npu_opt.tools import api" in b]
+    (tmp_path / "tests" / "data").mkdir(parents=True)
+    shutil.copy2(ROOT / "tests" / "data" / "branches.tflite", tmp_path / "tests" / "data")
+    (tmp_path / "example.py").write_text(source)
+    done = _run(installed, "python", "example.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout.splitlines()[0]) > 0
+    assert "npu.search" in (tmp_path / "scheduled.mlir").read_text()

@@ -2,7 +2,6 @@
 every figure where its per-op rows differ from Vela's per-layer report."""
 from __future__ import annotations
 
-import argparse
 import io
 from typing import Any, Mapping, Sequence
 
@@ -12,7 +11,7 @@ from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.tools.perf_report import collect_rows
-from npu_opt.tools.target_options import apply_target, prepare_target
+from npu_opt.tools.api import set_target
 
 FIGURES: tuple[tuple[str, str], ...] = (
     ("op_cycles", "total_cycles"), ("npu_cycles", "npu_cycles"), ("sram_ac", "sram_access_cycles"),
@@ -29,11 +28,7 @@ def estimate_rows(model: bytes, name: str, accelerator: str, system_config: str,
                   memory_mode: str) -> tuple[dict[str, Any], ...]:
     """Our --perf-report rows for a .tflite model: imported, given the target as --target,
     --system-config and --memory-mode give it, run through ``estimate`` with the verifier on."""
-    request = prepare_target(argparse.Namespace(target=accelerator, system_config=system_config,
-                                                memory_mode=memory_mode, config=[], arena_cache_size=None))
-    assert request is not None
-    module = import_tflite(model, name)
-    apply_target(module, request)
+    module = set_target(import_tflite(model, name), accelerator, system_config=system_config, memory_mode=memory_mode)
     engine = DiagnosticEngine(stream=io.StringIO())
     engine.show_remarks = False
     PassManager(parse_pipeline("estimate"), engine, verify_each=True).run(module)

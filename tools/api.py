@@ -1,0 +1,231 @@
+"""npu-opt as a Python library: load a model, set its target, run a pipeline, read and write results.
+
+Names follow the CLI's flags (``--system-config`` is ``system_config=``); a user error raises
+``NpuOptError`` with the diagnostics npu-opt prints. README.md shows it in ten lines."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+
+from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
+
+if TYPE_CHECKING:
+    from npu_opt.ir.core import Operation
+    from npu_opt.ir.pass_registry import Pass
+    from npu_opt.tools.pareto import Frontier
+    from npu_opt.tools.target_options import TargetRequest
+
+
+class NpuOptError(Exception):
+    """A user error: ``diagnostics`` are what npu-opt prints (and exits 1 for); ``str()`` is that text."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], sources: SourceManager | None = None) -> None:
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(render(d, sources or SourceManager()) for d in self.diagnostics))
+
+
+def is_tflite(data: bytes, name: str = "") -> bool:
+    """A TFLite model: the ``TFL3`` identifier, or a ``.tflite`` name (then a bad file gets the
+    TFLite importer's error rather than a parse error)."""
+    return data[4:8] == b"TFL3" or name.endswith(".tflite")
+
+
+def read_module(name: str, text: str = "", binary: bytes | None = None,
+                allow_unregistered_dialect: bool = False, target: "TargetRequest | None" = None) -> "Operation":
+    """The module of a TFLite model (``binary``) or of MLIR ``text`` from file ``name``, given
+    ``target`` if any; raises UserError for bad input."""
+    if binary is not None:
+        from npu_opt.dialects.tfl.tflite import import_tflite
+        module = import_tflite(binary, name)
+    else:
+        from npu_opt.ir.parser import ParseOptions, parse_module  # (lark: text inputs only)
+        module = parse_module(text, name, ParseOptions(allow_unregistered_dialect))
+    if target is not None:
+        from npu_opt.tools.target_options import apply_target
+        apply_target(module, target)
+    return module
+
+
+def target_request(target: str | None = None, *, config: Iterable[str] = (), system_config: str | None = None,
+                   memory_mode: str | None = None, arena_cache_size: int | None = None) -> "TargetRequest":
+    """The checked target options (as ``--target``, ``--config``, ...); raises UserError for a bad one."""
+    from npu_opt.tools.target_options import request_target
+    if arena_cache_size is not None and arena_cache_size < 0:
+        raise UserError(f"arena_cache_size must not be negative, not {arena_cache_size}")
+    return request_target(target, list(config), system_config, memory_mode, arena_cache_size)
+
+
+def set_target(module: "Operation", target: str | None = None, *, config: Iterable[str] = (),
+               system_config: str | None = None, memory_mode: str | None = None,
+               arena_cache_size: int | None = None) -> "Operation":
+    """Give ``module`` the ``npu.target`` npu-opt's target flags of these names would (parts not
+    given: the module's own, else Vela's defaults); returns ``module``."""
+    from npu_opt.tools.target_options import apply_target
+    apply_target(module, target_request(target, config=config, system_config=system_config,
+                                        memory_mode=memory_mode, arena_cache_size=arena_cache_size))
+    return module
+
+
+def parse_pipelines(texts: Iterable[str]) -> list["Pass"]:
+    """The passes of pipelines in their textual form (``schedule{optimise=Size},npu-check-schedule``)."""
+    from npu_opt.ir.pass_registry import parse_pipeline
+    passes: list["Pass"] = []
+    for text in texts:
+        passes.extend(parse_pipeline(text))
+    return passes
+
+
+def _registered() -> None:
+    import npu_opt.dialects  # noqa: F401 - registers dialects
+    import npu_opt.passes  # noqa: F401 - registers passes
+
+
+class Model:
+    """One module and what was done to it; ``diagnostics`` holds the warnings and remarks seen."""
+
+    def __init__(self, module: "Operation", name: str, sources: SourceManager | None = None) -> None:
+        self.module = module
+        self.name = name
+        self.sources = sources or SourceManager()
+        self.diagnostics: list[Diagnostic] = []
+
+    def _engine(self) -> DiagnosticEngine:
+        engine = DiagnosticEngine(self.sources)
+        engine.handler = self.diagnostics.append
+        return engine
+
+    def _failed(self, since: int) -> NpuOptError:
+        errors = [d for d in self.diagnostics[since:] if d.severity == "error"]
+        return NpuOptError(errors or self.diagnostics[since:], self.sources)
+
+    def set_target(self, target: str | None = None, *, config: Iterable[str] = (), system_config: str | None = None,
+                   memory_mode: str | None = None, arena_cache_size: int | None = None) -> "Model":
+        """Set the module's target (see ``set_target``); NpuOptError for unknown names or a bad ``.ini``."""
+        with _user_errors(self.sources):
+            set_target(self.module, target, config=config, system_config=system_config, memory_mode=memory_mode,
+                       arena_cache_size=arena_cache_size)
+        return self
+
+    def run(self, pipeline: str, *, verify_each: bool = True) -> "Model":
+        """Run a pipeline given in its textual form, as ``--pass=`` takes it (``schedule{optimise=Size}``);
+        NpuOptError with the diagnostics when it fails (PassCrash for a bug in a pass)."""
+        from npu_opt.ir.pass_manager import PassFailure, PassManager
+        from npu_opt.ir.verifier import verify
+
+        _registered()
+        with _user_errors(self.sources):
+            passes = parse_pipelines([pipeline])
+        since = len(self.diagnostics)
+        engine = self._engine()
+        if verify_each and not verify(self.module, engine):
+            raise self._failed(since)
+        try:
+            PassManager(passes, engine, verify_each).run(self.module)
+        except PassFailure:
+            raise self._failed(since) from None
+        return self
+
+    def text(self, *, generic: bool = False, debuginfo: bool = False) -> str:
+        """The module's IR as npu-opt prints it (``--print-op-generic``, ``--print-debuginfo``)."""
+        from npu_opt.ir.printer import PrintOptions, print_op
+        return print_op(self.module, PrintOptions(generic=generic, debuginfo=debuginfo))
+
+    def summary(self) -> dict[str, Any]:
+        """The summary figures: the ``--summary-csv`` row (Vela's columns and the lower bound's), by column."""
+        from npu_opt.tools.summary_csv import missing_costs, summary_row
+        self._require(missing_costs(self.module, "summary"))
+        return summary_row(self.module, self.name)
+
+    def summary_text(self) -> str:
+        """The summary ``--summary`` prints."""
+        from npu_opt.tools.summary import summary_text
+        from npu_opt.tools.summary_csv import missing_costs
+        self._require(missing_costs(self.module, "--summary"))
+        return summary_text(self.module, self.name)
+
+    def frontier(self) -> "Frontier":
+        """The (cycles, SRAM) frontier of a schedule search: budget, ``points``, the chosen one,
+        and where Vela's Performance and Size schedules land."""
+        from npu_opt.tools.pareto import collect, missing_search
+        from npu_opt.tools.summary_csv import network_name
+        found = collect(self.module, network_name(self.name) or "<stdin>")
+        if found is None:
+            self._require(missing_search())
+        assert found is not None
+        return found
+
+    def perf_rows(self) -> list[dict[str, Any]]:
+        """The ``--perf-report`` rows: one per NPU op in schedule order."""
+        from npu_opt.tools.perf_report import collect_rows, missing_estimate
+        self._require(missing_estimate(self.module))
+        return collect_rows(self.module)
+
+    def write(self, path: str, *, generic: bool = False, debuginfo: bool = False) -> None:
+        """Write the module as ``.tflite`` (a flatbuffer) or else as IR text, as ``npu-opt -o`` does
+        (atomically: a failed write leaves no file)."""
+        from npu_opt.tools.output import write_output
+        with _user_errors(self.sources):
+            if path.endswith(".tflite"):
+                from npu_opt.dialects.tfl.tflite import export_tflite
+                write_output(path, export_tflite(self.module))
+            else:
+                write_output(path, self.text(generic=generic, debuginfo=debuginfo))
+
+    def write_summary_csv(self, path: str) -> None:
+        """Write Vela's summary CSV (``--summary-csv``)."""
+        from npu_opt.tools.output import write_output
+        from npu_opt.tools.summary_csv import render
+        row = self.summary()
+        with _user_errors(self.sources):
+            write_output(path, render([row]))
+
+    def write_pareto(self, path: str) -> None:
+        """Write the search's frontier as a table (``.csv``) or a plot (``.svg``, ``.png``), as ``--pareto``."""
+        from npu_opt.tools.output import write_output
+        from npu_opt.tools.pareto import check_request, render
+        with _user_errors(self.sources):
+            check_request(path)
+        frontier = self.frontier()
+        with _user_errors(self.sources):
+            write_output(path, render([frontier], path))
+
+    def _require(self, problem: str | None) -> None:
+        if problem is not None:
+            raise NpuOptError([Diagnostic("error", problem, None)], self.sources)
+
+
+@contextmanager
+def _user_errors(sources: SourceManager) -> Iterator[None]:
+    """Turn a UserError raised inside the block into NpuOptError (the same diagnostic)."""
+    try:
+        yield
+    except UserError as error:
+        raise NpuOptError([error.diagnostic], sources) from None
+
+
+def load(path: str | os.PathLike[str], *, allow_unregistered_dialect: bool = False) -> Model:
+    """A model read from a ``.tflite`` file or an MLIR text file; NpuOptError for bad input."""
+    from npu_opt.tools.output import decode_utf8, read_input
+    _registered()
+    sources = SourceManager()
+    with _user_errors(sources):
+        name, data = read_input(os.fspath(path))
+        if is_tflite(data, name):
+            return Model(read_module(name, binary=data), name, sources)
+        text = decode_utf8(name, data)
+        sources.add(name, text)
+        return Model(read_module(name, text, allow_unregistered_dialect=allow_unregistered_dialect), name, sources)
+
+
+def parse(text: str, name: str = "<string>", *, allow_unregistered_dialect: bool = False) -> Model:
+    """A model parsed from MLIR ``text`` (``name`` is the file name its diagnostics show)."""
+    _registered()
+    sources = SourceManager()
+    sources.add(name, text)
+    with _user_errors(sources):
+        return Model(read_module(name, text, allow_unregistered_dialect=allow_unregistered_dialect), name, sources)
+
+
+__all__ = ["Model", "NpuOptError", "is_tflite", "load", "parse", "parse_pipelines", "read_module", "set_target",
+           "target_request"]
