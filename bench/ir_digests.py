@@ -34,7 +34,7 @@ import perf_fidelity  # noqa: E402  (configs A, B, C)
 
 OUT = HERE / "IR_DIGESTS.json"
 PIPELINES = ("schedule{optimise=Performance}", "schedule{optimise=Size}")
-SRAM_USED = re.compile(r"npu\.usage = #npu\.usage<Sram = \[(\d+)")
+SRAM_USED = re.compile(r"npu\.usage = #npu\.usage<[^>]*Sram = \[(\d+)")
 
 
 def _run(model: Path, config: str, pipeline: str) -> tuple[str, str]:
