@@ -1,4 +1,4 @@
-"""Execute scheduled IR stripe by stripe in modelled memory (issue 9, part 4).
+"""Execute scheduled IR stripe by stripe in modelled memory.
 
 ``run_scheduled(module, inputs, observer=None)`` runs a module that carries a schedule (the
 output of ``--pass=schedule``): every tensor lives at its ``#npu.alloc`` offset in one byte array
