@@ -104,8 +104,8 @@ class NpuLegalize(Pass):
     table activations, ...); each op left on the CPU gets a remark naming the violated constraint."""
 
     force_symmetric_int_weights: bool = option(
-        False, "run convolutions with asymmetric int8/int16 weights on the NPU (Vela's "
-               "--force-symmetric-int-weights; the zero points are then taken as 0)")
+        False, "run convolutions with asymmetric int8/int16 weights on the NPU, taking their zero points as 0 "
+               "(Vela's --force-symmetric-int-weights)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module, required=False) or resolve_target(DEFAULT_ACCELERATOR)

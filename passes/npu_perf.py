@@ -139,8 +139,8 @@ class SelectBlockConfig(Pass):
     encoders check their block depth on every request, so a new block re-encodes only that op."""
 
     choose: Literal["", "vela", "cycles"] = option(
-        "", "vela (Vela's traffic score) or cycles (the fewest estimated cycles of a coarse grid); empty: cycles "
-            "when the module's npu.schedule has fastest_blocks, else vela")
+        "", "vela (Vela's traffic score), cycles (fewest estimated cycles) or empty (cycles when the module's "
+            "npu.schedule has fastest_blocks)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
@@ -218,11 +218,10 @@ class Estimate(Pass):
 
     weight_buffering: bool = option(True, "cost weight DMAs as the IR says (false: every op reads its weights "
                                           "in place, whatever DMAs the IR has)")
-    encode_weights: bool = option(True, "predict each weight stream's compressed size with the codec model "
-                                        "(else take the raw size; faster)")
-    decide_in_arena: bool = option(True, "compute the DMA slack chain with the feature maps npu-place-tensors "
-                                         "moved to fast storage still in the arena, as npu-buffer-weights "
-                                         "decides (Vela's scheduler does)")
+    encode_weights: bool = option(True, "predict weight stream sizes with the codec model (false: raw "
+                                        "sizes, faster)")
+    decide_in_arena: bool = option(True, "chain DMA slack with placed feature maps still in the arena, as "
+                                         "npu-buffer-weights decides")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

@@ -182,7 +182,7 @@ class PlaceTensors(Pass):
 
     enabled: bool = option(True, "place feature maps (false: leave them all in the arena)")
     check_limit: bool = option(True, "warn when live fast-storage feature maps exceed the arena cache size "
-                                     "(the schedule pipeline turns it off: its later passes cascade and evict)")
+                                     "(the schedule pipeline turns it off)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

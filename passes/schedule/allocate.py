@@ -113,9 +113,8 @@ class Allocate(Pass):
 
     allocator: str = option("hillclimb", "how to pack live ranges: hillclimb | greedy | linear")
     prefetch_overlap: Literal["", "true", "false"] = option(
-        "", "start a prefetched weight buffer at its reader, so it may share bytes with buffers the previous op "
-            "frees; a prefetch that then overlaps one is dropped (its DMA waits, its transfer is not hidden). "
-            "Empty: the module's npu.schedule (set under Size)")
+        "", "let a prefetched weight buffer share bytes the previous op frees, dropping a prefetch that then "
+            "overlaps (empty: the module's npu.schedule)")
 
     def __post_init__(self) -> None:
         if self.allocator not in ALLOCATORS:

@@ -207,9 +207,9 @@ class BufferWeights(Pass):
     optimise: Literal["", "Performance", "Size"] = option("", "the policy whose fast-storage limit applies (empty: "
                                                           "the module's npu.schedule strategy, else Performance)")
     buffer_limit: int = option(0, "fast-storage bytes weight buffers may take (0: from the policy)")
-    encode_weights: bool = option(True, "size weight streams with the codec model (else raw sizes; faster)")
-    decide_in_arena: bool = option(True, "decide with the feature maps npu-place-tensors moved to fast storage "
-                                         "still in the arena, as Vela's scheduler does")
+    encode_weights: bool = option(True, "size weight streams with the codec model (false: raw sizes, faster)")
+    decide_in_arena: bool = option(True, "decide with placed feature maps still in the arena, as Vela's "
+                                         "scheduler does")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

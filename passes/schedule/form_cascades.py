@@ -145,26 +145,20 @@ class FormCascades(Pass):
     """The weight encodings, op descriptions and dominance stay valid: npu.stripe/npu.cascade and
     npu.schedule change neither weight values, operands, types nor control flow."""
 
-    sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule sram_target, "
-                                  "else the target's arena cache size)")
+    sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule, else "
+                                  "the arena cache size)")
     optimise: str = option("", "Performance or Size (empty: the module's npu.schedule strategy, else Performance)")
     weight_buffers: bool = option(True, "count cascade members' weight buffers (full-depth encoding per stripe) "
                                         "while growing stripes")
     stripe_growth: Literal["", "vela", "full", "cost"] = option(
-        "", "vela (stop at the first stripe height that does not fit, as Vela), full (try every height, keep the "
-            "tallest that fits) or cost (keep the one of fewest estimated cycles); empty: the module's npu.schedule, "
-            "else vela")
-    cascade_joins: bool = option(False, "let a cascade run through a binary elementwise op of two feature maps "
-                                        "whose second one is whole and written outside the cascade (a residual add); "
-                                        "OR-ed with the module's npu.schedule cascade_joins")
-    cascade_branches: bool = option(False, "also let the op writing that second feature map be a member, its OFM "
-                                           "read by the next op and by the join, in a rolling buffer tall enough "
-                                           "for both (a whole residual block; implies cascade-joins); OR-ed with "
-                                           "the module's npu.schedule cascade_branches")
-    cascade_concats: bool = option(False, "let the ops writing a channel concatenation's parts and the op reading "
-                                          "it be one cascade, the concatenation rolling, and an op several members "
-                                          "read as their IFM be a member (a fire module as one cascade); OR-ed with "
-                                          "the module's npu.schedule cascade_concats")
+        "", "vela (stop at the first height that does not fit), full (the tallest that fits), cost (the fewest "
+            "estimated cycles) or empty (the module's npu.schedule, else vela)")
+    cascade_joins: bool = option(False, "let a cascade run through a residual add whose second input is "
+                                        "written outside it (OR-ed with npu.schedule)")
+    cascade_branches: bool = option(False, "let a whole residual block be one cascade (implies cascade-joins, "
+                                           "OR-ed with npu.schedule)")
+    cascade_concats: bool = option(False, "let a channel concatenation, its writers and its reader be one "
+                                          "cascade, as a fire module (OR-ed with npu.schedule)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

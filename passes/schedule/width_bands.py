@@ -208,10 +208,10 @@ class WidthBands(Pass):
     PRESERVES = (WeightStreams,)
     """A band's op reads its chain op's weight constant and shares its encoders (same_weights)."""
 
-    bands: int = option(0, "column bands per chain (0: the module's npu.schedule width_bands; 1: none)")
+    bands: int = option(0, "column bands per chain (0: the module's npu.schedule, 1: none)")
     min_width: int = option(8, "columns a band's last op produces at least (fewer bands where the OFM is narrower)")
-    max_overhead: int = option(25, "halo columns the bands of a chain may recompute, in percent of each op's OFM "
-                                   "columns (a chain is cut into shorter ones to stay within it)")
+    max_overhead: int = option(25, "percent of each op's OFM columns a chain's bands may recompute as halo "
+                                   "(longer chains are cut)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         bands = self.bands
