@@ -1,18 +1,6 @@
 """The npu dialect: Ethos-U NPU operations and the hardware target they are scheduled for.
 
-- The target: accelerator constants (accelerators.py), Vela-compatible system configs and memory
-  modes (vela_config.py), the resolved ``Target`` (target.py) and the ``#npu.target<...>``
-  module attribute (target_attr.py).
-- The ops (ops_conv.py, ops_pool.py, ops_elementwise.py, ops_memory.py, shared parts in
-  ops_common.py): what the NPU executes, as ``npu-legalize`` produces it from the tfl dialect.
-- Their attributes (attrs.py): ``#npu.fm`` (format and memory area, a tensor type encoding),
-  ``#npu.kernel``, ``#npu.act``, ``#npu.rescale`` and ``#npu.offset``; ``#npu.block`` and
-  ``#npu.cost`` (perf/ir_attrs.py) are registered here too, and import the performance model
-  only when one is parsed.
-- The schedule's attributes (schedule_attrs.py): ``#npu.alloc``, ``#npu.stream``, ``#npu.stripe``,
-  ``#npu.cascade``, ``#npu.schedule`` and ``#npu.usage``, which the scheduling passes write.
-- Rescale arithmetic shared by the legalisation and later passes (quant.py).
-"""
+Design notes: docs/lowering_design.md, section The npu dialect (npu package)."""
 from __future__ import annotations
 
 import inspect

@@ -1,27 +1,7 @@
-"""The Ethos-U performance model: pure, memoised cost functions over op descriptions.
+"""The Ethos-U performance model: pure, memoised cost functions over op descriptions, so the
+scheduler and the estimate can ask the same questions many times cheaply.
 
-One module per concept:
-
-* ``shape.py``: ``Shape4``, the NHWC extent everything is measured in;
-* ``op_desc.py``: ``NpuOpDesc``, one NPU operation as the cost model sees it;
-* ``arch.py``: ``PerfTarget``, the hashable digest of a ``Target`` (accelerator + memories);
-* ``block_config.py``: the SHRAM fit and Vela's OFM block-config search;
-* ``memory.py``: the burst-length model and DMA copy cycles;
-* ``compute.py``: DPU/output pipeline cycles and MAC counts;
-* ``access.py``: element accesses and bytes per memory area;
-* ``dma.py``: LUT, memcpy and weight-streaming terms of the NPU cycles;
-* ``estimate.py``: ``estimate_op`` -> ``OpCost``, everything together;
-* ``weight_reorder.py``, ``weight_encoding.py`` (with ``palette_sections.py`` and
-  ``grc_search.py``), ``weight_size.py``: the weights' stream order and compressed size per depth
-  slice, byte-exact with Vela's codec; ``weight_streams.py``: the module's weight encoders as an
-  analysis (all full-depth streams encoded in one batch); ``weight_buffering.py``: Vela's choice of which weights to
-  stream into fast storage and how to slice them (what a scheduler feeds ``estimate_op``);
-* ``ir_adapter.py`` (npu op -> ``NpuOpDesc``) and ``ir_attrs.py`` (``#npu.block``, ``#npu.cost``,
-  whose parsers the npu dialect registers when it loads) connect it to the IR.
-
-The model is Vela 5.2.0's legacy Python performance model (``npu_performance.py``,
-``architecture_allocator.py``), re-derived; bench/perf_fidelity.py measures the agreement.
-"""
+Design notes: docs/cost_model_design.md, section The performance model (perf package)."""
 from __future__ import annotations
 
 from npu_opt.dialects.npu.perf.arch import PerfTarget, perf_target, resolve_perf_target
