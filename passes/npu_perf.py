@@ -119,7 +119,7 @@ class SelectBlockConfig(Pass):
 
     choose: Literal["", "vela", "cycles"] = option(
         "", "vela (Vela's traffic score), cycles (fewest estimated cycles) or empty (cycles when the module's "
-            "npu.schedule has fastest_blocks)")
+            "npu.schedule has fastest_blocks, else vela)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
