@@ -11,7 +11,7 @@ on, output discarded) and ``vela`` with its default C++ core on the same model a
 child's CPU time (user + system) and peak resident memory come from ``os.wait4``, the child's
 own rusage (what ``getrusage(RUSAGE_CHILDREN)`` accumulates). CPU time, not wall time, because
 the machine is shared; with ``--repeat N`` each pair runs N times, in alternating order, and the
-table shows medians. Goal (issue "fast enough to search"): estimate CPU at most 0.5x Vela's, and
+table shows medians. Goal: estimate CPU at most 0.5x Vela's, and
 under 500 MB, on every model.
 
 Both tools run from bytecode, as installed: Vela's site-packages hold its compiled modules, and

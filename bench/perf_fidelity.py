@@ -295,7 +295,7 @@ corpus does not exercise, and where differences would therefore go unnoticed:
 * **Arena cache size**: npu-place-tensors moves every internal feature map to SRAM whatever the
   memory mode's arena cache size, and the `estimate` pipeline cascades nothing. That is Vela's schedule for an
   unlimited cache (configs A and B). **Config C** (`--configs A,B,C`: Dedicated_Sram_384KB, not
-  a target of the issue): 605 of 614 layers within +-5 % through the pipeline; the 9 others are
+  one of the targets): 605 of 614 layers within +-5 % through the pipeline; the 9 others are
   mobilenet_v1_100_224 layers whose feature maps Vela leaves in DRAM (conv_dw_6, conv_dw_12) or
   that Vela cascades (its first 11 ops, in three cascades) because their
   feature maps do not fit 384 KB, which the `estimate` pipeline does not do. Vela costs a

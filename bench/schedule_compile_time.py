@@ -10,8 +10,8 @@ the same with ``schedule{encode-weights=false}`` (weights sized raw: where the t
 the codec), ``vela`` with its default C++ core, and ``vela --debug-force-legacy-core``, both full
 compiles with ``--optimise Performance``. CPU time (user + system) and peak memory of each child come from
 ``os.wait4``, as in bench/compile_time.py, whose helpers this reuses (npu-opt runs from a compiled
-copy of the packages, as installed). Ratios are medians of the paired ratios. Goal (the scheduler
-issue): npu-opt no slower than Vela's C++ core on every model.
+copy of the packages, as installed). Ratios are medians of the paired ratios. Goal:
+npu-opt no slower than Vela's C++ core on every model.
 
 One discarded run of each tool comes first (cold file caches). For reading the ratios, the CPU
 time of ``vela --version`` (Vela's start-up: Python, numpy and

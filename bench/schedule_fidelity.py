@@ -18,7 +18,7 @@ and its summary CSV (the columns of Vela's own) is set beside the legacy core's
 (``vela_baseline.json``, records with ``compiler_core == "legacy"``): total cycles, NPU cycles,
 SRAM used and off-chip traffic (DRAM plus off-chip flash bytes). A row is "within" when total
 cycles and SRAM used are both within +-5 % (SRAM: or within 1 KiB, as Vela rounds to KiB).
-Goal (issue 23): >= 95 % of rows within and no row failing where Vela compiles, every other row
+Goal: >= 95 % of rows within and no row failing where Vela compiles, every other row
 explained. Per layer, config C Performance (corpus models):
 the schedule's per-op cycles against Vela's legacy per-layer report, joined on the op name as
 bench/perf_fidelity.py joins them (goal: >= 95 % of layers within +-5 %).

@@ -22,7 +22,7 @@ processes included) and the wall time of the search run at Vela Performance's SR
 bench/compile_time.py measures both: ``--repeat`` runs of each, alternating, one process at a
 time after the quality runs (which run ``--jobs`` at once), medians.
 
-Goals (the issue "Schedule better than Vela"), per model and config: G1 a schedule with cycles
+Goals, per model and config: G1 a schedule with cycles
 <= Vela Performance's at SRAM <= its SRAM; G2 the same for Size; "strict" when one of the two is
 strictly better in cycles or SRAM; G3 where Vela Performance spends >= 2x Size's SRAM for < 5 %
 fewer cycles, a point within 1 % of Performance's cycles using >= 25 % less SRAM.
@@ -46,7 +46,7 @@ import compile_time as ct  # noqa: E402  (child-process CPU timing and the vela 
 from schedule_fidelity import vela_records  # noqa: E402  (Vela's legacy-core summary figures)
 
 CONFIGS = {name: ct.CONFIGS[name] for name in ("A", "C")}
-"""The issue's two configs, as bench/compile_time.py defines them."""
+"""The two configs of the goals, as bench/compile_time.py defines them."""
 
 
 @dataclass

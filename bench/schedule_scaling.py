@@ -11,7 +11,7 @@ verifier on:
     npu-opt chain.mlir --pass=schedule --target=TARGET -o /dev/null
 
 CPU time (user + system of the child, ``os.wait4``) and peak resident memory per size; medians
-when ``--runs`` > 1. Goal (the scheduler issue): time grows no faster than N log N from 300 to
+when ``--runs`` > 1. Goal: time grows no faster than N log N from 300 to
 30,000 ops, 30,000 ops in under 60 s, and no recursion limit (Vela's legacy core fails near 330
 ops). The growth exponent between two sizes is log(t2 / t1) / log(n2 / n1); N log N from 3,000 to
 30,000 ops is an exponent of about 1.11. ``--pipeline 'schedule{sram-budget=65536}'`` measures the

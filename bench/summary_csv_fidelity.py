@@ -8,8 +8,8 @@ NPU: tests/data/vela/make_reports.py's list) and config (bench/compile_time.py's
 npu-opt on the Vela-equivalent schedule (``--pass=schedule{optimise=Performance}
 --summary-csv``). Scripts written for Vela read every numeric column with ``float()``, so the
 cells that count are those Vela fills with a number: one of ours is *empty* when it is not a
-number, and *differs* when it is more than 1 % away from Vela's (an exact 0 must be 0). Goal
-(issue 23, section 4): no empty cell, every cell within 1 %. Columns that are not numbers
+number, and *differs* when it is more than 1 % away from Vela's (an exact 0 must be 0). Goal:
+no empty cell, every cell within 1 %. Columns that are not numbers
 (names, storage areas) are compared for equality.
 
 Vela's ``*_memory_used`` of the memory holding the weights includes its command streams, which

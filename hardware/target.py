@@ -1,16 +1,7 @@
-"""The hardware target every scheduling pass reads: accelerator + system config + memory mode.
+"""The hardware target every scheduling pass reads (accelerator, system config, memory mode),
+resolved as Vela 5.2 resolves its architecture features.
 
-A ``Target`` is resolved the way Vela 5.2.0 resolves its ``ArchitectureFeatures``
-(``architecture_features.py:_get_vela_config``): keys a section leaves unset take Vela's internal
-defaults, a memory mode that puts everything on one SRAM port moves the constants to an
-"OnChipFlash" with SRAM timing, ``--arena-cache-size`` overrides the memory mode's value, and
-the same consistency checks apply. When no system config or memory mode is named, Vela's
-internal defaults for the accelerator family are used: ``Ethos_U55_High_End_Embedded`` with
-``Shared_Sram`` for the U55, ``Ethos_U65_Client_Server`` with ``Dedicated_Sram_384KB`` for the U65.
-
-A module carries its target as the ``npu.target`` attribute (``#npu.target<...>``, in
-dialects/npu/target_attr.py, whose ``target_of(module)`` returns the resolved ``Target``).
-"""
+Design notes: docs/cost_model_design.md, section The resolved target (target)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

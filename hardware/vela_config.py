@@ -1,22 +1,7 @@
-"""System configurations and memory modes, as in a Vela configuration (``.ini``) file.
+"""System configurations and memory modes, as in a Vela configuration (``.ini``) file, so a Vela
+user's configuration selects the same target here.
 
-Vela describes the system around the NPU in an ``.ini`` file read with ``configparser``:
-
-* ``[System_Config.NAME]``: the core clock, which memory sits on each AXI port (``axi0_port``,
-  ``axi1_port``: ``Sram``, ``Dram``, ``OnChipFlash`` or ``OffChipFlash``) and, per memory,
-  ``<Memory>_clock_scale``, ``_ports_used``, ``_burst_length``, ``_read_latency``,
-  ``_write_latency``, ``_max_reads`` and ``_max_writes``;
-* ``[Memory_Mode.NAME]``: the AXI port (``Axi0``/``Axi1``) holding constants
-  (``const_mem_area``), feature maps (``arena_mem_area``) and the fast cache
-  (``cache_mem_area``), and optionally ``arena_cache_size`` in bytes;
-* ``inherit=SECTION`` in any section takes every key of SECTION that the section does not set.
-
-Keys are case-insensitive (configparser folds them), section names are not. The stock sections
-of Vela 5.2.0's ``config_files/Arm/vela.ini`` are built in (``BUILTIN_SECTIONS``), so no file is
-needed for them; sections read from the user's files replace built-in ones of the same name, and
-several files merge as configparser merges them. Unlike Vela, an unknown key, a bad value, a
-missing inherited section or an inheritance cycle is an error.
-"""
+Design notes: docs/cost_model_design.md, section System configurations (vela_config)."""
 from __future__ import annotations
 
 import re

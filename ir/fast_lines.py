@@ -1,22 +1,7 @@
-"""Whole generic-op lines read without lark: the parser's fast path for imported IR.
+"""Whole generic-op lines read without lark: the parser's fast path for the long uniform runs of
+imported IR, which lark would spend most of the parse time on.
 
-Imported models are long runs of lines of one shape,
-``%N = "dialect.op"(%a, %b) <{...}> : (types) -> type loc("name")``. Lark spends a few
-microseconds on each token of them (two per op) and the builder as much again on its callbacks.
-Here ``find_runs`` picks out, before lark runs, every line that holds exactly one such op and
-nothing else (checked with the grammar's own terminal patterns, at the line's place in the text, so
-the op is the very GENERIC_OP token lark would lex there), and replaces each run of consecutive
-such lines by one placeholder token (``OP_RUN`` in mlir.lark) holding as many newlines, so every
-token after it keeps its line and column. The builder's ``op_run`` rule then builds the run's ops
-in text order, through the same decoders and caches as the one-token GENERIC_OP path, exactly as
-``whole_generic_op`` and ``operation`` would.
-
-Anything the fast path is not sure of raises ``FastPathBail``, and so does any error at all while
-parsing with placeholders: parse_ops then parses the original text again the ordinary way, which
-builds the same IR or reports the error at its own file:line:col. A placeholder that lark did not
-reduce as an operation (one swallowed by an unusual multi-line token, say) is caught by checking
-that every run was built, in order.
-"""
+Design notes: docs/tools_design.md, section Fast generic-op lines (fast_lines)."""
 from __future__ import annotations
 
 import re

@@ -1,16 +1,7 @@
-"""Compiled token patterns kept between runs, so a short npu-opt run does not recompile them.
+"""Compiled token patterns kept between runs, so a short npu-opt run does not spend its start-up
+recompiling the lexer's regular expressions.
 
-The LALR parser's contextual lexer combines the grammar's terminals into one regular expression
-per parser state (about 80 distinct ones, the bracket-balancing ones several kilobytes long).
-Python compiles each in every process: 0.1-0.25 s of CPU, more than the rest of start-up. The
-compiled form (the ``_sre`` code list) is plain data, so the first run writes it to a file beside
-lark's grammar cache and later runs rebuild the patterns from it in about 3 ms.
-
-Entries are checked against ``re.compile`` when the file is written, and the file name carries
-the grammar text and the interpreter's and lark's versions, so a stale or foreign file is never
-used; anything unexpected (another Python's sre internals, an unreadable file) just means
-compiling as usual.
-"""
+Design notes: docs/tools_design.md, section The compiled-pattern cache (regex_cache)."""
 from __future__ import annotations
 
 import contextlib

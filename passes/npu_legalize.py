@@ -1,23 +1,7 @@
 """npu-legalize: lower the tfl ops Vela 5.2 runs on the NPU into npu ops; leave the others as tfl
 ops marked for the CPU, with a remark saying why.
 
-Per function, in three steps:
-
-1. Placement. Every tfl operator is checked as Vela checks it (passes/npu_lowering/support.py:
-   TFLite semantics, then the supported-operator constraints, first failure wins). An op that
-   fails gets the discardable attribute ``npu.placement = "cpu"`` and a remark
-   ``<OP> '<name>' runs on the CPU: <constraint> (<values>)``. Reshape-like ops go to the NPU only
-   next to an NPU op (Vela pulls memory-only passes onto the NPU only at NPU boundaries).
-2. Lowering, in program order, as Vela's graph optimiser rewrites (one module per family under
-   passes/npu_lowering/: conv.py, pool.py, elementwise.py, softmax.py, mean.py, shape.py,
-   split.py, resize_bilinear.py). Every
-   npu op gets ``name``: the TFLite output tensor name, with Vela's suffixes for decompositions.
-3. Clean-up: reshape chains fold, stand-alone activations fuse into their producers where Vela
-   fuses them (fuse.py), and constants and views left unused are erased.
-
-The module's ``npu.target`` decides the few target-dependent choices (LUT fusion needs reserved
-SHRAM banks); without one, Vela's default accelerator (ethos-u55-256) is assumed.
-"""
+Design notes: docs/lowering_design.md, section npu-legalize (npu_legalize)."""
 from __future__ import annotations
 
 from importlib import import_module
@@ -105,8 +89,8 @@ class NpuLegalize(Pass):
     table activations, ...); each op left on the CPU gets a remark naming the violated constraint."""
 
     force_symmetric_int_weights: bool = option(
-        False, "run convolutions with asymmetric int8/int16 weights on the NPU (Vela's "
-               "--force-symmetric-int-weights; the zero points are then taken as 0)")
+        False, "run convolutions with asymmetric int8/int16 weights on the NPU, taking their zero points as 0 "
+               "(Vela's --force-symmetric-int-weights)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module, required=False) or resolve_target(DEFAULT_ACCELERATOR)

@@ -1,27 +1,6 @@
-"""Block-config selection and performance estimation passes, and the ``estimate`` pipeline.
+"""The block-config selection and performance estimation passes, and the ``estimate`` pipeline.
 
-* ``npu-select-block-config``: per NPU compute op, the OFM block configuration Vela's search
-  picks (hardware/perf/block_config.py), recorded as ``npu.block = #npu.block<...>``. An op
-  with an ``npu.stripe`` (npu-form-cascades) gets the block searched for its OFM stripe, as
-  Vela's scheduler chooses it per stripe proposal, so the estimate reads the stripe's block.
-* ``npu-estimate``: per NPU op (compute ops and DMAs), the cost model's estimate
-  (hardware/perf/estimate.py), recorded as ``npu.cost = #npu.cost<...>``, and the module's
-  sums as ``npu.cost_totals``. Ops are costed in schedule order (``npu.time``, from npu-order;
-  IR order without it): each op's weight DMA may hide under the previous NPU op's compute
-  (not one marked ``npu.unhidden``, which waits for that op to end: npu-allocate's
-  prefetch-overlap), and the chain restarts after a CPU op and in each function. The estimate reads the weight
-  streaming the IR holds (npu-insert-dma's ``npu.dma``, npu-buffer-weights' ``npu.stream``;
-  passes/schedule/) and decides nothing; weights without a DMA are read in place, their size
-  predicted by the weight-codec model.
-  With a separate fast storage (Dedicated_Sram), the slack chain sees the feature maps
-  npu-place-tensors moved to SRAM still in the arena, as the buffering decisions did
-  (``decide-in-arena``); the final estimate sees them in SRAM.
-* ``estimate`` = ``npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,
-  npu-insert-dma,npu-buffer-weights,npu-estimate`` (formats and placement: passes/npu_place.py);
-  ``npu-opt --perf-report=FILE`` then writes the per-op table (tools/perf_report.py).
-
-Both passes read the module's ``npu.target``.
-"""
+Design notes: docs/cost_model_design.md, section Block configs and the estimate passes (npu_perf)."""
 from __future__ import annotations
 
 from typing import Literal, NamedTuple
@@ -139,8 +118,8 @@ class SelectBlockConfig(Pass):
     encoders check their block depth on every request, so a new block re-encodes only that op."""
 
     choose: Literal["", "vela", "cycles"] = option(
-        "", "vela (Vela's traffic score) or cycles (the fewest estimated cycles of a coarse grid); empty: cycles "
-            "when the module's npu.schedule has fastest_blocks, else vela")
+        "", "vela (Vela's traffic score), cycles (fewest estimated cycles) or empty (cycles when the module's "
+            "npu.schedule has fastest_blocks, else vela)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
@@ -198,31 +177,16 @@ class SelectBlockConfig(Pass):
 class Estimate(Pass):
     """Estimate every NPU op's cycles, MACs and memory traffic (npu.cost), and the module totals.
 
-    Per op: compute cycles of the DPU/output pipeline, network and hardware MAC counts, bytes read
-    and written per memory area with the burst-length model, access cycles per memory, DMA cycles
-    (LUT loads, copies, weight streaming not hidden under the previous op), and total = the
-    largest of NPU and access cycles (Vela's legacy performance model). An op's npu.block is used
-    when present (and checked), else the block-config search runs.
+    It reads the schedule's decisions and decides nothing.
 
-    The estimate decides nothing: an op whose weights come from an ``npu.dma`` (npu-insert-dma)
-    streams them as the DMA's ``npu.stream`` says (npu-buffer-weights; a DMA without one copies
-    the whole stream into one buffer), any other reads them in place. The weight DMA is costed as
-    part of its op. With a separate fast storage the slack each op hands the next is computed
-    with the feature maps npu-place-tensors moved to SRAM still in the arena, as the buffering
-    decisions were (``decide-in-arena``), the estimate itself with them in SRAM.
-
-    Each cost also records what Vela's summary reports beside the totals: the bytes of feature maps
-    and of weights among those read and written, the op's compressed weight bytes and original
-    weight bytes, and what its constants take in permanent storage (``npu.cost``'s
-    ``fm_read``..``stored``; tools/summary_csv.py reads them)."""
+    Design notes: docs/cost_model_design.md, section npu-estimate (npu_perf.Estimate)."""
 
     weight_buffering: bool = option(True, "cost weight DMAs as the IR says (false: every op reads its weights "
                                           "in place, whatever DMAs the IR has)")
-    encode_weights: bool = option(True, "predict each weight stream's compressed size with the codec model "
-                                        "(else take the raw size; faster)")
-    decide_in_arena: bool = option(True, "compute the DMA slack chain with the feature maps npu-place-tensors "
-                                         "moved to fast storage still in the arena, as npu-buffer-weights "
-                                         "decides (Vela's scheduler does)")
+    encode_weights: bool = option(True, "predict weight stream sizes with the codec model (false: raw "
+                                        "sizes, faster)")
+    decide_in_arena: bool = option(True, "chain DMA slack with placed feature maps still in the arena, as "
+                                         "npu-buffer-weights decides")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

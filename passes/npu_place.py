@@ -86,17 +86,9 @@ _NHWC_REDUCE_SUM_IFM = "ethos-u65-512"
 class FormatNhcwb16(Pass):
     """Give NHCWB16 format to the feature maps Vela stores as 16-channel bricks.
 
-    Vela decides per tensor, and the values of a concatenation or a slice share one tensor
-    (passes/npu_shared_tensors.py): the format of the whole group is decided at once. A tensor
-    written by NPU compute ops may be NHCWB16 unless (Vela's ``check_format_restrictions``): it
-    is a graph output or an NPU op after a CPU op reads it (it leaves one NPU command stream:
-    needs npu.time from npu-order), a window of it starts at a depth that is not a multiple of 16
-    (a brick would be split) or a part of it is written with strides (linear data only), a
-    non-NPU op reads it, a reshape view or a DMA produces or reads it, or a ReduceSum reads it as
-    int32 (on the U65-512, at any width). Then, in IR order, an elementwise op whose OFM depth is
-    not a multiple of 16 keeps its OFM NHWC when an input of the same shape and element width
-    (constants included) is NHWC (the OFM may overwrite that input: Vela's
-    ``avoid_nhcwb16_for_ofm``)."""
+    Values that share one tensor are decided as a group.
+
+    Design notes: docs/scheduler_design.md, section npu-format-nhcwb16 (npu_place.FormatNhcwb16)."""
 
     enabled: bool = option(True, "set formats (false: leave every feature map NHWC)")
 
@@ -182,7 +174,7 @@ class PlaceTensors(Pass):
 
     enabled: bool = option(True, "place feature maps (false: leave them all in the arena)")
     check_limit: bool = option(True, "warn when live fast-storage feature maps exceed the arena cache size "
-                                     "(the schedule pipeline turns it off: its later passes cascade and evict)")
+                                     "(the schedule pipeline turns it off)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

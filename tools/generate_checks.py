@@ -1,21 +1,7 @@
-"""Generate FileCheck lines from npu-opt output, in the manner of MLIR's generate-test-checks.py.
+"""Generate FileCheck lines from npu-opt output, in the manner of MLIR's generate-test-checks.py
+(usage: ``npu-opt x.mlir | python -m npu_opt.tools.generate_checks``).
 
-    npu-opt test.mlir --pass=cse | python -m npu_opt.tools.generate_checks
-    npu-opt test.mlir --split-input-file | python -m npu_opt.tools.generate_checks --source test.mlir -i
-
-Each function gets ``// CHECK-LABEL: func.func @name`` and ``// CHECK-SAME:`` for the rest of its
-signature line; the lines of its body follow as ``// CHECK-NEXT:`` (``// CHECK:`` with
-``--no-next``, and for ops outside functions). Every SSA name becomes a FileCheck variable: the
-first occurrence captures it (``%[[VAL_0:.*]]``, function arguments ``%[[ARG0:.*]]``), later
-occurrences match it (``%[[VAL_0]]``); a name defined again (in a nested isolated op) gets a new
-variable. Literal ``[[`` and ``{{`` in the remaining text are escaped. Block labels and symbols
-are kept literally; the plain ``module {`` wrapper is left out.
-
-Output of ``--split-input-file`` runs is processed chunk by chunk: the check blocks of the chunks
-are separated by ``// -----``. With ``--source FILE``, the checks of each chunk are placed in the
-corresponding chunk of FILE instead, before its first op, replacing the check lines (of the same
-prefix) that were there; ``-i`` rewrites FILE, otherwise the result goes to stdout.
-"""
+Design notes: docs/tools_design.md, section Generating FileCheck lines (generate_checks)."""
 from __future__ import annotations
 
 import argparse

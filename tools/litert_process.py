@@ -1,18 +1,6 @@
 """Running ai-edge-litert in a child process, so that its crash is a diagnostic, not ours.
 
-LiteRT's kernels stop the process on some models instead of returning an error: its reference
-int8 softmax aborts (SIGABRT) on a row whose exponentials sum to 512 or more, for instance,
-which on a 1000-class model needs no more than near-equal logits. In-process, ``npu-run
---compare-tflite`` then died with nothing printed. Here the run happens in a child; the parent
-waits for its one answer on a pipe, and a child that dies before answering (a signal, an exit)
-becomes one error naming the model, the kernels and the signal.
-
-The child is forked where the platform forks (Linux): it starts with the parent's imports and the
-model's bytes, and only its result (the outputs, or every tensor for ``--compare-each-op``) is
-pickled back. Elsewhere it is spawned (a fresh interpreter, which imports what it needs). A
-daemonic process (a ``multiprocessing.Pool`` worker) may have no children: there the run
-happens in-process, as before.
-"""
+Design notes: docs/tools_design.md, section ai-edge-litert in a child process (litert_process)."""
 from __future__ import annotations
 
 import faulthandler

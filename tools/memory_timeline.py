@@ -1,19 +1,6 @@
 """``npu-opt --memory-timeline=FILE``: a picture of where and when every tensor lives.
 
-One panel per memory area (per module with ``--split-input-file``): schedule time on x, byte
-address on y. Each allocation (``npu.alloc`` on the op defining a tensor, ``npu.arg_alloc`` for
-a function's arguments) is a rectangle from its first to past its last live time index, spanning
-its bytes; the copies made by ``npu.dma`` ops are hatched and their times marked with a triangle
-on top of the panel, the time span of each cascade (``npu.cascade``) is shaded, and a dashed line
-marks the most bytes live at once in the area (``npu.usage``, "live at the peak"), so the gap to the
-top of the packing is the allocator's waste. A legend right of each panel names every kind of
-mark; addresses are in KiB from 10,000 bytes. The file is SVG or PNG, chosen by its suffix.
-
-matplotlib draws it: a picture of hundreds of rectangles with axes, labels and a vector and a
-raster output is what it is made for, and nothing else in npu-opt needs it, so it is an optional
-extra (``pip install 'npu-opt[plot]'``) imported only when this flag is used. Without it, or
-without any allocation in the IR, the flag is an error before any file is written.
-"""
+Design notes: docs/tools_design.md, section The memory timeline (memory_timeline)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

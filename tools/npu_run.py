@@ -1,21 +1,7 @@
-"""The ``npu-run`` console entry point: run a model's IR with the reference interpreter.
+"""The ``npu-run`` console entry point: run a model's IR with the reference interpreter, in the
+manner of MLIR's mlir-cpu-runner.
 
-``npu-run model.tflite|model.mlir [--pipeline=P] [--input NAME=x.npy ...] [--seed N]
-[-o out.npz] [--compare-tflite [--tolerance T]]`` plus npu-opt's target options, in the manner
-of MLIR's ``mlir-cpu-runner`` and xDSL's ``xdsl-run``: the input is read as npu-opt reads it
-(MLIR text, or a TFLite flatbuffer imported to tfl IR), verified, transformed by the pipeline
-(verifying after each pass), then its function runs on the given or seeded random inputs. A
-module that carries a schedule (the ``npu.schedule`` attribute ``--pass=schedule`` writes) runs
-as scheduled, stripe by stripe in its memory areas; any other runs op by op.
-
-stdout gets one line per input and output (type, where the input came from, the output's min,
-max, mean and CRC-32 of its bytes, and its values when it is small); ``-o`` writes the outputs
-to an ``.npz`` keyed by output name. ``--compare-tflite`` also runs ai-edge-litert on the
-original model with the same inputs and prints, per output, the largest absolute difference
-and how many elements differ; the exit code is 1 if any difference exceeds ``--tolerance``.
-Problems with the input are one diagnostic (at the op for an op the interpreter cannot run),
-exit code 1 and no output file; a bug is one line and exit code 2.
-"""
+Design notes: docs/tools_design.md, section npu-run (npu_run)."""
 from __future__ import annotations
 
 import argparse

@@ -1,23 +1,6 @@
 """``npu-opt --pareto=FILE``: the (cycles, SRAM) frontier a schedule search found, as a table or a plot.
 
-The frontier is read from the module's ``npu.search`` (npu-search-schedule writes it when the
-pipeline runs with an SRAM budget, ``--pass='schedule{sram-budget=N}'``): one row per point,
-each the strategy, SRAM target and flags (POINT_FLAGS: full stripe growth, prefetch overlap,
-cascade joins, fastest block configs, ...; ``buffer_limit=N`` and ``width_bands=N`` with their
-number) that re-make it (``schedule{sram-budget=SRAM}`` with the
-point's SRAM as the budget chooses that point again), its total cycles and SRAM bytes, whether
-the search chose it, and where the Vela-equivalent Performance and Size schedules landed.
-
-The suffix of FILE picks the form: ``.csv`` a table (one row per point, per module with
-``--split-input-file``; points numbered from 1 as ``--summary`` numbers them; a Size point's
-``sram_target`` is the one it was scheduled with when it is the chosen one, else empty, since
-Size makes its own), ``.svg`` or ``.png`` a picture drawn with matplotlib (the ``[plot]``
-extra): SRAM on x (KiB when large), cycles on y (k or M cycles), the frontier as a staircase
-of the same numbered points, the chosen point ringed, the budget a dashed line, the
-Vela-equivalent schedules marked (on the edge, with their values, when far outside the
-frontier's range), and under each panel a table of the points and their knobs. The flag may be
-given more than once (a table and a plot).
-"""
+Design notes: docs/tools_design.md, section The Pareto frontier (pareto)."""
 from __future__ import annotations
 
 import csv

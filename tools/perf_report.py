@@ -1,20 +1,6 @@
 """``npu-opt --perf-report=FILE``: the per-op performance table of the estimated IR.
 
-One row per op carrying an ``npu.cost`` attribute (put there by ``npu-estimate``), in schedule
-order (``npu.time``; IR order without it), then a totals row. Columns: ``name`` (the op's Vela name: the TFLite output tensor name),
-``op``, ``block`` (the OFM block HxWxD), ``npu_cycles``, the access cycles of each memory,
-``total_cycles``, ``nn_macs``, ``hw_macs``. CSV, or JSON (a list of row objects) when FILE ends
-in ``.json``.
-
-When the IR carries a schedule (any of ``npu.time``, ``npu.cascade``, ``npu.stripe``,
-``npu.stream``, ``npu.alloc``), the rows gain ``SCHEDULE_COLUMNS``: ``time``, ``cascade`` (the
-cascade's id, the time of its first op), ``stripe`` (HxWxD), ``rolling`` (the rolling buffer
-HxWxD), ``weight_slices`` (the OFM depth slice bounds of the streamed weights, space-separated),
-``buffering`` (``single``/``double``, ``+prefetch``), ``weight_buffer_bytes``, and the OFM's
-``area``, ``offset`` and ``size`` (bytes) from its ``npu.alloc``. A cell is empty where the op has
-no such decision; without any schedule attribute the table keeps its estimate-only columns, so
-reports of unscheduled IR do not change.
-"""
+Design notes: docs/tools_design.md, section The per-op performance report (perf_report)."""
 from __future__ import annotations
 
 import csv

@@ -1,17 +1,6 @@
 """npu-run's inputs and outputs: which array feeds which argument, and how results are saved.
 
-A function's arguments and results are named after the TFLite tensors they came from: the
-importer writes them, comma-separated, into the function's ``tf.entry_function`` attribute
-(``inputs = "a,b"``, ``outputs = "y"``), which the passes keep. An argument without such a name
-is called ``argN`` (and a result ``outputN``), as MLIR prints them. Every argument can also be
-named by its position (``0``, ``1``, ...).
-
-An argument that no ``--input`` gives gets seeded random values over its storage range: the
-stored integers of a quantised type (within its ``<min:max>`` if it has one), the whole range
-of a plain integer type, 0/1 for ``i1`` and uniform values in [-1, 1) for floats. Arrays read
-from ``.npy``/``.npz`` files must have the argument's shape and storage dtype exactly: a
-mismatch is an error, never a silent cast.
-"""
+Design notes: docs/tools_design.md, section npu-run inputs and outputs (run_inputs)."""
 from __future__ import annotations
 
 import io

@@ -1,20 +1,7 @@
 """``npu-opt --summary``: a short human summary of a scheduled module, and the schedule readers
 the reports share.
 
-The summary is what Vela prints at the end of a compile: total cycles, inference time and
-inferences per second at the target's core clock, per memory area the bytes used and the most
-live at once (``npu.usage``), the cascades (``npu.cascade``) and the weight streams (``npu.stream``).
-Beyond Vela's, one line gives the model's lower bound (dialects/npu/perf/lower_bound.py: the
-cycles and fast-storage bytes no schedule can go below), computed here from the IR, with our
-cycles and peak fast storage as a percentage of it.
-It is read from the IR only; lines whose source attribute is missing say so instead of showing
-a number.
-
-It goes to stdout, after the IR when the IR goes there too, because it is the output the user
-asked for (Vela prints its network summary to stdout as well) and so it can be redirected or
-piped on its own; use ``-o FILE`` (or ``-o /dev/null``) to get the summary alone. Diagnostics
-and the progress bar stay on stderr.
-"""
+Design notes: docs/tools_design.md, section The summary (summary)."""
 from __future__ import annotations
 
 from typing import Any

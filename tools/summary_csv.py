@@ -1,39 +1,7 @@
-"""``npu-opt --summary-csv=FILE``: the network summary in the columns of Vela's summary CSV.
+"""``npu-opt --summary-csv=FILE``: the network summary in Vela's summary CSV columns, so scripts
+written for Vela read it unchanged.
 
-Vela writes ``<name>_summary_<system_config>.csv``: one header row and one row per network.
-Scripts that read it key on the column names, their order and their units, so this file keeps
-all three (``COLUMNS``, in Vela 5.2.0's order) and fills each column from the IR alone:
-
-* configuration (``accelerator_configuration``, ``system_config``, ``memory_mode``,
-  ``core_clock`` in Hz, ``arena_cache_size`` in KiB, ``*_bandwidth`` in GiB/s, the two storage
-  areas): the module's ``npu.target``;
-* cycles (``cycles_npu``, ``cycles_*_access``, ``cycles_total``), ``nn_macs``, each memory's
-  ``*_total_bytes`` (bytes read plus bytes written) and their feature-map and weight parts
-  (``*_feature_map_read_bytes``, ...: the split npu-estimate records, ``CostAttr.part``; scale
-  records and LUTs count only in the totals, as in Vela), ``total_npu_encoded_weights`` (the
-  compressed weight bytes npu-estimate records): the module's ``npu.cost_totals``;
-  ``inference_time`` (s), ``inferences_per_second`` and ``nn_tops`` from those at the core clock;
-* ``*_memory_used`` (KiB): per memory, the bytes npu-allocate's ``npu.usage`` spans there plus
-  the bytes the constants npu-estimate sized take there (``npu.cost_totals``' ``stored``: weight
-  streams, scale records, LUTs), as Vela adds its permanent storage to the arena of the same
-  memory; a memory on no AXI port of the target is 0;
-* ``passes_before_fusing`` and ``passes_after_fusing``: Vela's legacy core's pass counts (its CPU
-  graph's start-up pass, a call per NPU stretch and a pass per CPU op, then per stretch a start-up
-  pass and a pass per costed op; after fusing only the CPU graph's);
-* ``total_original_weights``: bytes of the distinct weight constants as the NPU computes with them
-  (npu-estimate's ``original_weights``; from the weight tensors' sizes for costs written without);
-* ``batch_size``: the leading dimension of the first function's first argument;
-* ``network``: the input file's name without its extension, as Vela names it.
-
-After Vela's columns come ours (``BOUND_COLUMNS``): the model's lower bound in cycles and
-fast-storage bytes and ours as a percentage of it, computed here from the IR.
-
-Columns the IR has no source for are left empty rather than guessed: ``*_memory_used`` of a
-memory holding feature maps before npu-allocate has run, and the traffic split and encoded
-weights of costs written without them (IR text from before npu-estimate recorded them). Vela's
-memory used also counts its command streams, which npu-opt does not generate
-(bench/SUMMARY_CSV_FIDELITY.md measures the difference).
-"""
+Design notes: docs/tools_design.md, section The summary CSV (summary_csv)."""
 from __future__ import annotations
 
 import csv

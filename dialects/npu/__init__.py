@@ -1,15 +1,6 @@
 """The npu dialect: Ethos-U NPU operations and the hardware target they are scheduled for.
 
-- The ``#npu.target<...>`` module attribute (target_attr.py) over the hardware model of
-  ``hardware`` (accelerators, Vela's system configs and memory modes, the resolved ``Target``).
-- The ops (ops_conv.py, ops_pool.py, ops_elementwise.py, ops_memory.py, shared parts in
-  ops_common.py): what the NPU executes, as ``npu-legalize`` produces it from the tfl dialect.
-- Their attributes (attrs.py): ``#npu.fm``, ``#npu.kernel``, ``#npu.act``, ``#npu.rescale`` and
-  ``#npu.offset``; ``#npu.block`` and ``#npu.cost`` (perf/ir_attrs.py) are registered here too.
-- The schedule's attributes (schedule_attrs.py): ``#npu.alloc``, ``#npu.stream``, ``#npu.stripe``,
-  ``#npu.cascade``, ``#npu.schedule`` and ``#npu.usage``, which the scheduling passes write.
-- Rescale arithmetic shared by the legalisation and later passes (quant.py).
-"""
+Design notes: docs/lowering_design.md, section The npu dialect (npu package)."""
 from __future__ import annotations
 
 import inspect

@@ -1,25 +1,7 @@
 """What the npu ops share: base classes, operand constraints, verification helpers and the
 accessors the scheduling passes and the performance model read.
 
-Conventions of every npu op:
-
-- Feature maps (``ifm``, ``ifm2``, ``ofm``) of compute ops are 4-D static NHWC tensors of 8-, 16-
-  or 32-bit integers, quantised (``!quant.uniform``) or plain. A plain integer type means raw
-  integers: zero point 0 and no scale (Vela's "no scale" tensors, e.g. softmax's int32
-  intermediates). Reshapes between 4-D views are explicit ``npu.reshape`` ops.
-- The output rescale follows from the quantisation of the operand and result types (Vela's
-  scaling) unless the op has an explicit ``rescale``; ``output_quant`` names the quantisation the
-  accumulator is rescaled to when it differs from the result's (a fused table lookup does its
-  own requantisation, Vela's ``forced_output_quantization``).
-- Weights keep TensorFlow Lite's layouts: OHWI for convolutions, 1HWC for depthwise, [O, I] for
-  vector products. Biases are 1-D int32 (int64 for 16-bit IFMs), present on every op that has
-  weights (a zero bias is created where the model had none, as Vela does).
-- ``name`` is Vela's name of the operation: the TensorFlow Lite output tensor name for an op
-  lowered one to one, with Vela's suffixes for ops a decomposition creates (``_conv_0``,
-  ``_maxpool0``, ...). Performance reports join on it.
-- Formats and memory areas are the ``#npu.fm<...>`` encodings of the value types; a value
-  without one is NHWC in its default area (``feature_map``).
-"""
+Design notes: docs/lowering_design.md, section What the npu ops share (ops_common)."""
 from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence

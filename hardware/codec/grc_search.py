@@ -1,24 +1,7 @@
-"""The weight codec's Golomb-Rice parameter search, run for many symbol streams at once.
+"""The weight codec's Golomb-Rice parameter search, run for many symbol streams at once because the
+search dominates the cost of sizing weights.
 
-The codec codes each symbol with one of a few Golomb-Rice parameter sets. It chooses them with a
-dynamic programme: after each symbol, every set's running cost is the cheaper of staying (its own
-cost so far) or switching in from the cheapest set (its cost plus a switch price, 40 bits, or
-nothing where the other stream of the section already starts a slice); the chosen runs are read
-back from the cheapest set after the last symbol.
-
-The programme is sequential, so numpy runs it in *lanes*: each stream is cut into pieces of
-``lane`` symbols and all pieces advance one symbol per numpy step. A piece that starts inside a
-stream first *warms up* on the symbols before it, from an arbitrary state: the clamp to "cheapest
-plus price" erases the start state within a few hundred symbols on real weights. Each piece's
-warmed-up state is then compared with the exact end state of the piece before it; a piece that
-differs is run again from that exact state, so the chosen runs are the codec's, always. A rerun
-stops for a lane as soon as its state, at a 16-step checkpoint, equals the one the first run
-recorded there: from then on both runs take the same decisions (they depend on the costs relative
-to the cheapest only), so most reruns cover a few checkpoints instead of the whole lane.
-
-Costs are kept as ``16 * bits + set index`` in one integer, so that a single minimum over the
-sets gives both the cheapest cost and the first cheapest set (the codec's tie rule).
-"""
+Design notes: docs/cost_model_design.md, section Golomb-Rice parameter search (grc_search)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -141,19 +124,18 @@ def _relative_capped(state: np.ndarray) -> np.ndarray:
 def _advance(batch: _LaneBatch, lanes: np.ndarray | None, state: np.ndarray, t0: int, t1: int,
              switched: np.ndarray | None, best: np.ndarray | None, marks: np.ndarray | None = None,
              follow: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
-    """Run steps t0..t1 of ``lanes`` (None: all) from ``state`` (sets x lanes keys); record, when given,
-    per step which sets switched and which set was cheapest (indexed from step ``batch.warm_up``;
-    global arrays, written at the lanes' own columns). Returns the end state and the lanes it
-    belongs to (``lanes`` less those that rejoined their recorded run).
-
-    ``marks`` (chunk x sets x all lanes, int8) holds each lane's relative state at every chunk
-    start of the recorded run. Without ``follow`` the run writes them; with it (a rerun from an
-    exact start) a lane whose state at a chunk start equals its mark has rejoined the recorded
-    run, which is then right from there on: it stops, and the others overwrite their marks.
-
-    Every operand is a whole contiguous (sets x lanes) array or a lanes row and every constant a
-    numpy scalar of the state's type: numpy's broadcasting and Python-int conversions cost more
-    per call than the arithmetic on a step."""
+    """Run steps t0..t1 of ``lanes`` (None: all) from ``state``; return the end state and the lanes
+    still running, recording per step, when given, which sets switched and which was cheapest."""
+    # ``state`` is sets x lanes keys; ``switched``/``best`` are global arrays indexed from step
+    # ``batch.warm_up`` and written at the lanes' own columns; the lanes returned are ``lanes`` less
+    # those that rejoined their recorded run.
+    # ``marks`` (chunk x sets x all lanes, int8) holds each lane's relative state at every chunk
+    # start of the recorded run. Without ``follow`` the run writes them; with it (a rerun from an
+    # exact start) a lane whose state at a chunk start equals its mark has rejoined the recorded
+    # run, which is then right from there on: it stops, and the others overwrite their marks.
+    # Every operand is a whole contiguous (sets x lanes) array or a lanes row and every constant a
+    # numpy scalar of the state's type: numpy's broadcasting and Python-int conversions cost more
+    # per call than the arithmetic on a step.
     dtype = batch.dtype
     set_bits = dtype((1 << _SHIFT) - 1)
     cost_bits = dtype(~((1 << _SHIFT) - 1))

@@ -1,16 +1,6 @@
 """Where the weight codec starts a new palette section: its savings heuristic, as a scan.
 
-The codec splits a stream where a palette built from recent values would save bits: every 32,
-64, 128, 256 and 512 non-zero values of the current section (twice as many once the section has a
-palette) it sizes a palette of the values seen since a little before that window, and starts a
-section there when the estimated saving (a cheaper index per value, minus the palette's cost) is
-positive; a section that has a palette is also closed when a new value would widen its index past
-a power of two on a long section, or past 32 entries.
-
-Only low-entropy streams ever split. ``could_split`` proves cheaply, from the distinct values of
-aligned windows, that a stream stays one section (the usual case, and the whole answer then);
-otherwise ``palette_sections`` runs the scan.
-"""
+Design notes: docs/cost_model_design.md, section Palette sections of the codec (palette_sections)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,24 +1,7 @@
-"""Encoded size of weight streams: the bit count of the Ethos-U weight codec ("mlw"), exactly.
+"""Encoded size of weight streams: the exact bit count of the Ethos-U weight codec ("mlw"), since
+a weight DMA moves the compressed bytes.
 
-The NPU reads weights compressed, so a weight DMA moves as many bytes as the codec (Vela 5.2.0's
-``mlw_codec``) produces. This module counts those bytes for reordered streams (weight_reorder.py)
-without writing the bit stream, taking every decision the codec takes:
-
-* a stream is cut into *palette sections* where a fresh palette would pay (palette_sections.py);
-* per section (``SectionCode``): zero-run mode when 0 outnumbers every other value more than 4
-  to 1; a palette of the most frequent values when it covers more than half of the coded ones;
-  every coded value becomes a symbol (a palette slot, or its sign-magnitude code shifted past
-  the palette);
-* Golomb-Rice parameter runs for the symbols and, in zero-run mode, for the run lengths
-  (grc_search.py, the codec's dynamic programme, for all sections of all streams at once);
-* a slice wherever either stream changes parameters, and every 32767 symbols; each slice costs a
-  23-bit header (the first also the palette), 12-bit unary words (8-bit for zero runs with
-  divisor 3), unary continuation bits and remainders; the stream ends with a 3-bit marker,
-  padded to 16 bytes.
-
-``encoded_sizes`` takes a list of streams and searches them together (fewer numpy steps).
-tests/unit/test_npu_perf_codec.py compares it with ``mlw_codec`` on many streams.
-"""
+Design notes: docs/cost_model_design.md, section Weight encoding size (weight_encoding)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

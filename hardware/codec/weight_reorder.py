@@ -1,26 +1,6 @@
 """The order in which the NPU consumes weights: the padded brick stream the encoder compresses.
 
-The weight decoder feeds the MAC array OFM micro-block by OFM micro-block, IFM micro-block by IFM
-micro-block, kernel element by kernel element, within sub-kernels of at most 8x8 (less with
-dilation). The stream is padded with zeros where the tensor does not fill a micro-block (IFM depth
-to the 32- or 16-deep IFM block for depth-first traversal, or to 8 within each IFM block for
-part-kernel-first; OFM depth to the micro-block; sub-kernel elements to 4 (or 2) for depthwise and
-part-kernel-first). Loop nest, outermost first (this is the layout of Vela 5.2.0's mlw codec
-``reorder``):
-
-1. OFM blocks of ``ofm_block_depth`` channels;
-2. IFM depth in steps of the IFM block depth (32; 16 for part-kernel-first or 16-bit IFMs;
-   a single pass for depthwise);
-3. sub-kernel rows, 4. sub-kernel columns;
-5. part-kernel-first only: IFM micro-blocks of the IFM block (clipped to the IFM depth);
-6. OFM micro-blocks of the OFM block;
-7. kernel elements, x fastest (padded elements are zero);
-8. depth-first only: IFM micro-blocks of the IFM block (not clipped: padded);
-9. OFM channels of a micro-block; 10. IFM channels of a micro-block (1 for depthwise).
-
-The padded length sets the raw size of the stream; its zero runs and value statistics set the
-encoded size (weight_encoding.py).
-"""
+Design notes: docs/cost_model_design.md, section Weight order (weight_reorder)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

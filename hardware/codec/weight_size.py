@@ -1,16 +1,6 @@
 """Encoded weight streams: sizes per depth slice and core, as the weight DMAs and reads see them.
 
-An op's weights are stored as one stream per OFM depth slice ``[d0, d1)`` and core: the core's
-channels (every ``cores``-th from ``d0 + core``) with a 10-byte scale/bias record each, padded to
-16 bytes, then their compressed weights (weight_reorder.py puts them in NPU order,
-weight_encoding.py counts the codec's bytes). The sizes decide the weight DMA cycles (the first
-slice is what can be prefetched under the previous op) and the double-buffer sizes (the largest
-even and odd slices).
-
-``WeightEncoder`` holds one op's weights for the length of a compile: asked for several depth
-slicings, it encodes each distinct (slice, core) stream once, all new streams of a request in one
-batch, and keeps the sizes (no module-level cache, so nothing outlives the compile).
-"""
+Design notes: docs/cost_model_design.md, section Encoded weight stream sizes (weight_size)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,16 +1,7 @@
-"""Memory traffic of one operation: element accesses, bytes per memory area, access cycles.
+"""Memory traffic of one operation (element accesses, bytes per memory area, access cycles),
+modelled on Vela 5.2's access counts.
 
-Model of Vela 5.2.0's element-access counts and the bandwidth part of its per-op estimate.
-
-Conv-like ops re-read the IFM block for every sub-kernel and every OFM block (depthwise and
-pooling have a single depth pass), and re-read the weights for every OFM block; elementwise ops
-read each input once per OFM element (an 8-bit scalar operand costs nothing). Feature-map traffic
-is charged to its memory inflated by the burst efficiency of the block transfers; weights and
-scales read from permanent storage are charged at their encoded size; weights read from a
-fast-storage buffer, and the DMAs that fill it, are counted in the byte tallies only (Vela charges
-them no access cycles: the copy is costed as DMA cycles instead). Every byte is also tallied by
-what it carries (``PURPOSES``), as Vela's summary splits its traffic.
-"""
+Design notes: docs/cost_model_design.md, section Memory traffic (access)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

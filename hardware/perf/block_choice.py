@@ -1,16 +1,7 @@
-"""The OFM block configuration with the fewest estimated cycles (a choice beyond Vela's).
+"""The OFM block configuration with the fewest estimated cycles, a choice beyond Vela's traffic
+score, which leaves out per-block pipeline costs.
 
-Vela picks an op's block by a traffic score: IFM and weight elements fetched per OFM element
-(block_config.find_block_config). That score leaves out what the estimate charges per block
-(the DPU's and output pipeline's cycles per block, partial blocks at the OFM edges), so on the
-corpus another fitting block often runs the op several per cent faster. ``fastest_block_config``
-tries the blocks of a coarse grid (micro-block multiples in powers of two, and the OFM's own
-extents) and keeps the one whose ``estimate_op`` total is lowest, Vela's block unless another
-is strictly faster. The caller gives the op as its feature maps may end up placed (with a
-separate fast storage, npu-place-fast-storage moves them after the choice); a block must be no
-slower than Vela's under each. The weights are costed where the op description reads them
-(streaming is decided later, with the block chosen here).
-"""
+Design notes: docs/cost_model_design.md, section The fastest block config (block_choice)."""
 from __future__ import annotations
 
 from functools import lru_cache

@@ -67,7 +67,8 @@ class BlockConfig:
 
     def vela_repr(self) -> list[int]:
         """Vela's printed form: [OFM block height, width, IFM block depth, OFM block depth]."""
-        return [self.ofm_block.height, self.ofm_block.width, self.ifm_block.depth, self.ofm_block.depth]
+        ofm, ifm = self.ofm_block, self.ifm_block
+        return [ofm.height, ofm.width, ifm.depth, ofm.depth]
 
     def __str__(self) -> str:
         """``HxWxD`` of the OFM block, as the perf report prints it."""

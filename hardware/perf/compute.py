@@ -1,20 +1,7 @@
-"""NPU compute cycles and MAC counts of one operation (no DMA, no memory-bound limit).
+"""NPU compute cycles and MAC counts of one operation (no DMA, no memory-bound limit), modelled on
+Vela 5.2's compute estimate.
 
-Model of Vela 5.2.0's ``npu_performance.py`` compute estimate, in this project's own terms.
-The NPU is a two-stage pipeline over OFM blocks: the DPU (MAC array) computes one block while
-the output unit scales, activates and writes the previous one. Per block:
-
-* DPU: every sub-kernel (at most 8x8) is walked in kernel steps; a step costs the longer of the
-  weight fetch and 4 cycles per micro-block of the block plane, for every micro-block layer in
-  depth; a block that is a single micro-block in plane also stalls the MAC pipeline (``stalls``);
-  convolutions repeat all this for every IFM-depth block;
-* output: cycles per element (accelerator tables) x block elements, at least the scale/bias fetch;
-* both at least a quarter of (IFM block fetch + OFM block write + output + DPU): the command
-  overhead.
-
-Op cycles = slower stage x blocks + faster stage once (the pipeline fills once). Elementwise ops
-have no DPU stage: cycles per element x stored OFM elements.
-"""
+Design notes: docs/cost_model_design.md, section Compute cycles (compute)."""
 from __future__ import annotations
 
 import math

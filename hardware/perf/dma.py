@@ -1,21 +1,7 @@
-"""DMA terms of an op's NPU cycles: LUT loads, memory copies and weight streaming.
+"""DMA terms of an op's NPU cycles: LUT loads, memory copies and weight streaming, costed by the
+cycles they cannot hide under the previous op's compute.
 
-Vela 5.2.0 ``estimate_full_op_performance``. DMA runs beside the NPU, so a copy only costs the
-cycles it cannot hide under the previous op's compute ("slack"):
-
-* LUT load / memcpy: ``max(dma - previous slack, 0)`` is added to the NPU cycles;
-* weights streamed into a single buffer: ``compute + full transfer - min(first slice transfer,
-  previous slack)`` (the first slice may be prefetched under the previous op, the rest cannot);
-* weights streamed into a double buffer: ``max(full transfer - previous slack + own tail,
-  compute + max(first slice transfer - previous slack, 0))``, where the tail is the compute of
-  the op's last depth slice, under which nothing can be fetched;
-* with streamed weights the LUT/memcpy cycles are added in full.
-
-Weights are streamed only from a memory other than the fast storage (flash or DRAM) into the fast
-storage; which ops stream and how they are sliced is the scheduler's choice (weight_buffering.py
-has Vela's; npu-buffer-weights writes it on the weight ``npu.dma`` as ``#npu.stream``), carried
-here by ``WeightStreaming``.
-"""
+Design notes: docs/cost_model_design.md, section DMA cycles (dma)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,18 +1,7 @@
-"""What the cost model needs to know about one NPU operation: ``NpuOpDesc``.
+"""What the cost model needs to know about one NPU operation: ``NpuOpDesc``, a hashable value so
+cost functions can be memoised on it.
 
-An ``NpuOpDesc`` is a frozen, hashable value describing one operation as the NPU executes it: the
-kind of hardware operation, the IFM (and IFM2) and OFM as read and written (shape, element bits,
-memory format, memory area), the kernel, the weights and biases and where they are read from, the
-fused activation and LUT. It describes exactly what Vela's ``PerformanceQuery`` plus the op type
-describe, and nothing about the graph around it, so one description can be costed for any OFM
-stripe (``with_ofm_stripe``), OFM depth slice (``with_ofm_depth``) or memory placement
-(``dataclasses.replace``) and the results memoised (``functools.lru_cache`` keys on it).
-
-Shapes are *read* and *written* shapes: for an op that reads a window of a larger tensor (a
-split, a MEAN cut into several convolutions) the IFM shape is the window, and for one that writes
-a part of a concatenation the OFM shape is the part; the whole tensor (``TensorDesc.whole``) is
-what Vela sizes the op's block config on.
-"""
+Design notes: docs/cost_model_design.md, section Op descriptions (op_desc)."""
 from __future__ import annotations
 
 import enum

@@ -1,21 +1,7 @@
-"""Which weights to stream into fast storage, and in what OFM-depth slices (Vela's default policy).
+"""Which weights to stream into fast storage, and in what OFM-depth slices: Vela's default policy,
+so the scheduler and the fidelity bench cost ops as Vela does.
 
-When weights sit in slow permanent storage (flash, DRAM) and the fast storage is elsewhere, they
-are copied by DMA into an SRAM buffer instead of being read in place. The policy (Vela 5.2's,
-reproduced so that the scheduler and the fidelity benchmark cost ops as Vela does):
-
-* vector products (fully connected) never stream; nor do weights that need no copy;
-* what the previous op's compute time ("slack") can hide is prefetched under it; if that is all
-  of the weights, one buffer holds them;
-* otherwise the OFM depth is cut: a first slice as deep as the prefetch covers, then slices
-  whose copy takes about as long as computing the first slice, double-buffered; while the two
-  buffers overflow the space, the deeper of the two slice depths is halved;
-* the op leaves the next op its compute time (of its last slice when sliced) as slack.
-
-``propose_weight_buffering`` is pure: the encoder and the compute-cycle estimate are passed in.
-npu-buffer-weights (passes/schedule/buffer_weights.py) calls it along the schedule and writes the
-result as ``#npu.stream``; npu-estimate rebuilds the DMA's cost from that with ``streamed``.
-"""
+Design notes: docs/cost_model_design.md, section Weight buffering policy (weight_buffering)."""
 from __future__ import annotations
 
 import math

@@ -1,24 +1,7 @@
-"""The NPU's output-stage arithmetic: rescale with a rounding mode, zero points, clamp, table.
+"""The NPU's output-stage arithmetic: rescale with a rounding mode, zero points, clamp, table;
+every npu compute op ends with it, so the kernels share one exact implementation.
 
-Every npu compute op ends the same way: an integer accumulator (int32, or up to 48 bits for
-16-bit IFMs) is multiplied by a 32-bit multiplier and shifted right by ``shift`` bits with one of
-the rounding modes of ``dialects.npu.attrs.ROUNDINGS``; the OFM zero point is added; the result
-is clamped to the activation's range; a ``lut`` activation then looks the value up in its table.
-
-The rounding modes, for ``p = acc * multiplier`` and ``s = shift``:
-
-- ``tflite``: TensorFlow Lite's double rounding. The product is first brought to 31 fractional
-  bits' worth of shift, rounding half upwards (gemmlowp's doubling high multiply), and the
-  remaining ``s - 31`` bits are then shifted out rounding half away from zero. For ``s <= 31``
-  only the first rounding happens (the multiplier was pre-shifted left).
-- ``half_up`` (the NPU's NATURAL): floor(p / 2^s + 1/2).
-- ``to_zero`` (TRUNCATE): p / 2^s truncated towards zero.
-- ``away_zero``: p / 2^s rounded half away from zero (Vela's AwayZero, used where TFLite's
-  reference rounds that way: average pool as a convolution, bilinear resize).
-
-Products wider than 62 bits are computed on Python integers, so results are exact whatever the
-operand widths (32-bit elementwise products included).
-"""
+Design notes: docs/interpreter_design.md, section npu kernels: output-stage arithmetic (kernels/arith)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,18 +1,7 @@
-"""Kernels of the NPU's MAC operations: conv2d, depthwise_conv2d, transpose_conv2d, vector_product.
+"""Kernels of the NPU's MAC operations: conv2d, depthwise_conv2d, transpose_conv2d, vector_product,
+computed exactly as the NPU accumulates and scales.
 
-The accumulator is the sum over the window of (IFM - IFM zero point) x (weight - weight zero
-point), plus the bias; padding (and the zeros a transpose convolution inserts) contribute
-nothing, as the NPU pads with the IFM zero point. Sums are taken tap by tap as float64 matrix
-products, which are exact: int8 x int8 (or int16 x int8) products summed over the kernel stay far
-below 2^53. The output stage (``arith``) rescales per output channel by the op's explicit
-``rescale`` or by ifm_scale x weight_scale[c] / ofm_scale quantised as Vela does (15-bit
-multipliers for 16-bit IFMs with a 64-bit bias), with the op's rounding mode.
-
-Two legalisation forms set zero points to 0 as Vela does (``use_zero_point_0``): with rounding
-``away_zero`` (an average pool run as a convolution, a bilinear resize) the OFM zero point is not
-added (it is folded into the bias or absent), and the IFM zero point is not subtracted unless a
-bias carries it back (an average pool that absorbed a PAD).
-"""
+Design notes: docs/interpreter_design.md, section npu kernels: MAC operations (kernels/conv)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,20 +1,7 @@
-"""Kernels of the NPU's elementwise operations: add, sub, mul, minimum, maximum, shl, shr, abs,
-clz and leaky_relu.
+"""Kernels of the NPU's elementwise operations (add, sub, mul, minimum, maximum, shl, shr, abs,
+clz, leaky_relu), scaled as Vela programs them.
 
-Operands are read minus their zero points (none for 32-bit feature maps); a broadcast or scalar
-operand broadcasts as numpy does. Scaling, as Vela programs it:
-
-- add/sub: an explicit ``rescale`` applies to the raw sum; operands without a scale are added
-  unscaled; otherwise Vela's advanced scaling, which equals TFLite's: both operands are brought
-  to twice the larger input scale with 20 (8-bit) or 15 (wider) bits of headroom -- the one with
-  the larger scale exactly (a left shift by headroom - 1), the other by its input multiplier
-  applied to the operand shifted left by the headroom -- and the sum is rescaled to the OFM;
-- mul: the product rescaled by the explicit ``rescale`` or by in1 x in2 / out (float32, as Vela);
-  with a 32-bit operand only the shift applies (the NPU does not apply the multiplier there);
-- minimum/maximum: no scaling; shl/shr: shift by the second operand (shr rounds by the op's
-  rounding mode: ties away from zero for ``tflite``); abs/leaky_relu: rescaled by ifm/ofm scale
-  (times alpha on the negative side); clz: the leading zeros of the 32-bit value.
-"""
+Design notes: docs/interpreter_design.md, section npu kernels: elementwise operations (kernels/elementwise)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,26 +1,7 @@
-"""Kernels of the NPU's pooling operations: avg_pool, max_pool and reduce_sum.
+"""Kernels of the NPU's pooling operations (avg_pool, max_pool, reduce_sum), scaled as Vela
+programs them.
 
-Average pool, as Vela programs it:
-
-- with an explicit ``rescale``: the window sum of (IFM - zero point) rescaled by it, plus the OFM
-  zero point;
-- with the NPU's built-in ``tanh``/``sigmoid`` (16-bit): the function of the real IFM value,
-  requantised to the OFM (evaluated in float64 here: the NPU's own 16-bit function is not
-  documented bit for bit);
-- a 1x1 pool between differently quantised IFM and OFM (a requantising copy, Vela's fused
-  QUANTIZE): (IFM - zero point) rescaled by the ``quantise_scale`` pair of ifm_scale / ofm_scale,
-  plus the OFM zero point;
-- a pool writing into a concatenation: the same with Vela's pooling-scale form of the ratio,
-  rounded half up for a 1x1 window;
-- otherwise the mean of the raw values (zero points 0, as Vela sets them): the sum times Vela's
-  1/N multiplier (``pooling_scale``, times ifm_scale / ofm_scale when they differ) with N the
-  window positions inside the IFM (padding does not count), TFLite rounding -- which rounds the
-  mean half away from zero, as TFLite's average pool does.
-
-Max pool takes the maximum of (IFM - zero point) over the window (padding never wins), rescaled
-by an explicit ``rescale`` or by ifm/ofm scale when they differ. Reduce-sum adds each pixel's
-channels into 32 bits.
-"""
+Design notes: docs/interpreter_design.md, section npu kernels: pooling (kernels/pool)."""
 from __future__ import annotations
 
 import math

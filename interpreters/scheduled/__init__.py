@@ -1,17 +1,7 @@
-"""Execute scheduled IR stripe by stripe in modelled memory (issue 9, part 4).
+"""Execute scheduled IR stripe by stripe in modelled memory, so a schedule's addresses, rolling
+buffers and weight streams are checked by running them.
 
-``run_scheduled(module, inputs, observer=None)`` runs a module that carries a schedule (the
-output of ``--pass=schedule``): every tensor lives at its ``#npu.alloc`` offset in one byte array
-per memory area, in its ``#npu.fm`` byte layout; ops run in ``npu.time`` order, each computing
-only its stripes (cascade members interleaved as the cascade runs them, reading rolling
-buffers slot ``row mod rows``) and reading its weights from the depth slices its DMA copied into
-single or double buffers. So a schedule that is wrong about memory (buffers overlapping while
-live, a rolling buffer too small, a weight buffer refilled too early) gives wrong outputs, which
-the comparison with the plain interpreter (``npu_opt.ir.interpreter.run_function``) shows.
-
-Modules: layout.py (NHWC / NHCWB16 address maps), placement.py (where each value lives),
-weights.py (weight streams), executor.py (the timeline).
-"""
+Design notes: docs/interpreter_design.md, section The scheduled executor (schedule_exec)."""
 from __future__ import annotations
 
 from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR

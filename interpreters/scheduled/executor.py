@@ -1,34 +1,7 @@
 """Run a scheduled function the way its schedule says: in time order, stripe by stripe, with
 every tensor in a byte array per memory area at its allocated offset.
 
-* Ops run in ``npu.time`` order. A cascade (ops sharing ``#npu.cascade<ID>``) runs as one step
-  at its first member's time: its last member produces its stripes in order, and before each
-  stripe every member it reads from produces stripes until the rows that stripe reads exist
-  (so a member runs only as far ahead as its consumer needs, and the rolling buffer holding
-  its OFM must keep the rows still to be read: the rows one consumer stripe reads plus the
-  producer's stripe less one; npu-check-schedule, like Vela, asks for one row more). A member
-  reading a concatenation whose parts members write pulls each part's writer in turn. Other
-  ops timed inside the cascade's span (the DMAs of its members' weights) run as the cascade
-  starts.
-* A compute op with ``#npu.stripe<H x W x D>`` computes ``H`` OFM rows at a time, reading only
-  the IFM rows those rows need (``ifm_rows_needed``); without a stripe it computes its OFM at
-  once. Its weights come from its DMA's buffers (weights.py), one depth slice at a time.
-* A weight DMA's first slice is copied when its transfer starts: at the DMA's time, or for a
-  ``prefetch`` stream issued before the previous (non-DMA) op at the start of that op (one issued
-  after it copies under its last depth slice, into bytes that slice does not read: at the DMA's
-  time here, that op having run whole; npu-check-schedule's half steps check the bytes); a DMA timed after its reader
-  has not run when the reader reads (stale weights). A double-buffered stream
-  copies slice ``g + 1`` before slice ``g`` is computed (the copy runs under the compute); a
-  single-buffered one copies each slice just before it is used.
-* Other DMAs copy their source into their allocation at their time; CPU ops read their
-  operands from memory, run whole with their dialect's kernels and write their results back.
-  Constants stay in permanent storage (arrays).
-
-Memory starts filled with a fixed pseudo-random pattern, so a read of bytes nobody wrote (or
-that were overwritten) shows in the outputs. Nothing here checks the schedule: a schedule whose
-live buffers overlap, whose rolling buffer is too small, or whose weight buffer is refilled
-before it is read simply gives different outputs than the unscheduled run.
-"""
+Design notes: docs/interpreter_design.md, section The executor's run order (schedule_exec/executor)."""
 from __future__ import annotations
 
 from bisect import bisect_left

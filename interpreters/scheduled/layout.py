@@ -1,18 +1,6 @@
 """Byte layouts of feature maps: where each element of a tensor lives in its memory area.
 
-A tensor in memory is described by an *address map*: an int64 array with the tensor's logical
-(NHWC) shape holding, per element, the byte offset of its first byte in the memory area. Views
-(reshape, slice, a concatenation part) are then plain numpy reshapes and slices of the owner's
-map, and a rolling buffer is a map whose row ``h`` points at slot ``h mod rows``. Reading and
-writing through a map gathers and scatters whole elements (little-endian, as the NPU stores them).
-
-Formats (the ``#npu.fm`` formats):
-
-* NHWC: element (n, h, w, c) at ``((n * H + h) * W + w) * C + c`` elements from the start.
-* NHCWB16: channels are cut into bricks of 16 (the depth rounded up to whole bricks, ``Cr``);
-  a row stores its bricks one after another, each brick holding all W columns of 16 channels:
-  ``(n * H + h) * W * Cr + (c // 16) * W * 16 + w * 16 + c % 16`` elements from the start.
-"""
+Design notes: docs/interpreter_design.md, section Byte layouts (schedule_exec/layout)."""
 from __future__ import annotations
 
 import numpy as np

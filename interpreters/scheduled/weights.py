@@ -1,21 +1,6 @@
 """Weight streams: an op's weights copied slice by slice into the fast-storage buffers of its DMA.
 
-A weight DMA with ``#npu.stream<slices = [0, d1, ..., D], buffering, buffers = [b0(, b1)]>``
-cuts its consumer's weights into OFM-depth slices and copies each into a buffer of the DMA's
-allocation: buffer 0 at the allocation's offset, buffer 1 (double buffering) at its own
-allocation (``npu.second_buffer``), or where there is none right after buffer 0's ``b0``
-bytes. Slice copy ``g`` (counted over the whole run of the consumer: with a
-striped consumer and more than one slice, the slices are streamed again for every stripe) goes
-to buffer ``g mod buffers``. The consumer reads each slice back from its buffer's bytes, so a
-buffer that something else overwrites before it is read, or that the next slice refills too
-early, gives wrong weights.
-
-A slice is stored as its raw weights (the output-channel slice in the consumer's layout, C
-order) followed by its biases (int32 little-endian), standing in for the encoded stream, which
-also carries each channel's bias and scale. When the raw bytes exceed the buffer (the encoded
-stream can be smaller, when it compresses well) the bytes past the buffer's end are kept aside
-and only the part inside the buffer is modelled in memory.
-"""
+Design notes: docs/interpreter_design.md, section Weight streams in the executor (schedule_exec/weights)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

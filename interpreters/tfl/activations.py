@@ -1,22 +1,7 @@
-"""Kernels of tfl's unary element-wise ops: abs, the relu family, leaky_relu, hard_swish,
-logistic, tanh, exp, log and rsqrt.
+"""Kernels of tfl's unary element-wise ops (abs, the relu family, leaky_relu, hard_swish, logistic,
+tanh, exp, log, rsqrt), following TFLite's reference kernels.
 
-Quantised kernels follow TFLite's reference kernels (litert's BUILTIN_REF resolver):
-- clamps (relu family), abs and leaky_relu rescale with TFLite's fixed-point multipliers;
-- hard_swish runs TFLite's int16 fixed-point path;
-- int8 logistic, tanh, exp and log read a 256-entry table built by evaluating the float
-  function in float32 on every input value (``float_table``);
-- int16 logistic and tanh interpolate TFLite's 256-entry sigmoid table (the power-of-two
-  input scales 2**-12, and 2**-11 for tanh, included: the reference kernel scales them by an
-  exact integer multiplier rather than taking a fixed-point path);
-- int16 exp, log and rsqrt interpolate TFLite's 513-entry int16 tables (``int16_tables``);
-- int8 rsqrt is TFLite's Newton-Raphson inverse square root;
-- int16 hard_swish is refused, as litert refuses it.
-Float kernels compute in float32 where TFLite does and are bit-exact, except the
-transcendental ones: they are evaluated in float64 and rounded once (a correctly rounded libm),
-while the reference kernels' libm exp, log, tanh and logistic differ from that by at most 2
-float32 ulps (measured; the tests hold these bounds).
-"""
+Design notes: docs/interpreter_design.md, section tfl kernels: activations (kernels/activations)."""
 from __future__ import annotations
 
 from typing import Any, Callable

@@ -1,16 +1,7 @@
-"""Kernels of tfl's MAC ops: conv_2d, depthwise_conv_2d, fully_connected and transpose_conv.
+"""Kernels of tfl's MAC ops (conv_2d, depthwise_conv_2d, fully_connected, transpose_conv), with
+TFLite's reference integer arithmetic.
 
-Quantised ops follow TFLite's reference integer arithmetic: products of zero-centred inputs and
-weights summed exactly (in float64 through BLAS: int8 and int16 products summed over any real
-kernel stay far below 2**53, so the sums are exact integers), the bias added in int64, then one
-fixed-point multiplier per output channel, input_scale * weight_scale / output_scale computed in
-double as TFLite does. 8-bit activations rescale their 32-bit accumulator with the doubling high
-multiply; 16-bit activations (16x8) rescale a 64-bit accumulator with TFLite's 64-bit overload;
-fully_connected rounds once, halves away from zero (litert's reference kernel, as measured).
-Then the output zero point is added and the fused activation's clamp applied. Float ops compute
-in float64 and round once to float32 (TFLite sums in float32 in an order of its own, so float
-outputs agree to a few ulps, not bit for bit).
-"""
+Design notes: docs/interpreter_design.md, section tfl kernels: MAC operations (tfl kernels/conv)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,20 +1,7 @@
 """TFLite's interpolated int16 lookup tables: how its reference kernels compute int16 EXP, LOG
 and RSQRT (and what the int16 softmax tables are a special case of).
 
-A table holds 513 int16 anchors for a function f of the dequantised input. The input range
-[scale * (-32768 - zero), scale * (32767 - zero)] is cut into 512 equal steps; anchor i is
-f at the start of step i on the output grid, lowered by half the error that linear
-interpolation from it would make at the step's midpoint (so that the interpolated curve is
-balanced over the step); anchor 512 is f at the range's end. Everything is float32 as the
-reference code computes it, rounding half away from zero, and the output grid is
-65536 / (out_max - out_min) per unit (not 1 / out_scale: the two differ by 65536 / 65535).
-A stored input v reads anchors 256 + floor(v / 128) and the next one, and adds the slope times
-v's low 7 bits / 128, rounded; all of it in int16 arithmetic, wrapping.
-
-The transcendental f is C's single-precision libm (expf, logf) where it can be loaded, since
-that is what litert calls: a correctly rounded float64 evaluation differs from it by an ulp now
-and then, and an ulp can move an anchor across a rounding boundary.
-"""
+Design notes: docs/interpreter_design.md, section tfl kernels: int16 lookup tables (kernels/int16_tables)."""
 from __future__ import annotations
 
 import ctypes

@@ -1,23 +1,6 @@
-"""Kernel of tfl.softmax, with TFLite's three arithmetics.
+"""Kernel of tfl.softmax, with TFLite's three arithmetics (int8, int16, float).
 
-int8 (and uint8) input: TFLite's reference kernel, gemmlowp's fixed-point softmax (what
-ai-edge-litert's reference kernels and Vela's NPU program compute). x - max is scaled by
-beta * input_scale into Q5.26 (differences too negative for Q5.26 give 0), exp'd into Q0.31,
-each exp rounded into Q12.19 and summed per row; the sum's reciprocal (its leading zeros and
-1 / (1 + x) by Newton-Raphson) times each exp, shifted right into the output's bits, plus the
-output type's minimum. A row whose exponentials sum to 512 or more would need a shift beyond 31
-bits, and TFLite's reference kernel aborts the process there; such rows get what LiteRT's
-optimised kernel computes: a 256-entry float32 table of exp(-input_scale * beta * d) for every
-distance d = max - x (C's expf), summed in float32 in order, each output
-round(table value * (1 / (sum * output_scale))) + output zero point, clamped.
-
-int16: TFLite's fixed-point path with two 513-entry int16 tables interpolated linearly, one for
-exp on [-10, 0] and one for 1 / (1 + x) on [0, 1]. The difference to the row maximum is rescaled
-so that [-10, 0] spans [-65535, 0], looked up in the exp table, the Q16.15 sum normalised and
-looked up in the reciprocal table, and each exp value scaled by the reciprocal.
-
-float32: exp(beta * (x - max)) / sum in float64, rounded once to float32.
-"""
+Design notes: docs/interpreter_design.md, section tfl kernels: softmax (kernels/softmax)."""
 from __future__ import annotations
 
 import ctypes

@@ -1,25 +1,7 @@
-"""Lowering of the MAC operators: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV (and
-the convolution an AVERAGE_POOL_2D with stride 4 or more becomes).
+"""Lowering of the MAC operators (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV, and
+the convolution a wide-strided AVERAGE_POOL_2D becomes), with Vela's rewrites in Vela's order.
 
-The op is first described as a ``ConvPlan`` holding the weights in Vela's internal HWIO layout;
-Vela's rewrites are then applied to the plan in Vela's order (``tflite_graph_optimiser.py``):
-
-1. depthwise with depth multiplier > 1 (IFM depth 1) -> convolution (``convert_depthwise_to_conv``);
-2. 1x1 convolution over a 1x1 IFM -> vector product, named ``<name>_fc`` (``convert_conv_to_fc``);
-3. first operator of the network, or width stride >= 4: fold the width stride into the depth by
-   viewing the IFM as [N, H, W/f, C*f] and reshaping the weights (``fixup_strided_conv``), and a
-   stride of 1 along an OFM axis of size 1 (with padding computed on the folded IFM: Vela uses
-   the unfolded one, which after a fold shifts the window or runs it off the IFM); a grouped
-   convolution records the fold (``width_fold``) so that its groups read interleaved channels;
-4. batched vector products fold the batch into H x W; with H = 1 and W > 4 they become 1x1
-   convolutions (``convert_batched_fc_shape``);
-5. a zero bias where there is none (``fixup_bias_tensors``);
-6. a PAD before the op becomes hardware padding when it fits (``replace_pad_by_hw_pad``);
-7. dilation above 2 becomes a sparse kernel with hardware dilation 1 or 2 (``fixup_dilation_gt2``);
-8. explicit hardware padding from SAME/VALID/explicit (``add_padding_fields``).
-
-Then the plan is emitted as one npu op with 4-D views of its IFM and OFM.
-"""
+Design notes: docs/lowering_design.md, section Lowering the MAC operators (npu_lowering/conv)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,24 +1,6 @@
 """Lowering of the elementwise operators and the stand-alone activations.
 
-- SQUARED_DIFFERENCE: 32-bit arithmetic in 7 ops, as TFLite's reference computes it.
-- ADD, SUB, MUL, MINIMUM, MAXIMUM: one npu op; operands viewed in 4-D (a 0-D constant stays a
-  scalar operand), the fused activation clamped in OFM units.
-- RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1: with different IFM and OFM scales, a 1x1 average pool
-  with an explicit rescale (Vela's ``fixup_relus_with_differing_ifm_ofm_scaling``); otherwise a
-  1x1 average pool "no-op" carrying the activation, which fuse.py later folds into the op that
-  produces its IFM when Vela's pass packing would.
-- QUANTIZE (integer to integer): a 1x1 average pool that requantises (``convert_quantize``).
-- TANH, LOGISTIC: 8-bit as a table (``npu.lut``, ``<name>_lut_tanh``/``_lut_sigmoid``); 16-bit as
-  a 1x1 average pool with the NPU's built-in function (``<name>_avgpool``).
-- HARD_SWISH: a table (``<name>_lut_hardswish``); EXP: an 8-bit table or a 16-bit interpolated one
-  (``<name>_lut_exp``); RSQRT: an 8-bit table (``<name>_lut_rsqrt``).
-- LEAKY_RELU: alpha 0 is a ReLU; 8-bit a table (``<name>_lut_lrelu``); 16-bit with equal scales
-  and positive alpha the NPU's LRELU; otherwise max(x, alpha*x) for 0 < alpha < 1 and
-  relu(x) + alpha*min(x, 0) for other alphas (``convert_lrelu_to_mul_max``).
-
-Tables of stand-alone activations are fused into the producing op afterwards (fuse.py), as
-Vela's ``fuse_activation_function_with_prev`` does.
-"""
+Design notes: docs/lowering_design.md, section Lowering elementwise operators (npu_lowering/elementwise)."""
 from __future__ import annotations
 
 import math

@@ -1,16 +1,7 @@
 """Lowering of AVERAGE_POOL_2D and MAX_POOL_2D, and the 1x1 average-pool "no-op" other lowerings
 use to copy, requantise or apply an activation.
 
-- Both pools first get Vela's ``fixup_pool_strides``: a window as large as the IFM that steps by
-  itself becomes stride 1 with VALID padding.
-- An average pool with width stride > 3 becomes a convolution with a ones kernel scaled by
-  1/(h*w), named ``<name>_conv2d`` (Vela's ``convert_avg_pool_to_conv2d``; the convolution then
-  gets the strided-convolution rewrite, see conv.py).
-- An average pool absorbing a PAD becomes a depthwise convolution with a ones kernel, because
-  the NPU's padded average pool does not count padding in the average (``replace_pad_by_hw_pad``).
-- An activation fused into an average pool whose OFM zero point is not 0 gets Vela's clamp
-  (the bound quantised twice, ``create_npu_activation``).
-"""
+Design notes: docs/lowering_design.md, section Lowering pools (npu_lowering/pool)."""
 from __future__ import annotations
 
 import numpy as np

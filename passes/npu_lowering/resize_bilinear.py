@@ -1,19 +1,6 @@
 """Lowering of RESIZE_BILINEAR, as Vela 5.2 runs it on the NPU (``fixup_resize``).
 
-- Equal shapes and a 1x1 IFM are lowered as the nearest-neighbour resize lowers them (nothing, or
-  an ADD of zeros with the IFM broadcast): Vela treats both kinds alike there.
-- With half-pixel centres (OFM twice the IFM): a 1x1 average pool copies the IFM
-  (``rb_init_avgpool``), then four 2x2 depthwise convolutions (``depthwise_conv_<i>``), one per
-  output phase (row parity i, column parity j), each compute every other row and column of the
-  OFM: an ``npu.concat`` with strides 2x2 interleaves them. Each kernel holds the bilinear
-  weights of its phase in sixteenths (scale 1/16, rounding away from zero) and is padded by one
-  on the side its neighbours lie (top/left for phase 0, ...); Vela fills that border with the
-  edge values (its tile padding), which the op records as ``padding_mode = "replicate"``.
-- Otherwise (aligned corners, or neither flag): the x2 nearest-neighbour 1x1 average pools of the
-  nearest-neighbour resize, the last of them an average pool over a factor x factor window
-  (VALID with aligned corners, else padded by factor - 1 at the bottom and right), which takes
-  the op's name (``convert_resize_to_upscale_and_average_pool``).
-"""
+Design notes: docs/lowering_design.md, section Lowering RESIZE_BILINEAR (npu_lowering/resize_bilinear)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,23 +1,7 @@
 """Lowering of the operators that move data: RESHAPE/SQUEEZE/EXPAND_DIMS, PAD, CONCATENATION and
 RESIZE_NEAREST_NEIGHBOR.
 
-- Reshapes are views (``npu.reshape``). Where Vela cannot bypass one (its IFM has other users,
-  comes from the CPU, a graph input or a constant, or from a MEAN) it copies it with a DMA
-  (``npu.dma``, Vela's Memcpy) and views the copy (``bypass_memory_only_ops``).
-- A PAD followed by a convolution, depthwise convolution or average pool with VALID padding
-  becomes that op's hardware padding when the padding fits the kernel (``replace_pad_by_hw_pad``);
-  ``plan_pad`` decides it before the consumers are lowered. Otherwise the PAD is a copy of the IFM
-  into the middle of the OFM (``<name>_main``) plus average pools writing zero-point constants into
-  the borders (``<name>_top`` ...), assembled by an ``npu.concat`` (``convert_pad``).
-- A concatenation is a 1x1 average pool per input (``<name><i>_avgpool``) writing into its slice
-  of the result, assembled by ``npu.concat`` (``rewrite_concat_ops``); a fused activation becomes a
-  stand-alone one after it.
-- SHAPE of a static tensor is a constant.
-- A nearest-neighbour resize is nothing when the shapes are equal, an ADD of zeros with the IFM
-  broadcast when the IFM is 1x1 (``<name>_add``), and otherwise x2 upscaling 1x1 average pools
-  with nearest resampling, the last one a depthwise convolution selecting the right neighbour
-  when corners are aligned (``convert_resize_to_upscale_and_average_pool``).
-"""
+Design notes: docs/lowering_design.md, section Lowering data movement (npu_lowering/shape)."""
 from __future__ import annotations
 
 import math

@@ -1,32 +1,7 @@
-"""Hill-climbing allocation: place ranges in a priority order, then improve the order.
+"""Hill-climbing allocation: place ranges in a priority order, then improve the order by a bounded,
+deterministic search (Vela's default allocator).
 
-Set-up. Two ranges are *neighbours* when they are live at a common time (only neighbours can
-collide). A range's *urgency* is the most bytes live at one time during its life: ranges
-living through the peak are the hardest to fit and go first. The initial order is urgency
-descending, then longer lifetime, earlier start, larger size.
-
-Placement. Ranges are placed one at a time in the order, each at the lowest address where it
-collides with no neighbour placed before it (scan the neighbours by address and jump past each
-one it would overlap). The neighbour it last jumped past is its *blocker*.
-
-Search. The cost of an order is the highest end address. Each iteration looks at the range
-ending highest (the bottleneck) and the chain of blockers below it, and swaps the turns of one
-range of that chain with one of the bottleneck's neighbours or chain (after many iterations
-without progress, two swaps at once). Only ranges whose placement can change are placed again:
-those whose earlier-placed neighbours moved or changed, visited in turn order; the attempt stops
-as soon as some range ends above the best cost so far. A change that is no worse is kept
-(moving along plateaus), a worse one undone. The choices come from a generator with a fixed
-seed, so the result is deterministic.
-
-Stop. At the lower bound (the most bytes live at once: nothing can do better); after
-``patience`` iterations without improvement once the result fits ``limit``; or after
-``max_iterations``. The greedy allocator's answer is computed too and returned when it is
-better, so hill-climbing is never worse than greedy.
-
-Cost. Set-up is a sweep over start times, O(N log N + E) for E neighbour pairs; an iteration
-re-places only the affected ranges (a few on a chain of ops) plus one O(N) scan for the highest
-end, so a 30,000-op chain allocates in about a second. No recursion.
-"""
+Design notes: docs/scheduler_design.md, section Hill-climbing allocation (alloc_hillclimb)."""
 from __future__ import annotations
 
 import heapq

@@ -1,41 +1,7 @@
-"""``npu-allocate``: an address for every tensor that needs scratch storage, per memory area.
+"""``npu-allocate``: an address for every tensor that needs scratch storage, per memory area,
+packing the storage live ranges and checking the areas against the target.
 
-The storage live ranges of each function (passes/schedule/live_ranges.py: who shares storage,
-where, how many bytes, from when to when) are packed into each memory area by one of three
-allocators (the ``allocator`` option):
-
-* ``hillclimb`` (default, as Vela): priority order by urgency, lowest-address placement, then a
-  bounded deterministic search over the order (alloc_hillclimb.py);
-* ``greedy``: best fit in order of start time (alloc_greedy.py);
-* ``linear``: addresses only grow, ranges holding one constant's bytes share (alloc_linear.py).
-
-Every range's size is rounded up to 16 bytes and every offset is a multiple of 16. The pass
-writes (dialects/npu/schedule_attrs.py): ``npu.alloc`` on each op defining a value of a range,
-the same attribute for all of them (the owner, concat writers, ops writing in place; views
-take none, they alias their source), ``npu.second_buffer`` on a weight DMA whose stream
-alternates between two buffers (the second, placed apart from the first, which ``npu.alloc``
-then holds), ``npu.arg_alloc`` on ``func.func`` with an entry per
-argument (``#npu.alloc`` with size 0 for an argument that needs no storage), and ``npu.usage``
-on the module: per memory area the highest end address and the lower bound (the most bytes
-live at once), the largest over the module's functions (each function's scratch starts at 0).
-
-Prefetch overlap (option ``prefetch-overlap``; by default the module's ``npu.schedule`` decides,
-and npu-form-cascades sets it under Size, not under Performance). A prefetched weight stream
-fills its buffer while the previous NPU op runs, so its range normally starts when that
-transfer starts and never shares bytes with that op's buffers. With the option its range starts
-at its reader's time (Vela's live ranges start it between the two ops), so the allocator may
-place it over buffers the previous op frees; passes/schedule/prefetch_overlap.py then settles
-each such stream (keep, move, or drop the prefetch: its DMA is issued after the previous op,
-marked ``npu.unhidden``, costed un-hidden, with a remark; statistics ``prefetch-moved`` and
-``prefetch-dropped``) and repacks the area with dropped streams kept whole while that drops
-fewer bytes in no more space.
-
-Limits. Each area's allocation is checked against the target: the fast storage, when the arena
-is elsewhere (Dedicated_Sram), must fit the arena cache size; every area must fit the address
-space. Exceeding either is an error naming the op running when the most bytes are live. With a
-shared arena the arena cache size is a target, not a limit (Vela's "SRAM target exceeded"):
-exceeding it is a warning naming the bytes, the limit and that op, and the schedule stands.
-"""
+Design notes: docs/scheduler_design.md, section npu-allocate (allocate)."""
 from __future__ import annotations
 
 from typing import Literal
@@ -113,9 +79,8 @@ class Allocate(Pass):
 
     allocator: str = option("hillclimb", "how to pack live ranges: hillclimb | greedy | linear")
     prefetch_overlap: Literal["", "true", "false"] = option(
-        "", "start a prefetched weight buffer at its reader, so it may share bytes with buffers the previous op "
-            "frees; a prefetch that then overlaps one is dropped (its DMA waits, its transfer is not hidden). "
-            "Empty: the module's npu.schedule (set under Size)")
+        "", "let a prefetched weight buffer share bytes the previous op frees, dropping a prefetch that then "
+            "overlaps (empty: the module's npu.schedule)")
 
     def __post_init__(self) -> None:
         if self.allocator not in ALLOCATORS:

@@ -1,45 +1,7 @@
-"""``npu-buffer-weights``: how each weight DMA streams into fast storage (``#npu.stream``).
+"""``npu-buffer-weights``: how each weight DMA streams into fast storage (``#npu.stream``), decided
+in schedule order by Vela's weight-buffering policy.
 
-For every ``npu.dma`` npu-insert-dma made, this pass takes Vela's weight-buffering decision
-(hardware/perf/weight_buffering.py, ``propose_weight_buffering``) and writes it on the DMA:
-
-    npu.stream = #npu.stream<slices = [0, 16, 32], buffering = double, buffers = [768, 640],
-                             bytes = 1408, prefetch>
-
-The decision of an op depends on the slack the op before it leaves (the compute cycles under
-which its copy can run), so ops are visited in schedule order (``npu.time``) and the chain
-restarts after every CPU op and in every function, as the estimate's does. An op whose weights
-are read in place (no DMA) leaves the compute of its whole OFM as slack, a streamed one that of
-its last slice.
-
-When no buffer of the best slicing fits, Vela reads the weights in place: the DMA is erased (the
-op reads the constant again) and a remark gives the bytes and the room. The limit is the fast
-storage the policy allows: the arena cache size (``optimise=Performance``, Vela's default) or,
-when optimising for size, the module's ``npu.schedule`` SRAM target (the minimal schedule's
-peak, Vela's MLBEDSW-7147) when present, else the arena cache size; ``buffer-limit`` overrides
-both. Each op's buffers get that limit less the memory snapshot (Vela's slack memory): the
-fast-storage bytes live from the op's time to its cascade's end, weight buffers left out
-(passes/schedule/live_ranges.py). A first buffer is prefetched when the double buffer fits the
-previous op's room less that op's last buffer.
-
-The schedule pipeline runs this pass twice: before npu-form-cascades (the cascades are built
-with those buffers) and after it, with npu-insert-dma first putting back the copies the first
-run erased, as Vela buffers its MIN schedule again once cascaded (MIN_BUFFERED): cascade
-members then take one full-depth buffer, never prefetched, beside the rolling buffers. A run
-over DMAs that were already decided decides them afresh and issues each non-prefetched DMA just
-before its reader again.
-
-With a separate fast storage (Dedicated_Sram), decisions and the slack chain see the feature
-maps npu-place-tensors moved to SRAM still in the arena (Vela decides before it moves them;
-``decide-in-arena``). A cascade member's buffers get the limit less the whole (full-depth
-encoded) weights of the members before it too: Vela adds each member's weights to the cascade's
-memory snapshot, buffered or not, so a member whose weights no longer fit reads them in place
-(U-Net's decoder on a 384 KB SRAM). Under a search's ``buffer_limit`` (Size's cascades filling
-a budget) they get the limit less the buffers given to the members before it instead.
-The weight-stream sizes come from the codec model (``WeightStreams``): the
-slicings the chain will ask for are first collected by a dry run of the chain and encoded in one
-batch, since the codec's parameter search costs far less per weight on many streams at once.
-"""
+Design notes: docs/scheduler_design.md, section npu-buffer-weights (buffer_weights)."""
 from __future__ import annotations
 
 from typing import Literal, NamedTuple
@@ -207,9 +169,9 @@ class BufferWeights(Pass):
     optimise: Literal["", "Performance", "Size"] = option("", "the policy whose fast-storage limit applies (empty: "
                                                           "the module's npu.schedule strategy, else Performance)")
     buffer_limit: int = option(0, "fast-storage bytes weight buffers may take (0: from the policy)")
-    encode_weights: bool = option(True, "size weight streams with the codec model (else raw sizes; faster)")
-    decide_in_arena: bool = option(True, "decide with the feature maps npu-place-tensors moved to fast storage "
-                                         "still in the arena, as Vela's scheduler does")
+    encode_weights: bool = option(True, "size weight streams with the codec model (false: raw sizes, faster)")
+    decide_in_arena: bool = option(True, "decide with placed feature maps still in the arena, as Vela's "
+                                         "scheduler does")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

@@ -1,30 +1,7 @@
-"""Materialising a batch of search candidates at once, in forked worker processes.
+"""Materialising a batch of search candidates at once, in forked worker processes that share the
+module and its analyses without copying them.
 
-npu-search-schedule costs each candidate by running the scheduling passes on a copy of the
-module, and the candidates of one batch (the SRAM ladder, the knob variants) do not depend on
-each other. On a machine with several cores they run in worker processes forked from this one:
-a fork shares the module, its analyses and the weight encodings made so far without copying or
-pickling them, and a worker sends back only the small result. What a batch returns does not
-depend on how it ran (each candidate is built from the same module by the same passes), so the
-search stays deterministic whatever ``jobs`` is.
-
-The pool is its own, not concurrent.futures': a ProcessPoolExecutor runs a thread in the parent
-and shares queues and locks with the workers, so a parent told to stop waited for ever on a
-worker blocked on them. Here each worker has one pipe to the parent and nothing else; the parent
-has no thread and forks only while it has none (a fork copies one thread's state into a process
-where the others' locks stay held). Stopping:
-
-- a worker ignores SIGINT (Ctrl-C reaches the whole process group): the parent raises
-  KeyboardInterrupt, and leaving the pool kills the workers and waits for them;
-- SIGTERM ends a worker; the parent (``npu_opt.ir.interrupts``) raises Terminated and does the same;
-- a worker whose parent has gone reads the end of its pipe and exits;
-- a worker ended by SIGINT or SIGTERM is an interruption, raised here; one that died otherwise
-  (killed, out of memory) is a crash, and the batch goes on here without workers.
-
-Where ``fork`` is not available (it is the Linux default; macOS and Windows start processes
-afresh), in a daemonic process (which may have no children), where this process has a second
-thread, or with ``jobs`` 1, the batch runs here, one candidate after the other.
-"""
+Design notes: docs/scheduler_design.md, section Candidate pool (candidate_pool)."""
 from __future__ import annotations
 
 import multiprocessing

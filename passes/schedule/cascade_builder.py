@@ -1,32 +1,7 @@
-"""The greedy cascade builder of Vela 5.2's legacy scheduler, on plain records (no IR).
+"""The greedy cascade builder of Vela 5.2's legacy scheduler, on plain records (no IR), so its rules
+can be tested on their own.
 
-A cascade is a chain of ops that run interleaved, stripe by stripe: each member's OFM lives in a
-small rolling buffer instead of in full, which saves fast storage at the price of re-reads. The
-builder walks the ops of one NPU run in schedule order with a *stripe proposal* (one OFM stripe per
-op) and grows a chain from every cascadable op while
-
-* a join (a binary elementwise op of two feature maps, with cascade joins) extends the chain
-  through the operand its record reads as IFM (cascade_ops.py); the other, its IFM2, is read
-  whole, so the op writing it must not be in the chain; unless that op is a *branch point*
-  (with cascade branches): its OFM is read by the next op and by the join, so it rolls in a
-  buffer tall enough for the rows the join still needs while the ops between run ahead
-  (rolling_rows.py), and no cascade may end between the two (the OFM would be read outside it);
-* the chain's last op has exactly one consumer (else the OFM is a branch point and must be whole),
-  that consumer is the next op in the schedule (no reordering), is cascadable, reads the OFM with
-  the same shape and needs neither a full IFM nor does the producer need a full OFM;
-* and the memory test still says cascading helps (``_extends``): with a separate fast storage
-  (spilling) only the rolling and weight buffers live in SRAM, so the chain grows until an op fits
-  whole under the limit or the buffers stop fitting; with a shared arena it grows until the op
-  and the chain so far both fit, or the buffers outgrow the smallest footprint found so far.
-
-With cascade concats the records may describe forks and concatenation parts, and a cascade may
-then hold a small dataflow graph rather than a chain: which op may join next, when the cascade
-may end and how tall its buffers are come from cascade_dag.py instead.
-
-Of the ops tried, the longest prefix that was an improvement becomes the cascade. ``Stop`` records
-why each chain ended, for the pass's remarks. The memory arithmetic is per op (``SchedOp``): a whole
-tensor in its format, a stripe or window in whole bricks (stripes.py).
-"""
+Design notes: docs/scheduler_design.md, section The cascade builder (cascade_builder)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,25 +1,6 @@
 """Cascades that are not chains: concatenations rolling with their parts, and forks.
 
-With ``cascade_concats`` (npu-form-cascades' ``cascade-concats``) a cascade may hold a small
-dataflow graph rather than a chain: the ops writing the parts of a channel concatenation run
-stripe by stripe with the op reading it, the concatenation rolling in one buffer of its full
-depth; and an op whose OFM several members read as their IFM (a *fork*, the squeeze of a fire
-module) rolls in a buffer tall enough for the reader that lags most. Members are still
-consecutive ops of the schedule, and the executor still pulls rows from the last member
-(rolling_rows.py), so the rules here are about which op may come next and how tall each buffer
-must be:
-
-* the op after the cascade's last member may join when that member may roll (it writes no
-  whole OFM) and every op writing the next op's IFM (one op, or every part of the concatenation
-  it reads) is a member;
-* the cascade may end only when every member but the last has all its readers in the cascade
-  (``open_readers``): a fork's readers and a concatenation's reader are joined, or nothing is;
-* a buffer holds Vela's rolling rows for each reader (one producer stripe on a reader window) and,
-  where a member has several readers or writes a concatenation part, the most rows written and
-  not yet read when the cascade runs as the executor runs it, plus one (``live_rows``).
-
-The arithmetic is on ``SchedOp`` records only (no IR), like cascade_builder.py.
-"""
+Design notes: docs/scheduler_design.md, section Cascades that are not chains (cascade_dag)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping

@@ -1,42 +1,7 @@
-"""From the IR to the cascade builder's records: ``sched_ops`` reads one NPU run as ``SchedOp``s.
+"""From the IR to the cascade builder's records: ``sched_ops`` reads one NPU run as ``SchedOp``s,
+every rule a query of the op's interfaces and the graph, never of its name.
 
-Every rule is a query of the op's interfaces and of the graph around it, never of its name:
-
-* **never cascadable** (``refusal``): the op's ``CostedOp`` kind has no block type (a DMA) or its
-  block type produces whole vectors (vector product, reduce-sum); it upscales by transposition
-  (a transpose convolution); it reads a window of a larger tensor through a slice view (Vela's
-  read offsets; but a column band's first op, ``npu.band``, may start a cascade, reading its
-  window whole as a cascade's first op reads its IFM); or it is a binary elementwise op whose
-  streamed IFM is a constant, a scalar or broadcast, or whose second operand is a feature map.
-  With ``joins`` (npu-form-cascades' ``cascade-joins``) a second feature map of the OFM's shape
-  is allowed: the op is a *join* (a residual add, say), which reads each stripe's rows of that
-  IFM2 from the whole tensor. Its
-  record counts the whole IFM2 (``ifm2_bytes``: live anyway, it is usually a branch point) and
-  names the op writing it (``ifm2_producer``), which must not be in the same cascade. When only
-  the second operand is written by the op just before (``add(skip, conv)``), the record reads
-  the two the other way round: the chain runs through the second, the first is read whole (an
-  elementwise op reads the same rows of both, so every later pass reads either as it is).
-* **branch point** (``branch_join``, with ``branches``: npu-form-cascades' ``cascade-branches``):
-  an op whose OFM is read by exactly two ops, the next one as its IFM and a later join as its
-  IFM2 (a residual block's input), need not write it whole: the builder may cascade it with
-  both, its OFM rolling in a buffer tall enough for the join (cascade_builder.py).
-* **concatenation parts and forks** (with ``concats``: npu-form-cascades' ``cascade-concats``):
-  an op writing a part of a channel concatenation (no strides, parts of the result's height and
-  width, the result stored NHCWB16 and read by one op of this run as its IFM) need not write it
-  whole: its record names the parts' writers as the reader's ``ifm_from``, and the builder may
-  cascade all of them with the reader, the concatenation rolling. An op whose OFM several ops
-  of this run read as their IFM (a *fork*, the squeeze of a fire module) may be a member too,
-  its readers then all members of its cascade (cascade_builder.py).
-* **full IFM** (``full_ifm``): the IFM is a graph input (a function argument, or written by an op
-  outside this NPU run) or is stored linear (NHWC).
-* **full IFM2** (``full_ifm2_bytes``): a second feature map that is a graph input or stored
-  linear is read whole; its bytes count towards Size's minimum memory requirement, as Vela's.
-* **full OFM** (``full_ofm``): the OFM is a graph output (returned, or read outside this run), is
-  stored linear, is part of a concatenation, or has several consumers.
-
-Weight DMAs (an ``npu.dma`` of a constant) are not scheduled ops of their own: Vela's scheduler
-sees the weights on the op that reads them.
-"""
+Design notes: docs/scheduler_design.md, section Cascade records from the IR (cascade_ops)."""
 from __future__ import annotations
 
 from npu_opt.hardware.accelerators import BlockType

@@ -1,48 +1,7 @@
-"""The memory rules of npu-check-schedule: allocations (rule 3) and memory limits (rule 4).
+"""The memory rules of npu-check-schedule: allocations (rule 3) and memory limits (rule 4), checked
+by one O(N log N) sweep over time.
 
-Shared storage. Values that are one buffer form a *storage group*: a reshape or slice result
-and its source, the parts of a concatenation and its result. The group's home is the value
-that owns the buffer (the slice's source, the concatenation's result). Members of a group never
-conflict with each other; every member's allocation lies inside the home's bytes (when the home
-has one) in the same area; the group takes part in the overlap check as one rectangle: the hull
-of its members' bytes and live ranges.
-
-In place. Two groups may also share bytes when an elementwise op writes its OFM over an IFM it
-reads (an npu binary/unary elementwise or LUT op): both hulls have the same area, offset and
-size, the op producing the OFM reads the IFM, and either the IFM's live range ends at the time
-the OFM's starts (the op's time; at that one time index the two count once, for
-``npu.usage``'s bound too) or the two rectangles are identical (one merged range for both, as
-npu-allocate writes it; they count once throughout).
-
-Live ranges are inclusive time indices. An allocation covers its value from the time it is
-written (the producing op; a prefetched weight DMA's transfer start, see check_rules.py; the earliest writer of the group for a view or concatenation; the
-function's first time for an argument) to its group's last executed reader (the function's last
-time when the group is returned). A cascade member reads stripe by stripe until its cascade's
-last member has run, so what it reads (the whole IFM2 of a residual add that joins a cascade,
-say) counts as read at the cascade's last time.
-
-Sizes: the storage of the value (NHCWB16 rounds the depth up to 16; elements take their
-storage width, at least a byte), a rolling buffer's shape (``#npu.cascade<.., rolling = HxWxD>``,
-times the batch) for a cascade member's OFM (for a part of a concatenation rolling in a cascade,
-the concatenation's), ``buffer_bytes`` for a weight DMA with
-``#npu.stream``. A double-buffered stream whose second buffer has its own allocation
-(``npu.second_buffer``) is two groups: the DMA's result needs the first buffer's bytes from its
-transfer's start, the second buffer the second's from its reader's time (its first slice
-computes while the second copies) to the reader's last time; each is a rectangle of its own.
-
-Half steps. A prefetched weight buffer allocated from before its reader's time whose DMA is
-issued after the compute op before its reader (its transfer runs under that op's last depth
-slice) holds data from the second half of that op's time on; the buffer of a double-buffered stream that the stream's last slice does not read (the first
-buffer when the stream has an even number of slices, else the second) is free in the second half
-of its reader's time. The sweep compares rectangles in half steps (two per time index), so such a
-prefetch may take the bytes of such a buffer at their common time; any other two rectangles
-overlap in half steps exactly when they do in time indices.
-
-The overlap check is a sweep over time (``sweep``): rectangles sorted by start time, the live
-ones kept in a list sorted by offset. The live set is kept free of overlaps (a rectangle that
-overlaps a live one is reported and not added), so each new rectangle needs only a binary search
-and a look at its two neighbours: O(N log N) comparisons and sorting for N allocations.
-"""
+Design notes: docs/scheduler_design.md, section Checker: memory rules (check_memory)."""
 from __future__ import annotations
 
 import heapq

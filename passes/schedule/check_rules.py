@@ -1,23 +1,7 @@
-"""The graph rules of npu-check-schedule: execution times (rule 1), DMA completion (rule 2),
-rolling buffers (rule 5) and weight slices (rule 6). The memory rules (3 and 4) are in
-check_memory.py.
+"""The graph rules of npu-check-schedule: execution times (1), DMA completion (2), rolling buffers
+(5) and weight slices (6), derived from the IR and the rules alone.
 
-Everything here is derived from the IR text and the rules, never from the passes that write the
-schedule, so the checker catches their mistakes. Each rule is a function taking a
-``FunctionSchedule`` (one function's ops, times and dataflow) and a ``Report`` callback; it
-reports every violation it finds and changes nothing.
-
-Time semantics (rules 1 and 2): ``npu.time`` is the order in which ops are issued. An op may
-only run after every executed op whose result it reads (through reshape/slice/concat views,
-which do not execute) has a smaller time. A DMA must be issued before each op reading its
-result (its time is smaller), and the NPU waits for it. A weight DMA whose ``#npu.stream`` says
-``prefetch`` keeps its own time index (usually just before its consumer) but starts filling
-its first buffer at the *previous op*: the last executed non-DMA op before the consumer. That
-op must exist and run on the NPU (after a CPU op a new command stream starts, and before the
-first op nothing runs), so the transfer overlaps it. The transfer therefore starts at
-``min(DMA time, previous op's time)`` (``transfer_start``), and rule 3 wants the DMA's buffer
-live from then.
-"""
+Design notes: docs/scheduler_design.md, section Checker: graph rules (check_rules)."""
 from __future__ import annotations
 
 from bisect import bisect_left

@@ -1,28 +1,7 @@
-"""``npu-check-schedule``: an independent check of a scheduled module, changing nothing.
+"""``npu-check-schedule``: an independent check of a scheduled module, changing nothing; written from
+the rules, not from the passes, so it catches their mistakes.
 
-The scheduling passes (npu-order, npu-insert-dma/npu-buffer-weights, npu-form-cascades,
-npu-allocate) write their decisions as attributes (dialects/npu/schedule_attrs.py). This pass
-reads those attributes back and reports, as errors located at the offending op, every place
-where they break the rules a schedule must keep. It is written from the rules alone and calls
-none of the passes that make the decisions, so it catches their bugs:
-
-1. every executed op has one ``npu.time`` of its own, after the times of the executed ops whose
-   results it reads (through views, which do not execute);
-2. every DMA is issued before the ops reading its result; a ``prefetch`` weight stream before
-   the NPU op that runs just before its consumer (check_rules.py explains the time semantics);
-3. allocations: no two groups of storage live at the same time share a byte of one memory
-   (views, concatenation parts and in-place elementwise outputs share legitimately: see
-   check_memory.py), each reserves the tensor's storage size (a rolling buffer's, a weight
-   stream's buffers) and is live from its writer to its last reader (a double-buffered stream's
-   second buffer, where ``npu.second_buffer`` places it apart, from its reader's time);
-4. every allocation fits its memory (the arena cache size for a fast storage separate from the
-   arena, the address space otherwise) and ``npu.usage`` agrees with the allocations;
-5. stripes fit their OFM and rolling buffers hold the rows their cascade's reader needs;
-6. weight slices cover the consuming op's OFM depth once, on 16-channel boundaries.
-
-A module that keeps every rule gets one note at the module, ``schedule OK: 6 rules checked
-(N functions, M allocations)``, so a clean check is a verdict, not silence.
-"""
+Design notes: docs/scheduler_design.md, section npu-check-schedule (check_schedule)."""
 from __future__ import annotations
 
 from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr

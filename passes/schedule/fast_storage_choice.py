@@ -1,28 +1,7 @@
 """Which feature maps stay in fast storage under a byte limit: the selection behind
 npu-place-fast-storage, as a pure function of live ranges, sizes and access scores.
 
-The question (Vela's, seed 002 and its later form): every candidate feature map was moved to
-fast storage; where the bytes live at some time exceed the limit, some must go back to the
-arena. Keep the set with the largest total score (element accesses saved), subject to the limit
-at every time step. Vela answers it in four steps, and so do we, because the answer has to be
-the same:
-
-1. a candidate that does not fit even on top of the non-candidate bytes is evicted;
-2. a candidate that fits even with every other candidate present is kept;
-3. with more than ``GROUP_LIMIT`` candidates left, one that lives ``LONG_LIFE`` steps or more and
-   ends more than ``LONG_LIFE`` steps after the candidate ``GROUP_LIMIT`` places later (in start
-   order) is evicted: such long ranges tie the groups together;
-4. the rest, in (start, end, size) order, are cut into groups of time-overlapping candidates of
-   at most ``GROUP_LIMIT`` each; each group, in turn, keeps the subset of highest score that fits
-   next to what earlier groups kept, ties going to the subset that keeps earlier candidates.
-
-Vela solves step 4 by trying keep/evict for every candidate of a group (up to 2^20 leaves). We
-solve the same optimisation exactly by dynamic programming over the group in start order: the
-only thing an earlier decision passes on is which kept candidates are still live when the next
-one starts, so the table is indexed by (candidate, kept candidates still open) and its size is
-set by how many candidates overlap at once, not by the group's length. The tie rule is kept by
-comparing (score, keep pattern) pairs, so the result is Vela's choice, not just one of equal score.
-"""
+Design notes: docs/scheduler_design.md, section Fast-storage choice (fast_storage_choice)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

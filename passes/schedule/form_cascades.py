@@ -1,52 +1,7 @@
-"""``npu-form-cascades``: which ops run as cascades, with which stripes (Vela 5.2 legacy).
+"""``npu-form-cascades``: which ops run as cascades, with which stripes (Vela 5.2 legacy), so a
+schedule fits its SRAM target; written as ``npu.cascade`` and ``npu.stripe``.
 
-Per NPU run (Vela schedules each stretch of NPU ops between CPU ops on its own), in schedule
-order (``npu.time``):
-
-1. **MIN proposal**: every op produces its smallest stripe, as tall as the vertical stride of the
-   op after it (even for nearest-neighbour upscaling), full width and depth (stripes.py).
-2. **Cascades for MIN** under the SRAM target (Size: under the minimum memory requirement, the
-   largest sum of whole IFM/OFM some op must hold), by the greedy builder (cascade_builder.py).
-3. **Performance, shared arena**: when the whole, uncascaded schedule with its weight buffers
-   fits the target (peak of the live ranges, passes/schedule/live_ranges.py), nothing is
-   cascaded, as Vela keeps its MAX schedule then.
-4. **Cascade joins** (option ``cascade-joins`` or the module's ``npu.schedule`` flag, off by
-   default as Vela has none): a binary elementwise op of two feature maps of the OFM's shape may
-   be a member, reading its IFM2 stripe by stripe from the whole tensor (cascade_ops.py). With
-   **cascade branches** (``cascade-branches``, implying joins) the op writing that IFM2 may be a
-   member too when the next op reads it as well: a whole residual block is one cascade, the
-   block input rolling in a buffer tall enough for the rows the join reads last
-   (cascade_builder.py, rolling_rows.py). With **cascade concats** (``cascade-concats``) the ops
-   writing the parts of a channel concatenation and the op reading it may be one cascade, the
-   concatenation rolling in one buffer (the ``npu.concat`` carries its ``npu.cascade``), and an
-   op several members read as their IFM may be a member too: a fire module is one cascade
-   (cascade_dag.py).
-5. **Stripe growth**: each MIN cascade's final stripe grows one row at a time while the re-built
-   cascades still fit and do not split the chain further (``grow_stripes``); weight buffers of the
-   members count, each member's weights encoded at full depth for its stripe's block config.
-   With ``stripe-growth=cost`` (a search's ``cost_growth``) every height is tried and the one
-   whose members the estimate says are fastest, on the block config Vela's search picks for
-   their stripes, is kept (a taller stripe is not always faster: a block fitted to a few rows
-   can be, and it may need less SRAM).
-
-The module's ``npu.schedule`` records the policy: strategy, SRAM target, stripe growth, cascade
-joins and ``prefetch_overlap``. The last is set under Size (a prefetched weight buffer may take
-bytes the previous op frees; npu-allocate drops the prefetch where it then must, and the transfer
-is costed un-hidden): Size trades cycles for bytes, and Vela's live ranges let its buffers share
-so (bench/SCHEDULE_FIDELITY.md). Under Performance it is off; a schedule that already names the
-strategy (a search's choice) keeps its own. Under Size the SRAM target written is the cascaded MIN
-schedule's peak, or ``npu.schedule``'s ``buffer_limit`` when that is larger (a search's choice:
-the fewest bytes for feature maps, and weight buffers up to the limit).
-
-Decisions are written through the rewriter: on every cascade member ``npu.stripe`` (its OFM
-stripe) and ``npu.cascade`` (the first member's ``npu.time`` and, but for the last member, the
-rolling buffer its OFM lives in); stale ones on other ops are dropped. With ``--pass-remarks``,
-each cascade and each op where a chain stopped says why.
-
-Non-local memory (what else is live beside an op) is the MIN schedule's fast-storage snapshot
-minus the op's own IFM/OFM; with a separate fast storage (Dedicated_Sram) feature maps are still
-in the arena when Vela cascades, so it is 0.
-"""
+Design notes: docs/scheduler_design.md, section npu-form-cascades (form_cascades)."""
 from __future__ import annotations
 
 from typing import Callable, Literal
@@ -145,26 +100,20 @@ class FormCascades(Pass):
     """The weight encodings, op descriptions and dominance stay valid: npu.stripe/npu.cascade and
     npu.schedule change neither weight values, operands, types nor control flow."""
 
-    sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule sram_target, "
-                                  "else the target's arena cache size)")
+    sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule, else "
+                                  "the arena cache size)")
     optimise: str = option("", "Performance or Size (empty: the module's npu.schedule strategy, else Performance)")
     weight_buffers: bool = option(True, "count cascade members' weight buffers (full-depth encoding per stripe) "
                                         "while growing stripes")
     stripe_growth: Literal["", "vela", "full", "cost"] = option(
-        "", "vela (stop at the first stripe height that does not fit, as Vela), full (try every height, keep the "
-            "tallest that fits) or cost (keep the one of fewest estimated cycles); empty: the module's npu.schedule, "
-            "else vela")
-    cascade_joins: bool = option(False, "let a cascade run through a binary elementwise op of two feature maps "
-                                        "whose second one is whole and written outside the cascade (a residual add); "
-                                        "OR-ed with the module's npu.schedule cascade_joins")
-    cascade_branches: bool = option(False, "also let the op writing that second feature map be a member, its OFM "
-                                           "read by the next op and by the join, in a rolling buffer tall enough "
-                                           "for both (a whole residual block; implies cascade-joins); OR-ed with "
-                                           "the module's npu.schedule cascade_branches")
-    cascade_concats: bool = option(False, "let the ops writing a channel concatenation's parts and the op reading "
-                                          "it be one cascade, the concatenation rolling, and an op several members "
-                                          "read as their IFM be a member (a fire module as one cascade); OR-ed with "
-                                          "the module's npu.schedule cascade_concats")
+        "", "vela (stop at the first height that does not fit), full (the tallest that fits), cost (the fewest "
+            "estimated cycles) or empty (the module's npu.schedule, else vela)")
+    cascade_joins: bool = option(False, "let a cascade run through a residual add whose second input is "
+                                        "written outside it (OR-ed with npu.schedule)")
+    cascade_branches: bool = option(False, "let a whole residual block be one cascade (implies cascade-joins, "
+                                           "OR-ed with npu.schedule)")
+    cascade_concats: bool = option(False, "let a channel concatenation, its writers and its reader be one "
+                                          "cascade, as a fire module (OR-ed with npu.schedule)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

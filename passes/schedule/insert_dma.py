@@ -1,27 +1,7 @@
-"""``npu-insert-dma``: the copies of constant data into fast storage, as explicit ``npu.dma`` ops.
+"""``npu-insert-dma``: the copies of constant data into fast storage, as explicit ``npu.dma`` ops,
+where the NPU would otherwise read weights from slow memory.
 
-Vela 5.2 moves an op's weights from permanent to fast storage only when the NPU would otherwise
-read them from slow memory: weights in DRAM or off-chip flash, with a permanent storage that is
-not the fast storage itself. Fully connected layers (``npu.vector_product``) are the exception:
-their weights are used once per inference, so Vela always reads them in place. For every other
-such op this pass inserts
-
-    %copy = "npu.dma"(%w) : (tensor<...>) -> tensor<..., #npu.fm<NHWC, Sram>>
-
-right before the op and makes the op read ``%copy``. When the function is ordered (``npu.time``,
-npu-order), the copy gets a time of its own just before its op's and the later ops move one
-slot down: every executed op keeps a time of its own, and a DMA is issued before the ops reading
-it (npu-check-schedule's rules 1 and 2). npu-buffer-weights moves a prefetched copy earlier. Each op gets its own copy, even of a constant several
-ops share: each op streams its weights through its own buffers. Whether and how the copy streams
-(slices, one or two buffers) is npu-buffer-weights' decision; that pass also erases a copy no
-buffer can hold.
-
-LUTs: Vela copies every lookup table into the NPU's internal SHRAM with a DMA before the op, and
-the cost model already charges that copy to the op (hardware/perf/dma.py,
-``lut_dma_cycles``). SHRAM is not a memory area a tensor's ``#npu.fm`` can name (only Sram, Dram,
-OnChipFlash and OffChipFlash), so no ``npu.dma`` is inserted for a LUT: a remark says so and the
-estimate keeps charging the copy implicitly.
-"""
+Design notes: docs/scheduler_design.md, section npu-insert-dma (insert_dma)."""
 from __future__ import annotations
 
 from npu_opt.dialects.npu.attrs import FmAttr

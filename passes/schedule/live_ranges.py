@@ -1,60 +1,7 @@
-"""Storage live ranges of a scheduled function: which tensors need bytes, where, how many, and when.
+"""Storage live ranges of a scheduled function: which tensors need bytes, where, how many, and when;
+what npu-allocate packs and the limit checks sum.
 
-One ``LiveRange`` is one piece of storage: every value occupying it (``values``, the owner
-first), its memory area, its size in bytes and the first and last time index (inclusive) at
-which it must hold data. The times are the ops' ``npu.time`` (their position in IR order when
-npu-order has not run). npu-allocate gives each range an address; npu-place-tensors' limit check
-(passes/npu_liveness.py) sums the ranges live at each op.
-
-What gets storage, and for how long:
-
-* A tensor is live from the op writing it to its last reader. Graph inputs (function
-  arguments) are live from time 0, graph outputs (returned values) to the function's last time.
-  A value nothing reads lives only while its producer runs.
-* Views (reshape, slice: memory-only ops) take no storage of their own: a view aliases the
-  tensor it views, and reading the view reads that tensor. The inputs of a concatenation are
-  parts of its result: each writer writes into the concatenation's buffer, so the range starts
-  at the first writer.
-* Constants (weights, biases, LUTs) are not in any range. They live in permanent storage, which
-  is read-only and laid out once for the whole network when the weights are encoded, not in a
-  scratch area reused over time. Weights reach fast storage only through an ``npu.dma``, whose
-  result is a range like any other.
-* Sizes are storage sizes: an NHCWB16 tensor's depth is rounded up to 16. A cascade member with
-  ``#npu.cascade<ID, rolling = HxWxD>`` keeps its OFM in a rolling buffer of that shape (NHCWB16,
-  so D is rounded up to 16), live for the whole cascade. A DMA result with ``#npu.stream`` takes
-  the stream's buffer (``StreamAttr.buffer_bytes``), otherwise its whole tensor. A
-  double-buffered stream takes two ranges: its first buffer (the result's range, live from the
-  transfer of the first slice) and its second (``second``: filled while the first slice
-  computes, so live from its reader's time), which npu-allocate places apart
-  (``npu.second_buffer``). Keeping both in one range would hold the second buffer's bytes while
-  the op before the reader runs, for nothing.
-* Cascades: a member runs stripe by stripe from the cascade's first time (its ID) to the last
-  member's time, so what a member writes is live from the cascade's start and what it reads is
-  live until the cascade's end.
-* A ``prefetch`` weight stream's buffer is filled while the previous NPU op runs: its range
-  starts at the time of the nearest earlier NPU op that is not a DMA (not across a CPU op).
-  With ``prefetch_overlap`` the range starts at its first reader's time instead (Vela's live
-  ranges start it between the two ops) and the transfer's start is kept as ``prefetch_from``:
-  npu-allocate may then place the buffer over bytes the previous op frees, and afterwards either
-  keeps the prefetch (the buffer meets nothing live from ``prefetch_from`` on) or drops it.
-* Half steps (Vela's live ranges count two steps per op). A weight stream's prefetch transfer
-  runs under the previous NPU op's last depth slice, so a prefetched buffer starting before its
-  reader holds data only from the second half of that op's time (``late_from``; the DMA itself
-  may be issued a step earlier, just before that op, reading nothing in fast storage). A
-  double-buffered stream's last slice reads one buffer only: the other (the first buffer when
-  the stream has an even number of slices, else the second) is free in the second half of its
-  last time (``early_end``), so the next op's prefetch may take its bytes. Allocators and the
-  checker compare ranges on ``half_steps``; ranges without either flag overlap exactly when
-  their whole time indices do.
-* In-place elementwise reuse (Vela's fusion of live ranges): an NPU elementwise op or DMA writes
-  its OFM over an IFM, so both share one range, when the IFM and OFM have the same (4D) shape,
-  format, stored element type (quantisation aside) and memory area, the op is the IFM's only reader (so the IFM is neither
-  a graph output nor read twice), the OFM is nobody's part or view (one writer), and neither is
-  a rolling buffer or a weight stream. IFM 1 is tried before IFM 2.
-
-The memory area of a range is its owner's: the type's ``#npu.fm`` area where given, else the
-target's feature-map (arena) storage.
-"""
+Design notes: docs/scheduler_design.md, section Storage live ranges (live_ranges)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,22 +1,7 @@
-"""``npu-place-fast-storage``: which intermediate feature maps stay in a separate fast storage.
+"""``npu-place-fast-storage``: which intermediate feature maps stay in a separate fast storage once
+cascades are formed, so it fits its cache size.
 
-With Dedicated_Sram the arena is in DRAM and the SRAM is a cache of ``arena_cache_size`` bytes.
-npu-place-tensors moved every NPU-internal feature map into it; this pass, run once cascades are
-formed, makes that fit (Vela's ``use_fast_storage_for_feature_maps``):
-
-* a cascade's result (the last member's OFM) returns to the arena: only the rolling buffers
-  inside a cascade are fast-storage data, and what leaves it is written where the arena is;
-* if the bytes live in fast storage (feature maps, rolling buffers, weight buffers) never exceed
-  the limit, everything else stays;
-* otherwise the OFMs of ops outside cascades compete, scored by the element accesses of their
-  writer and readers (what moving them out would slow down), and the best-scoring set that fits
-  at every time step stays (passes/schedule/fast_storage_choice.py decides, exactly as Vela's
-  search does, without its exhaustive enumeration). The rest return to the arena.
-
-The decision is the memory area in each value's ``#npu.fm`` encoding. A remark names each
-feature map sent back and why. Without a separate fast storage (Shared_Sram, Sram_Only) the
-arena is the fast storage and the pass changes nothing.
-"""
+Design notes: docs/scheduler_design.md, section npu-place-fast-storage (place_fast_storage)."""
 from __future__ import annotations
 
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams

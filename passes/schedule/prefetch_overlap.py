@@ -1,22 +1,7 @@
-"""Prefetch overlap for npu-allocate: where a prefetched weight buffer may share bytes the previous op frees.
+"""Prefetch overlap for npu-allocate: where a prefetched weight buffer may share bytes the previous
+op frees, and which prefetches to keep, move or drop.
 
-With overlap, a prefetched weight stream's live range starts at its reader (``prefetch_from``
-records when its transfer would start), so the allocator may place it over buffers the previous
-op frees. Once the addresses are known each such stream is *settled* in time order:
-
-* its bytes meet no range live from the transfer's start to the reader: the prefetch stays and
-  the range starts at the transfer;
-* they meet one, but bytes free for the whole extended range exist below the area's top: the
-  buffer moves there and keeps its prefetch (the same bytes used);
-* otherwise the prefetch is *dropped*: the DMA waits for the previous op and its transfer is
-  costed un-hidden.
-
-A dropped prefetch costs cycles, so the area is then *repaired*: packed again with the dropped
-streams' ranges starting at their transfers (as without overlap) and the others still free to
-share. The repacking is kept when it spans no more bytes and drops fewer buffer bytes; this
-repeats while it helps, at most ``REPAIR_TRIALS`` packings. Settling and repairing are pure (they
-work on copies of the ranges); ``apply_drops`` writes the outcome.
-"""
+Design notes: docs/scheduler_design.md, section Prefetch overlap (prefetch_overlap)."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right

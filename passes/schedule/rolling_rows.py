@@ -1,22 +1,6 @@
 """How many rows of a cascade member's OFM are live at once when more than one member reads it.
 
-A chain's rolling buffer has one reader, the next member, and Vela's rule sizes it (one producer
-stripe on top of one consumer window, stripes.rolling_buffer_shape). A *branch* inside a
-cascade has two: a residual block's input ``x`` is read by the block's first op and, several
-members later, by the join adding it to the block's result. The join still needs row ``r`` of
-``x`` while the first op has pulled ``x`` as far ahead as the block's windows reach, so the
-buffer must hold that lag too. No closed form covers every stride, kernel and stripe, so this
-module runs the cascade's rows the way the scheduled executor does (the last member computes
-its stripes in order; before each stripe every member it reads computes stripes until the rows
-the stripe reads exist) and records, for each member, the most OFM rows written but still to be
-read by some reader. A cascade still growing may have several members no member reads yet (the
-parts of a concatenation whose reader is not a member yet): they take turns, a stripe each, as
-that reader will pull them.
-
-It is plain arithmetic on row counts: npu-form-cascades feeds it its records with windows that
-can only over-estimate (no padding known: the widest window on both sides), npu-check-schedule
-the exact windows of the IR's kernels, so a buffer sized by the first always passes the second.
-"""
+Design notes: docs/scheduler_design.md, section Rolling rows of branches (rolling_rows)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,20 +1,7 @@
-"""Stripe arithmetic of the cascading scheduler: how much input a stripe needs, how tall the
-smallest stripe is, how stripes propagate upwards through a chain and how big a rolling buffer is.
+"""Stripe arithmetic of the cascading scheduler (input a stripe needs, the smallest stripe, upward
+propagation, rolling buffer sizes), pure so it can be tested on its own.
 
-All functions are pure integer arithmetic on ``Shape4`` (N, H, W, C) values, so the rules the
-cascade builder depends on can be tested on their own (tests/unit/test_stripes.py):
-
-* an OFM stripe of height ``h`` needs ``ceil(((h - 1) * stride + dilated_kernel + nearest) /
-  upscale)`` IFM rows (and the same for columns), never more than the IFM has: ``upscale`` is 2 when
-  the op upscales its IFM on the fly (nearest-neighbour or transpose) and ``nearest`` is 1 for
-  nearest-neighbour upscaling, which reads one row past the window;
-* the minimal (MIN) stripe of an op is as tall as the vertical stride of the op after it (that
-  op consumes whole strides), made even when the op upscales by nearest neighbour (an odd stripe
-  would split a duplicated row pair);
-* a rolling buffer holds the producer's stripe plus the consumer's input window, rounded up to
-  whole consumer windows, at the wider of the two widths and at a depth in whole 16-channel
-  bricks (it is always stored NHCWB16).
-"""
+Design notes: docs/scheduler_design.md, section Stripe arithmetic (stripes)."""
 from __future__ import annotations
 
 from npu_opt.hardware.perf.op_desc import Kernel, Resampling

@@ -1,36 +1,7 @@
-"""``npu-width-bands``: split chains of windowed ops into column bands, so stripes get narrower.
+"""``npu-width-bands``: split chains of windowed ops into column bands, so stripes and their rolling
+buffers get narrower where width makes the SRAM peak.
 
-Stripes split a feature map by rows only, so a cascade's rolling buffers are as wide as the
-feature maps they hold; where those buffers make a schedule's SRAM peak (bench/SIZE_PEAK.md:
-all of it on four corpus pairs with a dedicated SRAM), no stripe height can go lower. This pass
-tiles the width instead, as a rewrite the later passes need not know about:
-
-* a *chain* is a run of NPU convolutions, depthwise convolutions and poolings (no upscaling, no
-  width folding), each of whose 4-D OFMs only the next one reads, as its IFM, of two ops or
-  more, cut short where its bands would recompute more than ``max-overhead`` percent of an op's
-  OFM columns (each windowed op widens the halo the ops before it compute twice);
-* its last OFM is cut into ``bands`` column ranges of (nearly) equal width, at least
-  ``min-width`` columns each; walking back up the chain, each op's band produces the columns
-  the next one's band reads (its kernel window, so neighbouring bands overlap by the halo);
-* each band becomes a copy of the chain on narrower feature maps: its first op reads an
-  ``npu.slice`` of the chain's IFM (a view, no copy), every op keeps the true image edge's
-  padding only on the side where its band meets that edge, its weights get their own
-  ``npu.dma`` where the original's had one, and its last op writes its columns of an
-  ``npu.concat`` that stands for the chain's OFM. Each band's op carries ``npu.band = K``; its
-  first op may start a cascade although it reads a slice (Vela cascades no op reading a slice,
-  and npu-form-cascades keeps that rule for every other op).
-
-The bands run one after the other (npu-order places each band's chain together), so only one
-band's intermediate feature maps or rolling buffers are live at a time: narrower by the band
-count, plus the halo. The price is in the estimate as any op's: each band reads its weights
-again and recomputes its halo columns, and narrower ops fill the NPU's blocks less well. So the
-pass is a knob (``npu.schedule``'s ``width_bands``) that npu-search-schedule tries, and keeps
-only where a frontier point pays for it. The result computes what the chain computed, column
-for column (npu-exec-schedule checks it).
-
-Run it before npu-order (the schedule pipeline's tail starts with it): new ops get their time
-there. ``bands`` 0 reads the module's ``npu.schedule``; 1 changes nothing.
-"""
+Design notes: docs/scheduler_design.md, section npu-width-bands (width_bands)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -208,10 +179,10 @@ class WidthBands(Pass):
     PRESERVES = (WeightStreams,)
     """A band's op reads its chain op's weight constant and shares its encoders (same_weights)."""
 
-    bands: int = option(0, "column bands per chain (0: the module's npu.schedule width_bands; 1: none)")
+    bands: int = option(0, "column bands per chain (0: the module's npu.schedule, 1: none)")
     min_width: int = option(8, "columns a band's last op produces at least (fewer bands where the OFM is narrower)")
-    max_overhead: int = option(25, "halo columns the bands of a chain may recompute, in percent of each op's OFM "
-                                   "columns (a chain is cut into shorter ones to stay within it)")
+    max_overhead: int = option(25, "percent of each op's OFM columns a chain's bands may recompute as halo "
+                                   "(longer chains are cut)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         bands = self.bands

@@ -1,4 +1,5 @@
 # lit configuration of npu-opt's FileCheck tests.  Run with:  lit -sv tests/lit
+import importlib.util
 import os
 import shutil
 import sys
@@ -62,6 +63,13 @@ config.substitutions.append((
     "%exists",
     python.replace("\\", "/") + " -c \"import os, sys; sys.exit(0 if os.path.exists(sys.argv[1]) else 1)\""))
 
+# Optional Python packages, as features for REQUIRES: lines (the tools run with this Python).
+for feature, module in (("matplotlib", "matplotlib"), ("litert", "ai_edge_litert"), ("vela", "ethosu.vela")):
+    try:
+        if importlib.util.find_spec(module) is not None:
+            config.available_features.add(feature)
+    except ImportError:  # a parent package is missing (ethosu for ethosu.vela)
+        pass
 if shutil.which("xdsl-opt", path=config.environment["PATH"]):
     config.available_features.add("xdsl")
 if shutil.which("npu-translate", path=config.environment["PATH"]):

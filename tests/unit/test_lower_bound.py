@@ -23,7 +23,7 @@ from npu_opt.hardware.perf.op_desc import (
 from npu_opt.hardware.perf.shape import Shape4
 from npu_opt.dialects.npu.schedule_attrs import USAGE_ATTR
 from npu_opt.ir.diagnostics import DiagnosticEngine
-from npu_opt.ir.pass_manager import PassFailure, PassManager
+from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from targeted_import import imported_with_target
 
@@ -36,26 +36,29 @@ TARGETS = {
 U55_128 = accelerator("ethos-u55-128")
 
 
+# The one case whose arena does not fit (tests/unit/test_schedule_models.py checks its diagnostic).
+DOES_NOT_FIT = {("wide_image", "dedicated", "Size")}
+
+
 def _scheduled(model: str, target: str, strategy: str):
-    """``model`` through ``schedule{optimise=strategy}``; None if it does not fit the target."""
+    """``model`` through ``schedule{optimise=strategy}``; a pipeline error fails the test."""
     accel, system, mode, cache = TARGETS[target]
     module = imported_with_target(model, accel, system, mode, cache)
-    engine = DiagnosticEngine(stream=io.StringIO())
+    stream = io.StringIO()
+    engine = DiagnosticEngine(stream=stream)
     engine.show_remarks = False
-    try:
-        PassManager(parse_pipeline(f"schedule{{optimise={strategy}}}"), engine).run(module)
-    except PassFailure:
-        return None
-    return None if engine.has_errors else module
+    PassManager(parse_pipeline(f"schedule{{optimise={strategy}}}"), engine).run(module)
+    assert not engine.has_errors, stream.getvalue()
+    return module
 
 
 @pytest.mark.parametrize("strategy", ["Performance", "Size"])
 @pytest.mark.parametrize("target", sorted(TARGETS))
 @pytest.mark.parametrize("model", MODELS)
 def test_schedules_never_beat_the_bound(model: str, target: str, strategy: str) -> None:
+    if (model, target, strategy) in DOES_NOT_FIT:
+        pytest.skip(f"{model} does not fit {target} with {strategy}")
     module = _scheduled(model, target, strategy)
-    if module is None:
-        pytest.skip(f"{model} does not schedule on {target}")
     bound = lower_bound(module)
     assert module.attr(TOTALS_ATTR).cycle("total") >= bound.cycles
     usage = module.attr(USAGE_ATTR)

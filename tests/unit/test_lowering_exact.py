@@ -1,5 +1,5 @@
-"""Legalisations that must compute exactly what ai-edge-litert's reference kernels compute
-(issue 9), checked through the reference interpreter.
+"""Legalisations that must compute exactly what ai-edge-litert's reference kernels compute,
+checked through the reference interpreter.
 
 Here: an AVERAGE_POOL whose width stride (4 or more) the NPU cannot run becomes a convolution with
 a ones kernel of one input per group, whose width is then folded into depth. The folded IFM holds

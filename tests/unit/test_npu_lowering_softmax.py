@@ -117,7 +117,7 @@ def test_softmax_equals_litert(depth: int, scale: float, zero_point: int, beta: 
 def test_zero_point_zero_scales_like_vela() -> None:
     """The two final products carry Vela's scaling explicitly: with an IFM zero point of 0 the
     "no scale" constant 2 and a scale-1 tensor have one type, and reading the scaling from the
-    types made every probability of a ten-class softmax 0 or 1/256 (issue 23)."""
+    types made every probability of a ten-class softmax 0 or 1/256."""
     from npu_opt.dialects.tfl.tflite import import_tflite
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
     from npu_opt.tools.npu_run import transform

@@ -1,6 +1,6 @@
 """Every model the repo ships schedules, on a shared-SRAM and a small dedicated-SRAM target and
-with both strategies; the printed schedule parses back to the same text, and npu-check-schedule
-(written from the rules, not from the passes) finds nothing wrong with it."""
+with both strategies (or, for the listed cases, reports in one diagnostic that its arena does not fit);
+the printed schedule parses back to the same text and npu-check-schedule finds nothing wrong with it."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,6 +19,11 @@ TARGETS = {
     "shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram", None),
     "dedicated-16k": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram", 16384),
 }
+# The cases whose arena does not fit the target's fast storage: one diagnostic with the bytes needed.
+DOES_NOT_FIT = {
+    ("wide_image", "dedicated-16k", "Size"):
+        "the Sram allocation spans 18432 bytes, more than the arena cache size of 16384 bytes",
+}
 
 
 @pytest.mark.parametrize("strategy", ["Performance", "Size"])
@@ -28,8 +33,10 @@ def test_model_schedules_and_passes_the_checker(model: str, target: str, strateg
     accel, system, mode, cache = TARGETS[target]
     module = imported_with_target(model, accel, system, mode, cache)
     errors = run_pipeline(module, f"schedule{{optimise={strategy}}}")
-    if "more than the arena cache size" in errors:
-        pytest.skip(f"{model} does not fit {cache} bytes of fast storage (reported as one error): {errors[:200]}")
+    expected = DOES_NOT_FIT.get((model, target, strategy))
+    if expected is not None:
+        assert errors.count("error:") == 1 and expected in errors, errors
+        return
     assert not errors, errors
     text = print_op(module)
     again = parse_module(text, f"{model}.mlir")

@@ -1,4 +1,4 @@
-"""The tfl dialect's declarations and shape helpers: every TFLite operator of the issue has an op,
+"""The tfl dialect's declarations and shape helpers: every TFLite operator the importer handles has an op,
 valid IR with dynamic dimensions verifies, and the window arithmetic matches TFLite's."""
 from __future__ import annotations
 

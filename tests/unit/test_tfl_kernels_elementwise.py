@@ -114,12 +114,7 @@ def test_committed_model_is_bit_exact(name: str) -> None:
     """Whole models of element-wise ops: every output equals litert's."""
     model = (DATA / f"{name}.tflite").read_bytes()
     for seed in range(2):
-        try:
-            assert_same(model, model_inputs(model, seed))
-        except InterpretError as err:  # an op another kernel module has not provided yet
-            if "has no kernel" not in str(err):
-                raise
-            pytest.skip(str(err))
+        assert_same(model, model_inputs(model, seed))
 
 
 def _tensor_name(op) -> str:

@@ -1,26 +1,7 @@
-"""From npu dialect ops to cost-model descriptions: ``describe_op`` and ``op_weights_hwio``.
+"""From npu dialect ops to cost-model descriptions (``describe_op``, ``op_weights_hwio``): the one
+place the pure cost model meets the IR.
 
-The cost model knows nothing of the IR; this adapter reads an npu op (dialects/npu/ops_*.py) the
-way the model needs it:
-
-* the kind of hardware operation and elementwise operator, from the op's ``CostedOp``
-  interface (dialects/npu/interfaces.py);
-* IFM, IFM2 and OFM as 4-D shapes with element bits (and the whole tensor when the op reads it
-  through a slice or writes it into a concatenation), and the format and memory area of each from
-  its ``#npu.fm`` encoding (defaults: NHWC; constants in permanent storage, other tensors in the
-  arena), optionally overridden per value (``placement``, keyed by the Value), which is how a
-  scheduler asks "what if this tensor were in SRAM";
-* the kernel, weights (their element count; the encoded size is given by the caller), the fused
-  activation and its lookup table;
-* binary elementwise ops with a constant or 0-D first operand read the other one as their IFM
-  (Vela swaps the operands the same way); a 0-D operand is a scalar held in a register;
-* a stand-alone table lookup runs as an elementwise ADD of a scalar zero with the LUT activation,
-  as Vela runs it.
-
-Memory-only views (reshape, slice, concat) have no description (None): they cost nothing.
-``OpDescriptions`` is the analysis form: each op described once per pass pipeline, until a pass
-changes IR without preserving it.
-"""
+Design notes: docs/cost_model_design.md, section From IR to cost-model descriptions (ir_adapter)."""
 from __future__ import annotations
 
 from typing import Callable, Mapping

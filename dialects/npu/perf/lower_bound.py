@@ -1,61 +1,7 @@
-"""A lower bound on what any schedule of a module can achieve: ``lower_bound(module)``.
+"""A lower bound on the cycles and peak SRAM any schedule of a module can reach (``lower_bound``),
+so reports can judge a schedule against what is physically possible, not only against Vela.
 
-Reports print our cycles and peak SRAM as a percentage of these numbers ("137 % of bound"), so a
-schedule can be judged against what is physically possible and not only against Vela's. The
-module is only read (the summary tools compute the bound; no pass writes it).
-
-Cycles
-------
-Every NPU compute op (convolutions, pooling, elementwise, table lookups: the ops the cost model
-describes) needs at least
-
-* ``compute``: its MACs over the accelerator's peak MACs per cycle (all cores), and its OFM
-  elements times the cheapest output-unit rate of the accelerator (every OFM element goes
-  through the output unit; elementwise ops only have that stage), whichever is larger. No block
-  config or traversal can beat either rate, so the most favourable configuration is assumed;
-* ``feature_map``: the feature-map bytes that must cross a memory bus during the op (the IFM
-  elements its kernel windows touch, the IFM2 unless it is a one-element operand, the OFM), over
-  the summed bandwidth of every memory a feature map may live in (the arena and, with a
-  dedicated SRAM, the fast storage): however they are placed, no more moves per cycle.
-
-The op takes at least ``max(compute, feature_map)``, and ops run one after another, so the
-network takes at least the sum. Weights are not in the per-op term: a stream may be prefetched
-while an earlier op runs, so their transfer need not lie inside their own op. They count in a
-second, network-wide term instead: every weight byte crosses its permanent-storage bus at least
-once during the inference (a tensor two ops share counts once), so the inference takes at least
-the permanent area's weight bytes over its bandwidth. The bytes are the whole-depth encoded
-stream of the op's block config (the codec model on the weight values, as npu-estimate sizes
-weights read in place), the same whatever the schedule; without the values (an elided constant)
-compression could make the stream much smaller than the raw size, so then only the stream a
-weight DMA records counts, or else the 10-byte scale/bias records, which no encoding shrinks.
-The bound is the larger of the two terms.
-
-One caveat against our (Vela's) cost model rather than the hardware: for an op whose weights
-stream inside a cascade the model charges no full transfer and subtracts the first slice it
-hides under the previous op from the op's cycles, so such an op can be estimated up to its DMA
-cycles below its ``compute`` term. The network bound held on every model measured
-(tests/unit/test_lower_bound.py; ../shared/corpus), where the other ops' slack covers it.
-
-DMA ops (schedule artefacts: copies between memories) and CPU ops contribute nothing: a copy is
-not needed by every schedule, and the CPU is not modelled.
-
-SRAM
-----
-The peak fast-storage bound is the largest, over the NPU compute ops, of the smallest footprint
-the op needs on its own in fast storage: one OFM stripe of the minimal height (one row; two for
-nearest-neighbour upscaling, which writes row pairs) plus the IFM window that stripe reads
-(``window_rows``: the rows its kernel spans, at the whole IFM width and depth; the IFM2
-likewise). A network input or
-output, which the caller hands over and takes back whole, counts whole. Constants are read in
-place from permanent storage and need no fast storage; weights likewise (the NPU reads them in
-place when no stream is chosen). Sizes are unrounded bytes (no brick or allocation rounding),
-which only lowers the bound.
-
-That applies when feature maps live in the fast storage (Shared_Sram, Sram_Only). With a
-dedicated SRAM (Dedicated_Sram) the arena is in DRAM: every feature map can stay there and every
-weight can be read in place, so no schedule has to put anything in fast storage and the bound is
-0 (the percentage is then not defined).
-"""
+Design notes: docs/cost_model_design.md, section The lower bound (lower_bound)."""
 from __future__ import annotations
 
 import math

@@ -1,18 +1,7 @@
-"""Weight DMAs in the IR, as the scheduling passes write them and the estimate reads them.
+"""Weight DMAs in the IR, as the scheduling passes write them and the estimate reads them: the
+queries npu-insert-dma, npu-buffer-weights and npu-estimate share.
 
-npu-insert-dma gives every op whose weights must be copied into fast storage an ``npu.dma`` of
-the weight constant; npu-buffer-weights writes on it how the copy streams (``#npu.stream``);
-npu-estimate costs what it finds. This module holds what the three share:
-
-* ``weight_dma`` / ``is_weight_dma`` / ``weight_source``: recognising the DMA that feeds an op's
-  weights, and the constant behind it;
-* ``weight_encoder``: the sizer of an op's weight streams (the codec model through the module's
-  ``WeightStreams`` analysis, or raw sizes when the values are not in the IR), and
-  ``raw_encoding``, the raw sizes themselves.
-
-A weight DMA takes its consumer's ``npu.time``: the copy belongs to the op's slot in the schedule
-(its prefetch, if any, starts under the op before), and the numbering of every other op stays.
-"""
+Design notes: docs/cost_model_design.md, section Weight DMAs (weight_dma)."""
 from __future__ import annotations
 
 from typing import Callable

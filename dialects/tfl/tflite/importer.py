@@ -1,20 +1,6 @@
 """TFLite flatbuffer -> IR: a ``builtin.module`` with one ``func.func`` per subgraph.
 
-What becomes what:
-- each operator -> the tfl op of its builtin code (options -> attributes), a CUSTOM operator ->
-  ``tfl.custom``, any other builtin -> ``tfl.unsupported`` keeping code, version and raw options;
-  a version other than ``schema.default_version`` is kept in a ``tfl.version`` attribute;
-- each tensor with a buffer -> ``tfl.pseudo_const`` (``tfl.pseudo_qconst`` if quantised), placed
-  before its first user; more than 64 bytes -> ``dense_resource`` over a memoryview of the file;
-- quantisation -> ``!quant.uniform`` (per axis when there are several scales), int8 constants
-  with zero points 0 and no -128 value -> the symmetric storage range ``<-127:127>``;
-- tensor names -> op locations (``loc("name")``), several outputs -> a fused location;
-- subgraph inputs/outputs -> function arguments/results, their tensor names in
-  ``tf.entry_function``; signature defs -> ``tf_saved_model`` argument/result attributes;
-- model description, schema version and metadata -> module attributes.
-
-Every problem with the file raises ``UserError`` naming the file and what is wrong.
-"""
+Design notes: docs/lowering_design.md, section The TFLite importer (importer)."""
 from __future__ import annotations
 
 from typing import Any, Sequence

@@ -1,6 +1,7 @@
 // npu-run --compare-tflite runs ai-edge-litert (its reference kernels) on the TFLite model with
 // the same inputs and prints, per output, the largest absolute difference and how many elements
 // differ; any difference beyond --tolerance (default 0) is an error and exit code 1.
+// REQUIRES: litert
 // RUN: npu-run %S/../../data/two_outputs.tflite --compare-tflite --print-limit 0 | %filecheck %s --check-prefix=SAME
 // SAME:      input 0 'input': tensor<1x10x10x8x!quant.uniform<i8:f32, 0.0625>> random (seed 0)
 // SAME-NEXT: output 0 'head_a_pool': tensor<1x5x5x32x!quant.uniform<i8:f32, 0.25>>
@@ -37,3 +38,19 @@ func.func @main(%x: tensor<1x9x11x3x!quant.uniform<i8:f32, 0.0625>>) -> tensor<1
   %c = "tfl.pseudo_qconst"() <{qtype = tensor<1x7x!quant.uniform<i8:f32, 0.5>>, value = dense<0> : tensor<1x7xi8>}> : () -> tensor<1x7x!quant.uniform<i8:f32, 0.5>>
   return %c : tensor<1x7x!quant.uniform<i8:f32, 0.5>>
 }
+
+// ai-edge-litert aborting the process (its reference int8 softmax, on a row whose exponentials
+// sum to 512 or more) is one error naming the model, the kernels and the signal, and the flag of
+// its optimised kernels, which run the model (bit-exact with the NPU's softmax there); nothing
+// else is printed and no file is written.
+// RUN: %npu_translate --export-tflite %S/../Inputs/npu-run-softmax-abort.mlir -o %t.abort.tflite
+// RUN: rm -f %t.abort.npz
+// RUN: not npu-run %t.abort.tflite --compare-tflite -o %t.abort.npz > %t.abort.out 2> %t.abort.err
+// RUN: %filecheck %s --check-prefix=ABORT --input-file %t.abort.err
+// ABORT: {{^}}npu-run: error: ai-edge-litert crashed running '{{.*}}.abort.tflite' with its reference kernels (killed by signal SIGABRT); its optimised kernels may run it: --tflite-kernels=builtin
+// ABORT-NOT: {{.}}
+// RUN: %filecheck %s --check-prefix=NOTHING --allow-empty --input-file %t.abort.out
+// NOTHING-NOT: {{.}}
+// RUN: not %exists %t.abort.npz
+// RUN: npu-run %t.abort.tflite --compare-tflite --tflite-kernels=builtin --pipeline=estimate --target=ethos-u55-128 --print-limit 0 | %filecheck %s --check-prefix=BUILTIN
+// BUILTIN: compare 0 'probs': max abs diff 0, 0 of 1000 elements differ

@@ -42,20 +42,6 @@
 // RUN: not npu-run %s --tflite %t.ok.npy 2>&1 | %filecheck %s --check-prefix=TFLITEONLY
 // TFLITEONLY: npu-run: error: --tflite names the model to compare with: it needs --compare-tflite
 // RUN: not %exists %t.npz
-// ai-edge-litert aborting the process (its reference int8 softmax, on a row whose exponentials
-// sum to 512 or more) is one error naming the model, the kernels and the signal, and the flag of
-// its optimised kernels, which run the model (bit-exact with the NPU's softmax there); nothing
-// else is printed and no file is written.
-// RUN: %npu_translate --export-tflite %S/../Inputs/npu-run-softmax-abort.mlir -o %t.abort.tflite
-// RUN: not npu-run %t.abort.tflite --compare-tflite -o %t.npz > %t.abort.out 2> %t.abort.err
-// RUN: %filecheck %s --check-prefix=ABORT --input-file %t.abort.err
-// ABORT: {{^}}npu-run: error: ai-edge-litert crashed running '{{.*}}.abort.tflite' with its reference kernels (killed by signal SIGABRT); its optimised kernels may run it: --tflite-kernels=builtin
-// ABORT-NOT: {{.}}
-// RUN: %filecheck %s --check-prefix=NOTHING --allow-empty --input-file %t.abort.out
-// NOTHING-NOT: {{.}}
-// RUN: not %exists %t.npz
-// RUN: npu-run %t.abort.tflite --compare-tflite --tflite-kernels=builtin --pipeline=estimate --target=ethos-u55-128 --print-limit 0 | %filecheck %s --check-prefix=BUILTIN
-// BUILTIN: compare 0 'probs': max abs diff 0, 0 of 1000 elements differ
 // A negative seed, and a corrupt .npz (a zip that is not one).
 // RUN: not npu-run %s --seed -1 -o %t.npz 2>&1 | %filecheck %s --check-prefix=SEED
 // SEED: npu-run: error: argument --seed: must not be negative, not -1
