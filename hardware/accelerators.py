@@ -4,7 +4,7 @@ The numbers are those of Arm's Vela 5.2.0 (``ethosu/vela/architecture_features.p
 ``accelerator_configs`` table, ``_generate_output_perf_tables``, the SHRAM set-up at the end of
 ``ArchitectureFeatures.__init__`` and the per-family AXI settings at its start). The scheduling
 passes and the performance model read them from here, through the ``Target`` of a module, so
-they must match Vela exactly: tests/unit/test_target_accelerators.py checks each one.
+they must match Vela exactly: tests/unit/hardware/test_target_accelerators.py checks each one.
 
 Everything is immutable; one ``AcceleratorConfig`` exists per accelerator name.
 """

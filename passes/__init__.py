@@ -1,7 +1,7 @@
 """Passes npu-opt knows, by name. Importing this package declares them all; a pass's module is
 imported when a pipeline names the pass (or when every pass is listed), keeping start-up short.
 
-A new pass module adds one line to ``PASS_MODULES``; tests/unit/test_lazy_registry.py checks
+A new pass module adds one line to ``PASS_MODULES``; tests/unit/ir/test_lazy_registry.py checks
 that the table names exactly what the modules register.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The pass and dialect references of docs/reference/, generated from the registrations.
 
 ``python -m npu_opt.tools.reference_docs`` rewrites them; ``--check`` exits 1 when a committed
-file differs from what the registrations give (tests/unit/test_reference_docs.py does the same).
+file differs from what the registrations give (tests/unit/tools/test_reference_docs.py does the same).
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Shared setup of the unit tests: the repository on sys.path, all dialects registered, and the
+"""Shared setup of the unit tests: the repository and the shared test helpers (this folder) on
+sys.path, all dialects registered, and the
 sample modules that the syntax tests round-trip (``ir_sample``) and exchange with xDSL."""
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from typing import Callable
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+HELPERS = Path(__file__).resolve().parent
+"""The helpers tests import by name (targeted_import, tool_paths, ...); the tests mirror the source tree below."""
+for _path in (ROOT, HELPERS):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 from npu_opt.tools.blas_threads import single_threaded_blas  # noqa: E402
 

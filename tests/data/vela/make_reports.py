@@ -5,7 +5,7 @@
 
 Vela is a development tool here, never a dependency of the tests: the committed reports
 (``<model>.csv`` beside this script, one row per Vela layer and config, in Vela's execution order)
-let tests/unit/test_vela_reference.py compare the cost model layer by layer without Vela.
+let tests/unit/passes/test_vela_reference.py compare the cost model layer by layer without Vela.
 ``manifest.json`` records the Vela version, the command line, the configs and each model's sha256,
 so the test can tell a stale report from a cost-model drift.
 

@@ -5,7 +5,7 @@
 Vela is a development tool here, never a dependency of the tests: the committed
 ``summaries.csv`` beside this script holds, per model and config, the row of the
 ``<model>_summary_<system_config>.csv`` Vela writes (its columns as Vela names them, after
-``model``, ``config`` and the model's ``sha256``), so tests/unit/test_summary_csv_vela.py can
+``model``, ``config`` and the model's ``sha256``), so tests/unit/tools/test_summary_csv_vela.py can
 set ``npu-opt --summary-csv`` beside it cell by cell without Vela.
 
 Each run is ``vela --debug-force-legacy-core --optimise Performance --config Arm/vela.ini

@@ -1,4 +1,4 @@
-"""Check that tests/unit/test_vela_reference.py notices a drift in the cost model's constants.
+"""Check that tests/unit/passes/test_vela_reference.py notices a drift in the cost model's constants.
 
     python tests/data/vela/mutants.py            # every mutant
     python tests/data/vela/mutants.py bias-fetch # one

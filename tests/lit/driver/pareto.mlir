@@ -3,7 +3,7 @@
 // suffix, it is one error and nothing is written. (Inputs: tests/data/branches.tflite on a
 // 16 KiB dedicated SRAM; the frontier's figures are those of tests/lit/npu/search-schedule.mlir.)
 // (monotone=false: the search directed at its budget alone, whose steps these checks pin;
-// tests/unit/test_search_monotone.py sweeps the default, monotone search.)
+// tests/unit/passes/schedule/test_search_monotone.py sweeps the default, monotone search.)
 // RUN: rm -f %t.csv %t.plain.csv %t.pdf %t.fill.csv
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' -o /dev/null --pareto=%t.csv
 // RUN: %filecheck %s --check-prefix=CSV < %t.csv

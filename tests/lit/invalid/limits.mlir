@@ -1,5 +1,5 @@
 // Numerals beyond what the IR can hold are one located error naming the value and the limit
-// (the 5,000-digit versions are in tests/unit/test_fuzz_regressions.py); so are a function
+// (the 5,000-digit versions are in tests/unit/fuzz/test_fuzz_regressions.py); so are a function
 // without its signature and non-finite options the NPU lowering would turn into integers.
 // RUN: %npu_opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect
 

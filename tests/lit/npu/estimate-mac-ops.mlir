@@ -2,7 +2,7 @@
 // vector product, for both accelerator families: ethos-u55-128 (Ethos_U55_High_End_Embedded) and
 // ethos-u65-256 (Ethos_U65_High_End). Memory mode Sram_Only: feature maps in SRAM, weights in an
 // on-chip flash with SRAM timing (read latency 32), so no weight DMA and every number below is
-// worked out by hand (tests/unit/test_npu_perf_model.py has the same cases in more detail).
+// worked out by hand (tests/unit/hardware/perf/test_npu_perf_model.py has the same cases in more detail).
 // RUN: %npu_opt %s --split-input-file -p npu-select-block-config,npu-estimate | %filecheck %s --check-prefix=U55
 // RUN: %npu_opt %s --split-input-file -p npu-select-block-config,npu-estimate --target=ethos-u65-256 --system-config=Ethos_U65_High_End | %filecheck %s --check-prefix=U65
 // RUN: %npu_opt %s --split-input-file -p npu-select-block-config,npu-estimate | %npu_opt --split-input-file | %filecheck %s --check-prefix=U55

@@ -2,8 +2,8 @@
 // (interpreters/scheduled). A schedule from the passes gives the legalised module's outputs
 // bit for bit; npu-run checks a schedule's rules first (npu-check-schedule) and refuses a
 // hand-broken copy of it with the checker's error (run anyway, it would give other outputs:
-// tests/unit/test_schedule_exec.py). (This file holds only RUN lines: the schedule is made from a tests/data model; the
-// unit tests in tests/unit/test_schedule_exec.py break weight streams and DMA times too.)
+// tests/unit/interpreters/scheduled/test_schedule_exec.py). (This file holds only RUN lines: the schedule is made from a tests/data model; the
+// unit tests in tests/unit/interpreters/scheduled/test_schedule_exec.py break weight streams and DMA times too.)
 //
 // kernels.tflite under Size on a dedicated SRAM: k_conv1x7 and k_conv7x1 cascade through a
 // 16-row rolling buffer in SRAM; the other feature maps live in DRAM.

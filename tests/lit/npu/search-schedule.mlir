@@ -6,7 +6,7 @@
 // SRAM, where the Vela-equivalent Performance schedule takes 27913 cycles (as Vela 5.2's own) in
 // 14496 bytes of SRAM and Size 47856 cycles in 768 bytes.
 // (monotone=false: the search directed at its budget alone, whose steps these checks pin;
-// tests/unit/test_search_monotone.py sweeps the default, monotone search.)
+// tests/unit/passes/schedule/test_search_monotone.py sweeps the default, monotone search.)
 //
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' --pass-remarks -o %t.mlir 2>&1 | %filecheck %s --check-prefix=REMARK
 // RUN: %filecheck %s < %t.mlir

@@ -2,7 +2,7 @@
 // into column bands. Each band is a copy of the chain on narrower feature maps: its first op
 // reads a slice of the chain's IFM (with the halo its windows need), each op keeps the padding of
 // the true image edge it meets only, and the last ops write their columns of one concatenation
-// that stands for the chain's OFM; each band's ops carry npu.band. npu-exec and npu-check-schedule runs: tests/unit/test_width_bands.py.
+// that stands for the chain's OFM; each band's ops carry npu.band. npu-exec and npu-check-schedule runs: tests/unit/passes/schedule/test_width_bands.py.
 // RUN: %npu_opt %s --split-input-file --pass='npu-width-bands{bands=2}' | %filecheck %s
 // RUN: %npu_opt %s --split-input-file --pass='npu-width-bands{bands=2}' --verify-diagnostics -o /dev/null
 // RUN: %npu_opt %s --split-input-file --pass='npu-width-bands{bands=2}' --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
