@@ -45,7 +45,7 @@ from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr,
 )
 from npu_opt.dialects.npu.target import target_of
-from npu_opt.passes.npu_order import runs_by_function
+from npu_opt.dialects.npu.execution_order import runs_by_function
 from npu_opt.passes.schedule.buffer_weights import arena_placement
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo

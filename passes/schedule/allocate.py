@@ -53,7 +53,7 @@ from npu_opt.ir.attributes import ArrayAttr, IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, PipelineError, option, register_pass, suggest
-from npu_opt.passes.npu_order import graph_blocks, is_view
+from npu_opt.dialects.npu.execution_order import graph_blocks, is_view
 from npu_opt.passes.schedule.alloc_greedy import greedy_allocate
 from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
 from npu_opt.passes.schedule.alloc_linear import linear_allocate

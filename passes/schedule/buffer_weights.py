@@ -56,14 +56,14 @@ from npu_opt.dialects.npu.perf.weight_buffering import BufferingDecision, buffer
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
 from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, CascadeAttr, ScheduleAttr,
+from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr,
                                                  StreamAttr)
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.passes.npu_order import TIME_ATTR, execution_order, runs_by_function
+from npu_opt.dialects.npu.execution_order import execution_order, runs_by_function
 from npu_opt.passes.schedule.insert_dma import set_times
 from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
 

@@ -34,7 +34,7 @@ from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.dialects.npu.perf.weight_buffering import weights_need_dma
 from npu_opt.dialects.npu.perf.weight_dma import weights_of
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, TIME_ATTR, CascadeAttr
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Operation
@@ -43,7 +43,7 @@ from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.traits import MemoryOnly
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks
+from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks
 
 
 @register_pass("npu-insert-dma", statistics={

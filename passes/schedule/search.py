@@ -74,7 +74,7 @@ from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext, PassCrash, PassFailure, PassManager, Statistics
 from npu_opt.ir.pass_registry import Pass, option, parse_pipeline, register_pass
 from npu_opt.passes.memory_order import memory_aware_order
-from npu_opt.passes.npu_order import execution_order, graph_blocks
+from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks
 from npu_opt.passes.schedule.candidate_pool import CandidatePool
 from npu_opt.passes.schedule.cascade_ops import channel_concat, joinable
 from npu_opt.passes.schedule.sram_peak import no_fit_message

@@ -21,7 +21,8 @@ from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
-from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks, npu_runs
+from npu_opt.dialects.npu.schedule_attrs import TIME_ATTR
+from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks, npu_runs
 from npu_opt.tools.perf_report import collect_rows
 from npu_opt.tools.target_options import apply_target, prepare_target
 
