@@ -221,6 +221,7 @@ class BufferWeights(Pass):
         together = isinstance(schedule, ScheduleAttr) and schedule.buffer_limit > 0
         ops = [op for op in module.walk() if is_costed(op)]
         arena = arena_placement(ops, target) if self.decide_in_arena else None
+        reads = {op: tuple(op.operands) for op in ops}
         for block, runs in runs_by_function(module, ctx):
             timed = any(op.attr(TIME_ATTR) is not None for run in runs for op in run)
             room = _Snapshot(block, target, arena, limit)
@@ -231,7 +232,7 @@ class BufferWeights(Pass):
                 moves.update(self._buffer_run(steps, perf, ctx, together))
             if timed:
                 self._retime(block, moves, ctx)
-        if not ctx.stats["in-place"]:
+        if all(tuple(op.operands) == read for op, read in reads.items()):
             # Only npu.stream and npu.time changed (no op reads its weights from elsewhere now):
             # every op's description stays as it was.
             ctx.preserve(OpDescription)
