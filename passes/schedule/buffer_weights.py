@@ -44,7 +44,6 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from npu_opt.dialects.npu.ops_common import encoding_of, is_constant
 from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.perf import BlockConfig, op_compute_cycles
 from npu_opt.dialects.npu.perf.arch import PerfTarget, perf_target
@@ -53,7 +52,7 @@ from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.dialects.npu.perf.memory import mem2mem_cycles
 from npu_opt.dialects.npu.perf.op_desc import NpuOpDesc, OpKind
 from npu_opt.dialects.npu.perf.weight_buffering import BufferingDecision, buffered_cycles, propose_weight_buffering
-from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
+from npu_opt.dialects.npu.perf.weight_dma import Encoder, arena_placement, is_weight_dma, source_area, weight_dma, weight_encoder
 from npu_opt.dialects.npu.perf.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr,
@@ -127,26 +126,6 @@ class _Snapshot:
         if isinstance(cascade, CascadeAttr):
             end = max(end, self.cascade_end.get(cascade.id, end))
         return self.limit - max(self.usage[start:end + 1], default=0)
-
-
-def arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
-    """With a separate fast storage: the arena as the area of every feature map placed in fast
-    storage (Vela takes its scheduling decisions before it moves them there); else None.
-    Weight copies stay where their DMA puts them."""
-    if not target.is_spilling_enabled:
-        return None
-    fast, arena = target.fast_storage_area, target.feature_map_storage_area
-    placement: dict[Value, str] = {}
-    for op in ops:
-        if is_weight_dma(op):
-            continue
-        for value in [*op.operands, *op.results]:
-            enc = encoding_of(value)
-            producer = getattr(value, "op", None)
-            if enc is None or enc.area != fast or is_constant(value) or is_weight_dma(producer):
-                continue
-            placement[value] = arena
-    return placement or None
 
 
 def _why_streamed(step: _Step, perf: PerfTarget, decision: BufferingDecision, prev_slack: float,
@@ -425,4 +404,4 @@ class BufferWeights(Pass):
         return known
 
 
-__all__ = ["BufferWeights", "arena_placement"]
+__all__ = ["BufferWeights"]
