@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from npu_opt.dialects.npu.execution_order import execution_order_of, graph_blocks, is_executed, respects_dataflow
+from npu_opt.dialects.npu.execution_order import (
+    execution_order_of, graph_blocks, is_executed, renumber, respects_dataflow,
+)
 from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma, weight_dma
-from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, TIME_ATTR, ScheduleAttr
-from npu_opt.ir.attributes import IntegerAttr
+from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr
 from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
@@ -51,10 +52,8 @@ class Order(Pass):
                 assert respects_dataflow(order)
             copies = {op: dma for op in order if (dma := weight_dma(op)) is not None}
             order = [item for op in order for item in ((copies[op], op) if op in copies else (op,))]
+            renumber(order, ctx)
             for time, op in enumerate(order):
-                attr = IntegerAttr(time)
-                if op.attr(TIME_ATTR) != attr:
-                    ctx.rewriter.set_attr(op, TIME_ATTR, attr)
                 ctx.stat("ops")
                 if file_order[time] is not op:
                     ctx.stat("moved")

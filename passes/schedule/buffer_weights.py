@@ -62,8 +62,7 @@ from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.dialects.npu.execution_order import execution_order, runs_by_function
-from npu_opt.passes.schedule.insert_dma import set_times
+from npu_opt.dialects.npu.execution_order import execution_order, renumber, runs_by_function
 from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
 
 
@@ -319,7 +318,7 @@ class BufferWeights(Pass):
         for dma, anchor in moves.items():
             placed.setdefault(anchor, []).append(dma)
         moved = {dma for dmas in placed.values() for dma in dmas}
-        set_times([item for op in order if op not in moved for item in (*placed.get(op, ()), op)], ctx)
+        renumber([item for op in order if op not in moved for item in (*placed.get(op, ()), op)], ctx)
 
     @staticmethod
     def _choose(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None) -> _Choice:
