@@ -1,5 +1,5 @@
 """The execution order of a function's ops: Vela's order computed from the graph, the order the IR
-records (``npu.time``, written by npu-order) and the NPU runs between CPU ops.
+records (``npu.time``, numbered by ``renumber`` only) and the NPU runs between CPU ops.
 
 Vela's legacy core does not run a network in file order. It packs passes by walking the graph
 backwards from the subgraph outputs: an op is placed once every consumer of each of its results
