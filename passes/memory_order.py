@@ -1,7 +1,7 @@
 """A memory-aware execution order: parallel branches interleaved to keep fewer bytes live.
 
-Vela's order (npu_order.py) runs one branch of a fork to its end before the other, whatever the
-branches hold. ``memory_aware_order`` keeps Vela's order of the CPU ops and reorders the NPU ops
+Vela's order (dialects/npu/execution_order.py) runs one branch of a fork to its end before the
+other, whatever the branches hold. ``memory_aware_order`` keeps Vela's order of the CPU ops and reorders the NPU ops
 between two of them, a list schedule over their dependencies: of the ops whose producers have
 all run, it runs next the one that leaves the fewest bytes live, the bytes its results add less
 those it frees (tensors it is the last reader of); ties go to Vela's order. A chain has one
@@ -12,7 +12,7 @@ ready op at a time, so on a chain the order is Vela's. Bytes are each tensor's s
 from __future__ import annotations
 
 from npu_opt.ir.core import Operation, Value
-from npu_opt.passes.npu_order import read_producers, on_cpu, readers_through_views, storage_home
+from npu_opt.dialects.npu.execution_order import read_producers, on_cpu, readers_through_views, storage_home
 from npu_opt.passes.schedule.live_ranges import storage_bytes
 
 

@@ -1,298 +1,23 @@
 """``npu-order``: the execution order of each function's ops, recorded as ``npu.time``.
 
-Vela's legacy core does not run a network in file order. It packs passes by walking the graph
-backwards from the subgraph outputs: an op is placed once every consumer of each of its results
-has been placed (the graph itself counts as one consumer of each output), and after placing an op
-the walk descends into its inputs in operand order (a value used twice is descended into twice in
-a row). Execution order is that placement order reversed, so of two parallel branches the one
-feeding the later operand of the join runs first. Two adjustments follow: CPU ops that read only
-graph inputs move to the front (in file order), and a CPU op moves down past NPU ops that do not
-read it when that brings it next to the following CPU op or to the end, so the NPU runs in fewer,
-longer stretches. The
-writers of one concatenation that a CPU op separates are pulled together.
-
 Every op that executes (NPU compute ops and DMAs, and ops left on the CPU) gets ``npu.time``, its
-position in that order, counted from 0 in each function; memory-only views, constants and
-terminators get none. Later passes read the order with ``execution_order`` and ``npu_runs``: the
-DMA slack chain of npu-estimate follows it and restarts after each CPU op (Vela compiles each
-stretch of NPU ops as its own command stream).
+position in Vela's order (dialects/npu/execution_order.py) or in the memory-aware order
+(passes/memory_order.py), counted from 0 in each function; memory-only views, constants and
+terminators get none. Later passes read the order through the ``ExecutionOrder`` analysis.
 """
 from __future__ import annotations
 
-from typing import Iterator, Literal
+from typing import Literal
 
-from npu_opt.dialects.npu.ops_common import NpuOp
-from npu_opt.ir.attributes import IntegerAttr
-from npu_opt.ir.core import Block, OpResult, Operation, Value
+from npu_opt.dialects.npu.execution_order import (
+    execution_order_of, graph_blocks, is_executed, renumber, respects_dataflow,
+)
+from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma, weight_dma
+from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr
+from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.ir.traits import ConstantLike, IsTerminator, MemoryOnly, ReturnLike
-
-TIME_ATTR = "npu.time"
-"""Discardable attribute: an executed op's position in its function's schedule (i64, from 0)."""
-
-
-def graph_blocks(module: Operation) -> Iterator[Block]:
-    """Blocks that hold a dataflow graph: those ending in a return-like terminator (function bodies)."""
-    for op in module.walk():
-        for region in op.regions:
-            for block in region.blocks:
-                if block.last is not None and block.last.has_trait(ReturnLike):
-                    yield block
-
-
-def is_view(op: Operation) -> bool:
-    """A memory-only view (reshape, slice, concat): part of the graph, but nothing executes."""
-    return op.has_trait(MemoryOnly)
-
-
-_NOT_EXECUTED = frozenset({ConstantLike, IsTerminator, MemoryOnly})
-
-
-def is_executed(op: Operation) -> bool:
-    """An op that runs on the NPU or the CPU (not a constant, view or terminator)."""
-    return not op.has_any_trait(_NOT_EXECUTED)
-
-
-def on_cpu(op: Operation) -> bool:
-    """An executed op the NPU does not run."""
-    return is_executed(op) and not isinstance(op, NpuOp)
-
-
-def _producer(value: Value) -> Operation | None:
-    return value.op if isinstance(value, OpResult) else None
-
-
-def _descent_order(op: Operation) -> list[Value]:
-    """The operands the backward walk descends into after placing ``op``, one entry per use:
-    distinct operands in first-use order, repeats adjacent. A concatenation's inputs are visited
-    last to first (in Vela each input has its own writer, and the writers are visited in reverse)."""
-    operands = list(op.operands)
-    if is_view(op) and len(operands) > 1:
-        operands.reverse()
-    counts: dict[Value, int] = {}
-    for value in operands:
-        counts[value] = counts.get(value, 0) + 1
-    return [value for value, count in counts.items() for _ in range(count)]
-
-
-def _backward_placement(block: Block) -> list[Operation]:
-    """Ops of ``block`` in Vela's placement order (outputs first), as an explicit-stack walk."""
-    terminator = block.last
-    assert terminator is not None
-    pending_uses: dict[Value, int] = {}
-    pending_results: dict[Operation, int] = {}
-    placed: list[Operation] = []
-
-    def release(value: Value) -> Operation | None:
-        """One consumer of ``value`` is placed; the producer, if that made it ready."""
-        producer = _producer(value)
-        if producer is None or producer.parent is not block or producer.has_trait(ConstantLike):
-            return None
-        left = pending_uses.get(value, len(value.uses)) - 1
-        pending_uses[value] = left
-        if left > 0:
-            return None
-        waiting = pending_results.get(producer)
-        if waiting is None:
-            waiting = sum(1 for r in producer.results if r.uses)
-        waiting -= 1
-        pending_results[producer] = waiting
-        return producer if waiting == 0 else None
-
-    stack: list[Iterator[Value]] = [iter(_descent_order(terminator))]
-    while stack:
-        value = next(stack[-1], None)
-        if value is None:
-            stack.pop()
-            continue
-        ready = release(value)
-        if ready is not None:
-            placed.append(ready)
-            stack.append(iter(_descent_order(ready)))
-    return placed
-
-
-def read_producers(op: Operation) -> Iterator[Operation]:
-    """The ops (not views) whose results ``op`` reads, directly or through memory-only views."""
-    work = list(op.operands)
-    while work:
-        producer = _producer(work.pop())
-        if producer is None:
-            continue
-        if is_view(producer):
-            work.extend(producer.operands)
-        else:
-            yield producer
-
-
-def _reads(op: Operation, source: Operation) -> bool:
-    """True if ``op`` reads a result of ``source`` (not a view), directly or through views."""
-    return any(producer is source for producer in read_producers(op))
-
-
-def _hoist_input_only_cpu_ops(order: list[Operation],
-                              position: dict[Operation, int]) -> tuple[list[Operation], list[Operation]]:
-    """(CPU ops whose every operand is a graph input, in file order; the other ops): the first
-    run before everything else."""
-    def reads_only_inputs(op: Operation) -> bool:
-        return on_cpu(op) and all(_producer(v) is None for v in op.operands)
-    top = sorted((op for op in order if reads_only_inputs(op)), key=lambda op: position[op])
-    return top, [op for op in order if not reads_only_inputs(op)]
-
-
-def concat_user(value: Value) -> Operation | None:
-    """The concatenation (a view of several operands) ``value`` is written into, if any."""
-    return next((user for user in value.users() if is_view(user) and len(user.operands) > 1), None)
-
-
-def storage_home(value: Value) -> Value:
-    """The value owning ``value``'s storage: through reshape/slice views to their source, and
-    from a concatenation part to the concatenation's result."""
-    for _ in range(10_000):  # views form no cycles; the bound only guards against malformed IR
-        concat = concat_user(value)
-        if concat is not None:
-            value = concat.results[0]
-            continue
-        producer = value.op if isinstance(value, OpResult) else None
-        if producer is not None and is_view(producer) and len(producer.operands) == 1:
-            value = producer.operands[0]
-            continue
-        break
-    return value
-
-
-def _concat_of(op: Operation) -> Operation | None:
-    """The concatenation ``op``'s result is written into, if ``op`` is an NPU concat writer."""
-    if not isinstance(op, NpuOp) or is_view(op) or len(op.results) != 1:
-        return None
-    return concat_user(op.results[0])
-
-
-def _regroup_concat_writers(order: list[Operation]) -> None:
-    """A concat writer followed, after a CPU op, by another writer of the same concat moves to
-    just before that writer (so a concat is written within one command stream)."""
-    writers = [(op, concat) for op in reversed(order) if (concat := _concat_of(op)) is not None]
-    for writer, concat in writers:
-        index = order.index(writer)
-        crossed_cpu = False
-        for later in order[index + 1:]:
-            crossed_cpu = crossed_cpu or on_cpu(later)
-            if crossed_cpu and _concat_of(later) is concat:
-                order.remove(writer)
-                order.insert(order.index(later), writer)
-                break
-
-
-def _sink_cpu_ops(order: list[Operation]) -> None:
-    """Each CPU op (bottom-up) moves down past NPU ops that do not read it if it reaches the next
-    CPU op (it goes just before it) or the end; an op reading its results leaves it in place."""
-    for cpu in [op for op in reversed(order) if on_cpu(op)]:
-        index = order.index(cpu)
-        for later in order[index + 1:]:
-            if on_cpu(later):
-                order.remove(cpu)
-                order.insert(order.index(later), cpu)
-                break
-            if _reads(later, cpu):
-                break
-            if later is order[-1]:
-                order.remove(cpu)
-                order.append(cpu)
-                break
-
-
-def execution_order_of(block: Block) -> list[Operation]:
-    """The executed ops of ``block`` in the order Vela runs them (computed, not read from IR).
-    Ops no output depends on run last, in file order."""
-    position = {op: index for index, op in enumerate(block.ops)}
-    order = [op for op in reversed(_backward_placement(block)) if is_executed(op)]
-    seen = {op for op in order}
-    order += [op for op in block.ops if is_executed(op) and op not in seen]
-    top, rest = _hoist_input_only_cpu_ops(order, position)
-    _regroup_concat_writers(rest)
-    _sink_cpu_ops(rest)
-    order = top + rest
-    if not _respects_dataflow(order):  # e.g. values used inside nested regions: keep file order
-        return [op for op in block.ops if is_executed(op)]
-    return order
-
-
-def _respects_dataflow(order: list[Operation]) -> bool:
-    """True if every op comes after the executed ops whose results it reads (through views)."""
-    index = {op: i for i, op in enumerate(order)}
-    return all(index.get(producer, -1) <= i for i, op in enumerate(order) for producer in read_producers(op))
-
-
-def execution_order(block: Block) -> list[Operation]:
-    """The executed ops of ``block`` in schedule order: by ``npu.time`` when npu-order has run,
-    else in IR order. Raises ValueError if only some executed ops carry a time."""
-    ops = [op for op in block.ops if is_executed(op)]
-    times = [op.attr(TIME_ATTR) for op in ops]
-    if all(t is None for t in times):
-        return ops
-    for op, time in zip(ops, times):
-        if not isinstance(time, IntegerAttr):
-            raise ValueError(f"'{op.name}' has no integer {TIME_ATTR} while other ops of its function do; "
-                             "run npu-order after the last pass that adds ops")
-    return [op for _, op in sorted(zip([t.value for t in times], ops), key=lambda pair: pair[0])]  # type: ignore[union-attr]
-
-
-def runs_by_function(module: Operation, ctx: PassContext) -> Iterator[tuple[Block, list[list[Operation]]]]:
-    """Each function body of ``module`` with its NPU runs (``npu_runs``); a body whose ops are
-    only partly numbered is reported as an error at its function and skipped."""
-    for block in list(graph_blocks(module)):
-        try:
-            runs = npu_runs(block)
-        except ValueError as err:
-            ctx.error(str(err), block.parent_op())
-            continue
-        yield block, runs
-
-
-def npu_runs(block: Block) -> list[list[Operation]]:
-    """The stretches of NPU ops between CPU ops, in schedule order (Vela's NPU subgraphs)."""
-    runs: list[list[Operation]] = [[]]
-    for op in execution_order(block):
-        if on_cpu(op):
-            if runs[-1]:
-                runs.append([])
-        else:
-            runs[-1].append(op)
-    return [run for run in runs if run]
-
-
-def stream_outputs(module: Operation) -> set[Value]:
-    """The values an NPU op produces and an NPU op of a later stretch reads: outputs of an NPU
-    command stream, which Vela keeps linear (NHWC) in the arena like graph outputs."""
-    crossing: set[Value] = set()
-    for block in graph_blocks(module):
-        stretch: dict[Operation, int] = {}
-        for index, run in enumerate(npu_runs(block)):
-            for op in run:
-                stretch[op] = index
-        for op in block.ops:
-            if op not in stretch:
-                continue
-            for value in op.results:
-                for user in readers_through_views(value):
-                    if user in stretch and stretch[user] != stretch[op]:
-                        crossing.add(value)
-    return crossing
-
-
-def readers_through_views(value: Value) -> list[Operation]:
-    """The ops (not views) reading ``value``, directly or through memory-only views; a terminator
-    returning it counts as a reader."""
-    found: list[Operation] = []
-    work = [value]
-    while work:
-        for user in work.pop().users():
-            if is_view(user):
-                work.extend(user.results)
-            else:
-                found.append(user)
-    return found
+from npu_opt.passes.memory_order import memory_aware_order
 
 
 @register_pass("npu-order", statistics={
@@ -304,7 +29,7 @@ class Order(Pass):
 
     The order is a reversed depth-first walk from the function's results over operands (an op is
     placed once all users of its results are), then CPU ops reading only graph inputs move to
-    the front and other CPU ops move down towards the next CPU op (see the module docstring).
+    the front and other CPU ops move down towards the next CPU op (dialects/npu/execution_order.py).
     With ``order=memory`` the NPU ops between two CPU ops are then list-scheduled for the fewest
     live bytes (passes/memory_order.py): parallel branches interleave; a chain keeps its order.
     Weight DMAs (npu-insert-dma's copies) run just before the op reading them, so the pass can
@@ -316,10 +41,6 @@ class Order(Pass):
             "empty: memory when the module's npu.schedule has memory_order, else vela")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
-        from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma, weight_dma
-        from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr
-        from npu_opt.passes.memory_order import memory_aware_order  # (it builds on this module)
-
         schedule = module.attr(SCHEDULE_ATTR)
         memory = self.order == "memory" or (
             not self.order and isinstance(schedule, ScheduleAttr) and schedule.memory_order)
@@ -328,17 +49,14 @@ class Order(Pass):
             order = [op for op in execution_order_of(block) if not is_weight_dma(op)]
             if memory:
                 order = memory_aware_order(order)
-                assert _respects_dataflow(order)
+                assert respects_dataflow(order)
             copies = {op: dma for op in order if (dma := weight_dma(op)) is not None}
             order = [item for op in order for item in ((copies[op], op) if op in copies else (op,))]
+            renumber(order, ctx)
             for time, op in enumerate(order):
-                attr = IntegerAttr(time)
-                if op.attr(TIME_ATTR) != attr:
-                    ctx.rewriter.set_attr(op, TIME_ATTR, attr)
                 ctx.stat("ops")
                 if file_order[time] is not op:
                     ctx.stat("moved")
 
 
-__all__ = ["Order", "TIME_ATTR", "concat_user", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
-           "npu_runs", "runs_by_function", "on_cpu", "read_producers", "readers_through_views", "storage_home", "stream_outputs"]
+__all__ = ["Order"]

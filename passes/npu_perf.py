@@ -15,7 +15,7 @@ from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, COST_ATTR, TOTALS_ATT
 from npu_opt.hardware.perf.op_desc import MEMORY_AREAS, NpuOpDesc, derived
 from npu_opt.hardware.perf.weight_buffering import buffered_cycles, streamed
 from npu_opt.dialects.npu.perf.weight_dma import (
-    Encoder, is_weight_dma, source_area, weight_dma, weight_encoder, weight_source,
+    Encoder, arena_placement, is_weight_dma, source_area, weight_dma, weight_encoder, weight_source,
 )
 from npu_opt.hardware.codec.weight_size import SCALE_RECORD_BYTES, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
@@ -24,8 +24,7 @@ from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr,
 )
 from npu_opt.dialects.npu.target_attr import target_of
-from npu_opt.passes.npu_order import runs_by_function
-from npu_opt.passes.schedule.buffer_weights import arena_placement
+from npu_opt.dialects.npu.execution_order import runs_by_function
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
@@ -255,8 +254,9 @@ class Estimate(Pass):
                 ctx.stat("raw-weights")
         source = source_area(dma, target) if dma is not None else None
         if dma is not None and not isinstance(stream, StreamAttr) and desc.weights is not None:
-            ctx.remark(f"the weight DMA of '{report_name(op)}' has no npu.stream (npu-buffer-weights has not run): "
-                       "it is costed as one copy of the whole stream into a single buffer", op)
+            ctx.error(f"the weight DMA of '{report_name(op)}' has no npu.stream: npu-buffer-weights decides how "
+                      "the weights stream, npu-estimate reads it", dma)
+            return None
         return _Step(op, desc, block, planned, encode, source, stream if isinstance(stream, StreamAttr) else None,
                      op.attr(CASCADE_ATTR) is not None, dma is not None and dma.attr(UNHIDDEN_ATTR) is not None)
 
@@ -273,11 +273,10 @@ class Estimate(Pass):
         if step.source is None:  # no DMA: the weights are read where they are
             return with_weights(desc, full.total_bytes), None, buffered_cycles(perf, planned, block)(depth)
         stream = step.stream
-        slices = stream.slices if stream is not None else (0, depth)
-        double = stream is not None and stream.buffering == "double"
-        stream_bytes = stream.bytes if stream is not None else full.total_bytes
-        streaming, slack = streamed(perf, planned, block, encode, step.source, slices, double, stream_bytes,
-                                    step.cascaded)
+        assert stream is not None, "a weight DMA without npu.stream is reported by _prepare"
+        stream_bytes = stream.bytes
+        streaming, slack = streamed(perf, planned, block, encode, step.source, stream.slices,
+                                    stream.buffering == "double", stream_bytes, step.cascaded)
         assert desc.weights is not None
         fast = derived(desc.weights, memory=perf.fast_storage, buffered=True, encoded_bytes=stream_bytes)
         return derived(desc, weights=fast), streaming, slack
@@ -297,12 +296,14 @@ class Estimate(Pass):
     def _block(self, op: Operation, desc: NpuOpDesc, perf, ctx: PassContext) -> BlockConfig | None:
         if desc.block_type is None:
             return None
+        given = op.attr(BLOCK_ATTR)
+        if not isinstance(given, BlockAttr):
+            ctx.error(f"'{report_name(op)}' has no npu.block: npu-select-block-config chooses the block "
+                      "configurations npu-estimate reads", op)
+            return None
         block = op_block_config(op, desc, perf.accel)  # (a striped op's: checked on its stripe)
         if block is None:
-            given = op.attr(BLOCK_ATTR)
-            ctx.error(f"block configuration {given} does not fit this op on {perf.accel.name}"
-                      if isinstance(given, BlockAttr) else
-                      f"no block configuration of {perf.accel.name} fits this op ({report_name(op)})", op)
+            ctx.error(f"block configuration {given} does not fit this op on {perf.accel.name}", op)
         return block
 
 

@@ -66,7 +66,7 @@ def _shape4(value: Value) -> tuple[int, ...]:
 def _function_results(module: Operation) -> set[Value]:
     """ids of values a function returns (graph outputs) and of values an NPU op hands to an NPU op
     after a CPU op (outputs of one NPU command stream, inputs of the next)."""
-    from npu_opt.passes.npu_order import stream_outputs
+    from npu_opt.dialects.npu.execution_order import stream_outputs
 
     returned = {v for op in module.walk() if op.has_trait(ReturnLike) for v in op.operands}
     try:
@@ -188,7 +188,7 @@ class PlaceTensors(Pass):
         """Warn, once per function, when the feature maps live in fast storage during some NPU op
         exceed the arena cache size (Vela would cascade those ops; the estimate does not)."""
         from npu_opt.passes.npu_liveness import memory_peak
-        from npu_opt.passes.npu_order import graph_blocks
+        from npu_opt.dialects.npu.execution_order import graph_blocks
 
         area, limit = target.fast_storage_area, target.arena_cache_size
         for block in list(graph_blocks(module)):

@@ -29,7 +29,7 @@ def _cycles(value: float) -> float | int:
 def _report_order(module: Operation) -> list[Operation]:
     """The module's ops, each function's executed ops in schedule order (``npu.time``) at the
     place of the first of them, everything else in IR order."""
-    from npu_opt.passes.npu_order import execution_order, graph_blocks
+    from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks
 
     scheduled: dict[Block, list[Operation]] = {}
     for block in graph_blocks(module):

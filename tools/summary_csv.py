@@ -98,7 +98,7 @@ def vela_pass_counts(module: Operation) -> tuple[int, int]:
     graph has a start-up pass, a call per NPU stretch and a pass per CPU op (its passes after
     fusing are these alone), and each NPU stretch adds a start-up pass and a pass per costed op."""
     from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, CostAttr
-    from npu_opt.passes.npu_order import execution_order, graph_blocks, npu_runs, on_cpu
+    from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks, npu_runs, on_cpu
 
     cpu_side, npu_side = 1, 0
     for block in graph_blocks(module):

@@ -18,7 +18,7 @@ from npu_opt.ir.types import element_type_of
 from npu_opt.passes.npu_lowering.builder import tensor
 from npu_opt.passes.npu_lowering.context import Lowering
 from npu_opt.passes.npu_lowering.pool import avgpool_nop
-from npu_opt.passes.npu_lowering.view import BINARY, constant, shape4, shape_list, view_of
+from npu_opt.passes.npu_lowering.view import BINARY, constant, shape4, shape_list, strided_slice_bounds, view_of
 
 Box = tuple[tuple[int, ...], tuple[int, ...]]
 NO_READ_OFFSETS = ("tfl.reshape", "tfl.squeeze", "tfl.expand_dims", "tfl.transpose", "tfl.split", "tfl.split_v",
@@ -43,25 +43,6 @@ def _along(source4: tuple[int, ...], axis4: int, sizes: list[int]) -> list[Box]:
         boxes.append((tuple(offset), tuple(shape)))
         start += size
     return boxes
-
-
-def strided_slice_bounds(op: Operation) -> tuple[list[int], list[int]]:
-    """Begin and end per input axis of a strided slice with masks (Vela's ``_get_slice_offsets``;
-    a shrunk axis reads one element)."""
-    shape = shape_list(op.operands[0]) or []
-    view = view_of(op)
-    begins, ends = constant(op.operands[1]), constant(op.operands[2])
-    assert begins is not None and ends is not None
-    begin_mask, end_mask, shrink = view.int("begin_mask"), view.int("end_mask"), view.int("shrink_axis_mask")
-    begin, end = [0] * len(shape), list(shape)
-    for i, dim in enumerate(shape):
-        if i < begins.size and not begin_mask >> i & 1:
-            begin[i] = int(begins.reshape(-1)[i]) + (dim if begins.reshape(-1)[i] < 0 else 0)
-        if i < ends.size and not end_mask >> i & 1:
-            end[i] = int(ends.reshape(-1)[i]) + (dim if ends.reshape(-1)[i] < 0 else 0)
-        if shrink >> i & 1:
-            end[i] = begin[i] + 1
-    return begin, end
 
 
 def read_boxes(op: Operation) -> list[Box]:
@@ -132,4 +113,4 @@ def lower_split(op: Operation, lowering: Lowering) -> None:
     b.finish(op, values)
 
 
-__all__ = ["lower_split", "read_boxes", "strided_slice_bounds"]
+__all__ = ["lower_split", "read_boxes"]

@@ -22,7 +22,7 @@ from npu_opt.passes.npu_lowering.support_common import (
 )
 from npu_opt.passes.npu_lowering.support_ops import pool_strides, resize_factor, supported_specific
 from npu_opt.passes.npu_lowering.view import (
-    View, builtin_name, constant, dtype_name, quant, scaling_equal, shape4, shape_list, view_of,
+    View, builtin_name, constant, dtype_name, quant, scaling_equal, shape4, shape_list, strided_slice_bounds, view_of,
 )
 
 
@@ -128,7 +128,6 @@ def semantic_specific(view: View) -> Iterator[Reason]:
 
 
 def _strided_slice_semantic(view: View) -> Iterator[Reason]:
-    from npu_opt.passes.npu_lowering.split import strided_slice_bounds
     if view.int("ellipsis_mask"):
         yield reason("slice", f"ellipsis_mask = {view.int('ellipsis_mask')}; the NPU slices without ellipsis "
                      "(mask 0) only")

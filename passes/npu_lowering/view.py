@@ -154,5 +154,24 @@ def constant(value: Value | None) -> np.ndarray | None:
     return None if value is None else constant_array(value)
 
 
+def strided_slice_bounds(op: Operation) -> tuple[list[int], list[int]]:
+    """Begin and end per input axis of a strided slice with masks (Vela's ``_get_slice_offsets``;
+    a shrunk axis reads one element)."""
+    shape = shape_list(op.operands[0]) or []
+    view = view_of(op)
+    begins, ends = constant(op.operands[1]), constant(op.operands[2])
+    assert begins is not None and ends is not None
+    begin_mask, end_mask, shrink = view.int("begin_mask"), view.int("end_mask"), view.int("shrink_axis_mask")
+    begin, end = [0] * len(shape), list(shape)
+    for i, dim in enumerate(shape):
+        if i < begins.size and not begin_mask >> i & 1:
+            begin[i] = int(begins.reshape(-1)[i]) + (dim if begins.reshape(-1)[i] < 0 else 0)
+        if i < ends.size and not end_mask >> i & 1:
+            end[i] = int(ends.reshape(-1)[i]) + (dim if ends.reshape(-1)[i] < 0 else 0)
+        if shrink >> i & 1:
+            end[i] = begin[i] + 1
+    return begin, end
+
+
 __all__ = ["BINARY", "View", "builtin_name", "constant", "dtype_name", "op_name", "quant", "scaling_equal",
-           "shape4", "shape_list", "view_of"]
+           "shape4", "shape_list", "strided_slice_bounds", "view_of"]

@@ -19,11 +19,10 @@ from npu_opt.ir.attributes import ArrayAttr, IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, PipelineError, option, register_pass, suggest
-from npu_opt.passes.npu_order import graph_blocks, is_view
+from npu_opt.dialects.npu.execution_order import graph_blocks, is_view, renumber
 from npu_opt.passes.schedule.alloc_greedy import greedy_allocate
 from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
 from npu_opt.passes.schedule.alloc_linear import linear_allocate
-from npu_opt.passes.schedule.insert_dma import set_times
 from npu_opt.passes.schedule.live_ranges import (
     LiveRange, SimpleRange, align, in_half_steps, live_ranges, memory_usage, op_at, op_times, tail_sharing,
 )
@@ -323,7 +322,7 @@ def _issue_after_previous(block: Block, dropped: list[Operation], ctx: PassConte
         return
     moving = {dma for dmas in ahead.values() for dma in dmas}
     new_order = [item for op in order if op not in moving for item in (*ahead.get(op, ()), op)]
-    set_times(new_order, ctx)
+    renumber(new_order, ctx)
 
 
 __all__ = ["ALIGNMENT", "ALLOCATORS", "Allocate", "allocate_ranges"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from npu_opt.dialects.npu.ops_common import encoding_of, is_constant
 from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.hardware.perf import BlockConfig, op_compute_cycles
 from npu_opt.hardware.perf.arch import PerfTarget, perf_target
@@ -15,18 +14,17 @@ from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.hardware.perf.memory import mem2mem_cycles
 from npu_opt.hardware.perf.op_desc import NpuOpDesc, OpKind
 from npu_opt.hardware.perf.weight_buffering import BufferingDecision, buffered_cycles, propose_weight_buffering
-from npu_opt.dialects.npu.perf.weight_dma import Encoder, is_weight_dma, source_area, weight_dma, weight_encoder
+from npu_opt.dialects.npu.perf.weight_dma import Encoder, arena_placement, is_weight_dma, source_area, weight_dma, weight_encoder
 from npu_opt.hardware.codec.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, CascadeAttr, ScheduleAttr,
+from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr,
                                                  StreamAttr)
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.passes.npu_order import TIME_ATTR, execution_order, runs_by_function
-from npu_opt.passes.schedule.insert_dma import set_times
+from npu_opt.dialects.npu.execution_order import execution_order, renumber, runs_by_function
 from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
 
 
@@ -89,26 +87,6 @@ class _Snapshot:
         if isinstance(cascade, CascadeAttr):
             end = max(end, self.cascade_end.get(cascade.id, end))
         return self.limit - max(self.usage[start:end + 1], default=0)
-
-
-def arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
-    """With a separate fast storage: the arena as the area of every feature map placed in fast
-    storage (Vela takes its scheduling decisions before it moves them there); else None.
-    Weight copies stay where their DMA puts them."""
-    if not target.is_spilling_enabled:
-        return None
-    fast, arena = target.fast_storage_area, target.feature_map_storage_area
-    placement: dict[Value, str] = {}
-    for op in ops:
-        if is_weight_dma(op):
-            continue
-        for value in [*op.operands, *op.results]:
-            enc = encoding_of(value)
-            producer = getattr(value, "op", None)
-            if enc is None or enc.area != fast or is_constant(value) or is_weight_dma(producer):
-                continue
-            placement[value] = arena
-    return placement or None
 
 
 def _why_streamed(step: _Step, perf: PerfTarget, decision: BufferingDecision, prev_slack: float,
@@ -183,6 +161,7 @@ class BufferWeights(Pass):
         together = isinstance(schedule, ScheduleAttr) and schedule.buffer_limit > 0
         ops = [op for op in module.walk() if is_costed(op)]
         arena = arena_placement(ops, target) if self.decide_in_arena else None
+        reads = {op: tuple(op.operands) for op in ops}
         for block, runs in runs_by_function(module, ctx):
             timed = any(op.attr(TIME_ATTR) is not None for run in runs for op in run)
             room = _Snapshot(block, target, arena, limit)
@@ -193,7 +172,7 @@ class BufferWeights(Pass):
                 moves.update(self._buffer_run(steps, perf, ctx, together))
             if timed:
                 self._retime(block, moves, ctx)
-        if not ctx.stats["in-place"]:
+        if all(tuple(op.operands) == read for op, read in reads.items()):
             # Only npu.stream and npu.time changed (no op reads its weights from elsewhere now):
             # every op's description stays as it was.
             ctx.preserve(OpDescription)
@@ -301,7 +280,7 @@ class BufferWeights(Pass):
         for dma, anchor in moves.items():
             placed.setdefault(anchor, []).append(dma)
         moved = {dma for dmas in placed.values() for dma in dmas}
-        set_times([item for op in order if op not in moved for item in (*placed.get(op, ()), op)], ctx)
+        renumber([item for op in order if op not in moved for item in (*placed.get(op, ()), op)], ctx)
 
     @staticmethod
     def _choose(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None) -> _Choice:
@@ -386,4 +365,4 @@ class BufferWeights(Pass):
         return known
 
 
-__all__ = ["BufferWeights", "arena_placement"]
+__all__ = ["BufferWeights"]

@@ -15,7 +15,7 @@ from npu_opt.hardware.perf.op_desc import NpuOpDesc, TensorFormat
 from npu_opt.dialects.npu.schedule_attrs import BAND_ATTR
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.traits import MemoryOnly, ReturnLike
-from npu_opt.passes.npu_order import concat_user, readers_through_views
+from npu_opt.dialects.npu.execution_order import concat_user, readers_through_views
 from npu_opt.passes.schedule.cascade_builder import SchedOp
 from npu_opt.passes.schedule.stripes import tensor_bytes
 

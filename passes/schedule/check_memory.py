@@ -18,7 +18,7 @@ from npu_opt.dialects.npu.schedule_attrs import (
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
-from npu_opt.passes.npu_order import is_executed, is_view, storage_home
+from npu_opt.dialects.npu.execution_order import is_executed, is_view, storage_home
 from npu_opt.passes.schedule.check_rules import FunctionSchedule, Report, label, transfer_start
 from npu_opt.passes.schedule.live_ranges import rolling_concat
 

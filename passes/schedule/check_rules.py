@@ -18,7 +18,7 @@ from npu_opt.dialects.npu.schedule_attrs import (
 from npu_opt.ir.attributes import IntegerAttr, StringAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
-from npu_opt.passes.npu_order import is_executed, is_view, on_cpu
+from npu_opt.dialects.npu.execution_order import is_executed, is_view, on_cpu
 from npu_opt.passes.schedule.rolling_rows import Member, Window, live_rows, same_rows, window
 
 Report = Callable[[int, str, Operation], None]

@@ -11,7 +11,7 @@ from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import Diagnostic
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, register_pass
-from npu_opt.passes.npu_order import graph_blocks
+from npu_opt.dialects.npu.execution_order import graph_blocks
 from npu_opt.passes.schedule.check_memory import (
     check_allocations, check_limits, check_overlaps, collect, peak_bytes,
 )

@@ -23,7 +23,7 @@ from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.passes.npu_order import runs_by_function
+from npu_opt.dialects.npu.execution_order import runs_by_function
 from npu_opt.passes.schedule.cascade_builder import (
     Cascade, SchedOp, build_cascades, grow_stripes, min_stripes,
 )

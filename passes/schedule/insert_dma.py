@@ -14,16 +14,14 @@ from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.hardware.perf.weight_buffering import weights_need_dma
 from npu_opt.dialects.npu.perf.weight_dma import weights_of
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
+from npu_opt.dialects.npu.schedule_attrs import TIME_ATTR
 from npu_opt.dialects.npu.target_attr import target_of
-from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Operation
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
-from npu_opt.ir.traits import MemoryOnly
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks
+from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks, renumber
 
 
 @register_pass("npu-insert-dma", statistics={
@@ -58,7 +56,7 @@ class InsertDma(Pass):
                 if dma is not None:
                     copies[op] = dma
             if timed and copies:
-                set_times([item for op in order for item in ((copies[op], op) if op in copies else (op,))], ctx)
+                renumber([item for op in order for item in ((copies[op], op) if op in copies else (op,))], ctx)
 
     def _visit(self, op: Operation, target, perf, fast: str, ctx: PassContext) -> Operation | None:
         """Copy ``op``'s weights if they need it (returns the DMA); remarks say why not."""
@@ -107,26 +105,4 @@ class InsertDma(Pass):
         return dma
 
 
-def set_times(order: list[Operation], ctx: PassContext) -> None:
-    """Number ``order`` (a function's executed ops) 0, 1, 2, ... as their ``npu.time``. A
-    cascade's id is its first member's time, so cascade members (``npu.cascade``) are renamed
-    with the new time of their cascade's first member, and so are concatenations rolling in a
-    cascade (views, which have no time)."""
-    first: dict[int, int] = {}  # old cascade id -> new time of its first member
-    for time, op in enumerate(order):
-        cascade = op.attr(CASCADE_ATTR)
-        if isinstance(cascade, CascadeAttr):
-            first[cascade.id] = min(first.get(cascade.id, time), time)
-    for time, op in enumerate(order):
-        current = op.attr(TIME_ATTR)
-        if not (isinstance(current, IntegerAttr) and current.value == time):
-            ctx.rewriter.set_attr(op, TIME_ATTR, IntegerAttr(time))
-    block = order[0].parent if order else None
-    views = [op for op in block.ops if op.has_trait(MemoryOnly)] if block is not None else []
-    for op in [*order, *views]:
-        cascade = op.attr(CASCADE_ATTR)
-        if isinstance(cascade, CascadeAttr) and first.get(cascade.id, cascade.id) != cascade.id:
-            ctx.rewriter.set_attr(op, CASCADE_ATTR, CascadeAttr(first[cascade.id], cascade.rolling))
-
-
-__all__ = ["InsertDma", "set_times"]
+__all__ = ["InsertDma"]

@@ -15,7 +15,7 @@ from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import concat_user, execution_order, on_cpu, storage_home
+from npu_opt.dialects.npu.execution_order import concat_user, execution_order, on_cpu, storage_home
 
 RangeKind = Literal["input", "output", "feature_map", "rolling", "weights"]
 """What a range holds: a graph input, a graph output, an intermediate feature map, a cascade's

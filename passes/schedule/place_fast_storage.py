@@ -20,7 +20,7 @@ from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import graph_blocks, is_view
+from npu_opt.dialects.npu.execution_order import graph_blocks, is_view
 from npu_opt.passes.schedule.fast_storage_choice import Candidate, choose_fast_storage
 from npu_opt.passes.schedule.live_ranges import LiveRange, live_ranges, memory_usage, rolling_concat
 

@@ -63,7 +63,8 @@ from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
 from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
-    POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr, knob_phrases,
+    CASCADE_ATTR, POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, USAGE_ATTR, CascadeAttr,
+    ScheduleAttr, SearchAttr, SearchPoint, StreamAttr, UsageAttr, knob_phrases,
 )
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.analysis import AnalysisManager
@@ -74,7 +75,7 @@ from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext, PassCrash, PassFailure, PassManager, Statistics
 from npu_opt.ir.pass_registry import Pass, option, parse_pipeline, register_pass
 from npu_opt.passes.memory_order import memory_aware_order
-from npu_opt.passes.npu_order import execution_order, graph_blocks
+from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks
 from npu_opt.passes.schedule.candidate_pool import CandidatePool
 from npu_opt.passes.schedule.cascade_ops import channel_concat, joinable
 from npu_opt.passes.schedule.sram_peak import no_fit_message
@@ -131,9 +132,9 @@ class Knobs:
 class Point:
     """One materialised candidate: its knobs, total cycles (rounded) and SRAM bytes used; and
     what its schedule says of the knobs it lacks (None: not known), so a variant that cannot
-    change it is not materialised: ``growable``, the MIN cascades whose stripes npu-form-cascades
-    grew (none: full growth changes nothing), and ``prefetches``, the weight buffers prefetched
-    (none: prefetch overlap changes nothing)."""
+    change it is not materialised: ``growable``, the cascades its IR holds (none: a growth mode
+    changes nothing), and ``prefetches``, the weight buffers npu-buffer-weights prefetched, dropped
+    ones included (none: prefetch overlap changes nothing)."""
 
     knobs: Knobs
     cycles: int
@@ -507,8 +508,7 @@ class SearchSchedule(Pass):
     def _materialise(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext) -> Point | None:
         """Cycles and SRAM of the schedule the later passes build with ``knobs``, built on a
         copy of ``module``; None when they refuse it (a hard limit not met)."""
-        statistics = Statistics()
-        built = SearchSchedule._build(module, knobs, tail, ctx, statistics)
+        built = SearchSchedule._build(module, knobs, tail, ctx)
         if built is None:
             return None
         totals = built.attr(TOTALS_ATTR)
@@ -516,14 +516,10 @@ class SearchSchedule(Pass):
         if totals is None:
             return None
         sram = usage.used(SRAM) if isinstance(usage, UsageAttr) else 0
-        stats = {pass_.NAME: counts for pass_, counts, _ in statistics.runs}  # (each pass's last run)
-        # (prefetches as npu-buffer-weights decided them: npu-allocate may drop some after)
-        return Point(knobs, int(round(totals.cycle("total"))), sram, stats["npu-form-cascades"]["grown"],
-                     stats["npu-buffer-weights"]["prefetch"])
+        return Point(knobs, int(round(totals.cycle("total"))), sram, *_cascades_and_prefetches(built))
 
     @staticmethod
-    def _build(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext,
-               statistics: Statistics | None = None) -> Operation | None:
+    def _build(module: Operation, knobs: Knobs, tail: list[Pass], ctx: PassContext) -> Operation | None:
         """The later passes run with ``knobs`` on a copy of ``module``: the copy's root, or None
         when they refuse it."""
         copy = clone(module)
@@ -536,13 +532,28 @@ class SearchSchedule(Pass):
         engine = DiagnosticEngine(stream=io.StringIO())
         engine.show_remarks = False
         try:
-            PassManager(tail, engine, verify_each=False, instrumentations=[statistics if statistics is not None else Statistics()],
+            PassManager(tail, engine, verify_each=False, instrumentations=[Statistics()],
                         analyses=manager).run(copy.root)
         except PassFailure:
             return None
         except PassCrash as crash:
             raise crash.error from None
         return copy.root
+
+
+def _cascades_and_prefetches(module: Operation) -> tuple[int, int]:
+    """The cascades a scheduled module holds (``npu.cascade`` identities per function) and its
+    prefetched weight DMAs (``npu.stream`` with prefetch, or dropped by npu-allocate: ``npu.unhidden``)."""
+    cascades: set[tuple[Operation | None, int]] = set()
+    prefetches = 0
+    for op in module.walk():
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr):
+            cascades.add((op.parent_op(), cascade.id))
+        stream = op.attr(STREAM_ATTR)
+        if (isinstance(stream, StreamAttr) and stream.prefetch) or op.attr(UNHIDDEN_ATTR) is not None:
+            prefetches += 1
+    return len(cascades), prefetches
 
 
 def _has_join(module: Operation, ctx: PassContext) -> bool:

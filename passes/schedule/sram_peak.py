@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import Operation
-from npu_opt.passes.npu_order import graph_blocks
+from npu_opt.dialects.npu.execution_order import graph_blocks
 from npu_opt.passes.schedule.live_ranges import align, live_at, live_ranges, memory_usage, op_at
 
 ALIGNMENT = 16

@@ -18,7 +18,7 @@ from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.passes.npu_order import graph_blocks, npu_runs
+from npu_opt.dialects.npu.execution_order import graph_blocks, npu_runs
 
 BANDED = ("npu.conv2d", "npu.depthwise_conv2d", "npu.max_pool", "npu.avg_pool")
 """Ops a chain may hold: their OFM columns read a window of IFM columns, by their kernel."""

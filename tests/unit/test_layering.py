@@ -1,9 +1,10 @@
-"""Layers import downwards only: ir -> dialects -> passes -> tools (and nothing imports bench/tests)."""
+"""Layers import downwards only (ir -> hardware -> dialects -> interpreters -> passes -> tools), nothing imports bench/tests, and no import cycles."""
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,3 +81,37 @@ def test_the_hardware_model_reads_no_ir():
         if ir_uses:
             offenders[str(path.relative_to(ROOT))] = sorted(ir_uses)
     assert not offenders, f"the hardware model imports IR modules: {offenders}"
+
+
+def _runtime_imports(path: Path, modules: set[str]) -> set[str]:
+    """The npu_opt modules ``path`` imports when it runs, function-local imports included and
+    ``if TYPE_CHECKING:`` blocks left out; ``from package import module`` imports the module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+                   for stmt in block.body for node in ast.walk(stmt)}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module in modules:
+            submodules = {f"{node.module}.{alias.name}" for alias in node.names} & modules
+            found.update(submodules or {node.module})
+    return found
+
+
+def test_no_import_cycles():
+    """No two modules import each other, directly or through others, not even inside a function."""
+    paths = {}
+    for layer in LAYERS:
+        for path in (ROOT / layer).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            parts = parts[:-1] if parts[-1] == "__init__" else parts
+            paths["npu_opt." + ".".join(parts)] = path
+    graph = nx.DiGraph()
+    for module, path in paths.items():
+        graph.add_edges_from((module, imported) for imported in _runtime_imports(path, set(paths)) - {module})
+    cycles = sorted(sorted(group) for group in nx.strongly_connected_components(graph) if len(group) > 1)
+    assert not cycles, f"import cycles: {cycles}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from npu_opt.dialects.npu.ops_common import NpuComputeOp, feature_map, is_constant
+from npu_opt.dialects.npu.ops_common import NpuComputeOp, encoding_of, feature_map, is_constant
 from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.hardware.perf.arch import PerfTarget
 from npu_opt.hardware.perf.block_config import BlockConfig
@@ -57,6 +57,27 @@ def source_area(dma: DmaOp, target: object) -> str:
     return feature_map(dma.operands[0], target).area
 
 
+def arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
+    """With a separate fast storage: the arena as the area of every feature map placed in fast
+    storage (Vela takes its scheduling decisions before it moves them there, and npu-estimate
+    chains the DMA slack as those decisions saw it); else None. Weight copies stay where their
+    DMA puts them."""
+    if not target.is_spilling_enabled:
+        return None
+    fast, arena = target.fast_storage_area, target.feature_map_storage_area
+    placement: dict[Value, str] = {}
+    for op in ops:
+        if is_weight_dma(op):
+            continue
+        for value in [*op.operands, *op.results]:
+            enc = encoding_of(value)
+            producer = getattr(value, "op", None)
+            if enc is None or enc.area != fast or is_constant(value) or is_weight_dma(producer):
+                continue
+            placement[value] = arena
+    return placement or None
+
+
 def raw_encoding(raw: int, depth: int, slices: tuple[int, ...], cores: int) -> EncodedWeights:
     """Stream sizes when weights are taken uncompressed: raw bytes per channel plus scale
     records, each core's range padded to 16 bytes."""
@@ -96,5 +117,5 @@ def weight_encoder(op: Operation, desc: NpuOpDesc, perf: PerfTarget, block: Bloc
     return WeightStreams.of(op, analyses).encoder(op, hwio, perf, desc, block), False
 
 
-__all__ = ["Encoder", "is_weight_dma", "raw_encoding", "source_area", "weight_dma", "weight_encoder", "weight_source",
+__all__ = ["Encoder", "arena_placement", "is_weight_dma", "raw_encoding", "source_area", "weight_dma", "weight_encoder", "weight_source",
            "weights_of"]

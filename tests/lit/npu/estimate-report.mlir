@@ -6,8 +6,8 @@
 // RUN: cat %t.csv | %filecheck %s --check-prefix=CSV
 // RUN: %npu_opt %s -p npu-select-block-config,npu-estimate --perf-report=%t.json -o /dev/null
 // RUN: cat %t.json | %filecheck %s --check-prefix=JSON
-// RUN: %npu_opt %s -p npu-estimate --perf-report=%t-noblock.csv -o /dev/null
-// RUN: cat %t-noblock.csv | %filecheck %s --check-prefix=NOBLOCK
+// RUN: not %npu_opt %s -p npu-estimate --perf-report=%t-noblock.csv -o /dev/null 2>&1 | %filecheck %s --check-prefix=NOBLOCK
+// RUN: not %exists %t-noblock.csv
 // Without npu-estimate there is nothing to report: an error names the missing pass, no file.
 // RUN: rm -f %t-none.csv
 // RUN: not %npu_opt %s --perf-report=%t-none.csv -o /dev/null 2>&1 | %filecheck %s --check-prefix=NONE
@@ -26,9 +26,8 @@
 // JSON: "name": "TOTAL",
 // JSON: "total_cycles": 1856,
 
-// Without npu-select-block-config, npu-estimate runs the search itself but puts no npu.block on
-// the ops, so the block column is empty.
-// NOBLOCK: pool,npu.avg_pool,,288,320,0,0,0,320,1024,1024
+// Without npu-select-block-config there is no npu.block to read: an error names that pass, no file.
+// NOBLOCK: error: 'pool' has no npu.block: npu-select-block-config chooses the block configurations npu-estimate reads
 
 // Without npu-estimate nothing is costed: the header and a zero total.
 // NONE: error: --perf-report needs the ops costed, but the module has no 'npu.cost_totals' attribute

@@ -9,7 +9,7 @@
 // RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false}" | %filecheck %s
 // RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false}" --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
 // RUN: %npu_opt %s -p "npu-select-block-config,npu-estimate{encode-weights=false}" | %filecheck %s --check-prefix=INPLACE
-// RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-estimate{encode-weights=false}" --pass-remarks 2>&1 | %filecheck %s --check-prefix=NOSTREAM
+// RUN: not %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-estimate{encode-weights=false}" 2>&1 | %filecheck %s --check-prefix=NOSTREAM
 // RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false weight-buffering=false}" | %filecheck %s --check-prefix=INPLACE
 
 // First conv: nothing runs before it (slack 0), so nothing can be prefetched: one 16-channel slice,
@@ -33,11 +33,9 @@
 // CHECK: "npu.conv2d"(%{{.*}}, %[[D1]], {{.*}}name = "conv1"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 4720, npu = 4720, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
 // CHECK: %[[D2:.*]] = "npu.dma"(%[[W]]) {npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [2464], bytes = 2464, prefetch>}
 // CHECK: "npu.conv2d"(%{{.*}}, %[[D2]], {{.*}}name = "conv2"}> {npu.block = #npu.block<8x8x16, {{.*}}npu.cost = #npu.cost<total = 2528, npu = 2528, compute = 2192, dma = 2528, sram = 512, dram = 0, on_chip_flash = 0, off_chip_flash = 0,
-// A weight DMA without npu.stream (npu-buffer-weights not run) is costed as one unsliced copy into
-// a single buffer, with a remark; here that is what npu-buffer-weights decides anyway.
-// NOSTREAM: remark: the weight DMA of 'conv1' has no npu.stream (npu-buffer-weights has not run): it is costed as one copy of the whole stream into a single buffer
-// NOSTREAM: name = "conv1"}> {npu.block{{.*}}npu.cost = #npu.cost<total = 4720, npu = 4720,
-// NOSTREAM: name = "conv2"}> {npu.block{{.*}}npu.cost = #npu.cost<total = 2528, npu = 2528,
+// The estimate decides no streaming: a weight DMA without npu.stream (npu-buffer-weights not run)
+// is an error naming that pass.
+// NOSTREAM: error: the weight DMA of 'conv1' has no npu.stream: npu-buffer-weights decides how the weights stream, npu-estimate reads it
 // STATS: 'npu-estimate'
 // STATS: (S) 2 ops - NPU ops estimated
 // STATS: (S) 2 streamed - ops whose weights are DMA'd into fast storage

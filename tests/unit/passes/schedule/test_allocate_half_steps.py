@@ -18,7 +18,7 @@ from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, SECOND_BUFFER_ATTR, STREAM_ATTR, USAGE_ATTR
 from npu_opt.ir.printer import print_op
 from npu_opt.dialects.npu.target_attr import target_of
-from npu_opt.passes.npu_order import graph_blocks
+from npu_opt.dialects.npu.execution_order import graph_blocks
 from npu_opt.passes.schedule.live_ranges import (
     SimpleRange, half_steps, in_half_steps, live_ranges, memory_usage, tail_sharing,
 )

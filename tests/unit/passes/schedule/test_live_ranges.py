@@ -5,7 +5,7 @@ import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.parser import parse_module
-from npu_opt.passes.npu_order import graph_blocks
+from npu_opt.dialects.npu.execution_order import graph_blocks
 from npu_opt.passes.schedule.live_ranges import (LiveRange, SimpleRange, live_at, live_ranges, lower_bound,
                                                  memory_usage)
 

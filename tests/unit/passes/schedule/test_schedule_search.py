@@ -329,3 +329,24 @@ def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows(
     growing = run(700, lambda limit: limit + 100 + (688 - limit) * 2)  # (each step overshoots again)
     assert [k.buffer_limit for k in growing] == [0, 688, 592, 400]  # (then 16, under Size's 300: stop)
     assert run(250, lambda limit: limit) == [Knobs("Size", 1000, flags)]
+
+
+@pytest.mark.parametrize("model,target,pipeline", [
+    ("weight_stream", SHARED, "schedule{optimise=Size}"),
+    ("weight_stream", SHARED, "schedule{optimise=Performance prefetch-overlap=true}"),
+    ("kernels", SHARED, "schedule"),
+    ("branches", DEDICATED, "schedule{optimise=Size}"),
+])
+def test_a_points_cascades_and_prefetches_are_read_from_its_ir(model: str, target: tuple, pipeline: str) -> None:
+    # What the search reads of a candidate (the cascades its IR holds, the prefetches
+    # npu-buffer-weights made, dropped ones included) agrees with what the passes counted.
+    from npu_opt.ir.pass_manager import Statistics
+    from npu_opt.passes.schedule.search import _cascades_and_prefetches
+    module = imported_with_target(model, *target)
+    statistics = Statistics()
+    PassManager(parse_pipeline(pipeline), DiagnosticEngine(stream=io.StringIO()), instrumentations=[statistics]).run(module)
+    last = {pass_.NAME: counts for pass_, counts, _ in statistics.runs}
+    cascades, prefetches = _cascades_and_prefetches(module)
+    assert prefetches == last["npu-buffer-weights"]["prefetch"]
+    assert (cascades > 0) == (last["npu-form-cascades"]["grown"] > 0)
+    assert cascades <= last["npu-form-cascades"]["cascades"]

@@ -51,7 +51,7 @@ def _head(model: str, target: str = "dedicated"):
 def test_chains_stop_where_an_ofm_has_another_reader_and_segments_bound_the_halo():
     module = _head("kernels")
     block = _function(module).regions[0].entry
-    from npu_opt.passes.npu_order import npu_runs
+    from npu_opt.dialects.npu.execution_order import npu_runs
     found = [chain for run in npu_runs(block) for chain in chains(run)]
     names = [[op.attr("name").value for op in chain] for chain in found]
     # k_conv9x9's OFM is read by a CPU op too: a chain of its own
@@ -155,7 +155,7 @@ def _pool_chain(count: int) -> str:
 
 def test_a_chain_without_halo_is_cut_in_segments_of_at_most_max_ops():
     from npu_opt.ir.parser import parse_module
-    from npu_opt.passes.npu_order import npu_runs
+    from npu_opt.dialects.npu.execution_order import npu_runs
     from npu_opt.passes.schedule.width_bands import MAX_OPS
     module = parse_module(_pool_chain(70), "pools.mlir")
     (chain,) = [c for run in npu_runs(_function(module).regions[0].entry) for c in chains(run)]
@@ -170,7 +170,7 @@ def test_a_chain_without_halo_is_cut_in_segments_of_at_most_max_ops():
 def test_has_chain_agrees_with_the_cuts_the_pass_makes(min_width: int):
     for model in ("kernels", "branches", "weight_stream", "wide_image", "conv", "fire"):
         module = _head(model)
-        from npu_opt.passes.npu_order import npu_runs
+        from npu_opt.dialects.npu.execution_order import npu_runs
         cut = any(segments(chain, 2, min_width, 0.25) for run in npu_runs(_function(module).regions[0].entry)
                   for chain in chains(run))
         assert has_chain(module, 2, min_width) == cut, model

@@ -20,11 +20,13 @@ from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
-from npu_opt.passes.npu_order import TIME_ATTR, execution_order, graph_blocks, npu_runs
+from npu_opt.dialects.npu.schedule_attrs import TIME_ATTR
+from npu_opt.dialects.npu.execution_order import ExecutionOrder, execution_order, graph_blocks, npu_runs
+from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.tools.perf_report import collect_rows
 from npu_opt.tools.api import set_target
 
-DATA = Path(__file__).resolve().parents[2] / "data"
+DATA = Path(__file__).resolve().parents[3] / "data"
 Q = "!quant.uniform<i8:f32, 0.5>"
 FM = f"tensor<1x4x4x8x{Q}>"
 
@@ -136,6 +138,23 @@ def test_partial_numbering_is_an_error_not_a_guess() -> None:
         execution_order(block)
 
 
+def test_the_execution_order_analysis_is_computed_once_until_a_pass_changes_the_ir() -> None:
+    body = _unary("a", "x", "a") + _cpu("cpu", "a", "c") + _unary("b", "c", "b")
+    module = _run(parse_module(_func(body, ["b"]), "t.mlir"), "npu-legalize,npu-order")
+    block = next(iter(graph_blocks(module)))
+    manager = AnalysisManager()
+    found = ExecutionOrder.of(block, manager)
+    assert found.error is None and found.order == execution_order(block) and found.runs == npu_runs(block)
+    assert ExecutionOrder.of(block, manager) is found and manager.computed["ExecutionOrder"] == 1
+    manager.invalidate()  # (what the pass manager does after a pass that changed the IR)
+    ExecutionOrder.of(block, manager)
+    assert manager.computed["ExecutionOrder"] == 2
+    first = next(op for op in block.ops if op.attr(TIME_ATTR) is not None)
+    del first.attributes[TIME_ATTR]
+    manager.invalidate()
+    assert "npu.time" in (ExecutionOrder.of(block, manager).error or "")
+
+
 def _vela_layers(model: str, config: str) -> list[str]:
     path = DATA / "vela" / f"{model}.csv"
     if not path.exists():
@@ -176,7 +195,7 @@ def test_dma_chain_restarts_after_a_cpu_op() -> None:
     assert exposed == alone["t_lut_tanh"]["npu_cycles"]
 
 
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[5] / "shared" / "corpus"
 
 
 @pytest.mark.parametrize("model", ["ic_resnet8", "mobilenet_v2_035_96", "kws_dscnn"])
