@@ -236,7 +236,7 @@ class Estimate(Pass):
             for run in runs:  # each NPU stretch starts with nothing to hide its DMA under
                 ops = [op for op in run if is_costed(op) and not is_weight_dma(op)]
                 self._estimate_run(ops, target, perf, arena, totals, weights_seen, ctx)
-        ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.total(totals))
+        ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.summed(totals))
 
     def _estimate_run(self, ops: list[Operation], target, perf, arena: dict[Value, str] | None,
                       totals: list[CostAttr], weights_seen: set[Value], ctx: PassContext) -> None:

@@ -102,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"## Dialect `{dialect.name}`\n\n{dialect.doc}\n\n")
             for heading, text in dialect.sections.items():
                 sys.stdout.write(f"### {heading}\n\n{text}\n\n")
+            for attribute in dialect.attribute_classes():  # (declared attributes: ir/attrdef.py)
+                sys.stdout.write(attribute.describe() + "\n")
             for name in sorted(dialect.ops):
                 sys.stdout.write(dialect.ops[name].describe() + "\n")
         sys.stdout.write(describe_traits(cls for d in all_dialects() for cls in d.ops.values()))

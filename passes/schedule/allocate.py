@@ -188,7 +188,7 @@ class Allocate(Pass):
             for r, offset in zip(chosen, offsets):
                 reserve = align(r.size, ALIGNMENT)
                 used = max(used, offset + reserve)
-                attr = AllocAttr(area, offset, reserve, r.first, r.last)
+                attr = AllocAttr(area, offset, reserve, (r.first, r.last))
                 for value in r.values:
                     (second if r.second else alloc)[value] = attr
             ctx.stat("ranges", len(chosen))
@@ -252,7 +252,7 @@ class Allocate(Pass):
             if len(op.results) == 1:
                 new = attr
             else:  # one entry per result, as npu.arg_alloc
-                new = ArrayAttr([alloc.get(r, AllocAttr(attr.area, 0, 0, attr.first, attr.first))
+                new = ArrayAttr([alloc.get(r, AllocAttr(attr.area, 0, 0, (attr.first, attr.first)))
                                  for r in op.results])
             if op.attr(ALLOC_ATTR) != new:
                 ctx.rewriter.set_attr(op, ALLOC_ATTR, new)
@@ -263,7 +263,7 @@ class Allocate(Pass):
                 entry = alloc.get(arg)
                 if entry is None:  # needs no storage: an empty range at time 0
                     some = next(iter(alloc.values()), None)
-                    entry = AllocAttr(some.area if some is not None else "Sram", 0, 0, 0, 0)
+                    entry = AllocAttr(some.area if some is not None else "Sram", 0, 0, (0, 0))
                 entries.append(entry)
             array = ArrayAttr(entries)
             if function.attr(ARG_ALLOC_ATTR) != array:

@@ -63,7 +63,7 @@ from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
 from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
-    POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, SearchPoint, UsageAttr, knob_phrases,
+    POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr, UsageAttr, knob_phrases, search_point,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.analysis import AnalysisManager
@@ -115,7 +115,8 @@ class Knobs:
 
     def schedule(self, arena: int) -> ScheduleAttr:
         """The ``npu.schedule`` that makes the later passes build this candidate."""
-        return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags, self.buffer_limit, self.bands)
+        return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags, buffer_limit=self.buffer_limit,
+                                      width_bands=self.bands)
 
     def point_flags(self) -> tuple[str, ...]:
         """The flags a frontier point records: those of the ``npu.schedule`` it makes."""
@@ -333,8 +334,8 @@ class SearchSchedule(Pass):
         ends = [None if p is None else (p.cycles, p.sram) for p in (performance, size)]
         ctx.rewriter.set_attr(module, SEARCH_ATTR, SearchAttr(
             self.sram_budget, front.index(best), ends[0], ends[1],
-            tuple(SearchPoint(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.point_flags(),
-                              p.knobs.buffer_limit, p.knobs.bands) for p in front)))
+            tuple(search_point(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.point_flags(),
+                               buffer_limit=p.knobs.buffer_limit, width_bands=p.knobs.bands) for p in front)))
 
     def _refine(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, budget: int | None = None) -> None:
         """Bisect the Performance SRAM target between the largest one whose schedule fits the

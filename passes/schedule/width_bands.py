@@ -170,8 +170,7 @@ def band_window(kernel: KernelAttr, ifm_width: int, first: int, last: int) -> Ba
     end = (last - 1) * kernel.stride_w - left + kernel.dilated_width
     lo, hi = max(start, 0), min(end, ifm_width)
     padding = (top, lo - start, bottom, end - hi)
-    banded = KernelAttr(kernel.height, kernel.width, kernel.stride_h, kernel.stride_w, kernel.dilation_h,
-                        kernel.dilation_w, padding)
+    banded = KernelAttr(kernel.size, kernel.stride, kernel.dilation, padding)
     return BandedOp(first, last, lo, hi, banded)
 
 

@@ -150,7 +150,8 @@ def test_the_knobs_beyond_vela_are_read_from_npu_schedule() -> None:
     from npu_opt.dialects.npu.schedule_attrs import STRIPE_ATTR
     from npu_opt.passes.schedule.pipeline import SCHEDULE_TAIL
 
-    knobs = ScheduleAttr("Performance", 16384, 8192, "full", True)
+    knobs = ScheduleAttr.build(strategy="Performance", arena_cache_size=16384, sram_target=8192, stripe_growth="full",
+                                prefetch_overlap=True)
     by_ir = _tail_after("branches", DEDICATED, knobs, SCHEDULE_TAIL)
     by_options = _tail_after("branches", DEDICATED, ScheduleAttr("Performance", 16384, 8192), SCHEDULE_TAIL.replace(
         "npu-form-cascades", "npu-form-cascades{stripe-growth=full}").replace(
