@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Iterator, Literal
 
 from npu_opt.dialects.npu.ops_common import NpuOp
+from npu_opt.dialects.npu.schedule_attrs import SearchKnob
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
@@ -310,6 +311,9 @@ class Order(Pass):
     Weight DMAs (npu-insert-dma's copies) run just before the op reading them, so the pass can
     order a module again after they are inserted: the schedule pipeline does, after a search
     chose the order."""
+
+    KNOBS = (SearchKnob("memory_order", (True,), "fewer bytes live where parallel branches interleave"),)
+    """The npu.schedule knob this pass reads, as the schedule search tries it."""
 
     order: Literal["", "vela", "memory"] = option(
         "", "vela (Vela's order) or memory (NPU ops between two CPU ops reordered to keep the fewest bytes live); "

@@ -42,7 +42,7 @@ from npu_opt.dialects.npu.perf.weight_size import SCALE_RECORD_BYTES, WeightEnco
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.perf.shape import round_up
 from npu_opt.dialects.npu.schedule_attrs import (
-    CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr,
+    CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, SearchKnob, StreamAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.passes.npu_order import runs_by_function
@@ -133,6 +133,9 @@ class SelectBlockConfig(Pass):
     ``npu.schedule`` flag ``fastest_blocks``, a schedule search's knob) each op instead takes the
     block of a coarse grid with the fewest estimated cycles (dialects/npu/perf/block_choice.py),
     Vela's unless another is strictly faster."""
+
+    KNOBS = (SearchKnob("fastest_blocks", (True,), "fewer cycles; weight buffers may change size with the block"),)
+    """The npu.schedule knob this pass reads, as the schedule search tries it."""
 
     PRESERVES = (OpDescription, DominanceInfo, WeightStreams)
     """Setting npu.block changes neither the ops' descriptions nor the control flow; the weight

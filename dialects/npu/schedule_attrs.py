@@ -2,6 +2,7 @@
 says which pass writes each and why they are attributes on ordinary ops."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
@@ -167,7 +168,7 @@ class ScheduleAttr(AttrDef):
 
     def point_flags(self) -> tuple[str, ...]:
         """The POINT_FLAGS this schedule sets (``for_point``'s inverse)."""
-        return tuple(word for param in POINT_KNOBS if (word := _point_word(param, getattr(self, param.name))))
+        return tuple(word for param in POINT_KNOBS if (word := point_word_of(param, getattr(self, param.name))))
 
 
 KNOBS: tuple[Param, ...] = tuple(p for p in ScheduleAttr.params if p.meta.get("knob"))
@@ -178,7 +179,12 @@ POINT_KNOBS: tuple[Param, ...] = tuple(sorted(KNOBS, key=lambda p: (p.syntax == 
 """The knobs in the order a search point writes them: words, flags, then numbers."""
 
 
-def _point_word(param: Param, value: Any) -> str:
+def point_word(name: str, value: Any) -> str:
+    """How a search point names npu.schedule's knob ``name`` set to ``value`` ('' at its default)."""
+    return point_word_of(next(p for p in KNOBS if p.name == name), value)
+
+
+def point_word_of(param: Param, value: Any) -> str:
     """How a search point names ``param`` set to ``value`` ('' when at its default)."""
     if value == param.default:
         return ""
@@ -212,6 +218,23 @@ def knob_phrases(flags: tuple[str, ...], buffer_limit: int = 0, width_bands: int
                  if flag in VALUED_FLAGS else KNOB_WORDS[flag] for flag in flags)
 
 
+@dataclass(frozen=True)
+class SearchKnob:
+    """A knob of ``npu.schedule`` as the pass that reads it declares it (``Pass.KNOBS``) for the
+    schedule search: its name, the values the search tries besides the default, and what it buys."""
+
+    name: str
+    values: tuple[Any, ...]
+    help: str
+
+    def __post_init__(self) -> None:
+        param = next((p for p in KNOBS if p.name == self.name), None)
+        if param is None:
+            raise TypeError(f"'{self.name}' is not a knob of npu.schedule")
+        for value in self.values:
+            param.normalize(value, "#npu.schedule")
+
+
 class UsageAttr(AttrDef):
     """Per memory area, the bytes the allocation spans and the lower bound (the most bytes live
     at any one time)."""
@@ -238,7 +261,7 @@ class _PointBase(AttrDef):
     @property
     def flags(self) -> tuple[str, ...]:
         """The POINT_FLAGS this point sets."""
-        return tuple(word for param in POINT_KNOBS if (word := _point_word(param, getattr(self, param.name))))
+        return tuple(word for param in POINT_KNOBS if (word := point_word_of(param, getattr(self, param.name))))
 
     def knob_words(self, separator: str = " = ") -> tuple[str, ...]:
         """The flags, each valued one as ``name<separator>N``: how the frontier table writes them."""
@@ -297,7 +320,7 @@ ATTRIBUTES = (AllocAttr, StreamAttr, StripeAttr, CascadeAttr, ScheduleAttr, Usag
 __all__ = [
     "ALLOC_ATTR", "ARG_ALLOC_ATTR", "ATTRIBUTES", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr",
     "GROWTHS", "KNOBS", "KNOB_WORDS", "POINT_FLAGS", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR",
-    "SECOND_BUFFER_ATTR", "STRATEGIES", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "SearchAttr", "SearchPoint",
+    "SECOND_BUFFER_ATTR", "STRATEGIES", "SearchKnob", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "SearchAttr", "SearchPoint",
     "StreamAttr", "StripeAttr", "TIME_ATTR", "UNHIDDEN_ATTR", "USAGE_ATTR", "UsageAttr", "VALUED_FLAGS",
-    "knob_phrases", "search_point",
+    "knob_phrases", "point_word", "search_point",
 ]

@@ -45,7 +45,8 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr, UsageAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr,
+    SearchKnob, UsageAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.dialects.npu.vela_config import MEMORY_AREAS
@@ -106,6 +107,9 @@ class Allocate(Pass):
     with a remark for each buffer so placed. Errors when an area does not fit its hard limit (the
     arena cache size of a Dedicated_Sram fast storage, the address space); a warning when the
     shared fast storage exceeds the arena cache size (there a target, as in Vela)."""
+
+    KNOBS = (SearchKnob("prefetch_overlap", (True,), "less SRAM, paid in cycles where a prefetch must wait"),)
+    """The npu.schedule knob this pass reads, as the schedule search tries it."""
 
     PRESERVES = (WeightStreams, OpDescription, DominanceInfo)
     """The weight encodings, op descriptions and dominance stay valid: addresses (attributes)

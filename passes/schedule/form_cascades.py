@@ -61,7 +61,7 @@ from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.dialects.npu.perf.shape import Shape4, round_up
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
-    CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, StripeAttr,
+    CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, SearchKnob, StripeAttr,
 )
 from npu_opt.dialects.npu.target import target_of
 from npu_opt.ir.attributes import IntegerAttr
@@ -144,6 +144,12 @@ class FormCascades(Pass):
     PRESERVES = (WeightStreams, OpDescription, DominanceInfo)
     """The weight encodings, op descriptions and dominance stay valid: npu.stripe/npu.cascade and
     npu.schedule change neither weight values, operands, types nor control flow."""
+
+    KNOBS = (SearchKnob("stripe_growth", ("full", "cost"), "taller stripes, or those of fewest estimated cycles"),
+             SearchKnob("cascade_joins", (True,), "a rolling buffer instead of a whole feature map at a residual add"),
+             SearchKnob("cascade_branches", (True,), "a whole residual block as one cascade"),
+             SearchKnob("cascade_concats", (True,), "a concatenation rolling in one cascade with its parts"))
+    """The npu.schedule knobs this pass reads, as the schedule search tries them."""
 
     sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule sram_target, "
                                   "else the target's arena cache size)")

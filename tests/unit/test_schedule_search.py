@@ -77,7 +77,7 @@ def test_every_frontier_point_comes_back_under_its_own_budget() -> None:
     chosen = search.points[search.chosen]
     assert chosen.sram <= 8000 and all(p.cycles >= chosen.cycles for p in search.points if p.sram <= 8000)
     assert _cycles_and_sram(first) == (chosen.cycles, chosen.sram)  # the schedule is the point promised
-    for strategy, _, cycles, sram, *_ in search.points:
+    for strategy, cycles, sram in ((point.strategy, point.cycles, point.sram) for point in search.points):
         module, errors = _schedule("branches", DEDICATED, f"schedule{{sram-budget={sram} monotone=false}}")
         assert not errors
         # the point promised, or one the new budget's own candidates found at least as good
