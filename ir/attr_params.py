@@ -11,6 +11,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from npu_opt.ir.strings import INT64_MAX, brief_number, quote_string, unquote_string
 from npu_opt.ir.type_parser import AttributeSyntaxError, split_top_level
 
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _INTEGER = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|[0-9]+)\Z")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -140,12 +141,63 @@ class String(ParamType):
         return value
 
     def parse(self, text: str) -> str:
-        if not text.startswith('"'):
+        match = _STRING.match(text)
+        if match is None:
             raise AttributeSyntaxError(f"expected a string, found '{text[:40]}'")
+        if match.end() != len(text):
+            raise AttributeSyntaxError(f"unexpected '{text[match.end():].strip()[:40]}' after the string")
         return unquote_string(text)
 
     def print(self, value: str) -> str:
         return quote_string(value)
+
+
+class NamedTable(ParamType):
+    """A quoted name, optionally followed by its definition ``{key = value, ...}`` (values bare words,
+    strings or numbers, kept as written for the attribute to check); ``format_value(key, value)``
+    writes a value back."""
+
+    description = 'a string, optionally followed by `{key = value, ...}`'
+
+    def __init__(self, format_value: Any = None) -> None:
+        self.format_value = format_value or (lambda key, value: str(value))
+
+    def normalize(self, value: Any) -> tuple[str, Any]:
+        name, table = value
+        return String().normalize(name), None if table is None else tuple((str(k), v) for k, v in table)
+
+    def parse(self, text: str) -> tuple[str, Any]:
+        match = _STRING.match(text)
+        if match is None:
+            raise AttributeSyntaxError(f"expected a name as a string, found '{text[:40]}'")
+        name, rest = unquote_string(match.group()), text[match.end():].strip()
+        if not rest:
+            return name, None
+        if not (rest.startswith("{") and rest.endswith("}")):
+            raise AttributeSyntaxError(f"expected '{{key = value, ...}}' after the name, found '{rest[:40]}'")
+        table = []
+        for entry, _ in entries_of(rest[1:-1]):
+            if not entry and rest[1:-1].strip() == "":
+                break
+            key, equals, value = (part.strip() for part in entry.partition("="))
+            if not equals or not _WORD.match(key) or not value:
+                raise AttributeSyntaxError(f"expected 'key = value' in the definition, found '{entry[:40]}'")
+            table.append((key, unquote_string(value) if value.startswith('"') else value))
+        return name, tuple(table)
+
+    def print(self, value: tuple[str, Any]) -> str:
+        name, table = value
+        if table is None:
+            return quote_string(name)
+        return quote_string(name) + " {" + ", ".join(f"{k} = {self.format_value(k, v)}" for k, v in table) + "}"
+
+
+def closest(name: str, known: Sequence[str]) -> str | None:
+    """The known name ``name`` was most likely meant to be, or None."""
+    import difflib  # (only on the error path)
+
+    found = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return found[0] if found else None
 
 
 class Dims(ParamType):
@@ -253,5 +305,5 @@ class Map(ParamType):
         return [f"{key} = {self.value.print(v)}" for key, v in value]
 
 
-__all__ = ["Bool", "Dims", "Int", "List", "Map", "Number", "ParamType", "Record", "String", "Word",
-           "describe_choices", "entries_of", "format_number"]
+__all__ = ["Bool", "Dims", "Int", "List", "Map", "NamedTable", "Number", "ParamType", "Record", "String", "Word",
+           "closest", "describe_choices", "entries_of", "format_number"]

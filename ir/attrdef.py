@@ -10,7 +10,7 @@ import re
 from typing import Any, ClassVar, Sequence
 
 from npu_opt.ir.attributes import Attribute
-from npu_opt.ir.attr_params import ParamType, describe_choices, entries_of
+from npu_opt.ir.attr_params import ParamType, closest, describe_choices, entries_of
 from npu_opt.ir.interning import forget, interned
 from npu_opt.ir.type_parser import AttributeSyntaxError
 
@@ -83,7 +83,7 @@ class AttrDefMeta(type):
                 value.__set_name__(None, key)  # type: ignore[arg-type]  (not a class attribute: a slot)
                 params.append(value)
                 del namespace[key]
-        namespace["__slots__"] = tuple(p.name for p in params)
+        namespace["__slots__"] = tuple(p.name for p in params) + tuple(namespace.get("EXTRA_SLOTS", ()))
         shadowed = [p.name for p in params for base in bases if hasattr(base, p.name)]
         if shadowed:
             raise TypeError(f"{name}: parameter {shadowed[0]} hides a method or attribute of its base")
@@ -102,6 +102,10 @@ class AttrDef(Attribute, metaclass=AttrDefMeta):
     ``[...]`` inside another attribute)."""
 
     NAME: ClassVar[str] = ""
+    EXTRA_SLOTS: ClassVar[tuple[str, ...]] = ()
+    """Slots beyond the parameters, for what ``verify`` derives from them (set with ``_derive``)."""
+    PREFIX_ERRORS: ClassVar[bool] = True
+    """Whether ``verify``'s and ``canonical``'s messages get the attribute's name in front."""
     params: ClassVar[tuple[Param, ...]] = ()
     _names: ClassVar[tuple[str, ...]] = ()
     _keyed: ClassVar[dict[str, Param]] = {}
@@ -116,8 +120,20 @@ class AttrDef(Attribute, metaclass=AttrDefMeta):
                 obj.verify()
             except ValueError as err:
                 forget(cls, values)
-                raise ValueError(f"{cls._where()}: {err}") from None
+                if cls.PREFIX_ERRORS:
+                    err.args = (f"{cls._where()}: {err}",)
+                raise
         return obj
+
+    @classmethod
+    def canonical(cls, values: tuple) -> tuple:
+        """The parameters in the one spelling an attribute is interned by (beyond each
+        parameter's own normalisation); ValueError when they cannot be."""
+        return values
+
+    def _derive(self, name: str, value: Any) -> None:
+        """Set one of EXTRA_SLOTS (from ``verify``)."""
+        object.__setattr__(self, name, value)
 
     @classmethod
     def _where(cls) -> str:
@@ -137,7 +153,7 @@ class AttrDef(Attribute, metaclass=AttrDefMeta):
             else:
                 value = param.default
             values.append(param.normalize(value, where))
-        return tuple(values)
+        return cls.canonical(tuple(values))
 
     @classmethod
     def build(cls, **values: Any) -> Any:
@@ -248,7 +264,9 @@ class AttrDef(Attribute, metaclass=AttrDefMeta):
         param = cls._keyed.get(key)
         if param is None:
             keys = [p.key for p in cls.params if p.syntax == KEYED]
-            raise AttributeSyntaxError(f"unknown field '{key}' (expected {describe_choices(keys)})")
+            guess = closest(key, keys)
+            hint = f"; did you mean '{guess}'?" if guess else ""
+            raise AttributeSyntaxError(f"unknown field '{key}'{hint} (expected {describe_choices(keys)})")
         if param.syntax == FLAG:
             raise AttributeSyntaxError(f"'{key}' is a flag and takes no value")
         if param.name in values:

@@ -31,20 +31,14 @@ from npu_opt.dialects.npu.ops_memory import *  # noqa: F401,F403
 from npu_opt.dialects.npu.ops_pool import *  # noqa: F401,F403
 from npu_opt.dialects.npu import schedule_attrs
 from npu_opt.dialects.npu.target import TARGET_ATTR, Target, resolve_target, target_of
-from npu_opt.dialects.npu.target_attr import TargetAttr, parse_target_body
+from npu_opt.dialects.npu.target_attr import TargetAttr
 from npu_opt.dialects.npu.vela_config import VelaConfig
 
 PERF_ATTRIBUTES = {"block": "BlockAttr", "cost": "CostAttr"}
 """The dialect's attributes defined with the performance model (perf/ir_attrs.py), by name."""
 
 
-@NPU.attribute("target")
-def _parse_target(body: str | None) -> Attribute:
-    """``#npu.target<...>``; a TargetError (a ValueError) becomes a parse error at the attribute."""
-    return parse_target_body(body)
-
-
-for _class in (*ATTRIBUTES, *schedule_attrs.ATTRIBUTES):
+for _class in (*ATTRIBUTES, *schedule_attrs.ATTRIBUTES, TargetAttr):
     NPU.declared_attribute(_class)
 
 

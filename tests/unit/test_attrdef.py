@@ -72,7 +72,7 @@ def test_entries_and_whole_body():
     ("Sram, size = 1, pair = [2, 1]", "#test.sample: pair [2, 1] decreases", 0),
     ("Sram, size = 1, pair = [1]", "#test.sample: pair takes 2 values, not [1]", 16),
     ("Sram, size = x1", "#test.sample: expected an integer, found 'x1'", 6),
-    ("Sram, size = 1, sise = 2", "#test.sample: unknown field 'sise' (expected size, limit, pair or tiles)", 16),
+    ("Sram, size = 1, sise = 2", "#test.sample: unknown field 'sise'; did you mean 'size'? (expected size, limit, pair or tiles)", 16),
     ("Sram, size = 1, size = 2", "#test.sample: field 'size' is given twice", 16),
     ("Sram, size = 1, fast = 1", "#test.sample: 'fast' is a flag and takes no value", 16),
     ("Sram, 1x1x1, size = 1, slow", "#test.sample: unexpected 'slow' (the flags are fast, each at most once)", 23),

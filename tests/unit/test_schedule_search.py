@@ -330,3 +330,21 @@ def test_size_fills_the_budget_and_lowers_its_limit_when_the_schedule_overflows(
     growing = run(700, lambda limit: limit + 100 + (688 - limit) * 2)  # (each step overshoots again)
     assert [k.buffer_limit for k in growing] == [0, 688, 592, 400]  # (then 16, under Size's 300: stop)
     assert run(250, lambda limit: limit) == [Knobs("Size", 1000, flags)]
+
+
+def test_every_knob_is_declared_by_the_pass_that_reads_it_and_the_table_uses_declared_values() -> None:
+    from npu_opt.dialects.npu.schedule_attrs import KNOBS, POINT_FLAGS, SearchPoint, search_point
+    from npu_opt.passes.schedule.search import VARIANTS, declared_knobs
+
+    declared = declared_knobs()
+    assert sorted(declared) == sorted(param.name for param in KNOBS)
+    assert all(param.meta["reader"] for param in KNOBS)
+    for _, rows in VARIANTS:
+        for settings, _ in rows:
+            for name, value in settings:
+                assert value in (False, "*", "first") or value in declared[name].values
+    for flag in POINT_FLAGS:  # each knob a point names comes back from the schedule it makes
+        values = {"buffer_limit": 64} if flag == "buffer_limit" else {"width_bands": 2} if flag == "width_bands" else {}
+        point = search_point("Size", 16, 100, 200, (flag,), **values)
+        assert point.flags == (flag,) and point.schedule(1024).point_flags() == (flag,)
+        assert SearchPoint.parse(str(point)[1:-1]) is point
