@@ -58,7 +58,8 @@ class Param:
             return self.type.normalize(value)
         except ValueError as err:
             message = str(err)
-            message = message.replace("{name}", getattr(self.type, "what", "") or self.name) if "{name}" in message else f"{self.name} {message}"
+            label = getattr(self.type, "what", "") or self.name
+            message = message.replace("{name}", label) if "{name}" in message else f"{self.name} {message}"
             raise ValueError(f"{where}: {message}") from None
         except TypeError:
             raise ValueError(f"{where}: {self.name} cannot be {value!r}") from None
@@ -105,7 +106,7 @@ class AttrDef(Attribute, metaclass=AttrDefMeta):
     EXTRA_SLOTS: ClassVar[tuple[str, ...]] = ()
     """Slots beyond the parameters, for what ``verify`` derives from them (set with ``_derive``)."""
     PREFIX_ERRORS: ClassVar[bool] = True
-    """Whether ``verify``'s and ``canonical``'s messages get the attribute's name in front."""
+    """Whether ``verify``'s messages get the attribute's name in front (``canonical``'s never do)."""
     params: ClassVar[tuple[Param, ...]] = ()
     _names: ClassVar[tuple[str, ...]] = ()
     _keyed: ClassVar[dict[str, Param]] = {}
