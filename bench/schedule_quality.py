@@ -259,7 +259,7 @@ def render(rows: list[Row], problems: list[str]) -> str:
 
 def plot(rows: list[Row], config: str, path: Path) -> None:
     """The merged frontiers of one config, a panel per model, through npu-opt's own plotter."""
-    from npu_opt.dialects.npu.schedule_attrs import SearchPoint
+    from npu_opt.dialects.npu.schedule_attrs import search_point
     from npu_opt.tools.pareto import Frontier, render_plot
 
     accel, system, mode = CONFIGS[config]
@@ -269,7 +269,7 @@ def plot(rows: list[Row], config: str, path: Path) -> None:
         chosen = r.runs["performance"].chosen
         index = merged.index(chosen) if chosen in merged else 0
         frontiers.append(Frontier(r.model, accel, system, mode, r.runs["performance"].budget, index,
-                                  tuple(SearchPoint("Performance", 0, c, s) for c, s in merged), r.vela_performance,
+                                  tuple(search_point("Performance", 0, c, s) for c, s in merged), r.vela_performance,
                                   r.vela_size))
     if frontiers:
         path.write_bytes(render_plot(frontiers, str(path), reference="Vela 5.2 (legacy)"))

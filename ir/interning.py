@@ -97,3 +97,13 @@ class Interned:
 
     def _render(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
+
+
+def interned(cls: type, key: Any) -> Any:
+    """The instance interned for ``(cls, key)``, or None (for classes that build their own)."""
+    return _TABLE.get((cls, key))
+
+
+def forget(cls: type, key: Any) -> None:
+    """Drop the instance of ``(cls, key)`` (one that failed its checks right after being built)."""
+    _TABLE.pop((cls, key), None)

@@ -274,6 +274,9 @@ class Dialect:
     """Modules holding the interpreter's kernels of this dialect's ops (see ir.interpreter),
     imported the first time a kernel is looked up, so a run that interprets nothing pays nothing."""
     kernels: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    attribute_defs: dict[str, Callable[[], type]] = field(default_factory=dict)
+    """Declared attributes (ir/attrdef.py) by mnemonic, each behind a loader (a module may define
+    one that only its first use imports), for ``--dialect-docs``."""
 
     def op(self, cls: type[Op]) -> type[Op]:
         """Class decorator: register ``cls`` in this dialect."""
@@ -313,6 +316,23 @@ class Dialect:
             self.attribute_parsers[name] = fn
             return fn
         return register
+
+
+    def declared_attribute(self, cls: type, loader: Callable[[], type] | None = None) -> type:
+        """Register declared attribute ``cls`` (its parser and its docs) under its mnemonic;
+        ``loader`` imports it on first use when ``cls`` is given as a name only."""
+        mnemonic = cls.NAME.partition(".")[2] if isinstance(cls, type) else str(cls)
+        if loader is None:
+            self.attribute_parsers[mnemonic] = cls.parse  # type: ignore[attr-defined]
+            self.attribute_defs[mnemonic] = lambda: cls
+        else:
+            self.attribute_parsers[mnemonic] = lambda body: loader().parse(body)  # type: ignore[attr-defined]
+            self.attribute_defs[mnemonic] = loader
+        return cls
+
+    def attribute_classes(self) -> list[type]:
+        """The declared attributes, by mnemonic (importing those registered with a loader)."""
+        return [self.attribute_defs[name]() for name in sorted(self.attribute_defs)]
 
 
 _DIALECTS: dict[str, Dialect] = {}

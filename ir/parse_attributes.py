@@ -18,7 +18,7 @@ from npu_opt.ir.lexing import MAX_NESTING
 from npu_opt.ir.parse_errors import _STRING_AT, _error, _parse_int
 from npu_opt.ir.strings import unquote_string
 from npu_opt.ir.location import UNKNOWN_LOC, FileLineColLoc, FusedLoc, Location, NameLoc
-from npu_opt.ir.type_parser import TypeSyntaxError
+from npu_opt.ir.type_parser import AttributeSyntaxError, TypeSyntaxError
 from npu_opt.ir.types import (
     F64, I64, FloatType, FunctionType, IndexType, IntegerType, QuantUniformType, RankedTensorType, Type,
 )
@@ -277,6 +277,8 @@ class AttributeRules:
         from npu_opt.ir.type_parser import dialect_parts
         try:
             attr = self._dialect_attr(*dialect_parts(str(token)))
+        except AttributeSyntaxError as err:  # (its offset is into the body, after '<')
+            raise _error(self.state, str(err), token, str(token).find("<") + 1 + err.offset if err.offset else 0) from None
         except (TypeSyntaxError, ValueError) as err:
             raise _error(self.state, str(err), token) from None
         self._attr_cache[str(token)] = attr

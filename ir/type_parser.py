@@ -221,6 +221,9 @@ class TypeParser:
                     encoding = self._dialect_attr(*dialect_parts(enc_text))
                 else:
                     encoding = self._attribute_parser(enc_text)
+            except AttributeSyntaxError as err:  # (its offset is into the body, after '<')
+                body = enc_text.find("<") + 1 + err.offset if err.offset else 0
+                raise TypeSyntaxError(str(err), enc_offset + body) from None
             except TypeSyntaxError as err:
                 raise TypeSyntaxError(str(err), enc_offset + err.offset) from None
         return RankedTensorType.from_parsed(tuple(shape), element, encoding)  # (every dimension is valid)

@@ -13,7 +13,7 @@ from npu_opt.dialects.npu.execution_order import (
     execution_order_of, graph_blocks, is_executed, renumber, respects_dataflow,
 )
 from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma, weight_dma
-from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr
+from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr, SearchKnob
 from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
@@ -35,6 +35,9 @@ class Order(Pass):
     Weight DMAs (npu-insert-dma's copies) run just before the op reading them, so the pass can
     order a module again after they are inserted: the schedule pipeline does, after a search
     chose the order."""
+
+    KNOBS = (SearchKnob("memory_order", (True,), "fewer bytes live where parallel branches interleave"),)
+    """The npu.schedule knob this pass reads, as the schedule search tries it."""
 
     order: Literal["", "vela", "memory"] = option(
         "", "vela (Vela's order) or memory (NPU ops between two CPU ops reordered to keep the fewest bytes live); "

@@ -21,7 +21,7 @@ from npu_opt.hardware.codec.weight_size import SCALE_RECORD_BYTES, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.dialects.npu.schedule_attrs import (
-    CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, StreamAttr,
+    CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, SearchKnob, StreamAttr,
 )
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.dialects.npu.execution_order import runs_by_function
@@ -112,6 +112,9 @@ class SelectBlockConfig(Pass):
     block of a coarse grid with the fewest estimated cycles (hardware/perf/block_choice.py),
     Vela's unless another is strictly faster."""
 
+    KNOBS = (SearchKnob("fastest_blocks", (True,), "fewer cycles; weight buffers may change size with the block"),)
+    """The npu.schedule knob this pass reads, as the schedule search tries it."""
+
     PRESERVES = (OpDescription, DominanceInfo, WeightStreams)
     """Setting npu.block changes neither the ops' descriptions nor the control flow; the weight
     encoders check their block depth on every request, so a new block re-encodes only that op."""
@@ -199,7 +202,7 @@ class Estimate(Pass):
             for run in runs:  # each NPU stretch starts with nothing to hide its DMA under
                 ops = [op for op in run if is_costed(op) and not is_weight_dma(op)]
                 self._estimate_run(ops, target, perf, arena, totals, weights_seen, ctx)
-        ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.total(totals))
+        ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.summed(totals))
 
     def _estimate_run(self, ops: list[Operation], target, perf, arena: dict[Value, str] | None,
                       totals: list[CostAttr], weights_seen: set[Value], ctx: PassContext) -> None:

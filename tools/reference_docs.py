@@ -23,6 +23,8 @@ def dialect_docs_text() -> str:
         parts.append(f"## Dialect `{dialect.name}`\n\n{dialect.doc}\n\n")
         for heading, text in dialect.sections.items():
             parts.append(f"### {heading}\n\n{text}\n\n")
+        for attribute in dialect.attribute_classes():  # (declared attributes: ir/attrdef.py)
+            parts.append(attribute.describe() + "\n")
         for name in sorted(dialect.ops):
             parts.append(dialect.ops[name].describe() + "\n")
     parts.append(describe_traits(cls for d in all_dialects() for cls in d.ops.values()))

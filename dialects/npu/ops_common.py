@@ -254,7 +254,7 @@ class NpuComputeOp(NpuOp):
     def kernel_attr(self) -> KernelAttr:
         """The kernel; 1x1, stride 1, no padding for ops without a ``kernel`` attribute."""
         kernel = self.attr("kernel")
-        return kernel if isinstance(kernel, KernelAttr) else KernelAttr(1, 1)
+        return kernel if isinstance(kernel, KernelAttr) else KernelAttr((1, 1))
 
     def activation_attr(self) -> ActivationAttr:
         """The activation, with the OFM type's range when none is given."""

@@ -38,7 +38,7 @@ def _ifm_height(op: Operation) -> int:
 
 def _kernel(op: Operation) -> KernelAttr:
     kernel = op.attr("kernel")
-    return kernel if isinstance(kernel, KernelAttr) else KernelAttr(1, 1)
+    return kernel if isinstance(kernel, KernelAttr) else KernelAttr((1, 1))
 
 
 def _replicates(op: Operation) -> bool:

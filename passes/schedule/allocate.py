@@ -11,7 +11,8 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr, UsageAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr,
+    SearchKnob, UsageAttr,
 )
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.hardware.vela_config import MEMORY_AREAS
@@ -71,6 +72,9 @@ class Allocate(Pass):
     with a remark for each buffer so placed. Errors when an area does not fit its hard limit (the
     arena cache size of a Dedicated_Sram fast storage, the address space); a warning when the
     shared fast storage exceeds the arena cache size (there a target, as in Vela)."""
+
+    KNOBS = (SearchKnob("prefetch_overlap", (True,), "less SRAM, paid in cycles where a prefetch must wait"),)
+    """The npu.schedule knob this pass reads, as the schedule search tries it."""
 
     PRESERVES = (WeightStreams, OpDescription, DominanceInfo)
     """The weight encodings, op descriptions and dominance stay valid: addresses (attributes)
@@ -152,7 +156,7 @@ class Allocate(Pass):
             for r, offset in zip(chosen, offsets):
                 reserve = align(r.size, ALIGNMENT)
                 used = max(used, offset + reserve)
-                attr = AllocAttr(area, offset, reserve, r.first, r.last)
+                attr = AllocAttr(area, offset, reserve, (r.first, r.last))
                 for value in r.values:
                     (second if r.second else alloc)[value] = attr
             ctx.stat("ranges", len(chosen))
@@ -216,7 +220,7 @@ class Allocate(Pass):
             if len(op.results) == 1:
                 new = attr
             else:  # one entry per result, as npu.arg_alloc
-                new = ArrayAttr([alloc.get(r, AllocAttr(attr.area, 0, 0, attr.first, attr.first))
+                new = ArrayAttr([alloc.get(r, AllocAttr(attr.area, 0, 0, (attr.first, attr.first)))
                                  for r in op.results])
             if op.attr(ALLOC_ATTR) != new:
                 ctx.rewriter.set_attr(op, ALLOC_ATTR, new)
@@ -227,7 +231,7 @@ class Allocate(Pass):
                 entry = alloc.get(arg)
                 if entry is None:  # needs no storage: an empty range at time 0
                     some = next(iter(alloc.values()), None)
-                    entry = AllocAttr(some.area if some is not None else "Sram", 0, 0, 0, 0)
+                    entry = AllocAttr(some.area if some is not None else "Sram", 0, 0, (0, 0))
                 entries.append(entry)
             array = ArrayAttr(entries)
             if function.attr(ARG_ALLOC_ATTR) != array:

@@ -18,7 +18,7 @@ from npu_opt.dialects.npu.perf.weight_dma import Encoder, arena_placement, is_we
 from npu_opt.hardware.codec.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr,
-                                                 StreamAttr)
+                                                 SearchKnob, StreamAttr)
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
@@ -139,6 +139,10 @@ class BufferWeights(Pass):
     """Decide how each weight DMA streams (slices, single or double buffer, prefetch) with
     Vela's weight-buffering policy along the schedule's slack chain, and write it as
     ``npu.stream``; erase the DMAs no buffer can serve (see the module docstring)."""
+
+    KNOBS = (SearchKnob("buffer_limit", (), "Size's cascades with weight buffers filling the budget (the search "
+                                            "finds the limits)"),)
+    """The npu.schedule knob this pass reads, as the schedule search tries it."""
 
     PRESERVES = (WeightStreams, DominanceInfo)
     """Streams are sized from the weight values and block configs, which this pass leaves. Op

@@ -16,7 +16,7 @@ from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
-    CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, StripeAttr,
+    CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, SearchKnob, StripeAttr,
 )
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.attributes import IntegerAttr
@@ -100,8 +100,14 @@ class FormCascades(Pass):
     """The weight encodings, op descriptions and dominance stay valid: npu.stripe/npu.cascade and
     npu.schedule change neither weight values, operands, types nor control flow."""
 
-    sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule, else "
-                                  "the arena cache size)")
+    KNOBS = (SearchKnob("stripe_growth", ("full", "cost"), "taller stripes, or those of fewest estimated cycles"),
+             SearchKnob("cascade_joins", (True,), "a rolling buffer instead of a whole feature map at a residual add"),
+             SearchKnob("cascade_branches", (True,), "a whole residual block as one cascade"),
+             SearchKnob("cascade_concats", (True,), "a concatenation rolling in one cascade with its parts"))
+    """The npu.schedule knobs this pass reads, as the schedule search tries them."""
+
+    sram_target: int = option(-1, "fast-storage bytes to schedule for (-1: the module's npu.schedule sram_target, "
+                                  "else the target's arena cache size)")
     optimise: str = option("", "Performance or Size (empty: the module's npu.schedule strategy, else Performance)")
     weight_buffers: bool = option(True, "count cascade members' weight buffers (full-depth encoding per stripe) "
                                         "while growing stripes")

@@ -1,61 +1,11 @@
-"""``npu-search-schedule``: the fastest schedule that fits an SRAM budget, chosen from a frontier.
-
-Vela schedules for one of two ends: Performance spends whatever fast storage makes the network
-fastest, Size the least it can. A product has a fixed SRAM, so the question is the fastest
-schedule in *that* much SRAM, and what a little more would buy. This pass answers it with the
-same passes and the same cost model as the Vela-equivalent pipeline, so its numbers compare
-with Vela's one for one:
-
-1. A *candidate* is a setting of the knobs the later passes read from ``npu.schedule``: the
-   strategy and the fast-storage (SRAM) target that cascades, stripe growth and weight
-   buffering must fit. Performance at the arena cache size is Vela's Performance schedule, Size
-   Vela's Size schedule; Performance under a smaller target cascades and buffers as Vela would
-   for a smaller arena, trading cycles for SRAM.
-2. Each candidate is *materialised*: the rest of the pipeline (``SCHEDULE_TAIL``) runs on a copy
-   of the module (ir/clone.py), sharing the weight encodings, and its estimate and allocation
-   give the candidate's total cycles and SRAM bytes (npu.usage of Sram). Nothing is guessed: a
-   point is what the passes produce.
-3. The targets tried are Size, Performance, the budget itself, the smallest target (16 bytes:
-   cascade all it can, stream no weights, which with a dedicated SRAM can beat Size), and ``steps``
-   targets evenly between the two ends' SRAM; then the Performance target is bisected ``refine``
-   times between the largest target whose schedule fits the budget and the next larger one tried;
-   then (``variants``) Size's cascades (with cascade branches where the model has a join) with the
-   passes after them filling the budget rather than the MIN schedule's peak (npu.schedule's
-   ``buffer_limit``: the fewest bytes for feature maps, the rest for weight buffers), its limit
-   lowered by the overshoot at most ``refine`` times when that schedule overflows the budget (see
-   ``_fill``); full stripe growth, stripe heights by cost and cascade joins on the best point
-   within the budget (and on each point that made the same schedule under another SRAM target:
-   a variant still follows the target, so the same schedule may gain differently), Size with stripe heights by cost, Size with cascade branches (whole residual
-   blocks as one cascade), Size with every prefetch kept (Size itself lets prefetched buffers share
-   bytes and pays cycles where a prefetch must then wait), and prefetch overlap with and without
-   full growth on the next faster point, the memory-aware order (npu-order's ``order=memory``) on
-   the best point, Size, that faster point and Size filling the budget where it changes the order,
-   where Size does not fit the budget and a chain of windowed ops can be cut, Size in 2 and 4
-   column bands and the best point in 2 (npu-width-bands: narrower feature maps, for cycles), and
-   last each strategy's best point so far (Size filling the budget apart) and every other point of
-   the staircase within the budget with each op's block config chosen for the fewest estimated
-   cycles (see ``_variants``). The set is fixed by the two ends, the budget and the options, so the
-   search is deterministic and runs at most ``49 + 2 * steps + 4 * refine`` candidates (each
-   candidate before the blocks and its fastest-blocks twin, and three more), and three more for
-   each point tying with the best one under another SRAM target. Where the model has a
-   concatenation that could roll, Size filling the budget has cascade concats too, and Size and the
-   best point within the budget are tried with them (fire modules as one cascade, see
-   cascade_dag.py). By default (``monotone``) these budget-directed steps are aimed not at the
-   budget but at each budget up to it of a grid the two ends fix (``budget_grid``), so a larger
-   budget runs every step a smaller one does and never answers slower.
-4. The non-dominated points (no other point is at least as fast with no more SRAM) form the
-   frontier. The chosen point is the fastest whose SRAM fits the budget (ties: less SRAM).
-
-The pass writes its knobs as the module's ``npu.schedule`` (the later passes build exactly the
-chosen candidate) and the frontier as ``npu.search``, so ``--pareto`` and golden tests read
-both from the IR. With no budget (the default) it does nothing. When no candidate fits, that is
-an error naming the budget and the smallest SRAM any candidate needed.
-"""
+"""``npu-search-schedule``: the fastest schedule within an SRAM budget, chosen from a frontier of
+candidates the later passes materialise (docs/schedule_search.md says how and why)."""
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, NamedTuple
 
 from npu_opt.hardware.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed
@@ -64,7 +14,7 @@ from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, POINT_FLAGS, SCHEDULE_ATTR, SEARCH_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, USAGE_ATTR, CascadeAttr,
-    ScheduleAttr, SearchAttr, SearchPoint, StreamAttr, UsageAttr, knob_phrases,
+    ScheduleAttr, SearchAttr, SearchKnob, StreamAttr, UsageAttr, knob_phrases, point_word, search_point,
 )
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.analysis import AnalysisManager
@@ -87,8 +37,41 @@ SRAM = "Sram"
 ALIGNMENT = 16
 """SRAM targets tried are multiples of this (the allocation quantum)."""
 
-BANDS = (2, 4)
-"""Column band counts tried (npu-width-bands): on Size, and the first on the best point."""
+
+class _Context(NamedTuple):
+    """What the module offers the knobs beyond Vela's (a knob that cannot change a point is not tried)."""
+
+    joins: bool
+    concats: bool
+    reorders: bool
+    banded: bool
+    below_size: bool
+    """Size's schedule does not fit the budget (or was not built)."""
+
+
+_Useful = Callable[["Point | None", _Context], bool]
+VARIANTS: tuple[tuple[str, tuple[tuple[tuple[tuple[str, Any], ...], _Useful], ...]], ...] = (
+    # the best point within the budget and its twins (the same schedule made under other SRAM targets)
+    ("twins", (((("stripe_growth", "full"),), lambda p, c: p.growable != 0),
+               ((("stripe_growth", "cost"),), lambda p, c: p.growable != 0 and "full_growth" not in p.knobs.flags),
+               ((("cascade_joins", True),), lambda p, c: c.joins and "cascade_branches" not in p.knobs.flags))),
+    # Size as schedule{optimise=Size} builds it (None: not built)
+    ("size", (((("prefetch_overlap", False),), lambda p, c: p is None or p.prefetches != 0),
+              ((("stripe_growth", "cost"),), lambda p, c: p is None or p.growable != 0),
+              ((("cascade_branches", True),), lambda p, c: c.joins),
+              ((("cascade_concats", True),), lambda p, c: c.concats))),
+    ("best", (((("cascade_concats", True),), lambda p, c: c.concats),)),
+    # the cheapest point faster than the best, which less SRAM may bring within the budget
+    ("nearest", (((("prefetch_overlap", True),), lambda p, c: p.prefetches != 0),
+                 ((("prefetch_overlap", True), ("stripe_growth", "full")), lambda p, c: p.growable != 0))),
+    # the best point, Size, that faster point and Size filling the budget, each once
+    ("reorderable", (((("memory_order", True),), lambda p, c: c.reorders),)),
+    ("size", (((("width_bands", "*"),), lambda p, c: c.banded and c.below_size),)),
+    ("best", (((("width_bands", "first"),), lambda p, c: c.banded and c.below_size and p.knobs.bands == 1),)),
+)
+"""Which knobs the search tries on which points, in order, each with when it can change the point:
+the points varied, then (settings, useful) pairs; a width_bands of ``*`` stands for each count the
+pass declares, ``first`` for the first (see docs/schedule_search.md)."""
 
 
 @dataclass(frozen=True)
@@ -114,9 +97,15 @@ class Knobs:
         """These knobs with every chain of windowed ops cut into ``bands`` column bands."""
         return Knobs(self.strategy, self.sram_target, self.flags, self.buffer_limit, bands)
 
+    def without(self, flag: str) -> "Knobs":
+        """These knobs without ``flag``."""
+        return Knobs(self.strategy, self.sram_target, tuple(f for f in self.flags if f != flag), self.buffer_limit,
+                     self.bands)
+
     def schedule(self, arena: int) -> ScheduleAttr:
         """The ``npu.schedule`` that makes the later passes build this candidate."""
-        return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags, self.buffer_limit, self.bands)
+        return ScheduleAttr.for_point(self.strategy, arena, self.sram_target, self.flags, buffer_limit=self.buffer_limit,
+                                      width_bands=self.bands)
 
     def point_flags(self) -> tuple[str, ...]:
         """The flags a frontier point records: those of the ``npu.schedule`` it makes."""
@@ -145,6 +134,31 @@ class Point:
 
 Trials = Callable[[list[Knobs]], list["Point | None"]]
 """Materialise candidates (those not tried yet) and give their points, in order."""
+
+
+@functools.cache
+def declared_knobs() -> dict[str, SearchKnob]:
+    """The npu.schedule knobs the passes after the search declare they read (``KNOBS``), by name."""
+    from npu_opt.passes.schedule.pipeline import SCHEDULE_TAIL
+
+    return {knob.name: knob for pass_ in parse_pipeline(SCHEDULE_TAIL) for knob in getattr(type(pass_), "KNOBS", ())}
+
+
+def _varied(knobs: Knobs, settings: tuple[tuple[str, Any], ...], bands: list[int]) -> list[Knobs]:
+    """``knobs`` with VARIANTS' ``settings`` (a flag added by its point word, False removing it;
+    width_bands ``*`` gives one variant per count in ``bands``, ``first`` the first)."""
+    if settings[0][0] == "width_bands":
+        counts = bands if settings[0][1] == "*" else bands[:1]
+        return [knobs.with_bands(count) for count in counts]
+    for name, value in settings:
+        declared = declared_knobs()[name]  # (a knob a pass reads, with a value it declares)
+        if value is False:
+            knobs = knobs.without(name)
+            continue
+        if value not in declared.values:
+            raise ValueError(f"VARIANTS sets {name} = {value!r}, which its pass does not declare")
+        knobs = knobs.with_flags(point_word(name, value))
+    return [knobs]
 
 
 def frontier(points: list[Point]) -> list[Point]:
@@ -234,13 +248,7 @@ class SearchSchedule(Pass):
                                   "Performance's SRAM fix (see budget_grid), never at the budget itself, so a larger "
                                   "budget never answers slower than a smaller one (false: directed at the budget "
                                   "alone, fewer candidates, but a larger budget may answer slower)")
-    variants: bool = option(True, "also try Size's cascades with buffers filling the budget, full stripe growth "
-                                  "and cascade joins on the best point within the budget, Size with cascade "
-                                  "branches, Size keeping every prefetch, "
-                                  "prefetch overlap on the next faster point, the memory-aware order where it "
-                                  "differs, cascades through concatenations on Size and on the best point where "
-                                  "the model has one, column bands below Size's SRAM, and the fastest block configs "
-                                  "on each strategy's best point and on the staircase within the budget")
+    variants: bool = option(True, "also try the knobs beyond Vela's that the later passes declare (see VARIANTS)")
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         if self.sram_budget == -1:
@@ -334,8 +342,8 @@ class SearchSchedule(Pass):
         ends = [None if p is None else (p.cycles, p.sram) for p in (performance, size)]
         ctx.rewriter.set_attr(module, SEARCH_ATTR, SearchAttr(
             self.sram_budget, front.index(best), ends[0], ends[1],
-            tuple(SearchPoint(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.point_flags(),
-                              p.knobs.buffer_limit, p.knobs.bands) for p in front)))
+            tuple(search_point(p.knobs.strategy, p.knobs.sram_target, p.cycles, p.sram, p.knobs.point_flags(),
+                               buffer_limit=p.knobs.buffer_limit, width_bands=p.knobs.bands) for p in front)))
 
     def _refine(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, budget: int | None = None) -> None:
         """Bisect the Performance SRAM target between the largest one whose schedule fits the
@@ -399,37 +407,8 @@ class SearchSchedule(Pass):
     def _variants(self, trials: Trials, tried: dict[Knobs, Point | None], arena: int, budget: int | None = None, *, reorders: bool,
                   joins: bool, concats: bool = False, banded: bool = False, light: bool = False,
                   base: tuple[Point, ...] = ()) -> int:
-        """Knobs beyond Vela's, tried where they can pay: full stripe growth (taller stripes, fewer
-        re-reads, never more than the target), stripe heights by cost (the height of fewest
-        estimated cycles, on the best point and on Size) and cascade joins (cascades through a residual add,
-        whose other input is whole anyway: a rolling buffer instead of a whole feature map) on
-        the best point within the budget; Size with cascade branches (the block's input rolls
-        too, the whole block one cascade); Size without prefetch overlap; prefetch overlap (less
-        SRAM, paid in cycles where a prefetch must wait) with and without full growth on the
-        cheapest point faster than that one, which it may bring within the budget; where the
-        model has a concatenation that could roll (``concats``), cascade concats on Size and on
-        the best point (a fire module one cascade: its feature maps roll instead of living
-        whole); where it
-        changes the order (``reorders``), the memory-aware order (fewer bytes live, maybe fewer
-        hidden transfers) on the best point, on Size, on that faster point and on Size filling
-        the budget; where Size's schedule does not fit the budget, Size in 2 and 4 column bands
-        and the best point in 2 (npu-width-bands: narrower feature maps and rolling buffers,
-        paid in halo columns and weights read per band); then each strategy's best point within
-        the budget so far with every op on its fastest block config (fewer cycles; weight
-        buffers may change size with the block depth, and when that takes it over the budget,
-        the strategy's best point with less SRAM is tried so too), and every other point of the
-        staircase within the budget so (a smaller target's schedule can gain more from its
-        blocks than the best one's; the staircase as it was before the variants too, as a variant
-        may dominate a point its blocks would have made faster). A variant
-        that cannot change its point is skipped: cascade joins or branches without a joinable op
-        (``joins``), cascade concats without a concatenation (``concats``), full growth and
-        heights by cost where no cascade grew, prefetch overlap where nothing is prefetched, the
-        memory-aware order where it is the module's order, column bands where Size fits the
-        budget or no chain can be cut (``banded``). A ``light`` step (monotone, between the ends'
-        SRAM) tries only the column bands and the fastest blocks of the best point that lacks them;
-        a whole one also tries the fastest blocks of the ladder's staircase within the budget
-        (``base``), which points the light steps found may have pushed off it. Returns how many
-        were skipped."""
+        """Try the knobs beyond Vela's on the points VARIANTS names where they can change them, then
+        the fastest blocks of the best points (docs/schedule_search.md); returns how many were skipped."""
         budget = self.sram_budget if budget is None else budget
         points = [p for p in tried.values() if p is not None]
         best = choose(points, budget)
@@ -442,44 +421,26 @@ class SearchSchedule(Pass):
         size_knobs = Knobs("Size", arena, ("prefetch_overlap",))  # (Size as schedule{optimise=Size} builds it)
         size = tried.get(size_knobs)
         nearest = min(faster, key=lambda p: (p.sram, p.cycles)) if faster else None
-        wanted: list[tuple[Knobs, bool]] = []  # each variant, and whether it can change its point
-        # the best point, and the same schedule made under other SRAM targets (a variant's
-        # cascades and buffers still follow the target, so each may gain differently)
-        for twin in ([p for p in points if p.sram <= self.sram_budget and (p.cycles, p.sram) == (best.cycles, best.sram)
-                      and (p.knobs.strategy, p.knobs.flags) == (best.knobs.strategy, best.knobs.flags)]
-                     if best is not None else []):
-            wanted += [(twin.knobs.with_flags("full_growth"), twin.growable != 0),
-                       (twin.knobs.with_flags("cost_growth"),
-                        twin.growable != 0 and "full_growth" not in twin.knobs.flags),
-                       (twin.knobs.with_flags("cascade_joins"), joins and "cascade_branches" not in twin.knobs.flags)]
-        # Size keeping every prefetch: more SRAM, fewer cycles
-        wanted.append((Knobs("Size", arena), size is None or size.prefetches != 0))
-        # Size's stripe heights chosen by their estimated cycles, not grown as tall as fit
-        wanted.append((size_knobs.with_flags("cost_growth"), size is None or size.growable != 0))
-        # whole residual blocks cascaded: less SRAM for feature maps, maybe room for weight buffers
-        wanted.append((Knobs("Size", arena, ("prefetch_overlap", "cascade_branches")), joins))
-        # concatenations rolling with their parts: the same for fire and inception modules
-        wanted.append((Knobs("Size", arena, ("prefetch_overlap", "cascade_concats")), concats))
-        if best is not None:
-            wanted.append((best.knobs.with_flags("cascade_concats"), concats))
-        if nearest is not None:
-            wanted += [(nearest.knobs.with_flags("prefetch_overlap"), nearest.prefetches != 0),
-                       # (without growth, this one is the one before)
-                       (nearest.knobs.with_flags("prefetch_overlap", "full_growth"), nearest.growable != 0)]
         # (and on Size filling the budget: fewer bytes live leave its buffers more room, however
         # the Performance ladder compares with it at this budget)
         filled = choose([p for p in points if p.knobs.buffer_limit], budget)
-        wanted += [(knobs.with_flags("memory_order"), reorders) for knobs in dict.fromkeys((
-            best and best.knobs, size_knobs, nearest and nearest.knobs,
-            filled and filled.knobs)) if knobs]
-        # chains of windowed ops in column bands: narrower feature maps and rolling buffers, paid
-        # in halo columns computed twice and weights read once per band, so tried only where
-        # Size, the least SRAM of the row stripes, does not fit the budget (or no limit let it be built)
-        below_size = size is None or size.sram > budget
-        bands = [b for b in BANDS if b <= self.max_bands]
-        wanted += [(size_knobs.with_bands(b), banded and below_size) for b in bands]
-        if best is not None and bands:
-            wanted.append((best.knobs.with_bands(bands[0]), banded and below_size and best.knobs.bands == 1))
+        twins = ([p for p in points if p.sram <= self.sram_budget and (p.cycles, p.sram) == (best.cycles, best.sram)
+                  and (p.knobs.strategy, p.knobs.flags) == (best.knobs.strategy, best.knobs.flags)]
+                 if best is not None else [])
+        bases: dict[str, list[tuple[Knobs, Point | None]]] = {
+            "twins": [(p.knobs, p) for p in twins], "size": [(size_knobs, size)],
+            "best": [(best.knobs, best)] if best is not None else [],
+            "nearest": [(nearest.knobs, nearest)] if nearest is not None else [],
+            "reorderable": [(knobs, None) for knobs in dict.fromkeys((
+                best and best.knobs, size_knobs, nearest and nearest.knobs, filled and filled.knobs)) if knobs]}
+        context = _Context(joins, concats, reorders, banded, size is None or size.sram > budget)
+        bands = [b for b in declared_knobs()["width_bands"].values if b <= self.max_bands]
+        wanted: list[tuple[Knobs, bool]] = []  # each variant, and whether it can change its point
+        for base, rows in VARIANTS:
+            for knobs, point in bases[base]:
+                for settings, useful in rows:
+                    for varied in _varied(knobs, settings, bands):
+                        wanted.append((varied, useful(point, context)))
         if light:
             wanted = [(knobs, useful) for knobs, useful in wanted if knobs.bands > 1]
         trials([knobs for knobs, useful in wanted if useful])

@@ -12,7 +12,7 @@ from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp, SliceOp
 from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import BAND_ATTR, SCHEDULE_ATTR, ScheduleAttr
+from npu_opt.dialects.npu.schedule_attrs import BAND_ATTR, SCHEDULE_ATTR, ScheduleAttr, SearchKnob
 from npu_opt.ir.attributes import ArrayAttr, IntegerAttr, StringAttr
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.pass_manager import PassContext
@@ -141,8 +141,7 @@ def band_window(kernel: KernelAttr, ifm_width: int, first: int, last: int) -> Ba
     end = (last - 1) * kernel.stride_w - left + kernel.dilated_width
     lo, hi = max(start, 0), min(end, ifm_width)
     padding = (top, lo - start, bottom, end - hi)
-    banded = KernelAttr(kernel.height, kernel.width, kernel.stride_h, kernel.stride_w, kernel.dilation_h,
-                        kernel.dilation_w, padding)
+    banded = KernelAttr(kernel.size, kernel.stride, kernel.dilation, padding)
     return BandedOp(first, last, lo, hi, banded)
 
 
@@ -175,6 +174,10 @@ class WidthBands(Pass):
     """Cut each chain of windowed NPU ops into column bands: a copy of the chain per band on
     narrower feature maps, reading a slice of the chain's IFM and writing its columns of a
     concatenation standing for the chain's OFM (see the module docstring)."""
+
+    KNOBS = (SearchKnob("width_bands", (2, 4), "narrower feature maps below Size's SRAM, paid in halo columns"),)
+    """The npu.schedule knob this pass reads, as the schedule search tries it (on Size, and the
+    first count on the best point)."""
 
     PRESERVES = (WeightStreams,)
     """A band's op reads its chain op's weight constant and shares its encoders (same_weights)."""

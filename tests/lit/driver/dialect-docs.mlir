@@ -20,7 +20,20 @@
 // Interfaces carry data: a costed op's kind and block type, a DMA's memory effects.
 // CHECK:      ## Dialect `npu`
 // CHECK:      ### Scheduled IR
-// CHECK:      Cascades are an attribute on their members, not a region op
+// CHECK:      The attributes the scheduling passes write, declared once
+
+// Attributes are declared too: per attribute its description and parameters in printing order.
+// CHECK:      ### `#npu.act`
+// CHECK:      ### `#npu.block`
+// CHECK:      - `acc_bits` (`acc = ...`; an integer): accumulator bits: 16, 32 or 40
+// CHECK:      ### `#npu.schedule`
+// CHECK-EMPTY:
+// CHECK-NEXT: The policy and the fast-storage limits a module was scheduled for
+// CHECK:      Parameters, in printing order:
+// CHECK-NEXT: - `strategy` (positional; one of Performance, Size): Vela's --optimise
+// CHECK:      - `cascade_joins` (flag `cascade_joins`; a flag): cascades run through a residual add whose other input is whole (read by npu-form-cascades)
+// CHECK:      ### `#npu.search`
+// CHECK:      - `points` (`points = ...`; a list of at least 1 values, each a SearchPoint `[...]`): the frontier
 // CHECK:      ### `npu.conv2d`
 // CHECK:      Traits: Pure, CostedOp(conv2d; block type convolution)
 // CHECK:      ### `npu.dma`

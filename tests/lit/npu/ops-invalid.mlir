@@ -209,7 +209,7 @@ func.func @fm_format(%x: tensor<1x8x8x4xi8, #npu.fm<NCHW>>) {
 // -----
 
 func.func @kernel_key(%x: tensor<1x8x8x4xi8>) -> tensor<1x8x8x4xi8> {
-  // expected-error@+1 {{#npu.kernel: unknown key 'strides' (expected stride, dilation or padding)}}
+  // expected-error@+1 {{#npu.kernel: unknown field 'strides'; did you mean 'stride'? (expected stride, dilation or padding)}}
   %0 = "npu.max_pool"(%x) <{kernel = #npu.kernel<1x1, strides = 1x1>}> : (tensor<1x8x8x4xi8>) -> tensor<1x8x8x4xi8>
   return %0 : tensor<1x8x8x4xi8>
 }

@@ -26,7 +26,7 @@
 
 // -----
 
-// expected-error@+1 {{#npu.stripe: a shape is three positive sizes HxWxD, not [0, 8, 16]}}
+// expected-error@+1 {{#npu.stripe: shape must be 3 positive sizes HxWxD, not [0, 8, 16]}}
 "foo.op"() {a = #npu.stripe<0x8x16>} : () -> ()
 
 // -----
@@ -41,7 +41,7 @@
 
 // -----
 
-// expected-error@+1 {{#npu.usage: Sram takes [used, bound]}}
+// expected-error@+1 {{#npu.usage: Sram takes 2 values, not [1]}}
 "foo.op"() {a = #npu.usage<Sram = [1]>} : () -> ()
 
 // -----
@@ -51,42 +51,42 @@
 
 // -----
 
-// expected-error@+1 {{#npu.schedule: unknown stripe_growth 'half' (expected vela or full or cost)}}
+// expected-error@+1 {{#npu.schedule: unknown stripe_growth 'half' (expected one of vela, full, cost)}}
 "foo.op"() {a = #npu.schedule<Size, arena_cache_size = 1, sram_target = 1, stripe_growth = half>} : () -> ()
 
 // -----
 
-// expected-error@+1 {{#npu.schedule: unexpected 'overlap' (the flags after the strategy are prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches and cascade_concats, each once)}}
+// expected-error@+1 {{#npu.schedule: unexpected 'overlap' (the flags are prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, cascade_concats, each at most once)}}
 "foo.op"() {a = #npu.schedule<Size, overlap, arena_cache_size = 1, sram_target = 1>} : () -> ()
 
 // -----
 
-// expected-error@+1 {{#npu.schedule: unexpected 'cascade_joins' (the flags after the strategy are prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches and cascade_concats, each once)}}
+// expected-error@+1 {{#npu.schedule: 'cascade_joins' is given twice}}
 "foo.op"() {a = #npu.schedule<Size, cascade_joins, arena_cache_size = 1, sram_target = 1, cascade_joins>} : () -> ()
 
 // -----
 
-// expected-error@+1 {{#npu.schedule takes one strategy before its fields}}
+// expected-error@+1 {{#npu.schedule: missing its strategy (one of Performance, Size) as the first value}}
 "foo.op"() {a = #npu.schedule<cascade_joins, arena_cache_size = 1, sram_target = 1>} : () -> ()
 
 // -----
 
-// expected-error@+1 {{#npu.search: a point's flags are some of full_growth, cost_growth, prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, cascade_concats, buffer_limit, width_bands, once each, not fast}}
+// expected-error@+1 {{#npu.search: unexpected 'fast' (the flags are prefetch_overlap, cascade_joins, fastest_blocks, memory_order, cascade_branches, cascade_concats, full_growth, cost_growth, each at most once)}}
 "foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, fast]]>} : () -> ()
 
 // -----
 
-// expected-error@+1 {{#npu.search: a point has buffer_limit = N (N > 0) exactly when it has the buffer_limit flag and width_bands = N (N > 1) exactly when it has that flag, not flags prefetch_overlap, width_bands with buffer_limit = 0, width_bands = 1}}
-"foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, prefetch_overlap, width_bands = 1]]>} : () -> ()
+// expected-error@+1 {{#npu.search: width_bands must be at least 1, not 0}}
+"foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, prefetch_overlap, width_bands = 0]]>} : () -> ()
 
 // -----
 
-// expected-error@+1 {{#npu.search: a point's 'buffer_limit' takes its number, as 'buffer_limit = N'}}
+// expected-error@+1 {{#npu.search: 'buffer_limit' takes a value, as 'buffer_limit = ...'}}
 "foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, buffer_limit]]>} : () -> ()
 
 // -----
 
-// expected-error@+1 {{#npu.search: 'fastest_blocks = 1': of a point's flags only buffer_limit and width_bands take a number}}
+// expected-error@+1 {{#npu.search: 'fastest_blocks' is a flag and takes no value}}
 "foo.op"() {a = #npu.search<budget = 1, chosen = 0, points = [[Size, 1, 2, 3, fastest_blocks = 1]]>} : () -> ()
 
 // -----
@@ -96,5 +96,5 @@
 
 // -----
 
-// expected-error@+1 {{#npu.schedule: limits must not be negative}}
+// expected-error@+1 {{#npu.schedule: buffer_limit must not be negative, not -16}}
 "foo.op"() {a = #npu.schedule<Size, arena_cache_size = 1, sram_target = 1, buffer_limit = -16>} : () -> ()

@@ -37,7 +37,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", memory_mode = "Dedi
 
 // -----
 
-// expected-error@+1 {{#npu.target: unknown key 'arena_size'; did you mean 'arena_cache_size'? (known keys: system_config, memory_mode, arena_cache_size)}}
+// expected-error@+1 {{#npu.target: unknown field 'arena_size'; did you mean 'arena_cache_size'? (expected system_config, memory_mode or arena_cache_size)}}
 module attributes {npu.target = #npu.target<"ethos-u55-128", arena_size = 1024>} {
 }
 
@@ -61,6 +61,6 @@ module attributes {npu.target = #npu.target<"ethos-u55-256", arena_cache_size = 
 
 // -----
 
-// expected-error@+1 {{#npu.target: expected the accelerator name as a string, e.g. "ethos-u55-128", found 'system_config'}}
+// expected-error@+1 {{#npu.target: missing its accelerator (a string) as the first value}}
 module attributes {npu.target = #npu.target<system_config = "Shared_Sram">} {
 }

@@ -9,7 +9,7 @@ import pytest
 import npu_opt.dialects  # noqa: F401  (registers the dialects)
 from npu_opt.dialects.npu import ActivationAttr, FmAttr, KernelAttr, OffsetAttr, RescaleAttr, resolve_target
 from npu_opt.hardware.accelerators import ActivationCycleCase, BlockType
-from npu_opt.dialects.npu.attrs import PARSERS
+from npu_opt.dialects.npu.attrs import ATTRIBUTES
 from npu_opt.dialects.npu.interfaces import CostedOp
 from npu_opt.dialects.npu.ops_common import (
     NpuComputeOp, activation_range, element_bits, encoding_of, feature_map, is_constant, quant_of, with_encoding,
@@ -76,15 +76,18 @@ def test_activation_cycle_columns():
     assert ActivationAttr("none", -128, 127).cycle_case is ActivationCycleCase.NONE
 
 
+PARSERS = {cls.NAME.partition(".")[2]: cls.parse for cls in ATTRIBUTES}
+
+
 @pytest.mark.parametrize("name, body, message", [
     ("fm", "NCHW", "unknown format 'NCHW'"),
     ("fm", "NHWC, Flash", "unknown memory area 'Flash'"),
-    ("kernel", "3x3, stride = 0x1", "stride must be at least 1"),
-    ("kernel", "3x3, padding = [1, 1]", "padding takes four values"),
-    ("kernel", "stride = 1x1", "expected the kernel size HxW first"),
+    ("kernel", "3x3, stride = 0x1", "stride must be 2 positive sizes HxW, not [0, 1]"),
+    ("kernel", "3x3, padding = [1, 1]", "padding takes 4 values, not [1, 1]"),
+    ("kernel", "stride = 1x1", "missing its size"),
     ("act", "relu, min = 5, max = 1", "min 5 is greater than max 1"),
-    ("act", "relu, min = 0", "takes a kind, min = ... and max = ..."),
-    ("rescale", "multiplier = 1", "takes multiplier = ... and shift = ..."),
+    ("act", "relu, min = 0", "missing field 'max'"),
+    ("rescale", "multiplier = 1", "missing field 'shift'"),
     ("offset", "0, -1, 0, 0", "must not be negative"),
 ])
 def test_attribute_errors(name: str, body: str, message: str):
@@ -245,7 +248,7 @@ def test_activation_clamp():
 
 
 def test_rescale_attr_bounds():
-    with pytest.raises(ValueError, match="does not fit in 32 bits"):
+    with pytest.raises(ValueError, match="multiplier must be at most 4294967295, not 8589934592"):
         RescaleAttr(1 << 33, 0)
     assert OffsetAttr((0, 1, 2, 3)).values == (0, 1, 2, 3) and list(OffsetAttr((1, 2))) == [1, 2]
 

@@ -66,20 +66,20 @@ def test_attributes_are_interned_and_equal_spellings_are_one_object():
 
 @pytest.mark.parametrize("body, message", [
     ('"ethos-u55-12"', r"unknown accelerator 'ethos-u55-12'; did you mean 'ethos-u55-128'\?"),
-    ('"ethos-u55-128", sytem_config = "x"', r"unknown key 'sytem_config'; did you mean 'system_config'\?"),
+    ('"ethos-u55-128", sytem_config = "x"', r"unknown field 'sytem_config'; did you mean 'system_config'\?"),
     ('"ethos-u55-128", memory_mode = "SharedSram"', r"unknown memory mode 'SharedSram'; did you mean 'Shared_Sram'\?"),
     ('"ethos-u55-128", system_config = "Mine"', r"unknown system config 'Mine' \(known system configs: "),
     ('"ethos-u55-128", system_config = "S" {core_clok = 1}', r"unknown system config key 'core_clok'"),
     ('"ethos-u55-128", system_config = "S" {core_clock = 1, core_clock = 2}', r"'core_clock' is given twice"),
     ('"ethos-u55-128", memory_mode = "M" {arena_cache_size = 1.5}', r"arena_cache_size = '1.5' is not an integer"),
     ('"ethos-u55-128", arena_cache_size = 4294967297', r"larger than the 32-bit address space"),
-    ('"ethos-u55-128", arena_cache_size = "big"', r"expected a size in bytes, found '\"big\"'"),
+    ('"ethos-u55-128", arena_cache_size = "big"', r"expected an integer, found '\"big\"'"),
     ('"ethos-u55-128", memory_mode = "Shared_Sram", memory_mode = "Sram_Only"', r"'memory_mode' is given twice"),
-    ('"ethos-u55-128" "x"', r"expected ',' or the end, found '\"x\"'"),
-    ('ethos-u55-128', r"expected the accelerator name as a string"),
-    ('"ethos-u55-128", system_config = "S" {core_clock = 1', r"expected ',' or '}', found the end"),
+    ('"ethos-u55-128" "x"', r"unexpected '\"x\"' after the string"),
+    ('ethos-u55-128', r"expected a string, found 'ethos-u55-128'"),
+    ('"ethos-u55-128", system_config = "S" {core_clock = 1', r"expected '{key = value, ...}' after the name, found '{core_clock = 1'"),
     ('"ethos-u55-128", memory_mode = "Dedicated_Sram"', r"arena_mem_area is on Axi1, which is OffChipFlash"),
-    ('"ethos-u55-128"; x', r"unexpected character ';'"),
+    ('"ethos-u55-128"; x', r"unexpected '; x' after the string"),
 ])
 def test_attribute_errors(body, message):
     with pytest.raises(TargetError, match=message):

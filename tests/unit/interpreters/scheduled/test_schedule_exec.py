@@ -86,7 +86,7 @@ def _stream(buffering: str, buffers: list[int], memory: np.ndarray) -> WeightStr
     weights = np.arange(32 * 2, dtype=np.int8).reshape(32, 1, 1, 2)
     bias = np.arange(32, dtype=np.int32) * 7
     stream = StreamAttr((0, 16, 32), buffering, tuple(buffers), 200)
-    alloc = AllocAttr("Sram", 8, sum(buffers), 0, 1)
+    alloc = AllocAttr("Sram", 8, sum(buffers), (0, 1))
     return WeightStream(stream, alloc, weights, bias, 0, memory)
 
 
@@ -105,7 +105,7 @@ def test_double_buffered_slices_alternate_buffers_and_read_back():
 def test_a_second_buffer_allocated_apart_takes_the_odd_slices():
     memory = np.zeros(256, dtype=np.uint8)
     ws = _stream("double", [100, 100], memory)
-    ws.second = AllocAttr("Sram", 150, 100, 1, 1)
+    ws.second = AllocAttr("Sram", 150, 100, (1, 1))
     ws.fill(0)
     ws.fill(1)
     assert np.array_equal(ws.read(1)[0], ws.weights[16:])
@@ -393,10 +393,10 @@ def test_a_second_buffer_too_small_or_too_late_is_rejected():
     name, _, second, reader = _second_buffers(text)[0]
     old = str(second)
     small = _edit_result(text, name, old, str(AllocAttr(second.area, second.offset, second.size - 16,
-                                                        second.first, second.last)))
+                                                        (second.first, second.last))))
     assert "needs" in _check_schedule(small) and "second buffer" in _check_schedule(small)
-    late = _edit_result(text, name, old, str(AllocAttr(second.area, second.offset, second.size, reader + 1,
-                                                       max(second.last, reader + 1))))
+    late = _edit_result(text, name, old, str(AllocAttr(second.area, second.offset, second.size, (reader + 1,
+                                                       max(second.last, reader + 1)))))
     assert f"after its reader starts at time {reader}" in _check_schedule(late)
 
 
@@ -409,7 +409,7 @@ def test_both_buffers_in_one_allocation_are_still_a_valid_schedule():
     for name, first, second, _ in _second_buffers(text):
         joined = _edit_result(joined, name, f", npu.second_buffer = {second}", "")
         joined = _edit_result(joined, name, str(first), str(AllocAttr(first.area, top, first.size + second.size,
-                                                                      first.first, first.last)))
+                                                                      (first.first, first.last))))
         top += first.size + second.size
     assert "npu.second_buffer" not in joined
     joined = re.sub(r"npu\.usage = #npu\.usage<[^>]*>, ", "", joined)  # (the span and bound changed)

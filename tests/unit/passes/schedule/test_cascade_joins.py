@@ -91,6 +91,6 @@ def test_a_joins_second_operand_must_stay_live_until_its_cascade_ends() -> None:
     second = join.operands[1].op
     alloc = second.attr(ALLOC_ATTR)
     assert isinstance(alloc, AllocAttr) and alloc.last >= end
-    second.attributes[ALLOC_ATTR] = AllocAttr(alloc.area, alloc.offset, alloc.size, alloc.first, join_time)
+    second.attributes[ALLOC_ATTR] = AllocAttr(alloc.area, alloc.offset, alloc.size, (alloc.first, join_time))
     errors = run_pipeline(module, "npu-check-schedule")
     assert f"is live until time {join_time}, before its last reader at time {end}" in errors

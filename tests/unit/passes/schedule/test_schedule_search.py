@@ -77,7 +77,7 @@ def test_every_frontier_point_comes_back_under_its_own_budget() -> None:
     chosen = search.points[search.chosen]
     assert chosen.sram <= 8000 and all(p.cycles >= chosen.cycles for p in search.points if p.sram <= 8000)
     assert _cycles_and_sram(first) == (chosen.cycles, chosen.sram)  # the schedule is the point promised
-    for strategy, _, cycles, sram, *_ in search.points:
+    for strategy, cycles, sram in ((point.strategy, point.cycles, point.sram) for point in search.points):
         module, errors = _schedule("branches", DEDICATED, f"schedule{{sram-budget={sram} monotone=false}}")
         assert not errors
         # the point promised, or one the new budget's own candidates found at least as good
@@ -150,7 +150,8 @@ def test_the_knobs_beyond_vela_are_read_from_npu_schedule() -> None:
     from npu_opt.dialects.npu.schedule_attrs import STRIPE_ATTR
     from npu_opt.passes.schedule.pipeline import SCHEDULE_TAIL
 
-    knobs = ScheduleAttr("Performance", 16384, 8192, "full", True)
+    knobs = ScheduleAttr.build(strategy="Performance", arena_cache_size=16384, sram_target=8192, stripe_growth="full",
+                                prefetch_overlap=True)
     by_ir = _tail_after("branches", DEDICATED, knobs, SCHEDULE_TAIL)
     by_options = _tail_after("branches", DEDICATED, ScheduleAttr("Performance", 16384, 8192), SCHEDULE_TAIL.replace(
         "npu-form-cascades", "npu-form-cascades{stripe-growth=full}").replace(
@@ -350,3 +351,21 @@ def test_a_points_cascades_and_prefetches_are_read_from_its_ir(model: str, targe
     assert prefetches == last["npu-buffer-weights"]["prefetch"]
     assert (cascades > 0) == (last["npu-form-cascades"]["grown"] > 0)
     assert cascades <= last["npu-form-cascades"]["cascades"]
+
+
+def test_every_knob_is_declared_by_the_pass_that_reads_it_and_the_table_uses_declared_values() -> None:
+    from npu_opt.dialects.npu.schedule_attrs import KNOBS, POINT_FLAGS, SearchPoint, search_point
+    from npu_opt.passes.schedule.search import VARIANTS, declared_knobs
+
+    declared = declared_knobs()
+    assert sorted(declared) == sorted(param.name for param in KNOBS)
+    assert all(param.meta["reader"] for param in KNOBS)
+    for _, rows in VARIANTS:
+        for settings, _ in rows:
+            for name, value in settings:
+                assert value in (False, "*", "first") or value in declared[name].values
+    for flag in POINT_FLAGS:  # each knob a point names comes back from the schedule it makes
+        values = {"buffer_limit": 64} if flag == "buffer_limit" else {"width_bands": 2} if flag == "width_bands" else {}
+        point = search_point("Size", 16, 100, 200, (flag,), **values)
+        assert point.flags == (flag,) and point.schedule(1024).point_flags() == (flag,)
+        assert SearchPoint.parse(str(point)[1:-1]) is point
