@@ -6,6 +6,7 @@
 // RUN: cat %t.csv | %filecheck %s --check-prefix=CSV
 // RUN: %npu_opt %s -p npu-select-block-config,npu-estimate --perf-report=%t.json -o /dev/null
 // RUN: cat %t.json | %filecheck %s --check-prefix=JSON
+// RUN: rm -f %t-noblock.csv
 // RUN: not %npu_opt %s -p npu-estimate --perf-report=%t-noblock.csv -o /dev/null 2>&1 | %filecheck %s --check-prefix=NOBLOCK
 // RUN: not %exists %t-noblock.csv
 // Without npu-estimate there is nothing to report: an error names the missing pass, no file.
