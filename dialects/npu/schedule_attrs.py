@@ -14,11 +14,13 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   is filled while the previous op still runs.
 * ``npu.unhidden`` (a unit attribute, npu-allocate with ``prefetch-overlap``) on a weight
   ``npu.dma`` whose prefetch was dropped because its buffer shares bytes with one the previous
-  op still uses: the DMA waits for that op to end, so npu-estimate hides none of its transfer.
+  op still uses: the DMA waits for that op to end, so npu-estimate hides none of its transfer
+  (its ``npu.stream`` keeps the ``prefetch`` npu-buffer-weights chose).
 * ``npu.stripe = #npu.stripe<2x56x32>`` (npu-form-cascades): the OFM stripe (height, width,
   depth) the op produces per step; without it the op writes its whole OFM at once.
 * ``npu.cascade = #npu.cascade<4, rolling = 6x56x32>`` (npu-form-cascades): membership of the
-  cascade whose first op runs at time 4, and for every member but the last the shape of the
+  function's cascade 4 (cascades are numbered 0, 1, ... in each function in the order they start,
+  by npu-form-cascades), and for every member but the last the shape of the
   rolling buffer its OFM lives in. A member writing a part of a concatenation has no rolling
   shape of its own: the ``npu.concat`` carries the cascade's id and the shape of the rolling
   buffer all its parts are written into (``cascade_concats``).
@@ -40,13 +42,15 @@ is a discardable attribute (namespaced ``npu.``) written by the pass that owns i
   first op may start a cascade (Vela never cascades an op reading a slice).
 * On the module: ``npu.schedule = #npu.schedule<Performance, arena_cache_size = N,
   sram_target = N>`` (the strategy and the limits the schedule was made for, and
-  ``prefetch_overlap`` for npu-allocate, which npu-form-cascades sets under Size; a schedule
-  search may add knobs beyond Vela's, read by the passes that own them: ``stripe_growth = full``
+  ``prefetch_overlap`` for npu-allocate; a schedule search may add knobs beyond Vela's, read by the passes that own them: ``stripe_growth = full``
   for npu-form-cascades' stripe scan, ``cascade_joins`` for residual adds joining cascades,
   ``cascade_branches`` for residual blocks cascaded whole, ``cascade_concats`` for
   concatenations cascaded with their parts, ``fastest_blocks`` for
   npu-select-block-config, ``prefetch_overlap`` under Performance, ``width_bands = N`` for
-  npu-width-bands' column bands, and under Size a ``buffer_limit``) and
+  npu-width-bands' column bands, and under Size a ``buffer_limit``), written by
+  npu-search-schedule; ``npu.policy = #npu.schedule<...>`` (npu-form-cascades): those knobs
+  resolved with its options, the SRAM target the passes after it work under and
+  ``prefetch_overlap`` set under Size (read in place of ``npu.schedule`` once present); and
   ``npu.usage = #npu.usage<Sram = [used, bound], ...>`` (npu-allocate: per memory area the bytes
   the allocation spans and the lower bound, the most bytes live at one time).
 * ``npu.search = #npu.search<budget = N, chosen = K, performance = [cycles, sram], size =
