@@ -20,8 +20,9 @@ from npu_opt.dialects.npu.perf.weight_dma import (
 from npu_opt.hardware.codec.weight_size import SCALE_RECORD_BYTES, WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.hardware.perf.shape import round_up
+from npu_opt.dialects.npu.schedule_policy import schedule_policy
 from npu_opt.dialects.npu.schedule_attrs import (
-    CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, SearchKnob, StreamAttr,
+    CASCADE_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, ScheduleAttr, SearchKnob, StreamAttr,
 )
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.dialects.npu.execution_order import runs_by_function
@@ -126,7 +127,7 @@ class SelectBlockConfig(Pass):
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
         accel = target.accelerator
-        schedule = module.attr(SCHEDULE_ATTR)
+        schedule = schedule_policy(module)
         fastest = self.choose == "cycles" or (
             not self.choose and isinstance(schedule, ScheduleAttr) and schedule.fastest_blocks)
         perf = perf_target(target) if fastest else None

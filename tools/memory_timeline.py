@@ -74,10 +74,9 @@ def collect(module: Operation, title: str) -> Timeline | None:
         if op.name == "npu.dma" and isinstance(when, int):
             timeline.dma_times.append(when)
         cascade = op.attr(CASCADE_ATTR)
-        if isinstance(cascade, CascadeAttr):
-            span = spans.setdefault((id(op.parent), cascade.id), [cascade.id, cascade.id])
-            if isinstance(when, int):
-                span[0], span[1] = min(span[0], when), max(span[1], when)
+        if isinstance(cascade, CascadeAttr) and isinstance(when, int):
+            span = spans.setdefault((id(op.parent), cascade.id), [when, when])
+            span[0], span[1] = min(span[0], when), max(span[1], when)
         for alloc, suffix in ((op.attr(ALLOC_ATTR), ""), (op.attr(SECOND_BUFFER_ATTR), " (2nd buffer)")):
             if isinstance(alloc, AllocAttr):
                 timeline.areas.setdefault(alloc.area, []).append(Interval(

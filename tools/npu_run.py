@@ -133,8 +133,8 @@ def transform(module: "Operation", pipeline: Sequence[str], engine: "DiagnosticE
 
 def is_scheduled(module: "Operation") -> bool:
     """Does ``module`` carry a schedule (``--pass=schedule`` ran)?"""
-    from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR
-    return module.attr(SCHEDULE_ATTR) is not None
+    from npu_opt.dialects.npu.schedule_policy import schedule_policy
+    return schedule_policy(module) is not None
 
 
 def execute(module: "Operation", inputs: Sequence[Any], remark: Callable[[str], None] | None = None,

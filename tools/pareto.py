@@ -67,9 +67,10 @@ def collect(module: Operation, network: str) -> Frontier | None:
     target = target_of(module, required=False)
     labels = ("", "", "") if target is None else (target.accelerator.name, target.system.name,
                                                   target.memory_mode.name)
-    from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, ScheduleAttr
+    from npu_opt.dialects.npu.schedule_attrs import ScheduleAttr
+    from npu_opt.dialects.npu.schedule_policy import schedule_policy
 
-    schedule = module.attr(SCHEDULE_ATTR)
+    schedule = schedule_policy(module)
     chosen_target = schedule.sram_target if isinstance(schedule, ScheduleAttr) else None
     return Frontier(network, *labels, search.budget, search.chosen, search.points, search.performance, search.size,
                     chosen_target)

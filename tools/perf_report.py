@@ -92,7 +92,8 @@ def _schedule_cells(op: Operation) -> dict[str, Any]:
     from npu_opt.dialects.npu.schedule_attrs import (
         CASCADE_ATTR, STRIPE_ATTR, TIME_ATTR, CascadeAttr, StripeAttr,
     )
-    from npu_opt.tools.summary import result_alloc, weight_stream
+    from npu_opt.dialects.npu.perf.weight_dma import is_prefetched
+    from npu_opt.tools.summary import result_alloc, stream_dma, weight_stream
 
     time = op.attr(TIME_ATTR)
     cascade = op.attr(CASCADE_ATTR)
@@ -106,7 +107,7 @@ def _schedule_cells(op: Operation) -> dict[str, Any]:
         "stripe": _hwd(stripe.shape) if isinstance(stripe, StripeAttr) else "",
         "rolling": _hwd(cascade.rolling) if is_cascade else "",
         "weight_slices": " ".join(str(v) for v in stream.slices) if stream is not None else "",
-        "buffering": (stream.buffering + ("+prefetch" if stream.prefetch else "")) if stream is not None else "",
+        "buffering": (stream.buffering + ("+prefetch" if (dma := stream_dma(op)) is not None and is_prefetched(dma) else "")) if stream is not None else "",
         "weight_buffer_bytes": stream.buffer_bytes if stream is not None else "",
         "area": alloc.area if alloc is not None else "",
         "offset": alloc.offset if alloc is not None else "",

@@ -10,23 +10,28 @@ from npu_opt.ir.core import Operation, Value
 
 
 # --- schedule readers (also used by perf_report and memory_timeline) -------------------------
-def weight_stream(op: Operation) -> Any:
-    """The ``#npu.stream`` of the DMA feeding ``op``'s weights (None if they are not streamed).
+def stream_dma(op: Operation) -> Operation | None:
+    """The DMA carrying the ``#npu.stream`` of ``op``'s weights (None if they are not streamed).
     A DMA op carrying a stream is its own answer."""
     from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, StreamAttr
 
-    own = op.attr(STREAM_ATTR)
-    if isinstance(own, StreamAttr):
-        return own
+    if isinstance(op.attr(STREAM_ATTR), StreamAttr):
+        return op
     weights = getattr(op, "weights", None)
     candidates = [weights] if isinstance(weights, Value) else list(op.operands)
     for value in candidates:
         producer = getattr(value, "op", None)
-        if producer is not None and producer.name == "npu.dma":
-            stream = producer.attr(STREAM_ATTR)
-            if isinstance(stream, StreamAttr):
-                return stream
+        if producer is not None and producer.name == "npu.dma" and isinstance(producer.attr(STREAM_ATTR), StreamAttr):
+            return producer
     return None
+
+
+def weight_stream(op: Operation) -> Any:
+    """The ``#npu.stream`` of the DMA feeding ``op``'s weights (None if they are not streamed)."""
+    from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR
+
+    dma = stream_dma(op)
+    return dma.attr(STREAM_ATTR) if dma is not None else None
 
 
 def result_alloc(op: Operation) -> Any:
@@ -85,7 +90,9 @@ def _bytes(value: int) -> str:
 def summary_text(module: Operation, input_name: str) -> str:
     """The summary of an estimated module (check ``summary_csv.missing_costs`` first)."""
     from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
-    from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr, knob_phrases
+    from npu_opt.dialects.npu.perf.weight_dma import is_prefetched
+    from npu_opt.dialects.npu.schedule_attrs import USAGE_ATTR, ScheduleAttr, UsageAttr, knob_phrases
+    from npu_opt.dialects.npu.schedule_policy import schedule_policy
     from npu_opt.dialects.npu.target_attr import target_of
     from npu_opt.tools.summary_csv import accelerator_label, network_name
 
@@ -96,7 +103,7 @@ def summary_text(module: Operation, input_name: str) -> str:
     if target is not None:
         lines.append(f"  Target: {accelerator_label(target.accelerator.name)}, {target.system.name}, "
                      f"{target.memory_mode.name}, {target.core_clock / 1e6:g} MHz")
-    schedule = module.attr(SCHEDULE_ATTR)
+    schedule = schedule_policy(module)
     if isinstance(schedule, ScheduleAttr):
         beyond = knob_phrases(schedule.point_flags(), schedule.buffer_limit, schedule.width_bands, lambda n: f"{n:,} B")
         lines.append(f"  Schedule: {schedule.strategy} (arena cache size {schedule.arena_cache_size:,} B, "
@@ -127,7 +134,7 @@ def summary_text(module: Operation, input_name: str) -> str:
     if found:
         double = sum(1 for _, s in found if s.buffering == "double")
         lines.append(f"  Weight streams: {len(found)} ({double} double-buffered, "
-                     f"{sum(1 for _, s in found if s.prefetch)} prefetched, {_plural(sum(s.bytes for _, s in found), 'byte')}, "
+                     f"{sum(1 for dma, _ in found if is_prefetched(dma))} prefetched, {_plural(sum(s.bytes for _, s in found), 'byte')}, "
                      f"{_plural(sum(s.buffer_bytes for _, s in found), 'buffer byte')})")
     else:
         lines.append("  Weight streams: 0")
@@ -175,10 +182,11 @@ def bound_lines(module: Operation, cycles: float, usage: Any) -> list[str]:
 
 def _search_lines(module: Operation) -> list[str]:
     """What a schedule search (``npu.search``) chose and what the frontier offered; [] without one."""
-    from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, ScheduleAttr, SearchAttr, knob_phrases
+    from npu_opt.dialects.npu.schedule_attrs import SEARCH_ATTR, ScheduleAttr, SearchAttr, knob_phrases
+    from npu_opt.dialects.npu.schedule_policy import schedule_policy
 
     search = module.attr(SEARCH_ATTR)
-    schedule = module.attr(SCHEDULE_ATTR)
+    schedule = schedule_policy(module)
     if not isinstance(search, SearchAttr):
         return []
     lines = [f"  Search: the fastest of {_plural(len(search.points), 'frontier point')} within {search.budget:,} B "
@@ -291,4 +299,4 @@ class Reports:
             stdout.flush()
 
 
-__all__ = ["Reports", "cascades", "result_alloc", "streams", "summary_text", "weight_stream"]
+__all__ = ["Reports", "cascades", "result_alloc", "stream_dma", "streams", "summary_text", "weight_stream"]

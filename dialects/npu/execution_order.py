@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Iterator, NamedTuple
 
 from npu_opt.dialects.npu.ops_common import NpuOp
-from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, TIME_ATTR, CascadeAttr
+from npu_opt.dialects.npu.schedule_attrs import TIME_ATTR
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.analysis import Analysis, AnalysisManager
@@ -237,24 +237,11 @@ def execution_order(block: Block) -> list[Operation]:
 def renumber(order: list[Operation], ctx: PassContext) -> None:
     """Number ``order`` (a function's executed ops) 0, 1, 2, ... as their ``npu.time``: the one
     routine writing the fact, for npu-order and for the passes that insert or move weight DMAs
-    (npu-insert-dma, npu-buffer-weights, npu-allocate). A cascade's id is its first member's
-    time, so cascade members (``npu.cascade``) are renamed with the new time of their cascade's
-    first member, and so are concatenations rolling in a cascade (views, which have no time)."""
-    first: dict[int, int] = {}  # old cascade id -> new time of its first member
-    for time, op in enumerate(order):
-        cascade = op.attr(CASCADE_ATTR)
-        if isinstance(cascade, CascadeAttr):
-            first[cascade.id] = min(first.get(cascade.id, time), time)
+    (npu-insert-dma, npu-buffer-weights, npu-allocate)."""
     for time, op in enumerate(order):
         current = op.attr(TIME_ATTR)
         if not (isinstance(current, IntegerAttr) and current.value == time):
             ctx.rewriter.set_attr(op, TIME_ATTR, IntegerAttr(time))
-    block = order[0].parent if order else None
-    views = [op for op in block.ops if is_view(op)] if block is not None else []
-    for op in [*order, *views]:
-        cascade = op.attr(CASCADE_ATTR)
-        if isinstance(cascade, CascadeAttr) and first.get(cascade.id, cascade.id) != cascade.id:
-            ctx.rewriter.set_attr(op, CASCADE_ATTR, CascadeAttr(first[cascade.id], cascade.rolling))
 
 
 class BlockOrder(NamedTuple):

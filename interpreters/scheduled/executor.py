@@ -12,6 +12,7 @@ import numpy as np
 
 from npu_opt.dialects.npu.ops_common import NpuComputeOp
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
+from npu_opt.dialects.npu.perf.weight_dma import is_prefetched
 from npu_opt.dialects.npu.schedule_attrs import (
     ALLOC_ATTR, CASCADE_ATTR, SECOND_BUFFER_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, AllocAttr, CascadeAttr, StreamAttr, StripeAttr,
 )
@@ -243,10 +244,10 @@ class ScheduledRun:
         cascade = op.attr(CASCADE_ATTR)
         if isinstance(cascade, CascadeAttr):
             members = [m for m in executed
-                       if step_of[m] == cascade.id and isinstance(m.attr(CASCADE_ATTR), CascadeAttr)]
+                       if step_of[m] == step_of[op] and isinstance(m.attr(CASCADE_ATTR), CascadeAttr)]
             end = _time(members[-1])
             for other in executed:  # ops timed inside the cascade (its DMAs) run before its stripes
-                if cascade.id < _time(other) <= end and other not in members \
+                if step_of[op] < _time(other) <= end and other not in members \
                         and not isinstance(other.attr(CASCADE_ATTR), CascadeAttr):
                     self._step(other, executed, step_of, fills)
             self._run_cascade(members)
@@ -259,8 +260,13 @@ class ScheduledRun:
 
     @staticmethod
     def _step_times(executed: list[Operation]) -> dict[Operation, int]:
-        """The time of the step each op runs in: a cascade member's is its cascade's start."""
-        return {op: (cascade.id if isinstance(cascade := op.attr(CASCADE_ATTR), CascadeAttr) else _time(op))
+        """The time of the step each op runs in: a cascade member's is its cascade's start (the
+        time of its first member)."""
+        start: dict[int, int] = {}
+        for op in executed:
+            if isinstance(cascade := op.attr(CASCADE_ATTR), CascadeAttr):
+                start[cascade.id] = min(start.get(cascade.id, _time(op)), _time(op))
+        return {op: (start[cascade.id] if isinstance(cascade := op.attr(CASCADE_ATTR), CascadeAttr) else _time(op))
                 for op in executed}
 
     def _transfer_starts(self, executed: list[Operation],
@@ -276,7 +282,7 @@ class ScheduledRun:
                 continue
             start = _time(op)
             readers = [_time(u) for u in op.results[0].users() if _is_executed(u)]
-            if stream.stream.prefetch and readers and start < min(readers):  # (issued after it: no prefetch)
+            if is_prefetched(op) and readers and start < min(readers):  # (issued after it: no prefetch)
                 index = bisect_left(compute_times, min(readers)) - 1
                 # (a prefetch issued after the op it fills under copies under that op's last slice,
                 # into bytes that slice does not read: run whole here, that op has finished)

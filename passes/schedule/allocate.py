@@ -11,7 +11,7 @@ from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, SCHEDULE_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr,
     SearchKnob, UsageAttr,
 )
 from npu_opt.dialects.npu.target_attr import target_of
@@ -20,6 +20,7 @@ from npu_opt.ir.attributes import ArrayAttr, IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, PipelineError, option, register_pass, suggest
+from npu_opt.dialects.npu.schedule_policy import schedule_policy
 from npu_opt.dialects.npu.execution_order import graph_blocks, is_view, renumber
 from npu_opt.passes.schedule.alloc_greedy import greedy_allocate
 from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
@@ -92,7 +93,7 @@ class Allocate(Pass):
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
-        schedule = module.attr(SCHEDULE_ATTR)
+        schedule = schedule_policy(module)
         # the option, or a schedule search's choice recorded in npu.schedule
         overlap = self.prefetch_overlap == "true" or (
             not self.prefetch_overlap and isinstance(schedule, ScheduleAttr) and schedule.prefetch_overlap)

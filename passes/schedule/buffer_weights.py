@@ -17,13 +17,14 @@ from npu_opt.hardware.perf.weight_buffering import BufferingDecision, buffered_c
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, arena_placement, is_weight_dma, source_area, weight_dma, weight_encoder
 from npu_opt.hardware.codec.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, SCHEDULE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr,
+from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr,
                                                  SearchKnob, StreamAttr)
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
+from npu_opt.dialects.npu.schedule_policy import schedule_policy
 from npu_opt.dialects.npu.execution_order import execution_order, renumber, runs_by_function
 from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
 
@@ -159,7 +160,7 @@ class BufferWeights(Pass):
         target = target_of(module)
         perf = perf_target(target)
         limit = self._limit(module, target)
-        schedule = module.attr(SCHEDULE_ATTR)
+        schedule = schedule_policy(module)
         # a buffer limit to fill (a search's Size schedule) is a limit on all the buffers live
         # together: a cascade member's buffer must fit beside those of the members before it
         together = isinstance(schedule, ScheduleAttr) and schedule.buffer_limit > 0
@@ -189,7 +190,7 @@ class BufferWeights(Pass):
         size whatever the module says."""
         if self.buffer_limit > 0:
             return self.buffer_limit
-        schedule = module.attr(SCHEDULE_ATTR)
+        schedule = schedule_policy(module)
         if not isinstance(schedule, ScheduleAttr) or self.optimise == "Performance":
             return target.arena_cache_size
         if self.optimise == "Size" or schedule.strategy == "Size":

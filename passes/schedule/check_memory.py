@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 from npu_opt.dialects.npu.ops_common import element_bytes, encoding_of, shape_of
 from npu_opt.dialects.npu.ops_elementwise import BinaryElementwiseOp, LutOp, UnaryElementwiseOp
 from npu_opt.dialects.npu.ops_memory import DmaOp
+from npu_opt.dialects.npu.perf.weight_dma import is_prefetched
 from npu_opt.dialects.npu.schedule_attrs import (
     ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, SECOND_BUFFER_ATTR, STREAM_ATTR, AllocAttr, CascadeAttr, StreamAttr,
 )
@@ -327,7 +328,7 @@ def _half_step_ends(group: Group, first: int, last: int, sched: FunctionSchedule
         return None, False
     previous = sched.previous_op(min(times))
     # (only a DMA issued after the op it fills under: one issued before copies before that op runs)
-    late = (previous[0] if stream.prefetch and not group.second and previous is not None and first < min(times)
+    late = (previous[0] if is_prefetched(dma) and not group.second and previous is not None and first < min(times)
             and dma in sched.time and sched.time[dma] > previous[0] else None)
     early = False
     if stream.buffering == "double" and last == max(times):

@@ -12,6 +12,7 @@ from npu_opt.dialects.npu.attrs import KernelAttr
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, shape_of
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
 from npu_opt.hardware.codec.weight_size import SCALE_RECORD_BYTES
+from npu_opt.dialects.npu.perf.weight_dma import is_prefetched
 from npu_opt.dialects.npu.schedule_attrs import (
     CASCADE_ATTR, STREAM_ATTR, STRIPE_ATTR, TIME_ATTR, CascadeAttr, StreamAttr, StripeAttr,
 )
@@ -89,7 +90,7 @@ def transfer_start(sched: FunctionSchedule, dma: Operation) -> int | None:
     before its (first) reader when that is earlier (see the module docstring)."""
     time = sched.time.get(dma)
     stream = stream_of(dma)
-    if time is None or stream is None or not stream.prefetch:
+    if time is None or stream is None or not is_prefetched(dma):
         return time
     times = [sched.time[r] for r in readers(dma.results[0])[0] if r in sched.time]
     previous = sched.previous_op(min(times)) if times else None
@@ -183,7 +184,7 @@ def check_dmas(sched: FunctionSchedule, report: Report) -> None:
             continue
         time = sched.time[dma]
         stream = stream_of(dma)
-        prefetch = stream is not None and stream.prefetch
+        prefetch = stream is not None and is_prefetched(dma)
         for reader in readers(dma.results[0])[0]:
             if reader not in sched.time:
                 continue
@@ -248,8 +249,8 @@ def _upscale(op: Operation) -> int:
 
 
 def check_cascades(sched: FunctionSchedule, report: Report) -> None:
-    """Rule 5: stripes fit their OFM; cascade ids are the time of their first member; a rolling
-    buffer is read only by members of its cascade and holds the rows the reader's stripe needs
+    """Rule 5: stripes fit their OFM; a function's cascade ids count from 0 in the order the
+    cascades start; a rolling buffer is read only by members of its cascade and holds the rows the reader's stripe needs
     plus the producer's stripe (at most the producer's whole OFM)."""
     first_of: dict[int, tuple[int, Operation]] = {}
     for op in sched.executed:
@@ -273,10 +274,10 @@ def check_cascades(sched: FunctionSchedule, report: Report) -> None:
         cascade = op.attr(CASCADE_ATTR)
         if isinstance(op, ConcatOp) and isinstance(cascade, CascadeAttr):
             _check_concat_rolling(sched, op, cascade, report)
-    for cid, (time, op) in first_of.items():
-        if time != cid:
-            report(5, f"cascade {cid} starts with {label(op)} at time {time} (a cascade's id is the time of "
-                      "its first op)", op)
+    for index, (cid, (time, op)) in enumerate(sorted(first_of.items(), key=lambda item: item[1][0])):
+        if cid != index:
+            report(5, f"cascade {cid} starts with {label(op)} at time {time}, so its id should be {index} (a "
+                      "function's cascades are numbered 0, 1, ... in the order they start)", op)
 
 
 def _check_rolling(sched: FunctionSchedule, producer: Operation, cascade: CascadeAttr,

@@ -4,7 +4,8 @@ the rules, not from the passes, so it catches their mistakes.
 Design notes: docs/scheduler_design.md, section npu-check-schedule (check_schedule)."""
 from __future__ import annotations
 
-from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, USAGE_ATTR, ScheduleAttr, UsageAttr
+from npu_opt.dialects.npu.schedule_policy import schedule_policy
+from npu_opt.dialects.npu.schedule_attrs import USAGE_ATTR, ScheduleAttr, UsageAttr
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.hardware.errors import TargetError
 from npu_opt.ir.core import Operation
@@ -86,7 +87,7 @@ def _limits(module: Operation):
         target = target_of(module, required=False)
     except TargetError:
         target = None
-    schedule = module.attr(SCHEDULE_ATTR)
+    schedule = schedule_policy(module)
     fast = target.fast_storage_area if target is not None else "Sram"
     space = target.accelerator.max_address_offset if target is not None else ADDRESS_SPACE_WITHOUT_TARGET
     # (where the arena is the fast storage, its cache size is a target the schedule may exceed)

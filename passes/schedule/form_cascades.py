@@ -15,11 +15,11 @@ from npu_opt.hardware.perf.op_desc import NpuOpDesc
 from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.dialects.npu.schedule_policy import POLICY_ATTR
 from npu_opt.dialects.npu.schedule_attrs import (
-    CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr, SearchKnob, StripeAttr,
+    CASCADE_ATTR, SCHEDULE_ATTR, STRATEGIES, STRIPE_ATTR, CascadeAttr, ScheduleAttr, SearchKnob, StripeAttr,
 )
 from npu_opt.dialects.npu.target_attr import target_of
-from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, Operation
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
@@ -139,10 +139,12 @@ class FormCascades(Pass):
         largest = 0
         for block, runs in runs_by_function(module, ctx):
             formed: set[Operation] = set()
+            next_id = 0  # ids count the function's cascades from 0, as they are formed
             for run in runs:
                 for cascade, ops, records in self._schedule_run(block, run, target, strategy, limit, ctx, min_peaks,
                                                                 growth, joins, branches, concats):
-                    formed.update(self._write(cascade, ops, ctx))
+                    formed.update(self._write(cascade, ops, next_id, ctx))
+                    next_id += 1
                     ctx.stat("cascades")
                     ctx.stat("ops-cascaded", len(cascade.members))
                     ctx.stat("rolling-bytes", cascade.rolling_bytes(records))
@@ -167,8 +169,8 @@ class FormCascades(Pass):
         policy = base.replaced(strategy=strategy, arena_cache_size=target.arena_cache_size, sram_target=sram_target,
                                stripe_growth=growth, prefetch_overlap=overlap, cascade_joins=joins,
                                cascade_branches=branches, cascade_concats=concats)
-        if schedule != policy:
-            ctx.rewriter.set_attr(module, SCHEDULE_ATTR, policy)
+        if module.attr(POLICY_ATTR) != policy:
+            ctx.rewriter.set_attr(module, POLICY_ATTR, policy)
         if largest > ctx.stats["largest-cascade"]:
             ctx.stat("largest-cascade", largest - ctx.stats["largest-cascade"])
 
@@ -359,11 +361,9 @@ class FormCascades(Pass):
 
     # -- writing -------------------------------------------------------------------------------
     @staticmethod
-    def _write(cascade: Cascade, ops: list[Operation], ctx: PassContext) -> list[Operation]:
-        """Write the cascade's attributes; returns the ops written (members and the
-        concatenations rolling in it)."""
-        time = ops[cascade.start].attr(TIME_ATTR)
-        cascade_id = time.value if isinstance(time, IntegerAttr) else cascade.start
+    def _write(cascade: Cascade, ops: list[Operation], cascade_id: int, ctx: PassContext) -> list[Operation]:
+        """Write the cascade's attributes with its id (its index in the function); returns the
+        ops written (members and the concatenations rolling in it)."""
         for index in cascade.members:
             op = ops[index]
             ofm = op.results[0]

@@ -10,6 +10,7 @@ from typing import Hashable, Iterable, Literal, Protocol, Sequence
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.hardware.op_kind import OpKind
 from npu_opt.dialects.npu.ops_common import NpuOp, element_bytes, encoding_of, feature_map, is_constant
+from npu_opt.dialects.npu.perf.weight_dma import is_prefetched
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, StreamAttr
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
@@ -183,17 +184,20 @@ class _Extraction:
         self.homes: dict[Value, _Home] = {}
         self.seconds: list[LiveRange] = []
         """The second buffers of double-buffered weight streams, made by ``build``."""
+        self.cascade_start: dict[int, int] = {}  # cascade id -> time of its first member
         self.cascade_end: dict[int, int] = {}
         for op in self.order:
             cascade = op.attr(CASCADE_ATTR)
             if isinstance(cascade, CascadeAttr):
-                self.cascade_end[cascade.id] = max(self.cascade_end.get(cascade.id, cascade.id), self.times[op])
+                time = self.times[op]
+                self.cascade_start[cascade.id] = min(self.cascade_start.get(cascade.id, time), time)
+                self.cascade_end[cascade.id] = max(self.cascade_end.get(cascade.id, time), time)
 
     def span(self, op: Operation) -> tuple[int, int]:
         """When ``op`` writes (first) and reads (last): a cascade member runs over the cascade."""
         cascade = op.attr(CASCADE_ATTR)
         if isinstance(cascade, CascadeAttr):
-            return min(cascade.id, self.times[op]), self.cascade_end[cascade.id]
+            return self.cascade_start[cascade.id], self.cascade_end[cascade.id]
         time = self.times[op]
         return time, time
 
@@ -270,7 +274,7 @@ class _Extraction:
             if isinstance(cascade, CascadeAttr) and cascade.rolling is not None:
                 size = rolling_bytes(value, cascade.rolling)
                 kind = "rolling"
-                first = min(first, cascade.id)
+                first = min(first, self.cascade_start[cascade.id])
                 record.last = max(record.last, self.cascade_end[cascade.id])
             interface = costed(producer)
             if interface is not None and interface.kind is OpKind.DMA:
@@ -279,7 +283,7 @@ class _Extraction:
                 if isinstance(stream, StreamAttr):
                     size = stream.buffer_bytes
                     readers = [self.times[op] for op in value.users() if op in self.times]
-                    if stream.prefetch and producer in self.times:
+                    if is_prefetched(producer) and producer in self.times:
                         start = min(first, self.prefetch_start(producer))
                         if not self.prefetch_overlap:
                             first = start

@@ -14,7 +14,8 @@ from npu_opt.hardware.perf.access import element_access
 from npu_opt.hardware.perf.arch import perf_target
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, report_name
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
-from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, SCHEDULE_ATTR, CascadeAttr, ScheduleAttr
+from npu_opt.dialects.npu.schedule_policy import schedule_policy
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr, ScheduleAttr
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
@@ -91,7 +92,7 @@ class PlaceFastStorage(Pass):
             return
         limit = self.limit
         if limit < 0:
-            schedule = module.attr(SCHEDULE_ATTR)
+            schedule = schedule_policy(module)
             limit = schedule.sram_target if isinstance(schedule, ScheduleAttr) else target.arena_cache_size
         fast, arena = target.fast_storage_area, target.feature_map_storage_area
         for block in list(graph_blocks(module)):

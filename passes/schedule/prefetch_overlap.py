@@ -168,7 +168,7 @@ def tensor_name(r: LiveRange, name: Callable[[Operation], str]) -> str:
 
 
 def apply_drops(settled: Settled, name: Callable[[Operation], str], ctx: PassContext) -> list[Operation]:
-    """Take ``prefetch`` off the stream of each dropped range's DMA and mark it ``npu.unhidden``,
+    """Mark each dropped range's DMA ``npu.unhidden`` (its ``npu.stream`` keeps the prefetch npu-buffer-weights chose),
     with a remark naming the DMA, the tensor whose bytes it shares and those bytes; count the
     moved and dropped prefetches. Returns the DMAs."""
     if settled.moved:
@@ -180,10 +180,7 @@ def apply_drops(settled: Settled, name: Callable[[Operation], str], ctx: PassCon
         r, other = settled.ranges[drop.index], settled.ranges[drop.clash]
         mine, theirs = byte_span(r, settled.offsets[drop.index]), byte_span(other, settled.offsets[drop.clash])
         dma = r.owner.op if isinstance(r.owner, OpResult) else None
-        stream = dma.attr(STREAM_ATTR) if dma is not None else None
-        assert dma is not None and isinstance(stream, StreamAttr)
-        ctx.rewriter.set_attr(dma, STREAM_ATTR, StreamAttr(stream.slices, stream.buffering, stream.buffers,
-                                                           stream.bytes, False))
+        assert dma is not None and isinstance(dma.attr(STREAM_ATTR), StreamAttr)
         ctx.rewriter.set_attr(dma, UNHIDDEN_ATTR, UNIT)
         low, high = max(mine[0], theirs[0]), min(mine[1], theirs[1])
         ctx.remark(f"prefetch dropped: the weight buffer of DMA {name(dma)} ({r.area} bytes {mine[0]}..{mine[1] - 1}) "

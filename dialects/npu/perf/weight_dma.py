@@ -15,6 +15,7 @@ from npu_opt.hardware.perf.op_desc import NpuOpDesc
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.hardware.codec.weight_size import SCALE_RECORD_BYTES, EncodedWeights, WeightRange
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
+from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, UNHIDDEN_ATTR, StreamAttr
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation, Value
 
@@ -44,6 +45,13 @@ def is_weight_dma(op: Operation) -> bool:
         return False
     users = op.results[0].users()
     return bool(users) and all(weights_of(user) is op.results[0] for user in users)
+
+
+def is_prefetched(dma: Operation) -> bool:
+    """True if ``dma``'s stream is prefetched under the op before its reader: npu-buffer-weights
+    chose it (``npu.stream``) and npu-allocate did not drop it (``npu.unhidden``)."""
+    stream = dma.attr(STREAM_ATTR)
+    return isinstance(stream, StreamAttr) and stream.prefetch and dma.attr(UNHIDDEN_ATTR) is None
 
 
 def weight_source(op: Operation) -> Value | None:
@@ -117,5 +125,5 @@ def weight_encoder(op: Operation, desc: NpuOpDesc, perf: PerfTarget, block: Bloc
     return WeightStreams.of(op, analyses).encoder(op, hwio, perf, desc, block), False
 
 
-__all__ = ["Encoder", "arena_placement", "is_weight_dma", "raw_encoding", "source_area", "weight_dma", "weight_encoder", "weight_source",
+__all__ = ["Encoder", "arena_placement", "is_prefetched", "is_weight_dma", "raw_encoding", "source_area", "weight_dma", "weight_encoder", "weight_source",
            "weights_of"]

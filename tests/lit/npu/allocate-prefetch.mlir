@@ -1,8 +1,8 @@
 // npu-allocate{prefetch-overlap=true}: a prefetched weight buffer is allocated from its DMA's time
 // (between the previous op and its consumer, as Vela's live ranges have it), so it may take the
 // bytes of a buffer the previous op frees. Where it does, the transfer cannot run under that op:
-// `prefetch` is dropped from the stream, the DMA is marked npu.unhidden (npu-estimate hides none
-// of it), and a remark names the DMA, the tensor and the bytes. A prefetch whose buffer overlaps
+// the DMA is marked npu.unhidden (its stream keeps the prefetch npu-buffer-weights chose;
+// npu-estimate hides none of it), and a remark names the DMA, the tensor and the bytes. A prefetch whose buffer overlaps
 // nothing keeps its flag and is written live from the previous op, as without the option.
 // RUN: %npu_opt %s --split-input-file --pass="npu-allocate{prefetch-overlap=true}" | %filecheck %s --check-prefix=ON
 // RUN: %npu_opt %s --split-input-file --pass="npu-allocate{prefetch-overlap=true}" --pass-remarks --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
@@ -15,7 +15,7 @@
 // the option the buffer is live from time 0 and gets bytes of its own.
 // ON-LABEL: func.func @overlap
 // ON-SAME: npu.arg_alloc = [#npu.alloc<Sram, offset = [[IN:[0-9]+]], size = 2048, live = [0, 0]>]
-// ON: "npu.dma"{{.*}}npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [1024], bytes = 1024>, npu.unhidden, npu.alloc = #npu.alloc<Sram, offset = [[IN]], size = 1024, live = [1, 2]>
+// ON: "npu.dma"{{.*}}npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [1024], bytes = 1024, prefetch>, npu.unhidden, npu.alloc = #npu.alloc<Sram, offset = [[IN]], size = 1024, live = [1, 2]>
 // REMARK: remark: prefetch dropped: the weight buffer of DMA 'conv_b_weights' (npu.dma) (Sram bytes [[LO:[0-9]+]]..[[HI:[0-9]+]]) shares bytes [[LO]]..[[HI]] (1024 bytes) with argument #0 (live 0..0) at time 0, before its reader at time 2; the DMA waits for the previous op to end and its transfer is not hidden
 // REMARK: 1 prefetch-dropped
 // OFF-LABEL: func.func @overlap

@@ -88,7 +88,7 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 // Size, shared SRAM: the MIN build finds no cascade that beats 'a' alone (16384 bytes); the MIN
 // schedule's peak becomes the module's SRAM target, the limit weight buffering and fast storage
 // then work under (not the arena cache size).
-// CHECK: npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 16384>
+// CHECK: npu.policy = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 16384>
 // CHECK-LABEL: func.func @size_min_peak
 // CHECK-NOT: npu.cascade
 // REMARK: remark: cascading stops at 'a_avgpool': no longer chain up to 'c' needs less fast storage than 16384 bytes
@@ -105,7 +105,7 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 
 // The same with a buffer limit (a search's choice): the cascades are Size's, but the SRAM target
 // the passes after them work under is the limit, as it is larger than the MIN schedule's peak.
-// CHECK: npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 20000, buffer_limit = 20000>
+// CHECK: npu.policy = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 20000, buffer_limit = 20000>
 // CHECK-LABEL: func.func @size_buffer_limit
 // CHECK-NOT: npu.cascade
 // REMARK: remark: Size: the passes after the cascades may fill 20000 bytes of fast storage (npu.schedule's buffer_limit), more than the cascaded MIN schedule's 16384
@@ -123,7 +123,7 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 // Size with spilling (Dedicated SRAM): only rolling buffers live in fast storage, so the MIN
 // cascade's 6144 bytes of them are the limit; a taller stripe does not fit it and the SRAM target
 // written is that peak.
-// CHECK: npu.schedule = #npu.schedule<Size, arena_cache_size = 393216, sram_target = 6144>
+// CHECK: npu.policy = #npu.schedule<Size, arena_cache_size = 393216, sram_target = 6144>
 // CHECK-LABEL: func.func @size_spilling
 // CHECK: "npu.avg_pool"{{.*}}npu.stripe = #npu.stripe<1x16x16>, npu.cascade = #npu.cascade<0, rolling = 
 // REMARK: remark: stripe growth of the cascade 'a_avgpool'..'e': kept the MIN stripes: a final stripe of 2 rows needs 16384 bytes, more than the limit of 6144 bytes
@@ -177,7 +177,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 
 // Size, shared SRAM: an elementwise OFM overwrites its IFM whatever their quantisations (only the
 // stored i8 must match), so 'b_add' needs its IFM and the live %arg0, 16384 bytes, not 24576.
-// CHECK: npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 16384>
+// CHECK: npu.policy = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 16384>
 // CHECK-LABEL: func.func @size_add_in_place
 module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">, npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = 4294967296>} {
   func.func @size_add_in_place(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.25>> {
@@ -193,7 +193,7 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 // so whole anyway) in 8000 bytes of dedicated SRAM. Without cascade joins the add is not
 // cascadable and the chain stops at the project conv.
 // CHECK-LABEL: func.func @residual(
-// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.cascade = #npu.cascade<1>}
+// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.cascade = #npu.cascade<0>}
 // CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}{npu.time = 3 : i64} :
 // REMARK: remark: cascading stops at 'c_project': its consumer 'd_join' cannot be cascaded: its second operand is a feature map (only a constant or scalar may be)
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000>} {
@@ -216,11 +216,11 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // The same block with cascade_joins: the add joins the cascade (its IFM, the project conv's OFM,
 // now rolls; the block input is read stripe by stripe from the whole tensor), and so does the
 // pool after it, with a final stripe of 4 rows. The written npu.schedule keeps the flag.
-// CHECK: npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>
+// CHECK: npu.policy = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>
 // CHECK-LABEL: func.func @residual_joined(
-// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1, rolling = 8x16x16>}
-// CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1, rolling = 12x16x16>}
-// CHECK: "npu.max_pool"{{.*}}name = "e"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1>}
+// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
+// CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 12x16x16>}
+// CHECK: "npu.max_pool"{{.*}}name = "e"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0>}
 // REMARK: remark: cascade of 4 ops from 'b_conv' to 'e': final stripe 4 rows, 7168 bytes of rolling buffers, 7968 bytes of fast storage
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>} {
   func.func @residual_joined(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
@@ -243,7 +243,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // and by the add), so it joins the cascade too and its OFM rolls in a buffer that must also hold
 // the rows the add reads after 'b_conv' and 'c_project' have run ahead (here the chain's 8 rows
 // already do). The whole block is one cascade in 6944 bytes, where joins alone need 7968.
-// CHECK: npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_branches>
+// CHECK: npu.policy = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_branches>
 // CHECK-LABEL: func.func @residual_branched(
 // CHECK: name = "a_in"{{.*}}npu.stripe = #npu.stripe<2x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
 // CHECK: name = "b_conv"{{.*}}npu.cascade = #npu.cascade<0, rolling = 4x16x16>}
@@ -276,7 +276,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // (both its operands are whole, written before it).
 // CHECK-LABEL: func.func @self_join(
 // CHECK: name = "c_project"}> {npu.time = 1 : i64, npu.stripe = #npu.stripe<{{.*}}>, npu.cascade = #npu.cascade<0>}
-// CHECK: name = "d_join"{{.*}}npu.cascade = #npu.cascade<2, rolling =
+// CHECK: name = "d_join"{{.*}}npu.cascade = #npu.cascade<1, rolling =
 // REMARK: remark: cascading stops at 'c_project': it must write its whole OFM ('d_join' reads it 2 times)
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>} {
   func.func @self_join(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
@@ -296,9 +296,9 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // write it): the chain runs through the second operand and the first is read whole; the same
 // cascade forms.
 // CHECK-LABEL: func.func @residual_skip_first(
-// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1, rolling = 8x16x16>}
-// CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<1, rolling = 12x16x16>}
-// CHECK: "npu.max_pool"{{.*}}name = "e"{{.*}}npu.cascade = #npu.cascade<1>}
+// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
+// CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 12x16x16>}
+// CHECK: "npu.max_pool"{{.*}}name = "e"{{.*}}npu.cascade = #npu.cascade<0>}
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>} {
   func.func @residual_skip_first(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {
     %w1 = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>
@@ -319,9 +319,9 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // The prefetch policy comes with the strategy: Performance keeps every prefetch (no flag); a
 // module scheduled for Performance and then for Size takes Size's prefetch_overlap (a prefetched
 // weight buffer may share bytes the previous op frees; npu-allocate follows it).
-// CHECK: npu.schedule = #npu.schedule<Performance, arena_cache_size = 4294967296, sram_target = 4294967296>
+// CHECK: npu.policy = #npu.schedule<Performance, arena_cache_size = 4294967296, sram_target = 4294967296>
 // CHECK-LABEL: func.func @prefetch_policy
-// SIZE: npu.schedule = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = {{[0-9]+}}, prefetch_overlap>
+// SIZE: npu.policy = #npu.schedule<Size, arena_cache_size = 4294967296, sram_target = {{[0-9]+}}, prefetch_overlap>
 // SIZE-LABEL: func.func @prefetch_policy
 module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 4294967296, sram_target = 4294967296>} {
   func.func @prefetch_policy(%arg0: tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x32x16x16x!quant.uniform<i8:f32, 0.5>> {

@@ -84,12 +84,12 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // -----
 
 // After npu-form-cascades, a copy npu-buffer-weights erased is inserted again, the one that is
-// still there kept; times shift and the cascade keeps the name of its first member's time.
+// still there kept; times shift and the cascade keeps its id.
 // CHECK-LABEL: func.func @cascaded
 // CHECK: %[[D1:.*]] = "npu.dma"(%{{.*}}) {npu.time = 0 : i64}
-// CHECK: "npu.conv2d"(%{{.*}}, %[[D1]], %{{.*}}) <{{.*}}name = "conv1"}> {npu.time = 1 : i64, npu.cascade = #npu.cascade<1, rolling = 2x8x16>}
+// CHECK: "npu.conv2d"(%{{.*}}, %[[D1]], %{{.*}}) <{{.*}}name = "conv1"}> {npu.time = 1 : i64, npu.cascade = #npu.cascade<0, rolling = 2x8x16>}
 // CHECK: %[[D2:.*]] = "npu.dma"(%{{.*}}) {npu.time = 2 : i64}
-// CHECK: "npu.conv2d"(%{{.*}}, %[[D2]], %{{.*}}) <{{.*}}name = "conv2"}> {npu.time = 3 : i64, npu.cascade = #npu.cascade<1>}
+// CHECK: "npu.conv2d"(%{{.*}}, %[[D2]], %{{.*}}) <{{.*}}name = "conv2"}> {npu.time = 3 : i64, npu.cascade = #npu.cascade<0>}
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">} {
   func.func @cascaded(%ifm: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>

@@ -76,4 +76,4 @@
 
 // PLAIN-LABEL: module attributes
 // PLAIN-NOT: npu.search
-// PLAIN-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 16384>
+// PLAIN-SAME: npu.policy = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 16384>

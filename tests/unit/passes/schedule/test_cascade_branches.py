@@ -17,7 +17,8 @@ import pytest
 
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
-from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, SCHEDULE_ATTR, CascadeAttr
+from npu_opt.dialects.npu.schedule_policy import schedule_policy
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
 from npu_opt.interpreters.scheduled import run_scheduled
 from npu_opt.ir.interpreter import run_function
 from npu_opt.ir.parser import parse_module
@@ -151,7 +152,7 @@ def test_branched_schedules_check_and_run_like_the_legalised_model(target: str, 
     text = _scheduled(target, strategy, True)
     module = parse_module(text, "residual.mlir")
     assert print_op(module) == text
-    assert module.attr(SCHEDULE_ATTR).cascade_branches
+    assert schedule_policy(module).cascade_branches
     assert run_pipeline(module, "npu-check-schedule") == ""
     reference = _module(target, _residual_text())
     assert run_pipeline(reference, "npu-legalize") == ""
@@ -192,7 +193,7 @@ def test_searched_schedules_with_branches_and_a_buffer_limit_check_and_run_like_
     text = print_op(module)
     searched = parse_module(text, "residual.mlir")
     assert print_op(searched) == text
-    schedule = searched.attr(SCHEDULE_ATTR)
+    schedule = schedule_policy(searched)
     if budget > 60000:
         assert schedule.strategy == "Size" and schedule.cascade_branches and schedule.buffer_limit > 0
         assert schedule.sram_target == schedule.buffer_limit

@@ -17,6 +17,7 @@ from npu_opt.dialects.npu.ops_memory import ConcatOp
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
 from npu_opt.hardware.perf.op_desc import Kernel, Resampling
 from npu_opt.hardware.perf.shape import Shape4
+from npu_opt.dialects.npu.schedule_policy import schedule_policy
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, SCHEDULE_ATTR, SEARCH_ATTR, CascadeAttr
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.printer import print_op
@@ -131,7 +132,7 @@ def test_concat_schedules_check_and_run_like_the_legalised_model(target: str, st
     # (check_scheduled: print/parse fixed point, npu-check-schedule, bit-exact scheduled run)
     pipeline = f"schedule{{optimise={strategy} cascade-concats=true}}"
     text = _scheduled(target, pipeline)
-    assert parse_module(text, "fire.mlir").attr(SCHEDULE_ATTR).cascade_concats
+    assert schedule_policy(parse_module(text, "fire.mlir")).cascade_concats
 
 
 def test_rolling_concatenations_keep_a_small_dedicated_sram_fed() -> None:
@@ -198,7 +199,7 @@ def test_a_part_written_outside_the_cascade_is_refused() -> None:
 def test_a_search_with_room_chooses_rolling_concatenations_and_its_point_comes_back() -> None:
     module = imported_with_target("fire", *TARGETS["shared"])
     assert run_pipeline(module, "schedule{sram-budget=60000}") == ""
-    schedule = module.attr(SCHEDULE_ATTR)
+    schedule = schedule_policy(module)
     assert schedule.strategy == "Size" and schedule.cascade_concats
     search = module.attr(SEARCH_ATTR)
     chosen = search.points[search.chosen]

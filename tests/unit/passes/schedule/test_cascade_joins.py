@@ -13,7 +13,8 @@ import pytest
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.ops_common import is_constant
-from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, CASCADE_ATTR, SCHEDULE_ATTR, AllocAttr, CascadeAttr
+from npu_opt.dialects.npu.schedule_policy import schedule_policy
+from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, CASCADE_ATTR, AllocAttr, CascadeAttr
 from npu_opt.interpreters.scheduled import run_scheduled
 from npu_opt.ir.interpreter import run_function
 from npu_opt.ir.parser import parse_module
@@ -55,7 +56,7 @@ def _joins(module) -> list:
 @pytest.mark.parametrize("model", MODELS)
 def test_joined_schedule_checks_and_runs_like_the_legalised_model(model: str, target: str, strategy: str) -> None:
     module = parse_module(_scheduled(model, target, strategy, True), f"{model}.mlir")
-    assert module.attr(SCHEDULE_ATTR).cascade_joins
+    assert schedule_policy(module).cascade_joins
     assert run_pipeline(module, "npu-check-schedule") == ""
     reference = imported_with_target(model, *TARGETS[target])
     assert run_pipeline(reference, "estimate") == ""
@@ -74,7 +75,7 @@ def test_the_residual_adds_join_only_with_the_knob(target: str) -> None:
     plain = parse_module(_scheduled("branches", target, "Size", False), "branches.mlir")
     assert "join" in [op.attr("name").value for op in _joins(joined)]
     assert _joins(plain) == []
-    assert not plain.attr(SCHEDULE_ATTR).cascade_joins
+    assert not schedule_policy(plain).cascade_joins
 
 
 def test_a_joins_second_operand_must_stay_live_until_its_cascade_ends() -> None:

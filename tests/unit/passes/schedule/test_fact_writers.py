@@ -21,11 +21,15 @@ WRITERS: dict[str, str] = {
     "npu.block": "npu-select-block-config",
     "npu.band": "npu-width-bands",
     "npu.stripe": "npu-form-cascades",
+    "npu.cascade": "npu-form-cascades",
     "npu.search": "npu-search-schedule",
+    "npu.schedule": "npu-search-schedule",
+    "npu.policy": "npu-form-cascades",
     "npu.alloc": "npu-allocate",
     "npu.arg_alloc": "npu-allocate",
     "npu.second_buffer": "npu-allocate",
     "npu.unhidden": "npu-allocate",
+    "npu.stream": "npu-buffer-weights",
     "npu.usage": "npu-allocate",
     "npu.cost": "npu-estimate",
     "npu.cost_totals": "npu-estimate",
@@ -37,13 +41,6 @@ SHARED: dict[str, frozenset[str]] = {
     # its reader, npu-buffer-weights moves a prefetch under the op before, npu-allocate moves a
     # dropped or tail-sharing prefetch back; each renumbers through execution_order.renumber.
     "npu.time": frozenset({"npu-order", "npu-insert-dma", "npu-buffer-weights", "npu-allocate"}),
-    # A cascade's printed identity is its first member's time, renamed by every renumbering that
-    # moves a first member (npu-allocate's would too; these runs have no cascade it moves).
-    "npu.cascade": frozenset({"npu-form-cascades", "npu-insert-dma", "npu-buffer-weights"}),
-    # npu-allocate takes the prefetch off the stream of a prefetch it drops.
-    "npu.stream": frozenset({"npu-buffer-weights", "npu-allocate"}),
-    # npu-form-cascades records the SRAM target and the strategy's policy beside the search's knobs.
-    "npu.schedule": frozenset({"npu-search-schedule", "npu-form-cascades"}),
 }
 """Facts still written by more than one pass (issue 24 names them); none may gain a writer."""
 

@@ -10,6 +10,7 @@ import pytest
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.perf.ir_attrs import TOTALS_ATTR
+from npu_opt.dialects.npu.schedule_policy import POLICY_ATTR, schedule_policy
 from npu_opt.dialects.npu.schedule_attrs import SCHEDULE_ATTR, SEARCH_ATTR, USAGE_ATTR, ScheduleAttr, SearchAttr
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.parser import parse_module
@@ -86,7 +87,7 @@ def test_every_frontier_point_comes_back_under_its_own_budget() -> None:
         # the knobs may differ (another SRAM target can make the same point), and the strategy
         # too when the new budget's candidates found a strictly better point (Size filling a
         # larger budget: at the Performance point's 15,536 B, 26,543 cycles in 11,680 B)
-        assert module.attr(SCHEDULE_ATTR).strategy == strategy or (got_cycles, got_sram) != (cycles, sram)
+        assert schedule_policy(module).strategy == strategy or (got_cycles, got_sram) != (cycles, sram)
         text = print_op(module)
         again = parse_module(text, "searched.mlir")
         assert print_op(again) == text
@@ -106,8 +107,10 @@ def test_a_frontier_point_records_the_numbers_of_its_knobs(model: str, budget: i
     assert not errors
     search: SearchAttr = module.attr(SEARCH_ATTR)
     chosen = search.points[search.chosen]
-    schedule: ScheduleAttr = module.attr(SCHEDULE_ATTR)
-    # (but the SRAM target: under Size, npu-form-cascades writes its cascaded MIN schedule's peak)
+    schedule: ScheduleAttr = schedule_policy(module)
+    # npu.schedule is the point's; npu.policy too but the SRAM target (under Size, npu-form-cascades
+    # writes its cascaded MIN schedule's peak)
+    assert module.attr(SCHEDULE_ATTR) == chosen.schedule(schedule.arena_cache_size)
     assert chosen.schedule(schedule.arena_cache_size).replaced(sram_target=schedule.sram_target) == schedule
     assert valued in str(search)
     assert SearchAttr.parse(str(search)[len("#npu.search<"):-1]) == search
@@ -156,7 +159,8 @@ def test_the_knobs_beyond_vela_are_read_from_npu_schedule() -> None:
     by_options = _tail_after("branches", DEDICATED, ScheduleAttr("Performance", 16384, 8192), SCHEDULE_TAIL.replace(
         "npu-form-cascades", "npu-form-cascades{stripe-growth=full}").replace(
         "npu-allocate", "npu-allocate{prefetch-overlap=true}"))
-    by_options.attributes[SCHEDULE_ATTR] = by_ir.attr(SCHEDULE_ATTR)  # (the only difference: the knobs' record)
+    for name in (SCHEDULE_ATTR, POLICY_ATTR):  # (the only difference: the knobs' record)
+        by_options.attributes[name] = by_ir.attr(name)
     assert print_op(by_ir) == print_op(by_options)
     vela = _tail_after("branches", DEDICATED, ScheduleAttr("Performance", 16384, 8192), SCHEDULE_TAIL)
     heights = [[op.attr(STRIPE_ATTR).shape[0] for op in m.walk() if op.attr(STRIPE_ATTR) is not None]
