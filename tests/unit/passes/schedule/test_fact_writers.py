@@ -42,7 +42,7 @@ SHARED: dict[str, frozenset[str]] = {
     # dropped or tail-sharing prefetch back; each renumbers through execution_order.renumber.
     "npu.time": frozenset({"npu-order", "npu-insert-dma", "npu-buffer-weights", "npu-allocate"}),
 }
-"""Facts still written by more than one pass (issue 24 names them); none may gain a writer."""
+"""Facts still written by more than one pass; none may gain a writer."""
 
 TARGETS = {
     "shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
