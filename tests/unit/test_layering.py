@@ -60,34 +60,35 @@ def test_every_import_goes_through_the_npu_opt_namespace():
     assert not offenders, f"imports outside npu_opt: {offenders}"
 
 
-def _npu_opt_modules(path: Path) -> set[str]:
-    """The npu_opt modules ``path`` imports, at any depth (function-local imports included)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name.startswith("npu_opt."))
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
-                and node.module.startswith("npu_opt."):
-            found.add(node.module)
-    return found
-
-
 def test_the_hardware_model_reads_no_ir():
     """hardware/ is the pure Ethos-U model: of the IR it may use the diagnostics' error classes only."""
     offenders = {}
+    modules = set(_module_paths())
     for path in sorted((ROOT / "hardware").rglob("*.py")):
-        ir_uses = {name for name in _npu_opt_modules(path) if _layer_of(name) == "ir"} - {"npu_opt.ir.diagnostics"}
+        imported = _runtime_imports(path, modules, typing_too=True)
+        ir_uses = {name for name in imported if _layer_of(name) == "ir"} - {"npu_opt.ir.diagnostics"}
         if ir_uses:
             offenders[str(path.relative_to(ROOT))] = sorted(ir_uses)
     assert not offenders, f"the hardware model imports IR modules: {offenders}"
 
 
-def _runtime_imports(path: Path, modules: set[str]) -> set[str]:
+def _module_paths() -> dict[str, Path]:
+    """Every npu_opt module of the layers, by dotted name, and its file."""
+    paths = {}
+    for layer in LAYERS:
+        for path in (ROOT / layer).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            parts = parts[:-1] if parts[-1] == "__init__" else parts
+            paths["npu_opt." + ".".join(parts)] = path
+    return paths
+
+
+def _runtime_imports(path: Path, modules: set[str], typing_too: bool = False) -> set[str]:
     """The npu_opt modules ``path`` imports when it runs, function-local imports included and
-    ``if TYPE_CHECKING:`` blocks left out; ``from package import module`` imports the module."""
+    ``if TYPE_CHECKING:`` blocks left out unless ``typing_too``; ``from package import module``
+    imports the module."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+    typing_only = set() if typing_too else {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
                    and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
                    for stmt in block.body for node in ast.walk(stmt)}
     found: set[str] = set()
@@ -104,12 +105,7 @@ def _runtime_imports(path: Path, modules: set[str]) -> set[str]:
 
 def test_no_import_cycles():
     """No two modules import each other, directly or through others, not even inside a function."""
-    paths = {}
-    for layer in LAYERS:
-        for path in (ROOT / layer).rglob("*.py"):
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
-            parts = parts[:-1] if parts[-1] == "__init__" else parts
-            paths["npu_opt." + ".".join(parts)] = path
+    paths = _module_paths()
     graph = nx.DiGraph()
     for module, path in paths.items():
         graph.add_edges_from((module, imported) for imported in _runtime_imports(path, set(paths)) - {module})
