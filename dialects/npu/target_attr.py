@@ -134,8 +134,6 @@ def parse_target_body(body: str | None) -> TargetAttr:
         raise TargetError(str(err)) from None
 
 
-
-
 TARGET_ATTR = "npu.target"
 """Name of the module attribute holding the target."""
 
