@@ -204,6 +204,9 @@ class _Reader:
                 raise ContainerError(f"{what}: its {role.replace('_', '-')} tensor '{tensor.name}' is not "
                                      f"a 1-D uint8 tensor (shape {list(tensor.shape)}, type "
                                      f"{S.TENSOR_TYPE_NAMES.get(tensor.type_code, tensor.type_code)})")
+            if tensor.shape[0] < 0:
+                raise ContainerError(f"{what}: its {role.replace('_', '-')} tensor '{tensor.name}' has the "
+                                     f"negative size {tensor.shape[0]}")
             if tensor.role and tensor.role != role:
                 raise ContainerError(f"{what}: tensor '{tensor.name}' is its {role.replace('_', '-')} "
                                      f"tensor but also another operator's {tensor.role.replace('_', '-')} tensor")
