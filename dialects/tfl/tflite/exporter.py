@@ -31,6 +31,9 @@ from npu_opt.dialects.tfl.tflite.ethosu_custom import (
     ETHOS_U_CODE, NPU_CUSTOM_OPTIONS, OFFLINE_ALLOCATION, ROLES, ContainerError, PayloadHeader,
 )
 from npu_opt.dialects.tfl.tflite.ethosu_import import ARENA_OFFSETS, blob_bytes, int_attr
+from npu_opt.dialects.tfl.tflite.ethosu_layout import vela_layout
+from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
+from npu_opt.dialects.tfl.tflite.ethosu_writer import write_compiled
 from npu_opt.dialects.tfl.tflite.flatbuf import FlatBufferError, parse_raw_table
 
 _CONSTANTS = ("tfl.pseudo_const", "tfl.pseudo_qconst")
@@ -581,8 +584,15 @@ class _Writer:
 
 
 def export_tflite(module: Operation) -> bytes:
-    """Serialise ``module`` (verified tfl IR) as a TFLite flatbuffer; UserError if it cannot be."""
-    return _Exporter(module).run()
+    """Serialise ``module`` (verified tfl IR) as a TFLite flatbuffer; UserError if it cannot be.
+    A module holding tfl.ethos_u ops is a compiled model: it is written in Vela's layout."""
+    data = _Exporter(module).run()
+    if not any(op.name == "tfl.ethos_u" for op in module.walk()):
+        return data
+    try:
+        return write_compiled(vela_layout(read_compiled(data)))
+    except ContainerError as err:
+        raise UserError(f"cannot export the compiled model: {err}") from None
 
 
 __all__ = ["export_tflite"]

@@ -2,7 +2,7 @@
 // and results are its feature maps and whose attributes hold the command stream (ui32 words,
 // the driver header stripped), the read-only data, the scratch sizes and offsets and the NPU's
 // CONFIG and ID words; the arena offsets of OfflineMemoryAllocation become tfl.arena_offsets.
-// Exported and imported again, the IR is the same. A damaged payload or a missing tensor is one
+// Exported, the model is Vela's byte for byte, and imported again the same IR. A damaged payload or a missing tensor is one
 // error naming the file and the problem.
 // RUN: %npu_opt %S/../../data/vela/compiled/conv.u55-128.legacy.tflite | %filecheck %s
 // RUN: %npu_translate --import-tflite %S/../../data/vela/compiled/cpu_middle.u65-256.legacy.tflite | %filecheck %s --check-prefix=MIDDLE
@@ -11,6 +11,7 @@
 // RUN: %npu_translate --export-tflite %t.mlir -o %t.tflite
 // RUN: %npu_translate --import-tflite %t.tflite --print-debuginfo -o %t.again.mlir
 // RUN: diff %t.mlir %t.again.mlir
+// RUN: %python -c "import filecmp, sys; sys.exit(not filecmp.cmp(r'%t.tflite', r'%S/../../data/vela/compiled/cpu_middle.u65-256.legacy.tflite', shallow=False))"
 
 // CHECK-LABEL: module attributes {tfl.description = "Vela 5.2.0 Optimised", tfl.metadata = {vela_version = "5.2.0"}
 // CHECK: func.func @main(%[[IN:.*]]: tensor<1x8x8x3x!quant.uniform<i8:f32, 0.0625:-1>>) -> tensor<1x10x!quant.uniform<i8:f32, 0.25>> attributes {tfl.arena_offsets = [0 : i64]

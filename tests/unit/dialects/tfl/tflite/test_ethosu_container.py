@@ -1,7 +1,7 @@
 """The compiled-model container against Vela 5.2's own outputs (tests/data/vela/compiled): the
 reader's fields agree with what Vela's flatbuffer classes read, the legacy-core .tflite files
-are written back byte for byte (default-core ones field for field), the raw .npz files byte for
-byte, and the importer and exporter keep every ethos-u field; damage is one UserError."""
+are written back byte for byte (default-core ones field for field), also after a trip through
+the IR (tfl.ethos_u), the raw .npz files byte for byte; damage is one UserError."""
 from __future__ import annotations
 
 import random
@@ -126,6 +126,12 @@ def test_import_and_export_keep_every_ethos_u_field(path: Path) -> None:
                    for t in graph.tensors}
         return npu, tensors, [t for t in model.metadata]
     assert by_name(again) == by_name(original)
+
+
+@pytest.mark.parametrize("path", LEGACY, ids=lambda p: p.name)
+def test_legacy_output_through_the_ir_is_byte_identical(path: Path) -> None:
+    data = path.read_bytes()
+    assert export_tflite(import_tflite(data, path.name)) == data
 
 
 def test_payload_errors_name_the_problem() -> None:
