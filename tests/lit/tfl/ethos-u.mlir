@@ -39,3 +39,13 @@
 // RUN: %python -c "d = bytearray(open(r'%S/../../data/vela/compiled/conv.u55-128.legacy.tflite', 'rb').read()); i = d.index(b'COP1') + 28; d[i + 2] += 5; open(r'%t.cut.tflite', 'wb').write(d)"
 // RUN: not %npu_translate --import-tflite %t.cut.tflite 2>&1 | %filecheck %s --check-prefix=CUT
 // CUT: error: {{.*}}.cut.tflite: subgraph 0 operator 2 (ethos-u): tensor 'main_split_2_command_stream': the command stream announces 186 words but the payload holds only 181 after its header (truncated)
+
+// --export-vela-raw writes Vela's raw .npz (the legacy core's: the first ethos-u operator),
+// from the IR or from the .tflite; the target's memory mode decides the fast scratch's region.
+// RUN: %npu_translate --export-vela-raw %t.mlir --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram -o %t.npz 2>&1 | %filecheck %s --check-prefix=RAW
+// RUN: %python -c "import filecmp, sys; sys.exit(not filecmp.cmp(r'%t.npz', r'%S/../../data/vela/compiled/cpu_middle.u65-256.legacy.sg0.npz', shallow=False))"
+// RUN: %npu_translate --export-vela-raw %S/../../data/vela/compiled/weight_stream.u55-128.legacy.tflite --target ethos-u55-128 -o %t.ws.npz
+// RUN: %python -c "import filecmp, sys; sys.exit(not filecmp.cmp(r'%t.ws.npz', r'%S/../../data/vela/compiled/weight_stream.u55-128.legacy.sg0.npz', shallow=False))"
+// RUN: not %npu_translate --export-vela-raw %t.mlir -o %t.none.npz 2>&1 | %filecheck %s --check-prefix=NOTARGET
+// RAW: warning: the raw format holds the first ethos-u operator of a subgraph; 1 more are not written (as Vela does)
+// NOTARGET: error: --export-vela-raw needs --target (and --memory-mode)
