@@ -64,9 +64,9 @@ class _Builder:
     def ints(self, values) -> int:
         return self.numbers(values, 4, "PrependInt32")
 
-    def byte_vector(self, data: bytes | memoryview) -> int:
+    def byte_vector(self, data: bytes | memoryview, alignment: int = 1) -> int:
         b = self.b
-        b.StartVector(1, len(data), 1)
+        b.StartVector(1, len(data), alignment)
         b.head -= len(data)
         b.Bytes[b.head:b.head + len(data)] = bytes(data)
         return b.EndVector()
@@ -80,14 +80,7 @@ class _Builder:
 
     def aligned_bytes(self, data: bytes | memoryview) -> int:
         """A buffer's data: its first byte 16-byte aligned."""
-        b = self.b
-        b.assertNotNested()
-        b.nested = True
-        b.vectorNumElems = len(data)
-        b.Prep(16, len(data))
-        b.head -= len(data)
-        b.Bytes[b.head:b.head + len(data)] = bytes(data)
-        return b.EndVector()
+        return self.byte_vector(data, 16)
 
     # -- tables ------------------------------------------------------------------------------
     def opcode(self, builtin: int, custom: str | None, version: int) -> int:
