@@ -40,6 +40,11 @@
 // RUN: not %npu_translate --import-tflite %t.cut.tflite 2>&1 | %filecheck %s --check-prefix=CUT
 // CUT: error: {{.*}}.cut.tflite: subgraph 0 operator 2 (ethos-u): tensor 'main_split_2_command_stream': the command stream announces 186 words but the payload holds only 181 after its header (truncated)
 
+// RUN: %python -c "from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled; from npu_opt.dialects.tfl.tflite.ethosu_writer import write_compiled; m = read_compiled(open(r'%S/../../data/vela/compiled/two_outputs.u55-128.legacy.tflite', 'rb').read()); op = m.ethos_u()[0]; op.memory_tensors = op.memory_tensors[:2] + (99, op.memory_tensors[3]); open(r'%t.missing.tflite', 'wb').write(write_compiled(m))"
+// RUN: not %npu_opt %t.missing.tflite 2>&1 | %filecheck %s --check-prefix=MISSING
+// MISSING: error: {{.*}}.missing.tflite: subgraph 0 operator 0 (ethos-u) inputs refer to tensor 99, but the subgraph has 7 tensors
+// MISSING-NOT: error
+
 // --export-vela-raw writes Vela's raw .npz (the legacy core's: the first ethos-u operator),
 // from the IR or from the .tflite; the target's memory mode decides the fast scratch's region.
 // RUN: %npu_translate --export-vela-raw %t.mlir --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram -o %t.npz 2>&1 | %filecheck %s --check-prefix=RAW

@@ -13,7 +13,7 @@ import pytest
 import npu_opt.dialects  # noqa: F401
 from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite
 from npu_opt.dialects.tfl.tflite.ethosu_custom import (
-    ContainerError, EthosUOperator, PayloadHeader, parse_payload,
+    ContainerError, CpuOperator, EthosUOperator, PayloadHeader, parse_payload,
 )
 from npu_opt.dialects.tfl.tflite.ethosu_raw import raw_bytes, raw_files
 from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
@@ -157,6 +157,16 @@ def test_missing_tensor_is_one_user_error() -> None:
     with pytest.raises(UserError, match=r"bad\.tflite: subgraph 0 operator 0 \(ethos-u\) inputs refer to "
                                         r"tensor 99, but the subgraph has \d+ tensors"):
         import_tflite(write_compiled(model), "bad.tflite")
+
+
+def test_ethos_u_operator_without_its_memory_tensors_is_one_user_error() -> None:
+    model = read_compiled(LEGACY[0].read_bytes())
+    graph = model.subgraphs[0]
+    npu = graph.ethos_u()[0]
+    cpu = CpuOperator(32, "ethos-u", 1, list(npu.memory_tensors[:3]), npu.outputs, custom_options=b"")
+    graph.operators[graph.operators.index(npu)] = cpu
+    with pytest.raises(UserError, match=r"operator 0 \(ethos-u\) has 3 inputs; it needs at least 4"):
+        import_tflite(write_compiled(model), "short.tflite")
 
 
 def test_damaged_compiled_models_give_user_errors_only() -> None:
