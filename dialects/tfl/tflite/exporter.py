@@ -30,7 +30,7 @@ from npu_opt.dialects.tfl.tflite import schema as S
 from npu_opt.dialects.tfl.tflite.ethosu_custom import (
     ETHOS_U_CODE, NPU_CUSTOM_OPTIONS, OFFLINE_ALLOCATION, ROLES, ContainerError, PayloadHeader,
 )
-from npu_opt.dialects.tfl.tflite.ethosu_import import ARENA_OFFSETS, blob_bytes, int_attr
+from npu_opt.dialects.tfl.tflite.ethosu_ir import ARENA_OFFSETS, blob_bytes, int_attr
 from npu_opt.dialects.tfl.tflite.ethosu_layout import vela_layout
 from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
 from npu_opt.dialects.tfl.tflite.ethosu_writer import write_compiled

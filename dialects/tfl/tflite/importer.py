@@ -28,7 +28,7 @@ from npu_opt.dialects.tfl.tflite import schema as S
 from npu_opt.dialects.tfl.tflite.ethosu_custom import (
     OFFLINE_ALLOCATION, CompiledModel, ContainerError, EthosUOperator, Subgraph,
 )
-from npu_opt.dialects.tfl.tflite.ethosu_import import ethos_u_attrs, offsets_attr
+from npu_opt.dialects.tfl.tflite.ethosu_ir import ethos_u_attrs, offsets_attr
 from npu_opt.dialects.tfl.tflite.ethosu_reader import has_ethos_u, read_compiled
 from npu_opt.dialects.tfl.tflite.flatbuf import Buffer, FlatBufferError, Table
 
