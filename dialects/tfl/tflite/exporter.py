@@ -16,6 +16,7 @@ import flatbuffers
 import numpy as np
 
 from npu_opt.dialects.tfl.common import TflOp
+from npu_opt.dialects.tfl.ops_ethosu import EthosUOp
 from npu_opt.dialects.tfl.opcodes import BUILTIN_CODES, CUSTOM
 from npu_opt.ir.attributes import (
     ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, IntegerAttr,
@@ -151,7 +152,7 @@ class _Exporter:
         if not isinstance(attr, DictionaryAttr):
             return entries
         for name, value in attr.entries:
-            if name == OFFLINE_ALLOCATION and any(op.name == "tfl.ethos_u" for op in self.module.walk()):
+            if name == OFFLINE_ALLOCATION and _is_compiled(self.module):
                 continue  # written anew from the tensors' arena offsets
             if isinstance(value, StringAttr):
                 data: bytes | memoryview | None = value.value.encode("utf-8")
@@ -282,7 +283,7 @@ class _SubgraphExporter:
             buffer = self.model.buffer(op.attr("value"), op)
             self.tensor(op.results[0], _names_of(op.location, 1)[0], buffer)
             return
-        if name == "tfl.ethos_u":
+        if isinstance(op, EthosUOp):
             self.graph.operators.append(self.ethos_u(op))
             return
         if not isinstance(op, TflOp) or not (op.BUILTIN or name in ("tfl.custom", "tfl.unsupported")):
@@ -583,11 +584,16 @@ class _Writer:
         return b.EndObject()
 
 
+def _is_compiled(module: Operation) -> bool:
+    """Whether the module holds a compiled NPU program (a tfl.ethos_u op)."""
+    return any(isinstance(op, EthosUOp) for op in module.walk())
+
+
 def export_tflite(module: Operation) -> bytes:
     """Serialise ``module`` (verified tfl IR) as a TFLite flatbuffer; UserError if it cannot be.
     A module holding tfl.ethos_u ops is a compiled model: it is written in Vela's layout."""
     data = _Exporter(module).run()
-    if not any(op.name == "tfl.ethos_u" for op in module.walk()):
+    if not _is_compiled(module):
         return data
     try:
         return write_compiled(vela_layout(read_compiled(data)))
