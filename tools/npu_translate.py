@@ -70,10 +70,16 @@ def _export_tflite(args: argparse.Namespace) -> int:
     return export_tflite_main(args)
 
 
+def _export_vela_raw(args: argparse.Namespace) -> int:
+    from npu_opt.tools.tflite_translate import export_vela_raw_main
+    return export_vela_raw_main(args)
+
+
 TRANSLATIONS: dict[str, tuple[Translation, str]] = {
     "mlir-to-dot": (_mlir_to_dot, "dataflow graph of each function as Graphviz DOT"),
     "import-tflite": (_import_tflite, "TFLite flatbuffer (.tflite) to tfl dialect IR"),
     "export-tflite": (_export_tflite, "tfl dialect IR to a TFLite flatbuffer (.tflite)"),
+    "export-vela-raw": (_export_vela_raw, "a compiled model (tfl.ethos_u) to Vela's raw output (.npz)"),
 }
 
 
