@@ -5,13 +5,16 @@ Names follow the CLI's flags (``--system-config`` is ``system_config=``); a user
 from __future__ import annotations
 
 import os
+import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
 
 if TYPE_CHECKING:
+    from npu_opt.ir.analysis import AnalysisManager
     from npu_opt.ir.core import Operation
+    from npu_opt.ir.pass_manager import Timer
     from npu_opt.ir.pass_registry import Pass
     from npu_opt.tools.pareto import Frontier
     from npu_opt.tools.target_options import TargetRequest
@@ -76,6 +79,30 @@ def parse_pipelines(texts: Iterable[str]) -> list["Pass"]:
     return passes
 
 
+def run_passes(module: "Operation", passes: Sequence["Pass"], engine: DiagnosticEngine, *, verify_each: bool = True,
+               instrumentations: Sequence[Any] = (), timer: "Timer | None" = None,
+               analyses: "AnalysisManager | None" = None) -> bool:
+    """Verify ``module`` (with ``verify_each``) and run ``passes`` on it, as npu-opt does; False when
+    either reported errors to ``engine``. A bug in a pass raises PassCrash."""
+    from npu_opt.ir.analysis import AnalysisManager
+    from npu_opt.ir.pass_manager import PassFailure, PassManager
+    from npu_opt.ir.verifier import verify
+
+    analyses = analyses if analyses is not None else AnalysisManager()  # the passes reuse the verifier's
+    if verify_each:
+        began = time.perf_counter()
+        ok = verify(module, engine, analyses)
+        if timer is not None:
+            timer.add("(V) Verifier", time.perf_counter() - began)
+        if not ok:
+            return False
+    try:
+        PassManager(list(passes), engine, verify_each, list(instrumentations), timer, analyses).run(module)
+    except PassFailure:
+        return False
+    return True
+
+
 def _registered() -> None:
     import npu_opt.dialects  # noqa: F401 - registers dialects
     import npu_opt.passes  # noqa: F401 - registers passes
@@ -110,20 +137,12 @@ class Model:
     def run(self, pipeline: str, *, verify_each: bool = True) -> "Model":
         """Run a pipeline given in its textual form, as ``--pass=`` takes it (``schedule{optimise=Size}``);
         NpuOptError with the diagnostics when it fails (PassCrash for a bug in a pass)."""
-        from npu_opt.ir.pass_manager import PassFailure, PassManager
-        from npu_opt.ir.verifier import verify
-
         _registered()
         with _user_errors(self.sources):
             passes = parse_pipelines([pipeline])
         since = len(self.diagnostics)
-        engine = self._engine()
-        if verify_each and not verify(self.module, engine):
+        if not run_passes(self.module, passes, self._engine(), verify_each=verify_each):
             raise self._failed(since)
-        try:
-            PassManager(passes, engine, verify_each).run(self.module)
-        except PassFailure:
-            raise self._failed(since) from None
         return self
 
     def text(self, *, generic: bool = False, debuginfo: bool = False) -> str:

@@ -7,16 +7,14 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import Diagnostic, DiagnosticEngine, SourceManager, UserError, render
 from npu_opt.ir.opdef import all_dialects
-from npu_opt.ir.pass_manager import IRPrinting, PassCrash, PassFailure, PassManager, Statistics, Timer
+from npu_opt.ir.pass_manager import IRPrinting, PassCrash, Statistics, Timer
 from npu_opt.ir.pass_registry import Pass, list_passes_text, pipeline_text
 from npu_opt.ir.printer import PrintOptions, print_op
-from npu_opt.ir.verifier import verify
 from npu_opt.tools.output import check_output_path, check_suffix, decode_utf8, read_input, write_output
-from npu_opt.tools.api import is_tflite, parse_pipelines, read_module
+from npu_opt.tools.api import is_tflite, parse_pipelines, read_module, run_passes
 from npu_opt.tools.target_options import TargetRequest, prepare_target
 
 if TYPE_CHECKING:
@@ -192,15 +190,6 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
         finally:
             if timer is not None:
                 timer.add("Parser", time.perf_counter() - began)
-        stage = "verification"
-        analyses = AnalysisManager()  # the passes reuse what this verification computes
-        if args.verify_each:
-            began = time.perf_counter()
-            ok = verify(module, engine, analyses)
-            if timer is not None:
-                timer.add("(V) Verifier", time.perf_counter() - began)
-            if not ok:
-                return None
         print_options = PrintOptions(generic=args.print_op_generic, debuginfo=args.print_debuginfo,
                                      elide_large_constants=args.elide_large_constants)
         instrumentations: list = []
@@ -214,14 +203,14 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
                 fingerprint=lambda op: print_op(op, PrintOptions(generic=True, debuginfo=True))))
         if stats is not None:
             instrumentations.append(stats)
-        stage = "passes"
+        stage = "verification and passes"
         progress = _progress(args, len(passes_))
         if progress is not None:
             instrumentations.append(progress)
         try:
-            PassManager(passes_, engine, args.verify_each, instrumentations, timer, analyses).run(module)
-        except PassFailure:
-            return None
+            if not run_passes(module, passes_, engine, verify_each=args.verify_each,
+                              instrumentations=instrumentations, timer=timer):
+                return None
         except PassCrash as crash:
             raise InternalError(crash.error, _reproducer_source(chunk, name),
                                 f"pass '{crash.pass_.NAME}'") from crash.error

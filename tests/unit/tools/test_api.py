@@ -120,3 +120,23 @@ def test_a_config_file_defines_the_target_as_on_the_cli(capsys: pytest.CaptureFi
 def test_warnings_of_a_run_are_kept_on_the_model() -> None:
     model = api.load(BRANCHES).set_target("ethos-u55-128", arena_cache_size=1024).run("schedule")
     assert any(d.severity == "warning" for d in model.diagnostics)
+
+
+def test_run_passes_is_the_step_the_cli_and_run_share() -> None:
+    """``run_passes`` verifies, runs the passes with the CLI's instrumentations, and answers False
+    (the errors given to the engine) for a module that does not verify or a pass that fails."""
+    from npu_opt.ir.diagnostics import DiagnosticEngine
+    from npu_opt.ir.pass_manager import Statistics, Timer
+
+    model = api.load(BRANCHES).set_target("ethos-u65-256", **U65)
+    seen: list = []
+    engine = DiagnosticEngine()
+    engine.handler = seen.append
+    stats, timer = Statistics(), Timer()
+    assert api.run_passes(model.module, api.parse_pipelines(["estimate"]), engine, instrumentations=[stats],
+                          timer=timer)
+    assert [p.NAME for p, _, _ in stats.runs][-1] == "npu-estimate" and "(V) Verifier" in timer.report()
+    broken = api.parse('func.func @f() -> i32 {\n  return\n}\n')
+    assert not api.run_passes(broken.module, [], engine) and seen[-1].severity == "error"
+    assert not api.run_passes(model.module, api.parse_pipelines(["test-error{op-name=npu.conv2d}"]), engine)
+    assert seen[-1].message == "test-error: found 'npu.conv2d'"

@@ -61,7 +61,7 @@ def test_npu_run_reports_litert_aborting(tmp_path, capsys: pytest.CaptureFixture
     random inputs; npu-run prints one error and exits 1, with no output file. Its optimised
     kernels run the model, and the NPU's softmax equals them."""
     pytest.importorskip("ai_edge_litert.interpreter")
-    from test_npu_lowering_softmax import softmax_model
+    from softmax_models import softmax_model
 
     from npu_opt.tools.npu_run import main
 

@@ -3,10 +3,8 @@ rolling-buffer slots, weight-stream buffers, and whole scheduled models against 
 interpreter, including hand-broken schedules that must give wrong outputs."""
 from __future__ import annotations
 
-import functools
 import io
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,12 +19,12 @@ from npu_opt.interpreters.scheduled.placement import Placements
 from npu_opt.ir.attributes import IntegerAttr
 from npu_opt.ir.core import OpResult
 from npu_opt.ir.diagnostics import DiagnosticEngine
-from npu_opt.ir.interpreter import run_function
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.pass_manager import PassFailure, PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
-from npu_opt.ir.printer import print_op
-from targeted_import import imported_with_target, seeded_inputs
+from targeted_import import seeded_inputs
+from scheduled_models import (TARGETS, function_of as _function, printed as _printed,
+                              reference_run as _reference, same_bytes as _same, scheduled_module as _module)
 from npu_opt.interpreters.scheduled.layout import address_map, footprint, gather, scatter
 from npu_opt.interpreters.scheduled.weights import WeightStream
 
@@ -133,36 +131,6 @@ def test_bytes_past_a_small_buffer_are_kept_aside():
 
 
 # --- scheduled modules ---------------------------------------------------------------------------
-DATA = Path(__file__).resolve().parents[3] / "data"
-TARGETS = {
-    "shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
-    "dedicated": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB"),
-}
-SMALL_ARENA = 12288
-"""The ``shared-12k`` target's arena cache size: under Performance, kernels cascades its four ops
-k_conv1x7..k_maxpool3 (rolling buffers of 16, 14 and 6 rows); under Size, as Vela, it does not."""
-
-
-@functools.lru_cache(maxsize=None)
-def _printed(model: str, pipeline: str, target: str) -> str:
-    """``model`` after ``pipeline`` on ``target``, printed (parsed again by each test, so tests
-    never share a module)."""
-    accel, system, mode = TARGETS[target.removesuffix("-12k")]
-    module = imported_with_target(model, accel, system, mode, SMALL_ARENA if target.endswith("-12k") else None)
-    engine = DiagnosticEngine(stream=io.StringIO())
-    engine.show_remarks = False
-    PassManager(parse_pipeline(pipeline), engine).run(module)
-    return print_op(module)
-
-
-def _module(model: str, pipeline: str, target: str = "shared"):
-    return parse_module(_printed(model, pipeline, target), f"{model}.mlir")
-
-
-def _function(module):
-    return next(op for op in module.walk() if op.name == "func.func")
-
-
 @pytest.mark.parametrize("target", sorted(TARGETS))
 @pytest.mark.parametrize("strategy", ["Performance", "Size"])
 @pytest.mark.parametrize("model", ["data_movement", "kernels", "shape", "weight_stream", "odd_channels"])
@@ -198,19 +166,6 @@ def test_views_and_concatenation_parts_read_their_owners_bytes():
     shape = box.results[0].type.shape
     assert np.array_equal(places.place(box.results[0]).addresses,
                           source[n:n + shape[0], h:h + shape[1], w:w + shape[2], c:c + shape[3]])
-
-
-# --- scheduled runs against the plain interpreter ---------------------------------------------------
-def _reference(model: str, target: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """(inputs, outputs of the plain interpreter on the legalised module)."""
-    module = _module(model, "estimate", target)
-    inputs = seeded_inputs(_function(module))
-    return inputs, run_function(module, inputs)
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    """Bit-identical arrays (NaNs of float CPU ops included)."""
-    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
 
 MODELS = ["branches", "conv", "data_movement", "int16", "kernels", "odd_channels", "shape", "two_outputs",

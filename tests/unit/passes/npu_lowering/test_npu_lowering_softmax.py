@@ -19,32 +19,14 @@ import pytest
 import npu_opt.dialects  # noqa: F401 - registers the dialects
 import npu_opt.passes  # noqa: F401 - registers the passes and pipelines
 from npu_opt.ir.interpreter import run_function
+from softmax_models import softmax_model
 
 pytest.importorskip("ai_edge_litert.interpreter")
 
-OUT = "!quant.uniform<i8:f32, 0.00390625:-128>"
 REFERENCE_BELOW, OPTIMISED_ABOVE = 500.0, 525.0
 """Row sums of exp(beta * scale * (x - max)) compared with the reference kernels (below) and with
 the optimised ones (above); rows in between are left out (none of the seeded rows falls there
 by more than a few)."""
-
-
-def softmax_model(rows: int, depth: int, scale: float, zero_point: int, beta: float) -> bytes:
-    """A [rows, depth] int8 SOFTMAX as a .tflite, exported from MLIR text by npu-opt's exporter."""
-    from npu_opt.dialects.tfl.tflite import export_tflite
-    from npu_opt.ir.diagnostics import DiagnosticEngine
-    from npu_opt.ir.parser import parse_module
-    from npu_opt.ir.verifier import verify
-
-    t_in = f"tensor<{rows}x{depth}x!quant.uniform<i8:f32, {scale!r}:{zero_point}>>"
-    t_out = f"tensor<{rows}x{depth}x{OUT}>"
-    text = (f"module {{\n  func.func @main(%x: {t_in}) -> {t_out} "
-            f'attributes {{tf.entry_function = {{inputs = "x", outputs = "probs"}}}} {{\n'
-            f'    %0 = "tfl.softmax"(%x) <{{beta = {beta!r} : f32}}> : ({t_in}) -> {t_out} loc("probs")\n'
-            f"    return %0 : {t_out}\n  }}\n}}\n")
-    module = parse_module(text, "softmax.mlir")
-    assert verify(module, DiagnosticEngine())
-    return export_tflite(module)
 
 
 def seeded_rows(depth: int, seed: int) -> np.ndarray:

@@ -15,7 +15,8 @@ from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.passes.schedule.width_bands import band_edges, band_window, chains, has_chain, overhead, segments
-from test_schedule_exec import _function, _module, _reference, _same
+from scheduled_models import (function_of as _function, reference_run as _reference, same_bytes as _same,
+                              scheduled_module as _module)
 
 CONV3 = KernelAttr.get((3, 3), padding=(1, 1, 1, 1))
 
