@@ -49,6 +49,17 @@ class OpKind(str, enum.Enum):
     def is_elementwise(self) -> bool:
         return self.block_type is BlockType.ELEMENTWISE
 
+    @property
+    def is_windowed(self) -> bool:
+        """A kernel slides over the IFM: an OFM row reads a window of IFM rows."""
+        return self in (OpKind.CONV2D, OpKind.DEPTHWISE_CONV2D, OpKind.TRANSPOSE_CONV2D, OpKind.AVG_POOL,
+                        OpKind.MAX_POOL)
+
+    @property
+    def has_weights(self) -> bool:
+        """The MAC operations that multiply by a weight tensor."""
+        return self in (OpKind.CONV2D, OpKind.DEPTHWISE_CONV2D, OpKind.TRANSPOSE_CONV2D, OpKind.VECTOR_PRODUCT)
+
 
 ELEMENTWISE_OPS: tuple[str, ...] = (
     "add", "sub", "mul", "min", "max", "shl", "shr", "squared_difference",  # binary

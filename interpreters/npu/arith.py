@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from npu_opt.dialects.npu.attrs import ActivationAttr
+from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import NpuComputeOp, quant_of, storage_of
 from npu_opt.ir.attributes import TypeAttr
 from npu_opt.ir.core import Operation, Value
@@ -144,7 +145,8 @@ def rounding_of(op: Operation) -> str:
     given = op.attr("rounding")
     if given is not None:
         return str(getattr(given, "value", given))
-    if op.name in ("npu.conv2d", "npu.depthwise_conv2d", "npu.transpose_conv2d", "npu.vector_product"):
+    kind = costed(op)
+    if kind is not None and kind.kind.has_weights:
         storage = storage_of(op.operands[0].type)
         if storage is not None and storage.width == 16:
             return "half_up"

@@ -12,11 +12,16 @@ from __future__ import annotations
 import numpy as np
 
 from npu_opt.dialects.npu.attrs import KernelAttr
+from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.ir.core import Operation
 from npu_opt.ir.types import RankedTensorType
 
-WINDOWED = ("npu.conv2d", "npu.depthwise_conv2d", "npu.transpose_conv2d", "npu.avg_pool", "npu.max_pool")
-"""Ops whose OFM rows read a window of IFM rows; every other op reads the rows it writes."""
+
+def is_windowed(op: Operation) -> bool:
+    """Whether the OFM rows of ``op`` read a window of IFM rows (its CostedOp kind says); every
+    other op reads the rows it writes."""
+    kind = costed(op)
+    return kind is not None and kind.kind.is_windowed
 
 
 def upscale_of(op: Operation) -> int:
@@ -62,7 +67,7 @@ def ifm_rows_needed(op: Operation, first: int, last: int) -> tuple[int, int]:
     the rows under the kernel (in IFM rows before the x2 upscale of a resampling op)."""
     if last <= first:
         return first, first
-    if op.name not in WINDOWED:
+    if not is_windowed(op):
         ifm_t, ofm_t = op.operands[0].type, op.results[0].type
         if isinstance(ifm_t, RankedTensorType) and ifm_t.rank == 4 and ifm_t.shape[1] == 1 \
                 and isinstance(ofm_t, RankedTensorType) and ofm_t.rank == 4 and ofm_t.shape[1] > 1:
@@ -138,5 +143,5 @@ def sliding(window: np.ndarray, kernel: KernelAttr, out_h: int, out_w: int):
                                    x0:x0 + (out_w - 1) * kernel.stride_w + 1:kernel.stride_w, :]
 
 
-__all__ = ["WINDOWED", "ifm_rows_needed", "input_window", "resampling_of", "sliding", "upscale",
+__all__ = ["ifm_rows_needed", "is_windowed", "input_window", "resampling_of", "sliding", "upscale",
            "upscale_of", "upscaled_rows"]

@@ -39,8 +39,8 @@ def _rows_needed(op: Operation, first: int, last: int) -> tuple[int, int]:
     npu kernels' window rule for a windowed op; the same rows for any other (an elementwise op
     reads the OFM's rows of every operand of the OFM's height, whichever operand is a broadcast
     row or scalar: those are passed whole, see ``_reads_rows``)."""
-    from npu_opt.interpreters.npu.windows import WINDOWED, ifm_rows_needed
-    if op.name not in WINDOWED:
+    from npu_opt.interpreters.npu.windows import ifm_rows_needed, is_windowed
+    if not is_windowed(op):
         return (first, last) if last > first else (first, first)
     return ifm_rows_needed(op, first, last)
 
@@ -49,10 +49,10 @@ def _reads_rows(op: Operation, value: Value, role: str) -> bool:
     """Whether a stripe of ``op`` gets only the window's rows of feature map ``value``: a 4-D
     operand of more than one row (a one-row operand is broadcast, and passed whole), and the
     IFM of a windowed op always (its window may hold no row at all)."""
-    from npu_opt.interpreters.npu.windows import WINDOWED
+    from npu_opt.interpreters.npu.windows import is_windowed
     if not _four_d(value):
         return False
-    return value.type.shape[1] > 1 or (role == "ifm" and op.name in WINDOWED)
+    return value.type.shape[1] > 1 or (role == "ifm" and is_windowed(op))
 
 
 def _roles(op: Operation) -> list[str]:
