@@ -33,6 +33,8 @@ class DeclaredC(AttrConstraint):
 FmC, KernelC, BlockC = DeclaredC(FeatureMapAttr), DeclaredC(KernelAttr), DeclaredC(BlockAttr)
 ActC, ScaleC, StreamC, MemC = DeclaredC(ActivationAttr), DeclaredC(ScaleAttr), DeclaredC(StreamAttr), DeclaredC(MemAttr)
 Count = IntAttrC(32, min_value=0)
+LAST = 1 << 62
+"""The declaration position of the wait attributes, after those of every subclass."""
 
 
 class EthosuOp(Op):
@@ -40,6 +42,7 @@ class EthosuOp(Op):
 
     kernel_wait = AttrDef(Count, optional=True, doc="NPU_OP_KERNEL_WAIT before the command: NPU operations left running")
     dma_wait = AttrDef(Count, optional=True, doc="NPU_OP_DMA_WAIT before the command: DMA transfers left running")
+    kernel_wait.order = dma_wait.order = LAST  # (printed after the register attributes, as written before the command)
 
     def register_writes(self, cores: int) -> list[Write]:
         """The register writes before the command, in Vela's order, for an NPU of ``cores`` cores."""
