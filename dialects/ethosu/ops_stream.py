@@ -15,7 +15,7 @@ from npu_opt.ir.traits import HasParent, IsTerminator, SingleBlock
 @ETHOSU.op
 class ProgramOp(Op):
     """The command stream of one ``ethos-u`` custom operator: its ops in stream order, ending
-    with ``ethosu.stop``. ``parallel_mode`` (NPU_SET_PARALLEL_MODE, written first) is the
+    with ``ethosu.stop`` (its terminator). ``parallel_mode`` (NPU_SET_PARALLEL_MODE, written first) is the
     number of cores minus one on a U65; a U55 stream has none."""
 
     OP_NAME = "ethosu.program"
@@ -30,9 +30,6 @@ class ProgramOp(Op):
     def verify_op(self) -> None:
         if len(self.regions) != 1 or len(self.regions[0].blocks) != 1:
             raise VerifyError("needs one region of one block")
-        ops = list(self.regions[0].blocks[0].ops)
-        if not ops or not isinstance(ops[-1], StopOp):
-            raise VerifyError("must end with ethosu.stop")
 
 
 @ETHOSU.op
@@ -44,20 +41,21 @@ class DmaOp(EthosuOp):
     src = AttrDef(MemC, doc="the source (DMA0_SRC_REGION, DMA0_SRC)")
     dst = AttrDef(MemC, doc="the destination (DMA0_DST_REGION, DMA0_DST)")
     length = AttrDef(IntAttrC(64, min_value=0), doc="bytes to copy (DMA0_LEN)")
-    channel = AttrDef(Count, default=0, doc="the DMA channel (NPU_OP_DMA_START)")
-    mode = AttrDef(Count, default=0, doc="the transfer mode (NPU_OP_DMA_START)")
+    channel = AttrDef(Count, optional=True, doc="the DMA channel (NPU_OP_DMA_START; absent: 0)")
+    mode = AttrDef(Count, optional=True, doc="the transfer mode (NPU_OP_DMA_START; absent: 0)")
 
     def register_writes(self, cores: int) -> list[Write]:
         return [*mem_writes("SRC", self.src), *mem_writes("DST", self.dst), ("NPU_SET_DMA0_LEN", {"address": self.length})]
 
     def command_fields(self) -> dict:
-        return {"mode": self.mode, "channel": self.channel}
+        return {"mode": self.mode or 0, "channel": self.channel or 0}
 
     @classmethod
     def attributes_from(cls, reader: RegisterReader, command: RawCommand, cores: int) -> dict:
-        return {"src": read_mem(reader, "SRC"), "dst": read_mem(reader, "DST"),
-                "length": reader.number("NPU_SET_DMA0_LEN", "address"),
-                "channel": command.field("channel"), "mode": command.field("mode")}
+        attrs = {"src": read_mem(reader, "SRC"), "dst": read_mem(reader, "DST"),
+                 "length": reader.number("NPU_SET_DMA0_LEN", "address")}
+        attrs.update({name: command.field(name) for name in ("channel", "mode") if command.field(name)})
+        return attrs
 
 
 @ETHOSU.op
@@ -66,7 +64,7 @@ class StopOp(Op):
 
     OP_NAME = "ethosu.stop"
     traits = (IsTerminator(), HasParent("ethosu.program"))
-    mask = AttrDef(IntAttrC(32, min_value=0, max_value=0xFFFF), default=0xFFFF, doc="the interrupt mask")
+    mask = AttrDef(IntAttrC(32, min_value=0, max_value=0xFFFF), doc="the interrupt mask")
 
 
 __all__ = ["DmaOp", "ProgramOp", "StopOp"]
