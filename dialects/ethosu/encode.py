@@ -30,8 +30,8 @@ class _Emitter:
 
 
 def encode_program(program: ProgramOp) -> list[int]:
-    """The command words of ``program``; CommandStreamError (located at the op) for a value a
-    register cannot hold."""
+    """The command words of ``program`` (which must verify, as npu-translate checks first);
+    CommandStreamError (located at the op) for a value a register cannot hold."""
     emitter = _Emitter()
     if program.parallel_mode is not None:
         emitter.put("NPU_SET_PARALLEL_MODE", {"value": program.parallel_mode})

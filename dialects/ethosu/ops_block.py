@@ -6,6 +6,7 @@ Each op holds the full value of every register its command reads, in Vela's regi
 """
 from __future__ import annotations
 
+from npu_opt.dialects.ethosu.attrs import FeatureMapAttr
 from npu_opt.dialects.ethosu.dialect import ETHOSU
 from npu_opt.dialects.ethosu.interfaces import IssuesCommand
 from npu_opt.dialects.ethosu.ops_common import (
@@ -28,6 +29,14 @@ UNARY_MODES = ("abs", "lrelu", "clz")
 BROADCASTS = ("h", "w", "c", "hw", "hc", "wc", "hwc")
 
 
+def _only_registers(role: str, fm: FeatureMapAttr, shape: tuple[str, ...]) -> None:
+    """A feature map gives no size its role has no register for (it would not be encoded)."""
+    extra = [name for name in OFM_SHAPE if name not in shape and getattr(fm, name) is not None]
+    if extra:
+        held = f"only its {', '.join(shape)}" if shape else "no size"
+        raise VerifyError(f"the {role} has a {extra[0]}, but the NPU holds {held} for it")
+
+
 class BlockOp(EthosuOp):
     """An NPU operation over OFM blocks: IFM, OFM, activation, block and rounding registers."""
 
@@ -46,6 +55,13 @@ class BlockOp(EthosuOp):
         for role, fm, shape in (("ifm", self.ifm, IFM_SHAPE), ("ofm", self.ofm, OFM_SHAPE)):
             if not fm.is_addressed or any(getattr(fm, name) is None for name in shape):
                 raise VerifyError(f"the {role} needs its region, bases, tiles, strides and {', '.join(shape)}")
+        _only_registers("ifm", self.ifm, IFM_SHAPE)
+        for name, scale in (("ofm_scale", self.attr("ofm_scale")), ("opa_scale", self.attr("opa_scale"))):
+            if scale is not None and scale.shift is None:
+                raise VerifyError(f"{name} needs its shift (the register has one)")
+        opb = self.attr("opb_scale")
+        if opb is not None and opb.shift is not None:
+            raise VerifyError("opb_scale has no shift (OPB_SCALE holds none)")
         if (self.block.ib2_start is not None) != self.has_ifm2_buffer():
             raise VerifyError("the block's ib2_start is given exactly when IFM2 is a tensor")
 
@@ -194,15 +210,17 @@ class ElementwiseOp(BlockOp):
     opb_scale = AttrDef(ScaleC, optional=True, doc="operand B's scale (OPB_SCALE), add and sub only")
 
     def verify_op(self) -> None:
-        super().verify_op()
         binary = self.mode not in UNARY_MODES
         if binary != (self.ifm2 is not None):
             raise VerifyError(f"mode {self.mode} {'needs' if binary else 'takes no'} ifm2")
+        if self.ifm2 is not None:
+            _only_registers("ifm2", self.ifm2, ())
         if self.ifm2 is not None and self.ifm2.is_addressed == (self.ifm2_scalar is not None):
             raise VerifyError("ifm2 is located (region, bases, tiles, strides) exactly when there is no ifm2_scalar")
         scaled = self.mode in ("add", "sub")
         if scaled != (self.opa_scale is not None) or scaled != (self.opb_scale is not None):
             raise VerifyError(f"opa_scale and opb_scale are given for add and sub only, not for {self.mode}")
+        super().verify_op()
 
     def command_fields(self) -> dict:
         return {"mode": self.mode}
@@ -219,7 +237,8 @@ class ElementwiseOp(BlockOp):
     def prologue_writes(self) -> list[Write]:
         writes = []
         if self.opa_scale is not None:
-            writes += [scale_write("NPU_SET_OPA_SCALE", self.opa_scale), scale_write("NPU_SET_OPB_SCALE", self.opb_scale)]
+            writes += [scale_write("NPU_SET_OPA_SCALE", self.opa_scale),
+                       scale_write("NPU_SET_OPB_SCALE", self.opb_scale)]
         return writes + [scale_write("NPU_SET_OFM_SCALE", self.ofm_scale)]
 
     def epilogue_writes(self) -> list[Write]:

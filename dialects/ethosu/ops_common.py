@@ -40,7 +40,9 @@ LAST = 1 << 62
 class EthosuOp(Op):
     """An op that is one NPU_OP_* command: its register writes, its waits, then the command."""
 
-    kernel_wait = AttrDef(Count, optional=True, doc="NPU_OP_KERNEL_WAIT before the command: NPU operations left running")
+    VERIFY_OP_NEEDS_DECLARED = True
+
+    kernel_wait = AttrDef(Count, optional=True, doc="NPU_OP_KERNEL_WAIT before the command: NPU ops left running")
     dma_wait = AttrDef(Count, optional=True, doc="NPU_OP_DMA_WAIT before the command: DMA transfers left running")
     kernel_wait.order = dma_wait.order = LAST  # (printed after the register attributes, as written before the command)
 

@@ -32,6 +32,10 @@ class ProgramOp(Op):
             raise VerifyError("needs one region of one block")
 
 
+NonZero = IntAttrC(32, min_value=1)
+"""A number whose zero is spelled by leaving the attribute out (one spelling per program)."""
+
+
 @ETHOSU.op
 class DmaOp(EthosuOp):
     """A DMA transfer of ``length`` bytes (NPU_OP_DMA_START) from ``src`` to ``dst``."""
@@ -41,11 +45,12 @@ class DmaOp(EthosuOp):
     src = AttrDef(MemC, doc="the source (DMA0_SRC_REGION, DMA0_SRC)")
     dst = AttrDef(MemC, doc="the destination (DMA0_DST_REGION, DMA0_DST)")
     length = AttrDef(IntAttrC(64, min_value=0), doc="bytes to copy (DMA0_LEN)")
-    channel = AttrDef(Count, optional=True, doc="the DMA channel (NPU_OP_DMA_START; absent: 0)")
-    mode = AttrDef(Count, optional=True, doc="the transfer mode (NPU_OP_DMA_START; absent: 0)")
+    channel = AttrDef(NonZero, optional=True, doc="the DMA channel (NPU_OP_DMA_START; absent: 0)")
+    mode = AttrDef(NonZero, optional=True, doc="the transfer mode (NPU_OP_DMA_START; absent: 0)")
 
     def register_writes(self, cores: int) -> list[Write]:
-        return [*mem_writes("SRC", self.src), *mem_writes("DST", self.dst), ("NPU_SET_DMA0_LEN", {"address": self.length})]
+        return [*mem_writes("SRC", self.src), *mem_writes("DST", self.dst),
+                ("NPU_SET_DMA0_LEN", {"address": self.length})]
 
     def command_fields(self) -> dict:
         return {"mode": self.mode or 0, "channel": self.channel or 0}

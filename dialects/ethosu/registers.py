@@ -128,7 +128,7 @@ def read_kernel(reader: RegisterReader) -> KernelAttr:
             raise CommandStreamError(f"at byte offset {reader.raw(name).offset}: {name} = {extent} is not a "
                                      f"multiple of the dilation {step}")
         size.append(extent // step + 1)
-    stride = ((bits["stride_y_msb"] << 1 | bits["stride_y_lsb"]) + 1, (bits["stride_x_msb"] << 1 | bits["stride_x_lsb"]) + 1)
+    stride = tuple((bits[f"stride_{axis}_msb"] << 1 | bits[f"stride_{axis}_lsb"]) + 1 for axis in "yx")
     padding = [reader.number(f"NPU_SET_IFM_PAD_{side}") for side in ("TOP", "LEFT", "BOTTOM", "RIGHT")]
     return KernelAttr(tuple(size), stride, dilation, padding, bool(bits["part_kernel_first"]))
 
@@ -143,12 +143,14 @@ def stream_writes(kind: str, stream: StreamAttr, cores: int) -> list[Write]:
                            (f"NPU_SET_{kind}_BASE", {"address": stream.base}),
                            (f"NPU_SET_{kind}_LENGTH", {"length": stream.length})]
     if stream.base1 is not None:
-        writes += [(f"NPU_SET_{kind}1_BASE", {"address": stream.base1}), (f"NPU_SET_{kind}1_LENGTH", {"length": stream.length1})]
+        writes += [(f"NPU_SET_{kind}1_BASE", {"address": stream.base1}),
+                   (f"NPU_SET_{kind}1_LENGTH", {"length": stream.length1})]
     return writes
 
 
 def read_stream(reader: RegisterReader, kind: str, cores: int) -> StreamAttr:
-    params = {"region": reader.number(f"NPU_SET_{kind}_REGION"), "base": reader.number(f"NPU_SET_{kind}_BASE", "address"),
+    params = {"region": reader.number(f"NPU_SET_{kind}_REGION"),
+              "base": reader.number(f"NPU_SET_{kind}_BASE", "address"),
               "length": reader.number(f"NPU_SET_{kind}_LENGTH", "length")}
     if cores == 2:
         params["base1"] = reader.number(f"NPU_SET_{kind}1_BASE", "address")
@@ -173,7 +175,8 @@ def block_writes(block: BlockAttr) -> list[Write]:
     writes: list[Write] = [("NPU_SET_OFM_BLK_HEIGHT_M1", {"value": height - 1}),
                            ("NPU_SET_OFM_BLK_WIDTH_M1", {"value": width - 1}),
                            ("NPU_SET_OFM_BLK_DEPTH_M1", {"value": depth - 1}),
-                           ("NPU_SET_IFM_IB_END", {"value": block.ib_end}), ("NPU_SET_AB_START", {"value": block.ab_start})]
+                           ("NPU_SET_IFM_IB_END", {"value": block.ib_end}),
+                           ("NPU_SET_AB_START", {"value": block.ab_start})]
     if block.ib2_start is not None:
         writes.append(("NPU_SET_IFM2_IB_START", {"value": block.ib2_start}))
     return writes + [("NPU_SET_ACC_FORMAT", {"format": block.acc})]

@@ -79,16 +79,14 @@ def _scale(name: str, code: int, shift: bool = True) -> Command:
     return Command(name, code, True, fields)
 
 
-def _fm_precision(name: str, code: int, ofm: bool = False) -> Command:
-    if ofm:
-        return _set(name, code, Field("precision", 0, 3, OFM_DATA_TYPES), Field("format", 6, 2, LAYOUTS),
-                    Field("scaling", 8, 1, OFM_SCALINGS), Field("rounding", 14, 2, ROUNDINGS))
-    extra = (Field("scale_mode", 8, 2, SCALE_MODES), Field("rounding", 14, 2, ROUNDINGS)) if name == "NPU_SET_IFM_PRECISION" else ()
+def _ifm_precision(name: str, code: int, *extra: Field) -> Command:
+    """IFM or IFM2 PRECISION: the element type and layout (and IFM's scale mode and rounding)."""
     return _set(name, code, Field("precision", 0, 4, IFM_DATA_TYPES), Field("format", 6, 2, LAYOUTS), *extra)
 
 
 def _dma_region(name: str, code: int) -> Command:
-    return _set(name, code, Field("region", 0, 8), Field("internal", 8, 1), Field("stride_mode", 9, 2, DMA_STRIDE_MODES))
+    return _set(name, code, Field("region", 0, 8), Field("internal", 8, 1),
+                Field("stride_mode", 9, 2, DMA_STRIDE_MODES))
 
 
 def _feature_map(prefix: str, cmd0_base: int, cmd1_base: int, zero_point: int) -> list[Command]:
@@ -115,12 +113,14 @@ _COMMANDS: list[Command] = [
     _set("NPU_SET_IFM_PAD_TOP", 0x100), _set("NPU_SET_IFM_PAD_LEFT", 0x101),
     _set("NPU_SET_IFM_PAD_RIGHT", 0x102), _set("NPU_SET_IFM_PAD_BOTTOM", 0x103),
     _set("NPU_SET_IFM_DEPTH_M1", 0x104),
-    _fm_precision("NPU_SET_IFM_PRECISION", 0x105),
+    _ifm_precision("NPU_SET_IFM_PRECISION", 0x105, Field("scale_mode", 8, 2, SCALE_MODES),
+                   Field("rounding", 14, 2, ROUNDINGS)),
     _set("NPU_SET_IFM_UPSCALE", 0x107, Field("mode", 0, 2, RESAMPLINGS)),
     _set("NPU_SET_IFM_IB_END", 0x10D),
     *_feature_map("IFM", 0x100, 0x000, 0x109),
     _set("NPU_SET_OFM_WIDTH_M1", 0x111), _set("NPU_SET_OFM_HEIGHT_M1", 0x112), _set("NPU_SET_OFM_DEPTH_M1", 0x113),
-    _fm_precision("NPU_SET_OFM_PRECISION", 0x114, ofm=True),
+    _set("NPU_SET_OFM_PRECISION", 0x114, Field("precision", 0, 3, OFM_DATA_TYPES), Field("format", 6, 2, LAYOUTS),
+         Field("scaling", 8, 1, OFM_SCALINGS), Field("rounding", 14, 2, ROUNDINGS)),
     _set("NPU_SET_OFM_BLK_WIDTH_M1", 0x115), _set("NPU_SET_OFM_BLK_HEIGHT_M1", 0x116),
     _set("NPU_SET_OFM_BLK_DEPTH_M1", 0x117),
     *_feature_map("OFM", 0x110, 0x010, 0x118),
@@ -130,7 +130,8 @@ _COMMANDS: list[Command] = [
          Field("stride_x_msb", 6, 1), Field("stride_y_msb", 9, 1)),
     _set("NPU_SET_PARALLEL_MODE", 0x123, accelerators=U65),
     _set("NPU_SET_ACC_FORMAT", 0x124, Field("format", 0, 2, ACC_FORMATS)),
-    _set("NPU_SET_ACTIVATION", 0x125, Field("function", 0, 12, ACTIVATION_FUNCTIONS), Field("clip_range", 12, 4, CLIP_RANGES)),
+    _set("NPU_SET_ACTIVATION", 0x125, Field("function", 0, 12, ACTIVATION_FUNCTIONS),
+         Field("clip_range", 12, 4, CLIP_RANGES)),
     _signed("NPU_SET_ACTIVATION_MIN", 0x126), _signed("NPU_SET_ACTIVATION_MAX", 0x127),
     _set("NPU_SET_WEIGHT_REGION", 0x128), _set("NPU_SET_SCALE_REGION", 0x129),
     _set("NPU_SET_AB_START", 0x12D), _set("NPU_SET_BLOCKDEP", 0x12F),
@@ -139,12 +140,13 @@ _COMMANDS: list[Command] = [
     _set("NPU_SET_IFM2_BROADCAST", 0x180, Field("broadcast_height", 0, 1), Field("broadcast_width", 1, 1),
          Field("broadcast_depth", 2, 1), Field("operand_order", 6, 1), Field("broadcast_scalar", 7, 1)),
     _signed("NPU_SET_IFM2_SCALAR", 0x181),
-    _fm_precision("NPU_SET_IFM2_PRECISION", 0x185),
+    _ifm_precision("NPU_SET_IFM2_PRECISION", 0x185),
     _set("NPU_SET_IFM2_IB_START", 0x18D),
     *_feature_map("IFM2", 0x180, 0x080, 0x189),
     _address("NPU_SET_WEIGHT_BASE", 0x020), _length("NPU_SET_WEIGHT_LENGTH", 0x021),
     _address("NPU_SET_SCALE_BASE", 0x022), _length("NPU_SET_SCALE_LENGTH", 0x023),
-    _scale("NPU_SET_OFM_SCALE", 0x024), _scale("NPU_SET_OPA_SCALE", 0x025), _scale("NPU_SET_OPB_SCALE", 0x026, shift=False),
+    _scale("NPU_SET_OFM_SCALE", 0x024), _scale("NPU_SET_OPA_SCALE", 0x025),
+    _scale("NPU_SET_OPB_SCALE", 0x026, shift=False),
     _address("NPU_SET_DMA0_SRC", 0x030), _address("NPU_SET_DMA0_DST", 0x031), _address("NPU_SET_DMA0_LEN", 0x032),
     _address("NPU_SET_DMA0_SKIP0", 0x033), _address("NPU_SET_DMA0_SKIP1", 0x034),
     _address("NPU_SET_WEIGHT1_BASE", 0x090, U65), _length("NPU_SET_WEIGHT1_LENGTH", 0x091, U65),

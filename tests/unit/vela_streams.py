@@ -22,7 +22,8 @@ class Case:
     build: Callable[[api.NpuAccelerator], list]
 
     def words(self, accelerator: str) -> list[int]:
-        return api.npu_generate_register_command_stream(self.build(ACCELERATORS[accelerator]), ACCELERATORS[accelerator])
+        npu = ACCELERATORS[accelerator]
+        return api.npu_generate_register_command_stream(self.build(npu), npu)
 
 
 def fm(shape: tuple[int, int, int], dtype: api.NpuDataType = api.NpuDataType.INT8, region: int = 1,
@@ -59,8 +60,9 @@ def conv(ifm_shape, ofm_shape, kernel, depthwise=False, padding=(0, 0, 0, 0), dt
         op = api.NpuConvDepthWiseOperation() if depthwise else api.NpuConv2DOperation()
         if traversal is not None and not depthwise:
             op.block_traversal = traversal
-        op.ifm = fm(ifm_shape, dtype, layout=layout, zero_point=-3 if dtype == api.NpuDataType.INT8 else 0)
-        op.ofm = fm(ofm_shape, dtype, address=ofm_address, layout=layout, zero_point=5 if dtype == api.NpuDataType.INT8 else 0)
+        int8 = dtype == api.NpuDataType.INT8
+        op.ifm = fm(ifm_shape, dtype, layout=layout, zero_point=-3 if int8 else 0)
+        op.ofm = fm(ofm_shape, dtype, address=ofm_address, layout=layout, zero_point=5 if int8 else 0)
         h, w, sy, sx, dy, dx = kernel
         op.kernel = api.NpuKernel(w, h, sx, sy, dx, dy)
         op.padding = api.NpuPadding(*padding)

@@ -5,9 +5,10 @@
 
 For each model and config, Vela compiles the model (``vela --config Arm/vela.ini
 --accelerator-config A --system-config S --memory-mode M --debug-force-legacy-core``: the
-legacy core's register_command_stream_generator is the reference of the encoder's order) and this script reads the optimised .tflite it writes: the first input of
-each ``ethos-u`` custom operator is the driver payload (a ``COP1`` header, the NPU's config and
-then the command stream). The stream's 32-bit words are saved, little-endian and without the
+legacy core's register_command_stream_generator is the reference of the encoder's order) and
+this script reads the optimised .tflite it writes: the first input of each ``ethos-u`` custom
+operator is the driver payload (a ``COP1`` header, the NPU's config, then the command stream).
+The stream's 32-bit words are saved, little-endian and without the
 header, as ``<config>/<model>_<n>.bin`` (n counts the model's ``ethos-u`` operators); the
 manifest records the Vela version, the command lines and each model's SHA-256. The tests read
 only the committed .bin files.
@@ -105,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     manifest_path = HERE / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else {}
     manifest["vela"] = subprocess.run([vela, "--version"], capture_output=True, text=True).stdout.strip()
-    manifest["configs"] = {name: ["vela", "--config", "Arm/vela.ini", *flags, "MODEL"] for name, flags in CONFIGS.items()}
+    manifest["configs"] = {name: ["vela", "--config", "Arm/vela.ini", *flags, "MODEL"]
+                           for name, flags in CONFIGS.items()}
     manifest.setdefault("models", {})
     with tempfile.TemporaryDirectory(prefix="vela-streams-") as tmp:
         for name in models:

@@ -16,9 +16,10 @@ from npu_opt.dialects.ethosu.encode import encode_program
 from npu_opt.dialects.ethosu.ops_stream import ProgramOp
 from npu_opt.hardware.commands.words import encode
 from npu_opt.hardware.errors import CommandStreamError
-from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.diagnostics import DiagnosticEngine, UserError
 from npu_opt.ir.parser import parse_module
 from npu_opt.ir.printer import print_op
+from npu_opt.ir.verifier import verify
 
 STOP = encode("NPU_OP_STOP", mask=0xFFFF)
 
@@ -168,3 +169,52 @@ def test_an_attribute_past_its_register_does_not_parse(old: str, new: str, messa
     assert old in text
     with pytest.raises(UserError, match=re.escape(message)):
         parse_module(text.replace(old, new, 1), "bad.mlir")
+
+
+# -- IR the encoder could not give back: refused by the verifier -----------------------------------
+@pytest.mark.parametrize("old, new, message", [
+    ("depth = 16, zero_point = -3>", "height = 8, depth = 16, zero_point = -3>",
+     "the ifm has a height, but the NPU holds only its depth for it"),
+])
+def test_a_size_without_a_register_is_refused(old: str, new: str, message: str):
+    text = program_text(conv_words())
+    assert old in text
+    stream = io.StringIO()
+    assert not verify(parse_module(text.replace(old, new, 1), "bad.mlir"), DiagnosticEngine(stream=stream))
+    assert message in stream.getvalue()
+
+
+def elementwise_text(name: str) -> str:
+    case = next(c for c in vela_streams.cases() if c.name == name)
+    with contextlib.redirect_stdout(io.StringIO()):
+        return program_text(case.words("u55-128"))
+
+
+@pytest.mark.parametrize("case, old, new, message", [
+    ("add", "ofm_scale = #ethosu.scale<", "ofm_scale = #ethosu.scale<7>, x = #ethosu.scale<",
+     "ofm_scale needs its shift (the register has one)"),
+    ("add", "opb_scale = #ethosu.scale<0>", "opb_scale = #ethosu.scale<0, shift = 1>",
+     "opb_scale has no shift (OPB_SCALE holds none)"),
+    ("sub_broadcast", "strides = [1, 8, 1], zero_point", "strides = [1, 8, 1], depth = 1, zero_point",
+     "the ifm2 has a depth, but the NPU holds no size for it"),
+    ("mul_scalar", "ib_end = 22, ab_start = 22,", "ib_end = 22, ab_start = 22, ib2_start = 4,",
+     "the block's ib2_start is given exactly when IFM2 is a tensor"),
+    ("abs", "scale_mode", "ifm2 = #ethosu.fm<int8, NHWC>, scale_mode", "mode abs takes no ifm2"),
+])
+def test_elementwise_ir_the_encoder_could_not_give_back(case: str, old: str, new: str, message: str):
+    text = elementwise_text(case)
+    assert old in text
+    stream = io.StringIO()
+    assert not verify(parse_module(text.replace(old, new, 1), "bad.mlir"), DiagnosticEngine(stream=stream))
+    assert message in stream.getvalue()
+
+
+def test_a_dma_spells_channel_and_mode_zero_by_leaving_them_out():
+    case = next(c for c in vela_streams.cases() if c.name == "dma")
+    with contextlib.redirect_stdout(io.StringIO()):
+        text = program_text(case.words("u55-128"))
+    assert "channel" not in text and "mode" not in text
+    stream = io.StringIO()
+    bad = text.replace("length = 256 : i64", "length = 256 : i64, mode = 0 : i32")
+    assert not verify(parse_module(bad, "bad.mlir"), DiagnosticEngine(stream=stream))
+    assert "attribute 'mode' failed to satisfy constraint" in stream.getvalue()
