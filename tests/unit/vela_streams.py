@@ -99,6 +99,36 @@ def elementwise(kind, shape, ifm2_shape=None, scalar=None, reversed_operands=Fal
     return build
 
 
+def tweaked(builder, change):
+    """``builder``'s operation with ``change(op)`` applied (tiles, strides, upscaling, accumulator)."""
+    def build(accelerator: api.NpuAccelerator):
+        op = builder(accelerator)
+        change(op)
+        op.block_config = api.npu_find_block_configs(op, accelerator)[-1]
+        return op
+    return build
+
+
+def _four_tiles(op) -> None:
+    """The IFM in four tiles (two rows of tiles, the first 5 rows high and 4 columns wide)."""
+    height, width, _ = op.ifm.shape
+    op.ifm.tiles = api.NpuTileBox(5, height - 5, 4, [0x0, 0x1000, 0x2000, 0x3000])
+
+
+def _explicit_strides(op) -> None:
+    op.ifm.strides = api.NpuShape3D(height=256, width=32, depth=1)
+
+
+def _upscaled(op) -> None:
+    op.ifm_upscale = api.NpuResamplingMode.NEAREST
+    op.ifm.shape = api.NpuShape3D(op.ofm.shape.height // 2, op.ofm.shape.width // 2, op.ifm.shape.depth)
+    op.ifm.tiles = api.NpuTileBox(op.ifm.shape.height, 0, op.ifm.shape.width, [0, 0, 0, 0])
+
+
+def _int40(op) -> None:
+    op.accumulator_type = api.NpuAccumulatorType.Int40
+
+
 def dma(src=(0, 0x100, 256), dst=(1, 0x200, 256)):
     def build(accelerator: api.NpuAccelerator):
         return api.NpuDmaOperation(api.NpuAddressRange(*src), api.NpuAddressRange(*dst))
@@ -127,7 +157,8 @@ Act, Pool, Ew = api.NpuActivationOp, api.NpuPoolingOp, api.NpuElementWiseOp
 
 
 def cases() -> Iterator[Case]:
-    """The API-built streams: shapes, data types, layouts, strides, padding, activations, rounding."""
+    """The API-built streams: shapes, data types, layouts, strides, dilation, padding, tiles,
+    upscaling, activations and LUTs, rounding, accumulators, broadcasts, scalars and DMAs."""
     yield Case("conv3x3", single(conv((8, 8, 16), (8, 8, 32), (3, 3, 1, 1, 1, 1), padding=(1, 1, 1, 1))))
     yield Case("conv_stride2_relu", single(conv((16, 16, 8), (8, 8, 16), (3, 3, 2, 2, 1, 1), padding=(0, 0, 1, 1),
                                                 activation=_act(Act.NONE_OR_RELU, 0.0, 6.0))))
@@ -153,6 +184,12 @@ def cases() -> Iterator[Case]:
     yield Case("abs", single(elementwise(Ew.ABS, (8, 8, 16))))
     yield Case("lrelu_lut", single(elementwise(Ew.LRELU, (8, 8, 16), activation=_act(Act.TABLE_LOOKUP, table=2))))
     yield Case("shl", single(elementwise(Ew.SHL, (4, 4, 4), (4, 4, 4), dtype=api.NpuDataType.INT32)))
+    yield Case("four_tiles", single(tweaked(conv((10, 8, 16), (10, 8, 16), (3, 3, 1, 1, 1, 1), padding=(1, 1, 1, 1)),
+                                            _four_tiles)))
+    yield Case("explicit_strides", single(tweaked(conv((8, 8, 16), (8, 8, 16), (1, 1, 1, 1, 1, 1)), _explicit_strides)))
+    yield Case("upscaled_pool", single(tweaked(pool(Pool.AVERAGE, (8, 8, 16), (8, 8, 16), (1, 1, 1, 1)), _upscaled)))
+    yield Case("int16_acc40", single(tweaked(conv((4, 4, 16), (4, 4, 16), (1, 1, 1, 1, 1, 1), dtype=I16), _int40)))
+    yield Case("uint8_avg_pool", single(pool(Pool.AVERAGE, (8, 8, 16), (4, 4, 16), dtype=U8)))
     yield Case("dma", single(dma()))
     yield Case("lut_dma_then_op", chain(dma((0, 0x300, 256), (0x103, 0, 256)),
                                        elementwise(Ew.ADD, (8, 8, 16), (8, 8, 16),
