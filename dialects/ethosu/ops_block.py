@@ -6,7 +6,7 @@ Each op holds the full value of every register its command reads, in Vela's regi
 """
 from __future__ import annotations
 
-from npu_opt.dialects.ethosu.attrs import FeatureMapAttr
+from npu_opt.dialects.ethosu.attrs import FeatureMapAttr, ScaleAttr
 from npu_opt.dialects.ethosu.dialect import ETHOSU
 from npu_opt.dialects.ethosu.interfaces import IssuesCommand
 from npu_opt.dialects.ethosu.ops_common import (
@@ -37,6 +37,14 @@ def _only_registers(role: str, fm: FeatureMapAttr, shape: tuple[str, ...]) -> No
         raise VerifyError(f"the {role} has a {extra[0]}, but the NPU holds {held} for it")
 
 
+def _scales_fit(scales: dict[str, ScaleAttr | None]) -> None:
+    """OFM_SCALE and OPA_SCALE have a shift, OPB_SCALE none: a scale says exactly what its register holds."""
+    for name, scale in scales.items():
+        if scale is not None and (scale.shift is None) != (name == "opb_scale"):
+            raise VerifyError(f"{name} needs its shift (the register has one)" if scale.shift is None
+                              else f"{name} has no shift (OPB_SCALE holds none)")
+
+
 class BlockOp(EthosuOp):
     """An NPU operation over OFM blocks: IFM, OFM, activation, block and rounding registers."""
 
@@ -56,12 +64,6 @@ class BlockOp(EthosuOp):
             if not fm.is_addressed or any(getattr(fm, name) is None for name in shape):
                 raise VerifyError(f"the {role} needs its region, bases, tiles, strides and {', '.join(shape)}")
         _only_registers("ifm", self.ifm, IFM_SHAPE)
-        for name, scale in (("ofm_scale", self.attr("ofm_scale")), ("opa_scale", self.attr("opa_scale"))):
-            if scale is not None and scale.shift is None:
-                raise VerifyError(f"{name} needs its shift (the register has one)")
-        opb = self.attr("opb_scale")
-        if opb is not None and opb.shift is not None:
-            raise VerifyError("opb_scale has no shift (OPB_SCALE holds none)")
         if (self.block.ib2_start is not None) != self.has_ifm2_buffer():
             raise VerifyError("the block's ib2_start is given exactly when IFM2 is a tensor")
 
@@ -129,6 +131,8 @@ class BlockOp(EthosuOp):
 
 
 class _ConvOp(BlockOp):
+    """A convolution: a kernel and the weight and scale streams the NPU decodes."""
+
     kernel = AttrDef(KernelC, doc="kernel, strides, dilation, padding, traversal")
     weights = AttrDef(StreamC, doc="the encoded weights (WEIGHT_*)")
     scales = AttrDef(StreamC, doc="the encoded biases and scales (SCALE_*)")
@@ -170,6 +174,10 @@ class PoolOp(BlockOp):
     mode = AttrDef(StrAttrC(tuple(POOLING_MODES)), doc="max, average or reduce_sum")
     kernel = AttrDef(KernelC, doc="kernel, strides, padding")
     ofm_scale = AttrDef(ScaleC, optional=True, doc="the global OFM rescale (OFM_SCALE)")
+
+    def verify_op(self) -> None:
+        super().verify_op()
+        _scales_fit({"ofm_scale": self.ofm_scale})
 
     def command_fields(self) -> dict:
         return {"mode": self.mode}
@@ -215,11 +223,14 @@ class ElementwiseOp(BlockOp):
             raise VerifyError(f"mode {self.mode} {'needs' if binary else 'takes no'} ifm2")
         if self.ifm2 is not None:
             _only_registers("ifm2", self.ifm2, ())
+        elif self.ifm2_scalar is not None or self.broadcast is not None or self.reversed_operands:
+            raise VerifyError("ifm2_scalar, broadcast and reversed_operands describe an ifm2, and there is none")
         if self.ifm2 is not None and self.ifm2.is_addressed == (self.ifm2_scalar is not None):
             raise VerifyError("ifm2 is located (region, bases, tiles, strides) exactly when there is no ifm2_scalar")
         scaled = self.mode in ("add", "sub")
         if scaled != (self.opa_scale is not None) or scaled != (self.opb_scale is not None):
             raise VerifyError(f"opa_scale and opb_scale are given for add and sub only, not for {self.mode}")
+        _scales_fit({"ofm_scale": self.ofm_scale, "opa_scale": self.opa_scale, "opb_scale": self.opb_scale})
         super().verify_op()
 
     def command_fields(self) -> dict:

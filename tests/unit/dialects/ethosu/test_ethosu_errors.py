@@ -200,6 +200,8 @@ def elementwise_text(name: str) -> str:
     ("mul_scalar", "ib_end = 22, ab_start = 22,", "ib_end = 22, ab_start = 22, ib2_start = 4,",
      "the block's ib2_start is given exactly when IFM2 is a tensor"),
     ("abs", "scale_mode", "ifm2 = #ethosu.fm<int8, NHWC>, scale_mode", "mode abs takes no ifm2"),
+    ("abs", "scale_mode", "broadcast = \"h\", scale_mode",
+     "ifm2_scalar, broadcast and reversed_operands describe an ifm2, and there is none"),
 ])
 def test_elementwise_ir_the_encoder_could_not_give_back(case: str, old: str, new: str, message: str):
     text = elementwise_text(case)
