@@ -21,6 +21,9 @@ def decode_command_stream_main(args: argparse.Namespace) -> int:
     engine = DiagnosticEngine(SourceManager())
     try:
         name, data = read_input(args.input)
+        if data[:4] == b"COP1":
+            raise UserError(f"{name} is a driver payload (it starts with COP1): give the command stream it holds, "
+                            "the words after its command-stream header")
         try:
             program = decode_words(words_from_bytes(data))
         except UserError as err:
