@@ -66,3 +66,60 @@ def export_tflite_main(args: argparse.Namespace) -> int:
         engine.emit(err.diagnostic)
         return 1
     return 0
+
+
+def export_vela_raw_main(args: argparse.Namespace) -> int:
+    """Write a compiled model (IR with tfl.ethos_u ops, or a Vela .tflite) as Vela's raw .npz:
+    the first ethos-u operator of the first subgraph holding one, as Vela's legacy core does.
+    The target (--target, --memory-mode) says whether the fast scratch is a memory of its own."""
+    import npu_opt.dialects  # noqa: F401 - registers dialects
+    from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite, is_tflite
+    from npu_opt.dialects.tfl.tflite.ethosu_custom import ContainerError
+    from npu_opt.dialects.tfl.tflite.ethosu_raw import raw_bytes, raw_files
+    from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
+    from npu_opt.hardware.target import resolve_target
+    from npu_opt.ir.parser import ParseOptions, parse_module
+    from npu_opt.ir.verifier import verify
+    from npu_opt.tools.output import decode_utf8, read_input, write_output_bytes
+    from npu_opt.tools.target_options import prepare_target
+
+    sources = SourceManager()
+    engine = DiagnosticEngine(sources)
+    try:
+        request = prepare_target(args)
+        if request is None or request.accelerator is None:
+            raise UserError("--export-vela-raw needs --target (and --memory-mode): the raw format "
+                            "names the fast scratch's region, which depends on the memory mode")
+        target = resolve_target(request.accelerator, request.system_config, request.memory_mode,
+                                request.arena_cache_size, request.config)
+        name, data = read_input(args.input)
+        if not is_tflite(data):
+            text = decode_utf8(name, data)
+            sources.add(name, text)
+            module = parse_module(text, name, ParseOptions(args.allow_unregistered_dialect))
+            if not verify(module, engine):
+                return 1
+            data = export_tflite(module)
+        else:
+            import_tflite(data, name)  # the importer's checks and diagnostics
+        try:
+            model = read_compiled(data)
+            files = raw_files(model, "model", target.is_spilling_enabled)
+        except ContainerError as err:
+            raise UserError(f"{name}: {err}") from None
+        if not files:
+            raise UserError(f"{name}: the model has no ethos-u operator to write in the raw format")
+        dropped = sum(len(g.ethos_u()) for g in model.subgraphs) - len(files)
+        if dropped:
+            sys.stderr.write(f"npu-translate: warning: the raw format holds the first ethos-u operator "
+                             f"of a subgraph; {dropped} more are not written (as Vela does)\n")
+        if len(files) > 1:
+            raise UserError(f"{name}: {len(files)} subgraphs hold ethos-u operators; the raw format "
+                            "writes one file per subgraph, and -o names one")
+        if args.output == "-" and sys.stdout.isatty():
+            raise UserError("refusing to write a binary .npz file to the terminal; give -o FILE")
+        write_output_bytes(args.output, raw_bytes(next(iter(files.values()))))
+    except UserError as err:
+        engine.emit(err.diagnostic)
+        return 1
+    return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 from npu_opt.dialects.tfl.common import TFL, TflOp
 from npu_opt.dialects.tfl.ops_conv import *  # noqa: F401,F403  (registration happens on import)
 from npu_opt.dialects.tfl.ops_elementwise import *  # noqa: F401,F403
+from npu_opt.dialects.tfl.ops_ethosu import *  # noqa: F401,F403
 from npu_opt.dialects.tfl.ops_misc import *  # noqa: F401,F403
 from npu_opt.dialects.tfl.ops_reduce import *  # noqa: F401,F403
 from npu_opt.dialects.tfl.ops_shape import *  # noqa: F401,F403

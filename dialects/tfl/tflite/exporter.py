@@ -16,6 +16,7 @@ import flatbuffers
 import numpy as np
 
 from npu_opt.dialects.tfl.common import TflOp
+from npu_opt.dialects.tfl.ops_ethosu import EthosUOp
 from npu_opt.dialects.tfl.opcodes import BUILTIN_CODES, CUSTOM
 from npu_opt.ir.attributes import (
     ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, IntegerAttr,
@@ -27,6 +28,13 @@ from npu_opt.ir.strings import brief_number
 from npu_opt.ir.location import FusedLoc, Location, NameLoc
 from npu_opt.ir.types import DYNAMIC, QuantUniformType, RankedTensorType
 from npu_opt.dialects.tfl.tflite import schema as S
+from npu_opt.dialects.tfl.tflite.ethosu_custom import (
+    ETHOS_U_CODE, NPU_CUSTOM_OPTIONS, OFFLINE_ALLOCATION, ROLES, ContainerError, PayloadHeader,
+)
+from npu_opt.dialects.tfl.tflite.ethosu_ir import ARENA_OFFSETS, blob_bytes, int_attr
+from npu_opt.dialects.tfl.tflite.ethosu_layout import vela_layout
+from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
+from npu_opt.dialects.tfl.tflite.ethosu_writer import write_compiled
 from npu_opt.dialects.tfl.tflite.flatbuf import FlatBufferError, parse_raw_table
 
 _CONSTANTS = ("tfl.pseudo_const", "tfl.pseudo_qconst")
@@ -42,6 +50,8 @@ class _Tensor:
     quant: QuantUniformType | None
     synthetic: bool = False
     """The name was made up (the value had no name location)."""
+    arena_offset: int = -1
+    """Where OfflineMemoryAllocation places it (-1: TFLite Micro does)."""
 
 
 @dataclass
@@ -63,6 +73,8 @@ class _Subgraph:
     outputs: list[int] = field(default_factory=list)
     operators: list[_Operator] = field(default_factory=list)
     signature: tuple[str, list[tuple[str, int]], list[tuple[str, int]]] | None = None
+    has_offsets: bool = False
+    """Some tensor has an arena offset (tfl.arena_offsets or a tfl.ethos_u op)."""
 
 
 def _bytes_of(attr: Attribute | None, what: str, op: Operation) -> bytes | memoryview | None:
@@ -128,6 +140,10 @@ class _Exporter:
         if not subgraphs:
             raise UserError("cannot export a module without functions to TFLite")
         metadata = self._metadata()
+        if any(g.has_offsets for g in subgraphs):
+            offsets = [t.arena_offset for g in subgraphs for t in g.tensors]
+            self.buffers.append(np.array([0, len(subgraphs), len(offsets), *offsets], dtype="<i4").tobytes())
+            metadata.append((OFFLINE_ALLOCATION, len(self.buffers) - 1))
         return _Writer(self, subgraphs, metadata).finish()
 
     def _metadata(self) -> list[tuple[str, int]]:
@@ -136,6 +152,8 @@ class _Exporter:
         if not isinstance(attr, DictionaryAttr):
             return entries
         for name, value in attr.entries:
+            if name == OFFLINE_ALLOCATION and _is_compiled(self.module):
+                continue  # written anew from the tensors' arena offsets
             if isinstance(value, StringAttr):
                 data: bytes | memoryview | None = value.value.encode("utf-8")
             else:
@@ -151,6 +169,8 @@ class _SubgraphExporter:
         self.func = func
         self.graph = _Subgraph(func.attr("sym_name").value)  # type: ignore[union-attr]
         self.tensors: dict[Value, int] = {}
+        self.memory: dict[tuple[str, str], int] = {}
+        """(role, name) -> index of a tfl.ethos_u memory tensor already written."""
 
     def tensor(self, value: Value, name: str | None, buffer: int = 0) -> int:
         t = value.type
@@ -169,7 +189,61 @@ class _SubgraphExporter:
             name=name if name is not None else f"{self.graph.name}/tensor_{index}",
             quant=element if isinstance(element, QuantUniformType) else None, synthetic=name is None))
         self.tensors[value] = index
+        self.graph.tensors[-1].arena_offset = self._arena_offset(value)
         return index
+
+    def _arena_offset(self, value: Value) -> int:
+        """The value's offset from the tfl.arena_offsets of its op (or of the function)."""
+        owner = getattr(value, "op", None)
+        holder, position = (owner, value.index) if owner is not None else (self.func, getattr(value, "index", 0))
+        offsets = holder.attributes.get(ARENA_OFFSETS)
+        if not isinstance(offsets, ArrayAttr) or position >= len(offsets.elements):
+            return -1
+        self.graph.has_offsets = True
+        entry = offsets.elements[position]
+        return entry.value if isinstance(entry, IntegerAttr) else -1
+
+    def memory_tensor(self, op: Operation, role: str, name: str, size: int, data: Any) -> int:
+        """A tensor of a tfl.ethos_u op's memory (1-D uint8), shared with the ops naming the
+        same tensor; ``data`` is its buffer's content, or None for the arena's scratch areas."""
+        key = (role, name)
+        found = self.memory.get(key)
+        if found is not None:
+            return found
+        buffer = 0
+        if role == "read_only":
+            buffer = self.model.buffer(op.attr("read_only"), op)
+        elif data is not None:
+            self.model.buffers.append(data)
+            buffer = len(self.model.buffers) - 1
+        self.graph.tensors.append(_Tensor([size], None, 3, buffer, name, None))
+        self.memory[key] = len(self.graph.tensors) - 1
+        return self.memory[key]
+
+    def ethos_u(self, op: Operation) -> _Operator:
+        """The ethos-u CUSTOM operator of a tfl.ethos_u op, its memory tensors first."""
+        words = np.frombuffer(blob_bytes(op, "command_stream"), dtype="<u4")
+        header = PayloadHeader.for_npu(int_attr(op, "npu_config"), int_attr(op, "npu_id"))
+        try:
+            payload = header.payload(words)
+        except ContainerError as err:
+            raise UserError(f"cannot export '{op.name}': {err}", op.diag_location()) from None
+        names_attr = op.attr("tensor_names")
+        count = len(self.graph.operators)
+        names = [e.value for e in names_attr.elements] if isinstance(names_attr, ArrayAttr) else \
+            [f"{self.graph.name}_ethos_u_{count}_{role}" for role in ROLES]
+        sizes = (len(payload), len(blob_bytes(op, "read_only")), int_attr(op, "scratch_size"),
+                 int_attr(op, "fast_scratch_size"))
+        memory = [self.memory_tensor(op, role, name, size, payload if role == "command_stream" else None)
+                  for role, name, size in zip(ROLES, names, sizes)]
+        for index, key in ((memory[2], "scratch_offset"), (memory[3], "fast_scratch_offset")):
+            self.graph.tensors[index].arena_offset = int_attr(op, key)
+        self.graph.has_offsets = True
+        inputs = memory + [self.index_of(v, op) for v in op.operands]
+        outputs = [self.tensor(r, n) for r, n in zip(op.results, _names_of(op.location, len(op.results)))]
+        record = _Operator(self.model.opcode(CUSTOM, ETHOS_U_CODE, 1), inputs, outputs)
+        record.custom_options = NPU_CUSTOM_OPTIONS
+        return record
 
     def index_of(self, value: Value, op: Operation) -> int:
         owner = getattr(value, "op", None)
@@ -208,6 +282,9 @@ class _SubgraphExporter:
         if name in _CONSTANTS:
             buffer = self.model.buffer(op.attr("value"), op)
             self.tensor(op.results[0], _names_of(op.location, 1)[0], buffer)
+            return
+        if isinstance(op, EthosUOp):
+            self.graph.operators.append(self.ethos_u(op))
             return
         if not isinstance(op, TflOp) or not (op.BUILTIN or name in ("tfl.custom", "tfl.unsupported")):
             raise UserError(f"cannot export '{name}' to TFLite: it is not a TFLite operator",
@@ -507,9 +584,21 @@ class _Writer:
         return b.EndObject()
 
 
+def _is_compiled(module: Operation) -> bool:
+    """Whether the module holds a compiled NPU program (a tfl.ethos_u op)."""
+    return any(isinstance(op, EthosUOp) for op in module.walk())
+
+
 def export_tflite(module: Operation) -> bytes:
-    """Serialise ``module`` (verified tfl IR) as a TFLite flatbuffer; UserError if it cannot be."""
-    return _Exporter(module).run()
+    """Serialise ``module`` (verified tfl IR) as a TFLite flatbuffer; UserError if it cannot be.
+    A module holding tfl.ethos_u ops is a compiled model: it is written in Vela's layout."""
+    data = _Exporter(module).run()
+    if not _is_compiled(module):
+        return data
+    try:
+        return write_compiled(vela_layout(read_compiled(data)))
+    except ContainerError as err:
+        raise UserError(f"cannot export the compiled model: {err}") from None
 
 
 __all__ = ["export_tflite"]

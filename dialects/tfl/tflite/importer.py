@@ -23,7 +23,13 @@ from npu_opt.ir.location import UNKNOWN_LOC, FusedLoc, Location, NameLoc
 from npu_opt.ir.types import (
     DYNAMIC, F32, I32, FunctionType, IntegerType, NoneType, QuantUniformType, RankedTensorType, Type,
 )
+from npu_opt.dialects.tfl.ops_ethosu import ARENA_OFFSETS, EthosUOp
 from npu_opt.dialects.tfl.tflite import schema as S
+from npu_opt.dialects.tfl.tflite.ethosu_custom import (
+    OFFLINE_ALLOCATION, CompiledModel, ContainerError, EthosUOperator, Subgraph,
+)
+from npu_opt.dialects.tfl.tflite.ethosu_ir import ethos_u_attrs, offsets_attr
+from npu_opt.dialects.tfl.tflite.ethosu_reader import has_ethos_u, read_compiled
 from npu_opt.dialects.tfl.tflite.flatbuf import Buffer, FlatBufferError, Table
 
 INLINE_LIMIT = 64
@@ -58,7 +64,7 @@ def import_tflite(data: bytes | memoryview, filename: str = "<stdin>") -> Operat
         return _Importer(data, filename).run()
     except FlatBufferError as err:
         raise UserError(f"{filename}: malformed TFLite file: {err}") from None
-    except TFLiteError as err:
+    except (TFLiteError, ContainerError) as err:
         raise UserError(f"{filename}: {err}") from None
 
 
@@ -90,7 +96,11 @@ class _Importer:
         self.buffers: list[Table] = []
         self.blobs: dict[int, ResourceBlob] = {}
         self.blob_keys: dict[int, str] = {}
+        self.streams: list[str] = []
+        """Blob keys given to ethos-u command streams."""
         self.codes: list[_OpCode] = []
+        self.compiled: CompiledModel | None = None
+        """The model as a compiled (Vela) model, when it has ethos-u operators."""
 
     def run(self) -> Operation:
         model = self.buf.root("model")
@@ -101,6 +111,8 @@ class _Importer:
         self.codes = [self._opcode(t, i) for i, t in
                       enumerate(model.tables(S.Model.OPERATOR_CODES, "operator_codes"))]
         self.buffers = model.tables(S.Model.BUFFERS, "buffers")
+        if has_ethos_u(self.data):
+            self.compiled = read_compiled(self.data)
         subgraphs = model.tables(S.Model.SUBGRAPHS, "subgraphs")
         if not subgraphs:
             raise TFLiteError("the model has no subgraphs")
@@ -163,6 +175,8 @@ class _Importer:
         entries: dict[str, Attribute] = {}
         for index, table in enumerate(model.tables(S.Model.METADATA, "metadata")):
             name = table.string(S.Metadata.NAME, "name") or f"metadata_{index}"
+            if name == OFFLINE_ALLOCATION and self.compiled is not None:
+                continue  # the arena offsets become tfl.arena_offsets attributes
             data = self.buffer_data(table.scalar(S.Metadata.BUFFER, "u32", 0), f"metadata '{name}'")
             raw = bytes(data) if data is not None else b""
             try:
@@ -220,6 +234,10 @@ class _SubgraphImporter:
         self.no_value: Value | None = None
         self.block: Block | None = None
         self.where = f"subgraph {index}"
+        compiled = model.compiled
+        self.compiled: Subgraph | None = compiled.subgraphs[index] if compiled is not None else None
+        self.offsets = compiled is not None and any(name == OFFLINE_ALLOCATION for name, _ in compiled.metadata)
+        """Whether tensors have arena offsets (OfflineMemoryAllocation) to keep as attributes."""
 
     def _indices(self, table: Table, slot: int, what: str) -> list[int]:
         array = table.array(slot, "<i4", what)
@@ -375,6 +393,8 @@ class _SubgraphImporter:
         self.block.append(ReturnOp.build(returned))
         # a constant returned directly may have the narrow storage range: take the value types
         func.properties["function_type"] = TypeAttr(FunctionType(arg_types, [v.type for v in returned]))
+        if self.offsets:
+            func.attributes[ARENA_OFFSETS] = self.arena_offsets(self.inputs)
         names = {"inputs": ",".join(self.tensor_name(i) or "" for i in self.inputs),
                  "outputs": ",".join(self.tensor_name(i) or "" for i in self.outputs)}
         func.attributes["tf.entry_function"] = DictionaryAttr({k: StringAttr(v) for k, v in names.items()})
@@ -403,16 +423,20 @@ class _SubgraphImporter:
                                   f"{len(self.tensors)} tensors")
             if out in self.values:
                 raise TFLiteError(f"{reader} writes {self.describe(out)}, which already has a value")
-        operands = [self.operand(i, reader) for i in ([] if inputs is None else inputs.tolist())]
+        npu = self.compiled.operators[number] if self.compiled is not None else None
+        operands = [] if isinstance(npu, EthosUOperator) or inputs is None else \
+            [self.operand(i, reader) for i in inputs.tolist()]
         result_types = [self.tensor_type(i) for i in output_list]
         location = self.location(output_list)
         cls = OPS_BY_BUILTIN.get(builtin) if code.builtin != CUSTOM else None
-        if code.builtin == CUSTOM:
+        if isinstance(npu, EthosUOperator):
+            op: Operation = self._ethos_u(npu, reader, result_types, location)
+        elif code.builtin == CUSTOM:
             attrs: dict[str, Any] = {"custom_code": code.custom_code, "version": code.version}
             options = self._custom_options(table, reader)
             if options is not None:
                 attrs["custom_option"] = _bytes_attr(options)
-            op: Operation = CustomOp.build(operands, result_types, attrs, location=location)
+            op = CustomOp.build(operands, result_types, attrs, location=location)
         elif cls is None:
             op = UnsupportedOp.build(operands, result_types, self._raw_options(table, code, builtin, reader),
                                      location=location)
@@ -426,10 +450,31 @@ class _SubgraphImporter:
             first = operands[0].type if operands else None
             if code.version != S.default_version(builtin, first, bool(attrs.get("keep_num_dims"))):
                 op.attributes[S.VERSION_ATTR] = IntegerAttr(code.version, I32)
+        if self.offsets:
+            op.attributes[ARENA_OFFSETS] = self.arena_offsets(output_list)
         assert self.block is not None
         self.block.append(op)
         for out, result in zip(output_list, op.results):
             self.values[out] = result
+
+    def arena_offsets(self, tensors: list[int]) -> Attribute:
+        assert self.compiled is not None
+        return offsets_attr([self.compiled.tensors[i].arena_offset for i in tensors])
+
+    def _ethos_u(self, npu: EthosUOperator, reader: str, result_types: list[RankedTensorType],
+                 location: Location) -> Operation:
+        """A tfl.ethos_u op: the feature maps are its operands, the rest its attributes."""
+        assert self.compiled is not None
+        operands = [self.operand(i, reader) for i in npu.inputs]
+        read_only = npu.memory_tensors[1]
+        buffer = self.tensors[read_only].scalar(S.Tensor.BUFFER, "u32", 0)
+        stream_key = f"ethos_u_command_stream_{len(self.model.blob_keys) + len(self.model.streams)}"
+        self.model.streams.append(stream_key)
+        try:
+            attrs = ethos_u_attrs(npu, self.compiled, stream_key, self.model.blob(buffer, npu.read_only))
+        except ValueError as err:
+            raise TFLiteError(f"{reader}: {err}") from None
+        return EthosUOp.build(operands, result_types, attrs, location=location)
 
     def _options(self, table: Table, builtin: str, reader: str) -> dict[str, Any]:
         """The attributes of a dialect op from its builtin options table (or the defaults)."""

@@ -1,0 +1,66 @@
+"""``tfl.ethos_u``: a compiled NPU program as TFLite Micro's Ethos-U kernel runs it (the
+``ethos-u`` CUSTOM operator of a Vela-compiled .tflite). Its operands and results are only the
+feature maps; the command stream, the read-only data and the scratch areas are attributes, since
+they are properties of the compiled program, not values of the graph. Why it is an op of its
+own rather than a ``tfl.custom``: docs/deployable_tflite.md."""
+from __future__ import annotations
+
+from npu_opt.ir.attributes import DenseElementsAttr, DenseResourceAttr
+from npu_opt.ir.constraints import AnyTensor, ArrayAttrC, ElementsAttrC, IntAttrC, StrAttrC
+from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.types import IntegerType, RankedTensorType
+
+from npu_opt.dialects.tfl.common import TFL, TflOp
+
+_U32 = IntegerType(32, "unsigned")
+_U8 = IntegerType(8, "unsigned")
+ARENA_OFFSETS = "tfl.arena_offsets"
+"""Discardable attribute: the arena offset of each result of an op (of each argument, on a
+func.func), -1 where TFLite Micro places the tensor (OfflineMemoryAllocation)."""
+
+
+def _vector_of(attr: object, element: IntegerType) -> bool:
+    kind = getattr(attr, "type", None)
+    return isinstance(attr, (DenseElementsAttr, DenseResourceAttr)) and isinstance(kind, RankedTensorType) \
+        and kind.rank == 1 and kind.element_type is element
+
+
+@TFL.op
+class EthosUOp(TflOp):
+    """An ``ethos-u`` operator: ``command_stream`` holds the NPU's register command stream
+    (ui32 words, the driver header stripped), ``read_only`` the bytes of its read-only tensor
+    (encoded weights, scales and biases, LUTs), ``scratch_size``/``fast_scratch_size`` the bytes
+    of its scratch areas and ``scratch_offset``/``fast_scratch_offset`` their arena offsets;
+    ``npu_config``/``npu_id`` the CONFIG and ID register values the driver payload carries.
+    ``tensor_names`` names its four memory tensors (command stream, read-only, scratch, fast
+    scratch) in the file."""
+
+    OP_NAME = "tfl.ethos_u"
+    input = OperandDef(AnyTensor, variadic=True)
+    command_stream = AttrDef(ElementsAttrC())
+    read_only = AttrDef(ElementsAttrC())
+    scratch_size = AttrDef(IntAttrC(64, min_value=0))
+    fast_scratch_size = AttrDef(IntAttrC(64, min_value=0))
+    scratch_offset = AttrDef(IntAttrC(64, min_value=-1), default=0)
+    fast_scratch_offset = AttrDef(IntAttrC(64, min_value=-1), default=0)
+    npu_config = AttrDef(IntAttrC(64, min_value=0, max_value=0xFFFFFFFF))
+    npu_id = AttrDef(IntAttrC(64, min_value=0, max_value=0xFFFFFFFF))
+    tensor_names = AttrDef(ArrayAttrC(StrAttrC()), optional=True)
+    output = ResultDef(AnyTensor, variadic=True)
+
+    def verify_shapes(self) -> None:
+        if not _vector_of(self.attr("command_stream"), _U32):
+            raise VerifyError(f"command_stream must be a 1-D tensor of ui32 words, not "
+                              f"'{getattr(self.attr('command_stream'), 'type', None)}'")
+        if not _vector_of(self.attr("read_only"), _U8):
+            raise VerifyError(f"read_only must be a 1-D tensor of ui8 bytes, not "
+                              f"'{getattr(self.attr('read_only'), 'type', None)}'")
+        names = self.attr("tensor_names")
+        if names is not None and len(names.elements) != 4:
+            raise VerifyError(f"tensor_names must name 4 tensors (command stream, read-only, scratch, "
+                              f"fast scratch), not {len(names.elements)}")
+        if not self.results:
+            raise VerifyError("an ethos_u op must write at least one feature map")
+
+
+__all__ = ["EthosUOp", "ARENA_OFFSETS"]

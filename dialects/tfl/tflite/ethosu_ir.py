@@ -1,0 +1,66 @@
+"""The IR side of a compiled model's ethos-u operators: ``EthosUOperator`` <-> ``tfl.ethos_u``
+attributes, for the importer and the exporter."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from npu_opt.dialects.tfl.ops_ethosu import ARENA_OFFSETS
+from npu_opt.dialects.tfl.tflite.ethosu_custom import EthosUOperator, PayloadHeader, Subgraph
+from npu_opt.ir.attributes import ArrayAttr, DenseResourceAttr, IntegerAttr, ResourceBlob, StringAttr
+from npu_opt.ir.core import Operation
+from npu_opt.ir.diagnostics import UserError
+from npu_opt.ir.types import I64, IntegerType, RankedTensorType
+
+_U32 = IntegerType(32, "unsigned")
+_U8 = IntegerType(8, "unsigned")
+
+
+def offsets_attr(offsets: list[int]) -> ArrayAttr:
+    return ArrayAttr([IntegerAttr(o, I64) for o in offsets])
+
+
+def ethos_u_attrs(op: EthosUOperator, graph: Subgraph, stream_key: str, read_only: tuple[str, ResourceBlob]) -> dict[str, Any]:
+    """The attributes of the tfl.ethos_u op of ``op``; the command stream gets a blob of its own
+    (keyed ``stream_key``), the read-only data the blob given (shared by the ops sharing it)."""
+    words = np.ascontiguousarray(op.command_stream, dtype="<u4")
+    scratch, fast = (graph.tensors[i] for i in op.memory_tensors[2:])
+    header = op.header
+    if header.config_word is None or header.id_word is None:
+        raise ValueError("its driver payload has no config action (the NPU's CONFIG and ID words)")
+    if header.words != PayloadHeader.for_npu(header.config_word, header.id_word).words:
+        raise ValueError(f"its driver payload header ({len(header.words)} words) is not the one Vela "
+                         "writes (COP1, config, NOPs), which tfl.ethos_u cannot keep")
+    return {
+        "command_stream": DenseResourceAttr(RankedTensorType((len(words),), _U32), stream_key,
+                                            ResourceBlob(words.view(np.uint8).data)),
+        "read_only": DenseResourceAttr(RankedTensorType((len(read_only[1].data),), _U8), *read_only),
+        "scratch_size": IntegerAttr(op.scratch_size, I64),
+        "fast_scratch_size": IntegerAttr(op.fast_scratch_size, I64),
+        "scratch_offset": IntegerAttr(scratch.arena_offset, I64),
+        "fast_scratch_offset": IntegerAttr(fast.arena_offset, I64),
+        "npu_config": IntegerAttr(header.config_word, I64),
+        "npu_id": IntegerAttr(header.id_word, I64),
+        "tensor_names": ArrayAttr([StringAttr(graph.tensors[i].name) for i in op.memory_tensors]),
+    }
+
+
+def blob_bytes(op: Operation, key: str) -> memoryview:
+    """The bytes of a dense or dense_resource attribute of a tfl.ethos_u op."""
+    attr = op.attr(key)
+    if isinstance(attr, DenseResourceAttr):
+        if attr.blob is None:
+            raise UserError(f"cannot export '{op.name}': the data of its {key} (dense_resource<{attr.key}>) "
+                            "is not available", op.diag_location())
+        return attr.blob.data
+    array = attr.array  # type: ignore[union-attr]
+    return memoryview(np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes())
+
+
+def int_attr(op: Operation, key: str, default: int = 0) -> int:
+    attr = op.attr(key)
+    return attr.value if isinstance(attr, IntegerAttr) else default
+
+
+__all__ = ["ARENA_OFFSETS", "offsets_attr", "ethos_u_attrs", "blob_bytes", "int_attr"]
