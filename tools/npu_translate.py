@@ -91,7 +91,7 @@ TRANSLATIONS: dict[str, tuple[Translation, str]] = {
     "export-tflite": (_export_tflite, "tfl dialect IR to a TFLite flatbuffer (.tflite)"),
     "export-vela-raw": (_export_vela_raw, "a compiled model (tfl.ethos_u) to Vela's raw output (.npz)"),
     "decode-command-stream": (_decode_command_stream,
-                              "Ethos-U command streams (.bin words, a driver payload, a compiled .tflite) to ethosu IR"),
+                              "Ethos-U command streams (words, a driver payload, a compiled .tflite) to ethosu IR"),
     "encode-command-stream": (_encode_command_stream, "an ethosu.program to its Ethos-U command stream (.bin)"),
 }
 
