@@ -36,7 +36,7 @@ def _programs(name: str, data: bytes) -> list:
     from npu_opt.dialects.ethosu.decode import decode_words
     from npu_opt.dialects.tfl.ops_ethosu import EthosUOp
     from npu_opt.dialects.tfl.tflite.ethosu_custom import parse_payload
-    from npu_opt.dialects.tfl.tflite.ethosu_ir import blob_bytes
+    from npu_opt.dialects.tfl.tflite.ethosu_ir import command_words
     from npu_opt.dialects.tfl.tflite.importer import import_tflite, is_tflite
     from npu_opt.hardware.commands.words import words_from_bytes
 
@@ -45,7 +45,7 @@ def _programs(name: str, data: bytes) -> list:
         operators = [op for op in module.walk() if isinstance(op, EthosUOp)]
         if not operators:
             raise UserError(f"{name} has no ethos-u operator, so no command stream")
-        streams = [(f"{name}: ethos-u operator #{index}", bytes(blob_bytes(op, "command_stream")), op.location)
+        streams = [(f"{name}: ethos-u operator #{index}", command_words(op).tobytes(), op.location)
                    for index, op in enumerate(operators)]
     elif data[:4] == b"COP1":
         _, words = parse_payload(data)
