@@ -4,7 +4,6 @@ ethosu.program back to the stream's bytes."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError
 
@@ -70,26 +69,21 @@ def encode_command_stream_main(args: argparse.Namespace) -> int:
     from npu_opt.dialects.ethosu.encode import encode_program
     from npu_opt.dialects.ethosu.ops_stream import ProgramOp
     from npu_opt.hardware.commands.words import bytes_from_words
-    from npu_opt.ir.parser import ParseOptions, parse_module
     from npu_opt.ir.verifier import verify
-    from npu_opt.tools.output import decode_utf8, read_input, write_output
+    from npu_opt.tools.output import parse_text, read_input, write_binary
 
     sources = SourceManager()
     engine = DiagnosticEngine(sources)
     try:
         name, data = read_input(args.input)
-        text = decode_utf8(name, data)
-        sources.add(name, text)
-        module = parse_module(text, name, ParseOptions(args.allow_unregistered_dialect))
+        module = parse_text(name, data, sources, args.allow_unregistered_dialect)
         if not verify(module, engine):
             return 1
         programs = [op for op in module.walk() if isinstance(op, ProgramOp)]
         if len(programs) != 1:
             raise UserError(f"{name}: expected one ethosu.program to encode, found {len(programs)}")
         words = encode_program(programs[0])
-        if args.output == "-" and sys.stdout.isatty():
-            raise UserError("refusing to write a binary command stream to the terminal; give -o FILE")
-        write_output(args.output, bytes_from_words(words))
+        write_binary(args.output, bytes_from_words(words), "a binary command stream")
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1

@@ -21,16 +21,13 @@ def _mlir_to_dot(args: argparse.Namespace) -> int:
     import npu_opt.dialects  # noqa: F401
     from npu_opt.ir.dataflow import function_graph
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError
-    from npu_opt.ir.parser import ParseOptions, parse_module
-    from npu_opt.tools.output import decode_utf8, read_input, write_output
+    from npu_opt.tools.output import parse_text, read_input, write_output
 
     sources = SourceManager()
     engine = DiagnosticEngine(sources)
     try:
         name, data = read_input(args.input)
-        text = decode_utf8(name, data)
-        sources.add(name, text)
-        module = parse_module(text, name, ParseOptions(args.allow_unregistered_dialect))
+        module = parse_text(name, data, sources, args.allow_unregistered_dialect)
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1

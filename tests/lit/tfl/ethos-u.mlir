@@ -30,7 +30,8 @@
 // CHECK: return %[[NPU2]]
 
 // MIDDLE-LABEL: func.func @main(
-// MIDDLE: %[[A:.*]]:2 = "tfl.ethos_u"(%{{.*}}) <{{.*}}scratch_size = 11008 : i64, fast_scratch_size = 12768 : i64{{.*}}npu_config = 268447752 : i64{{.*}}}> {tfl.arena_offsets = [3200 : i64, 0 : i64]}
+// MIDDLE: %[[A:.*]]:2 = "tfl.ethos_u"(%{{.*}}) <{{.*}}scratch_size = 11008 : i64, fast_scratch_size = 12768 : i64{{.*}}npu_config = 268447752 : i64{{.*}}}> ({
+// MIDDLE: }) {tfl.arena_offsets = [3200 : i64, 0 : i64]}
 // MIDDLE: %[[PAD:.*]] = "tfl.padv2"(%[[A]]#0, {{.*}} {tfl.arena_offsets = [6400 : i64]}
 // MIDDLE: "tfl.ethos_u"(%[[PAD]], %[[A]]#1)
 
