@@ -7,11 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import npu_opt.passes  # noqa: F401  (registers the passes)
+from npu_opt.dialects.npu.perf.ir_adapter import describe_op, is_costed, module_of, op_weights_hwio, target_of
 from npu_opt.hardware.accelerators import BlockType, accelerator
 from npu_opt.hardware.codec.scale_bias import scale_bias_records
 from npu_opt.hardware.codec.weight_buffer import encoded_stream_bytes, stream_ranges, weight_buffer
 from npu_opt.hardware.codec.weight_encoding import encode_stream, encoded_size, encoded_sizes
 from npu_opt.hardware.codec.weight_size import WeightEncoder
+from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
+from npu_opt.ir.pass_manager import PassManager
+from npu_opt.ir.pass_registry import parse_pipeline
+from targeted_import import DATA, imported_with_target
 
 vela = pytest.importorskip("ethosu.vela.api", reason="ethos-u-vela is not installed")
 from ethosu import mlw_codec  # noqa: E402  (installed with vela)
@@ -59,17 +65,6 @@ def test_weights_outside_nine_bits_are_refused_as_by_the_codec() -> None:
 def model_weights() -> list[tuple[str, np.ndarray, BlockType, int, tuple[int, int]]]:
     """Every weighted op of the tests/data models: (name, HWIO weights less the zero point,
     block type, IFM bits, dilation (x, y)), from npu-legalize on a U55-128."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from targeted_import import DATA, imported_with_target
-    import npu_opt.passes  # noqa: F401  (registers the passes)
-    from npu_opt.dialects.npu.perf.ir_adapter import describe_op, is_costed, module_of, op_weights_hwio, target_of
-    from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager
-    from npu_opt.ir.pass_manager import PassManager
-    from npu_opt.ir.pass_registry import parse_pipeline
-
     found = []
     for path in sorted(DATA.glob("*.tflite")):
         if path.stem == "conv_float":
