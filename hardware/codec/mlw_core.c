@@ -19,7 +19,8 @@ enum {
     RAW_DIVISOR = 7,     /* slice header weight divisor field: raw symbols */
     END_MARK = 7,        /* divisor field that ends the stream */
     MAX_SYMBOL = 511,
-    MAX_RAW_BITS = 9,
+    MAX_WEIGHT = 255,
+    NO_RAW = 100,        /* raw bits of a section whose raw set must not be used: dearer than any other */
 };
 
 /* ---- bit sink: bit k of the stream is bit k % 8 of byte k / 8 -------------------------------- */
@@ -349,103 +350,178 @@ static int write_section(BitSink *sink, const Section *s, Py_ssize_t count) {
     return 0;
 }
 
+/* ---- a section's palette and symbols ----------------------------------------------------------- */
+
+/* The codec's value code: magnitude times two, plus one for negatives (0 for zero). */
+static int sign_magnitude(int value) { return value < 0 ? (-value << 1) | 1 : value << 1; }
+
+static int bit_length(unsigned value) {
+    int bits = 0;
+    while (value >> bits) bits++;
+    return bits;
+}
+
+typedef struct {
+    int zero_runs, palette_size, palette_bits, raw_bits, direct_offset;
+    int32_t palette[32];
+    int32_t symbol_of_code[512];
+} SectionPlan;
+
+static int more_frequent_first(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* How the codec codes the section `values`: zero-run mode when zeros outnumber every other value
+ * more than 4 to 1; a palette of the (up to 32) most frequent codes when they cover more than half
+ * of the coded values; every other code shifted past the palette, less the direct offset. */
+static void plan_section(const int16_t *values, Py_ssize_t count, SectionPlan *plan) {
+    Py_ssize_t histogram[512] = {0};
+    for (Py_ssize_t i = 0; i < count; i++) histogram[values[i] + 256]++;
+    Py_ssize_t other = 0;
+    for (int v = 0; v < 512; v++)
+        if (v != 256 && histogram[v] > other) other = histogram[v];
+    plan->zero_runs = histogram[256] > 4 * other;
+    /* Per code, its frequency (code 1, "minus zero", never occurs; zero is not coded as a weight
+     * in zero-run mode), packed with the code so that a descending sort ranks by frequency, then
+     * by the larger code. */
+    uint64_t ranked[512];
+    int used = 0, largest = 0, direct_offset = -1;
+    Py_ssize_t total = 0;
+    for (int code = 0; code < 512; code++) {
+        int value = code & 1 ? -(code >> 1) : code >> 1;
+        Py_ssize_t frequency = (code == 1 || (code == 0 && plan->zero_runs)) ? 0 : histogram[value + 256];
+        if (!frequency) continue;
+        ranked[used++] = ((uint64_t)frequency << 16) | (uint64_t)code;
+        largest = code;
+        total += frequency;
+        if (direct_offset < 0 && code < 31) direct_offset = code;
+    }
+    if (direct_offset < 0) direct_offset = used ? 31 : 0;
+    qsort(ranked, (size_t)used, sizeof(uint64_t), more_frequent_first);
+    int fits = used > 0 && used <= 32;
+    int room = fits ? 32 : (511 - largest < 32 ? 511 - largest : 32);
+    if (room == 1) room = 0;
+    int chosen = used < room ? used : room;
+    Py_ssize_t covered = 0;
+    int widest = 0;
+    for (int i = 0; i < chosen; i++) {
+        covered += (Py_ssize_t)(ranked[i] >> 16);
+        if ((int)(ranked[i] & 0xffff) > widest) widest = (int)(ranked[i] & 0xffff);
+    }
+    int size = 0;
+    if (covered > total / 2) {
+        size = chosen == 1 ? 2 : chosen; /* no one-entry palette: a second entry of code 0 */
+    } else {
+        chosen = 0;
+        widest = largest;
+    }
+    plan->palette_size = size;
+    plan->palette_bits = bit_length((unsigned)widest) > 2 ? bit_length((unsigned)widest) : 2;
+    plan->raw_bits = fits ? (size > 1 ? bit_length((unsigned)(size - 1)) : 0) : size == 0 ? plan->palette_bits
+                                                                                           : NO_RAW;
+    plan->direct_offset = direct_offset;
+    for (int code = 0; code < 512; code++) plan->symbol_of_code[code] = code + size - direct_offset;
+    plan->symbol_of_code[0] = 1 + size - direct_offset; /* a zero outside the palette codes as minus zero */
+    for (int i = 0; i < size; i++) {
+        plan->palette[i] = i < chosen ? (int32_t)(ranked[i] & 0xffff) : 0;
+        if (i < chosen) plan->symbol_of_code[plan->palette[i]] = i;
+    }
+}
+
+/* Code the section `values` and write it: symbols (and zero runs) by the plan, then the runs,
+ * slices and bits. An all-zero section in zero-run mode codes its first zero as a weight. */
+static int encode_section(BitSink *sink, const int16_t *values, Py_ssize_t count) {
+    SectionPlan plan;
+    plan_section(values, count, &plan);
+    int32_t *symbols = malloc((size_t)(count ? count : 1) * sizeof(int32_t));
+    int32_t *runs = plan.zero_runs ? malloc((size_t)(count + 1) * sizeof(int32_t)) : NULL;
+    if (symbols == NULL || (plan.zero_runs && runs == NULL)) {
+        free(symbols);
+        free(runs);
+        return -1;
+    }
+    Py_ssize_t coded = 0;
+    if (plan.zero_runs) {
+        int32_t zeros = 0;
+        int all_zero = 1;
+        for (Py_ssize_t i = 0; i < count && all_zero; i++) all_zero = values[i] == 0;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            if (values[i] == 0 && !(all_zero && i == 0)) {
+                zeros++;
+                continue;
+            }
+            runs[coded] = zeros;
+            symbols[coded++] = plan.symbol_of_code[sign_magnitude(values[i])];
+            zeros = 0;
+        }
+        runs[coded] = zeros;
+    } else {
+        for (Py_ssize_t i = 0; i < count; i++) symbols[coded++] = plan.symbol_of_code[sign_magnitude(values[i])];
+    }
+    Section s = {symbols, runs, plan.raw_bits, plan.direct_offset, plan.palette_bits, plan.palette_size,
+                 plan.palette};
+    int status = write_section(sink, &s, coded);
+    free(symbols);
+    free(runs);
+    return status;
+}
+
 /* ---- Python interface ------------------------------------------------------------------------ */
 
-/* A read-only view of an int32 vector; `name` names it in errors. */
-static int int32_view(PyObject *object, Py_buffer *view, const char *name) {
-    if (PyObject_GetBuffer(object, view, PyBUF_ND | PyBUF_FORMAT) < 0) return -1;
-    if (view->itemsize != 4 || view->ndim > 1 || view->format == NULL ||
-        (strcmp(view->format, "i") != 0 && strcmp(view->format, "<i") != 0 && strcmp(view->format, "=i") != 0)) {
-        PyErr_Format(PyExc_TypeError, "%s must be a contiguous int32 vector, not format '%s' of %zd-byte items",
-                     name, view->format ? view->format : "?", view->itemsize);
+/* A read-only view of a contiguous vector of `itemsize`-byte integers; `name` names it in errors. */
+static int int_view(PyObject *object, Py_buffer *view, Py_ssize_t itemsize, const char *name) {
+    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    const char *format = view->format ? view->format : "B";
+    if (*format == '<' || *format == '=' || *format == '@') format++;
+    int integer = strchr("bhilq", *format) != NULL && format[1] == '\0';
+    if (!integer || view->itemsize != itemsize || view->ndim > 1) {
+        PyErr_Format(PyExc_TypeError, "%s must be a contiguous vector of %zd-byte signed integers, not format '%s' "
+                     "with %zd-byte items", name, itemsize, view->format ? view->format : "B", view->itemsize);
         PyBuffer_Release(view);
         return -1;
     }
     return 0;
 }
 
-static int check_range(const int32_t *values, Py_ssize_t count, int32_t low, int32_t high, const char *name) {
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (values[i] < low || values[i] > high) {
-            PyErr_Format(PyExc_ValueError, "%s[%zd] = %d is outside %d..%d", name, i, (int)values[i], (int)low,
-                         (int)high);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int encode_one(BitSink *sink, PyObject *item) {
-    PyObject *symbols_obj, *runs_obj, *palette_obj;
-    int raw_bits, direct_offset, palette_bits;
-    if (!PyArg_ParseTuple(item, "OOiiiO;a section is (symbols, runs or None, raw bits, direct offset, "
-                                "palette bits, palette)",
-                          &symbols_obj, &runs_obj, &raw_bits, &direct_offset, &palette_bits, &palette_obj))
-        return -1;
-    if (raw_bits < 1 || (raw_bits > MAX_RAW_BITS && raw_bits < 100)) {
-        PyErr_Format(PyExc_ValueError, "raw bits %d must be 1..%d, or 100 and above for none", raw_bits,
-                     MAX_RAW_BITS);
-        return -1;
-    }
-    if (direct_offset < 0 || direct_offset > 31) {
-        PyErr_Format(PyExc_ValueError, "direct offset %d must be 0..31", direct_offset);
-        return -1;
-    }
-    if (palette_bits < 2 || palette_bits > MAX_RAW_BITS) {
-        PyErr_Format(PyExc_ValueError, "palette entry width %d must be 2..%d bits", palette_bits, MAX_RAW_BITS);
-        return -1;
-    }
-    Py_buffer symbols, runs, palette;
-    int have_runs = runs_obj != Py_None;
-    if (int32_view(symbols_obj, &symbols, "symbols") < 0) return -1;
-    if (int32_view(palette_obj, &palette, "palette") < 0) {
-        PyBuffer_Release(&symbols);
-        return -1;
-    }
-    if (have_runs && int32_view(runs_obj, &runs, "runs") < 0) {
-        PyBuffer_Release(&symbols);
-        PyBuffer_Release(&palette);
-        return -1;
-    }
-    int status = -1;
-    Py_ssize_t count = symbols.len / 4;
-    Py_ssize_t entries = palette.len / 4;
-    do {
-        if (entries > 32 || entries == 1) {
-            PyErr_Format(PyExc_ValueError, "a palette of %zd entries: it must have 0 or 2..32", entries);
-            break;
-        }
-        if (have_runs && runs.len / 4 != count + 1) {
-            PyErr_Format(PyExc_ValueError, "%zd zero runs for %zd symbols: there must be one more", runs.len / 4,
-                         count);
-            break;
-        }
-        if (check_range(symbols.buf, count, 0, MAX_SYMBOL, "symbols") < 0) break;
-        if (check_range(palette.buf, entries, 0, (1 << palette_bits) - 1, "palette") < 0) break;
-        if (have_runs && check_range(runs.buf, count + 1, 0, INT32_MAX, "runs") < 0) break;
-        Section s = {symbols.buf, have_runs ? runs.buf : NULL, raw_bits, direct_offset, palette_bits,
-                     (int)entries, palette.buf};
-        if (write_section(sink, &s, count) < 0 || sink->failed) {
-            PyErr_NoMemory();
-            break;
-        }
-        status = 0;
-    } while (0);
-    PyBuffer_Release(&symbols);
-    PyBuffer_Release(&palette);
-    if (have_runs) PyBuffer_Release(&runs);
-    return status;
-}
-
-static PyObject *encode_sections(PyObject *module, PyObject *sections) {
+static PyObject *encode_stream(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *items = PySequence_Fast(sections, "the sections must be a sequence");
-    if (items == NULL) return NULL;
+    PyObject *values_obj, *starts_obj;
+    if (!PyArg_ParseTuple(args, "OO:encode_stream", &values_obj, &starts_obj)) return NULL;
+    Py_buffer values, starts;
+    if (int_view(values_obj, &values, 2, "the weights") < 0) return NULL;
+    if (int_view(starts_obj, &starts, 4, "the section starts") < 0) {
+        PyBuffer_Release(&values);
+        return NULL;
+    }
+    const int16_t *weights = values.buf;
+    const int32_t *first = starts.buf;
+    Py_ssize_t count = values.len / 2, sections = starts.len / 4;
     BitSink sink = {NULL, 0, 0, 0, 0, 0};
     PyObject *result = NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
-    for (Py_ssize_t i = 0; i < count; i++)
-        if (encode_one(&sink, PySequence_Fast_GET_ITEM(items, i)) < 0) goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (weights[i] < -MAX_WEIGHT || weights[i] > MAX_WEIGHT) {
+            PyErr_Format(PyExc_ValueError, "weight %d at stream position %zd is outside the codec's range %d..%d",
+                         (int)weights[i], i, -MAX_WEIGHT, MAX_WEIGHT);
+            goto done;
+        }
+    }
+    if (sections < 1 || first[0] != 0) {
+        PyErr_SetString(PyExc_ValueError, "the section starts must begin with 0");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < sections; k++) {
+        Py_ssize_t end = k + 1 < sections ? first[k + 1] : count;
+        if (end < first[k] || end > count || (end == first[k] && count)) {
+            PyErr_Format(PyExc_ValueError, "section %zd would span positions %d..%zd of a %zd-weight stream: the "
+                         "starts must rise within it", k, (int)first[k], end, count);
+            goto done;
+        }
+        if (encode_section(&sink, weights + first[k], end - first[k]) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
     /* End of stream: the end mark, ones up to a byte, then 0xff bytes up to 16. */
     sink_put(&sink, END_MARK, 3);
     if (sink.held) sink_put(&sink, 0xff, 8 - sink.held);
@@ -457,20 +533,83 @@ static PyObject *encode_sections(PyObject *module, PyObject *sections) {
     result = PyBytes_FromStringAndSize((const char *)sink.bytes, (Py_ssize_t)sink.used);
 done:
     free(sink.bytes);
-    Py_DECREF(items);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&starts);
     return result;
 }
 
+/* Whether some aligned block of `window` non-zero values holds at most `limit` distinct values,
+ * for some (window, limit) pair: before its first palette, the codec only ever opens a section
+ * where such a block lies, so without one the stream is one section. */
+static PyObject *may_split(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *values_obj, *pairs;
+    if (!PyArg_ParseTuple(args, "OO:may_split", &values_obj, &pairs)) return NULL;
+    Py_buffer values;
+    if (int_view(values_obj, &values, 2, "the weights") < 0) return NULL;
+    PyObject *items = PySequence_Fast(pairs, "the windows must be a sequence of (window, limit) pairs");
+    if (items == NULL) {
+        PyBuffer_Release(&values);
+        return NULL;
+    }
+    const int16_t *weights = values.buf;
+    Py_ssize_t count = values.len / 2;
+    int16_t *nonzero = malloc((size_t)(count ? count : 1) * sizeof(int16_t));
+    int found = 0, failed = nonzero == NULL;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; !failed && i < count; i++) {
+        if (weights[i] < -MAX_WEIGHT || weights[i] > MAX_WEIGHT) {
+            PyErr_Format(PyExc_ValueError, "weight %d at stream position %zd is outside the codec's range %d..%d",
+                         (int)weights[i], i, -MAX_WEIGHT, MAX_WEIGHT);
+            failed = 1;
+        } else if (weights[i]) {
+            nonzero[kept++] = weights[i];
+        }
+    }
+    for (Py_ssize_t k = 0; !failed && !found && k < PySequence_Fast_GET_SIZE(items); k++) {
+        long window, limit;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(items, k), "ll;a (window, limit) pair", &window, &limit)) {
+            failed = 1;
+            break;
+        }
+        if (window < 1 || kept < window) continue;
+        Py_ssize_t stamp[512]; /* per value, the last block it was seen in */
+        for (int v = 0; v < 512; v++) stamp[v] = -1;
+        for (Py_ssize_t block = 0; !found && (block + 1) * window <= kept; block++) {
+            long distinct = 0;
+            for (Py_ssize_t i = block * window; i < (block + 1) * window; i++) {
+                int cell = nonzero[i] + 256;
+                if (stamp[cell] != block) {
+                    stamp[cell] = block;
+                    distinct++;
+                }
+            }
+            found = distinct <= limit;
+        }
+    }
+    free(nonzero);
+    Py_DECREF(items);
+    PyBuffer_Release(&values);
+    if (failed) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return NULL;
+    }
+    return PyBool_FromLong(found);
+}
+
 static PyMethodDef methods[] = {
-    {"encode_sections", encode_sections, METH_O,
-     "encode_sections(sections) -> bytes: one compressed weight stream from its sections, each "
-     "(symbols, zero runs or None, raw bits, direct offset, palette bits, palette); int32 vectors."},
+    {"encode_stream", encode_stream, METH_VARARGS,
+     "encode_stream(weights, section_starts) -> bytes: the compressed stream of int16 weights (-255..255) "
+     "cut into palette sections at the int32 starts (the first 0)."},
+    {"may_split", may_split, METH_VARARGS,
+     "may_split(weights, pairs) -> bool: some aligned block of `window` non-zero int16 weights holds at most "
+     "`limit` distinct values, for some (window, limit) of pairs."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "mlw_core", "The weight codec's parameter search and bit packing.", -1, methods,
-    NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "mlw_core", "The weight codec's hot loops: section coding, parameter search, bit packing.",
+    -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit_mlw_core(void) {

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from npu_opt.hardware.codec import mlw_core
+
 WINDOWS = (32, 64, 128, 256, 512)
 """Non-zero values between two palette checks (doubled while the section has a palette)."""
 
@@ -38,49 +40,17 @@ def _most_distinct(window: int) -> int:
 _LIMITS = {window: _most_distinct(window) for window in WINDOWS}
 
 
-def _distinct_per_block(values: np.ndarray, window: int, marks: bool) -> np.ndarray:
-    """Distinct values in each aligned block of ``window`` values (a partial block ignored);
-    ``marks``: every value is in -256..255."""
-    blocks = values.size // window
-    if window >= 128 and blocks and marks:
-        # Long blocks: mark each block's values in its own 512-cell row (no more cells than
-        # 4 x values) and count the marks, cheaper than sorting every block.
-        cells = values[:blocks * window].reshape(blocks, window) + np.arange(256, blocks * 512, 512)[:, None]
-        present = np.zeros(blocks * 512, bool)
-        present[cells.reshape(-1)] = True
-        return np.count_nonzero(present.reshape(blocks, 512), axis=1)
-    ordered = np.sort(values[:blocks * window].reshape(blocks, window), axis=1)
-    return 1 + np.count_nonzero(ordered[:, 1:] != ordered[:, :-1], axis=1)
+_PAIRS = tuple((window, _LIMITS[window]) for window in WINDOWS)
 
 
 def could_split(values: np.ndarray) -> bool:
     """False when no window of the stream can pay for a first palette (then there is one section).
 
     Before the first palette, checks fall on windows holding a whole aligned block of ``window``
-    non-zero values, so their palettes have at least that block's distinct values. A block has
-    at least as many as any of its aligned 32-value parts, so one sort of 32-value blocks rules
-    most streams out; a window size it cannot rule out is counted exactly."""
-    nonzero = values[values != 0]
-    base = WINDOWS[0]
-    if nonzero.size < base:
-        return False
-    low, high = int(nonzero.min()), int(nonzero.max())
-    if nonzero.dtype != np.int32 and -(1 << 31) <= low and high < (1 << 31):
-        nonzero = nonzero.astype(np.int32)  # (numpy sorts short int32 rows fastest)
-    marks = -256 <= low and high < 256
-    small = _distinct_per_block(nonzero, base, marks)
-    for window in WINDOWS:
-        parts = window // base
-        blocks = nonzero.size // window
-        if blocks == 0:
-            break
-        bound = small[:blocks * parts].reshape(blocks, parts).max(axis=1)
-        if int(bound.min()) > _LIMITS[window]:
-            continue
-        exact = small if window == base else _distinct_per_block(nonzero, window, marks)
-        if int(exact.min()) <= _LIMITS[window]:
-            return True
-    return False
+    non-zero values, so their palettes have at least that block's distinct values: a stream none
+    of whose blocks has few enough for its window stays one section (mlw_core.may_split counts
+    them; ``values`` int16, -255..255)."""
+    return bool(mlw_core.may_split(np.ascontiguousarray(values, dtype=np.int16), _PAIRS))
 
 
 class _Scan:
@@ -182,7 +152,7 @@ class _Scan:
 
 def palette_sections(values: np.ndarray) -> list[int]:
     """Start positions of the codec's palette sections of ``values`` (always starting with 0)."""
-    if not could_split(np.asarray(values)):
+    if not could_split(values):
         return [0]
     return _Scan(np.asarray(values, dtype=np.int64)).run()
 

@@ -14,7 +14,7 @@ import npu_opt.passes  # noqa: F401  (registers the passes)
 from npu_opt.hardware.accelerators import BlockType, accelerator
 from npu_opt.hardware.codec import weight_size
 from npu_opt.hardware.codec.palette_sections import could_split, palette_sections
-from npu_opt.hardware.codec.weight_encoding import code_section, encoded_sizes, encoded_size
+from npu_opt.hardware.codec.weight_encoding import encode_stream as encoded_bytes, encoded_sizes, encoded_size
 from npu_opt.hardware.codec.weight_size import WeightEncoder, encoder_part_kernel
 
 try:
@@ -81,16 +81,12 @@ def test_pinned_sizes() -> None:
     assert encoded_size(np.arange(1000) % 7 - 3) == 384
 
 
-def test_section_code_modes() -> None:
-    zero_heavy = code_section(np.array([0] * 50 + [3, -3, 3]))
-    assert zero_heavy.zero_runs and zero_heavy.symbols.size == 3 and zero_heavy.runs.size == 4
-    # Two values: a palette of 2 entries, indices coded in one raw bit.
-    two = code_section(np.array([5, -7] * 20))
-    assert (two.zero_runs, two.palette_size, two.raw_bits) == (False, 2, 1)
-    assert sorted(set(two.symbols.tolist())) == [0, 1]
-    # Uniform values: no palette, direct codes.
-    wide = code_section(np.arange(-100, 100))
-    assert wide.palette_size == 0 and wide.raw_bits == wide.palette_bits
+@needs_codec
+def test_streams_decode_to_themselves() -> None:
+    # Vela's decoder reads our bytes back: zero runs, palettes (two values: one-bit raw indices) and
+    # direct codes, whatever mode each section takes.
+    for values in ([0] * 50 + [3, -3, 3], [5, -7] * 20, list(range(-100, 100)), [0] * 7, [9]):
+        assert mlw_codec.decode(bytearray(encoded_bytes(np.array(values)))) == values
 
 
 def test_a_batch_equals_the_streams_one_by_one() -> None:
