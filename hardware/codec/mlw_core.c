@@ -1,7 +1,7 @@
-/* The hot loops of npu-opt's weight codec: the Golomb-Rice parameter search and the bit packing of
- * Vela 5.2's compressed weight stream ("mlw"). Python (weight_encoding.py) decides the sections,
- * palettes and symbols; this module plans each section's parameter runs and slices and writes the
- * bits. Design notes: docs/weight_codec.md. */
+/* The hot loops of npu-opt's weight codec, which writes Vela 5.2's compressed weight stream ("mlw")
+ * byte for byte: per palette section (Python's palette_sections.py finds them) the mode, palette and
+ * symbols, the Golomb-Rice parameter search, the slices and the bit packing; and the cheap test
+ * that a stream is one section. Design notes: docs/weight_codec.md. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
