@@ -11,6 +11,7 @@ setup(
     packages=[f"npu_opt.{name}" for name in found],
     package_dir={f"npu_opt.{layer}": layer for layer in LAYERS},
     package_data={"npu_opt.ir": ["*.lark"]},
-    ext_modules=[Extension("npu_opt.hardware.codec.mlw_core", ["hardware/codec/mlw_core.c"],
-                           extra_compile_args=["-O3"])],
+    ext_modules=[Extension("npu_opt.hardware.codec.mlw_core",
+                           ["hardware/codec/mlw_core.c", "hardware/codec/mlw_sections.c"],
+                           depends=["hardware/codec/mlw_sections.h"], extra_compile_args=["-O3"])],
 )

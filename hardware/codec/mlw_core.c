@@ -2,9 +2,8 @@
  * byte for byte: per palette section (Python's palette_sections.py finds them) the mode, palette and
  * symbols, the Golomb-Rice parameter search, the slices and the bit packing; and the cheap test
  * that a stream is one section. Design notes: docs/weight_codec.md. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
+#include "mlw_sections.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -355,12 +354,6 @@ static int write_section(BitSink *sink, const Section *s, Py_ssize_t count) {
 /* The codec's value code: magnitude times two, plus one for negatives (0 for zero). */
 static int sign_magnitude(int value) { return value < 0 ? (-value << 1) | 1 : value << 1; }
 
-static int bit_length(unsigned value) {
-    int bits = 0;
-    while (value >> bits) bits++;
-    return bits;
-}
-
 typedef struct {
     int zero_runs, palette_size, palette_bits, raw_bits, direct_offset;
     int32_t palette[32];
@@ -417,8 +410,8 @@ static void plan_section(const int16_t *values, Py_ssize_t count, SectionPlan *p
         widest = largest;
     }
     plan->palette_size = size;
-    plan->palette_bits = bit_length((unsigned)widest) > 2 ? bit_length((unsigned)widest) : 2;
-    plan->raw_bits = fits ? (size > 1 ? bit_length((unsigned)(size - 1)) : 0) : size == 0 ? plan->palette_bits
+    plan->palette_bits = mlw_bit_length((unsigned)widest) > 2 ? mlw_bit_length((unsigned)widest) : 2;
+    plan->raw_bits = fits ? (size > 1 ? mlw_bit_length((unsigned)(size - 1)) : 0) : size == 0 ? plan->palette_bits
                                                                                            : NO_RAW;
     plan->direct_offset = direct_offset;
     for (int code = 0; code < 512; code++) plan->symbol_of_code[code] = code + size - direct_offset;
@@ -484,126 +477,89 @@ static int int_view(PyObject *object, Py_buffer *view, Py_ssize_t itemsize, cons
     return 0;
 }
 
-static PyObject *encode_stream(PyObject *module, PyObject *args) {
-    (void)module;
-    PyObject *values_obj, *starts_obj;
-    if (!PyArg_ParseTuple(args, "OO:encode_stream", &values_obj, &starts_obj)) return NULL;
-    Py_buffer values, starts;
-    if (int_view(values_obj, &values, 2, "the weights") < 0) return NULL;
-    if (int_view(starts_obj, &starts, 4, "the section starts") < 0) {
-        PyBuffer_Release(&values);
-        return NULL;
-    }
-    const int16_t *weights = values.buf;
-    const int32_t *first = starts.buf;
-    Py_ssize_t count = values.len / 2, sections = starts.len / 4;
-    BitSink sink = {NULL, 0, 0, 0, 0, 0};
-    PyObject *result = NULL;
-    for (Py_ssize_t i = 0; i < count; i++) {
+/* The weights of a buffer, checked against the codec's range; NULL (an error set) otherwise. */
+static const int16_t *checked_weights(PyObject *object, Py_buffer *view) {
+    if (int_view(object, view, 2, "the weights") < 0) return NULL;
+    const int16_t *weights = view->buf;
+    for (Py_ssize_t i = 0; i < view->len / 2; i++) {
         if (weights[i] < -MAX_WEIGHT || weights[i] > MAX_WEIGHT) {
             PyErr_Format(PyExc_ValueError, "weight %d at stream position %zd is outside the codec's range %d..%d",
                          (int)weights[i], i, -MAX_WEIGHT, MAX_WEIGHT);
-            goto done;
+            PyBuffer_Release(view);
+            return NULL;
         }
     }
-    if (sections < 1 || first[0] != 0) {
-        PyErr_SetString(PyExc_ValueError, "the section starts must begin with 0");
-        goto done;
-    }
+    return weights;
+}
+
+static PyObject *encode_stream(PyObject *module, PyObject *object) {
+    (void)module;
+    Py_buffer values;
+    const int16_t *weights = checked_weights(object, &values);
+    if (weights == NULL) return NULL;
+    Py_ssize_t count = values.len / 2;
+    Py_ssize_t *starts = NULL;
+    Py_ssize_t sections = mlw_section_starts(weights, count, &starts);
+    BitSink sink = {NULL, 0, 0, 0, 0, 0};
+    PyObject *result = NULL;
     for (Py_ssize_t k = 0; k < sections; k++) {
-        Py_ssize_t end = k + 1 < sections ? first[k + 1] : count;
-        if (end < first[k] || end > count || (end == first[k] && count)) {
-            PyErr_Format(PyExc_ValueError, "section %zd would span positions %d..%zd of a %zd-weight stream: the "
-                         "starts must rise within it", k, (int)first[k], end, count);
-            goto done;
-        }
-        if (encode_section(&sink, weights + first[k], end - first[k]) < 0) {
-            PyErr_NoMemory();
-            goto done;
+        Py_ssize_t end = k + 1 < sections ? starts[k + 1] : count;
+        if (encode_section(&sink, weights + starts[k], end - starts[k]) < 0) {
+            sections = -1;
+            break;
         }
     }
     /* End of stream: the end mark, ones up to a byte, then 0xff bytes up to 16. */
     sink_put(&sink, END_MARK, 3);
     if (sink.held) sink_put(&sink, 0xff, 8 - sink.held);
     while (!sink.failed && sink.used % 16) sink_put(&sink, 0xff, 8);
-    if (sink.failed) {
+    if (sections < 0 || sink.failed)
         PyErr_NoMemory();
-        goto done;
-    }
-    result = PyBytes_FromStringAndSize((const char *)sink.bytes, (Py_ssize_t)sink.used);
-done:
+    else
+        result = PyBytes_FromStringAndSize((const char *)sink.bytes, (Py_ssize_t)sink.used);
+    free(starts);
     free(sink.bytes);
     PyBuffer_Release(&values);
-    PyBuffer_Release(&starts);
     return result;
 }
 
-/* Whether some aligned block of `window` non-zero values holds at most `limit` distinct values,
- * for some (window, limit) pair: before its first palette, the codec only ever opens a section
- * where such a block lies, so without one the stream is one section. */
-static PyObject *may_split(PyObject *module, PyObject *args) {
+static PyObject *section_starts(PyObject *module, PyObject *object) {
     (void)module;
-    PyObject *values_obj, *pairs;
-    if (!PyArg_ParseTuple(args, "OO:may_split", &values_obj, &pairs)) return NULL;
     Py_buffer values;
-    if (int_view(values_obj, &values, 2, "the weights") < 0) return NULL;
-    PyObject *items = PySequence_Fast(pairs, "the windows must be a sequence of (window, limit) pairs");
-    if (items == NULL) {
-        PyBuffer_Release(&values);
-        return NULL;
-    }
-    const int16_t *weights = values.buf;
-    Py_ssize_t count = values.len / 2;
-    int16_t *nonzero = malloc((size_t)(count ? count : 1) * sizeof(int16_t));
-    int found = 0, failed = nonzero == NULL;
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; !failed && i < count; i++) {
-        if (weights[i] < -MAX_WEIGHT || weights[i] > MAX_WEIGHT) {
-            PyErr_Format(PyExc_ValueError, "weight %d at stream position %zd is outside the codec's range %d..%d",
-                         (int)weights[i], i, -MAX_WEIGHT, MAX_WEIGHT);
-            failed = 1;
-        } else if (weights[i]) {
-            nonzero[kept++] = weights[i];
-        }
-    }
-    for (Py_ssize_t k = 0; !failed && !found && k < PySequence_Fast_GET_SIZE(items); k++) {
-        long window, limit;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(items, k), "ll;a (window, limit) pair", &window, &limit)) {
-            failed = 1;
-            break;
-        }
-        if (window < 1 || kept < window) continue;
-        Py_ssize_t stamp[512]; /* per value, the last block it was seen in */
-        for (int v = 0; v < 512; v++) stamp[v] = -1;
-        for (Py_ssize_t block = 0; !found && (block + 1) * window <= kept; block++) {
-            long distinct = 0;
-            for (Py_ssize_t i = block * window; i < (block + 1) * window; i++) {
-                int cell = nonzero[i] + 256;
-                if (stamp[cell] != block) {
-                    stamp[cell] = block;
-                    distinct++;
-                }
-            }
-            found = distinct <= limit;
-        }
-    }
-    free(nonzero);
-    Py_DECREF(items);
+    const int16_t *weights = checked_weights(object, &values);
+    if (weights == NULL) return NULL;
+    Py_ssize_t *starts = NULL;
+    Py_ssize_t sections = mlw_section_starts(weights, values.len / 2, &starts);
     PyBuffer_Release(&values);
-    if (failed) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        return NULL;
+    if (sections < 0) return PyErr_NoMemory();
+    PyObject *result = PyList_New(sections);
+    for (Py_ssize_t k = 0; result != NULL && k < sections; k++) {
+        PyObject *start = PyLong_FromSsize_t(starts[k]);
+        if (start == NULL) Py_CLEAR(result);
+        else PyList_SET_ITEM(result, k, start);
     }
-    return PyBool_FromLong(found);
+    free(starts);
+    return result;
+}
+
+static PyObject *one_section(PyObject *module, PyObject *object) {
+    (void)module;
+    Py_buffer values;
+    const int16_t *weights = checked_weights(object, &values);
+    if (weights == NULL) return NULL;
+    int single = mlw_one_section(weights, values.len / 2);
+    PyBuffer_Release(&values);
+    return PyBool_FromLong(single);
 }
 
 static PyMethodDef methods[] = {
-    {"encode_stream", encode_stream, METH_VARARGS,
-     "encode_stream(weights, section_starts) -> bytes: the compressed stream of int16 weights (-255..255) "
-     "cut into palette sections at the int32 starts (the first 0)."},
-    {"may_split", may_split, METH_VARARGS,
-     "may_split(weights, pairs) -> bool: some aligned block of `window` non-zero int16 weights holds at most "
-     "`limit` distinct values, for some (window, limit) of pairs."},
+    {"encode_stream", encode_stream, METH_O,
+     "encode_stream(weights) -> bytes: the compressed stream of a contiguous int16 vector of weights "
+     "(-255..255), byte for byte Vela 5.2's mlw_codec.encode."},
+    {"section_starts", section_starts, METH_O,
+     "section_starts(weights) -> list[int]: where the codec opens each palette section (the first 0)."},
+    {"one_section", one_section, METH_O,
+     "one_section(weights) -> bool: the cheap proof that the codec keeps the weights one section held."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,7 +9,6 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from npu_opt.hardware.codec import mlw_core
-from npu_opt.hardware.codec.palette_sections import palette_sections
 
 WEIGHT_LIMIT = 255
 """The codec codes weights in -255..255 (9-bit sign-magnitude)."""
@@ -31,8 +30,7 @@ def codec_weights(stream: np.ndarray) -> np.ndarray:
 def encode_stream(stream: np.ndarray) -> bytes:
     """The codec's bytes for one reordered weight stream (a multiple of 16), as
     ``ethosu.mlw_codec.encode`` returns them."""
-    values = codec_weights(stream)
-    return mlw_core.encode_stream(values, np.asarray(palette_sections(values), dtype=np.int32))
+    return mlw_core.encode_stream(codec_weights(stream))
 
 
 def encode_streams(streams: Iterable[np.ndarray]) -> Iterator[bytes]:
@@ -45,9 +43,21 @@ def encoded_sizes(streams: Iterable[np.ndarray]) -> list[int]:
     return [len(encoded) for encoded in encode_streams(streams)]
 
 
+def palette_sections(stream: np.ndarray) -> list[int]:
+    """Where the codec opens each palette section of the stream (the first at 0)."""
+    return mlw_core.section_starts(codec_weights(stream))
+
+
+def one_section(stream: np.ndarray) -> bool:
+    """Whether a cheap test proves the codec keeps the stream one palette section (the usual case;
+    false does not mean it splits)."""
+    return mlw_core.one_section(codec_weights(stream))
+
+
 def encoded_size(stream: np.ndarray) -> int:
     """Bytes the codec produces for one reordered weight stream (a multiple of 16)."""
     return len(encode_stream(stream))
 
 
-__all__ = ["WEIGHT_LIMIT", "codec_weights", "encode_stream", "encode_streams", "encoded_size", "encoded_sizes"]
+__all__ = ["WEIGHT_LIMIT", "codec_weights", "encode_stream", "encode_streams", "encoded_size", "encoded_sizes",
+           "one_section", "palette_sections"]

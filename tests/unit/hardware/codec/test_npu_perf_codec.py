@@ -13,8 +13,8 @@ import npu_opt.dialects  # noqa: F401  (registers the dialects)
 import npu_opt.passes  # noqa: F401  (registers the passes)
 from npu_opt.hardware.accelerators import BlockType, accelerator
 from npu_opt.hardware.codec import weight_size
-from npu_opt.hardware.codec.palette_sections import could_split, palette_sections
-from npu_opt.hardware.codec.weight_encoding import encode_stream as encoded_bytes, encoded_sizes, encoded_size
+from npu_opt.hardware.codec.weight_encoding import encode_stream as encoded_bytes, encoded_sizes, encoded_size, \
+    one_section, palette_sections
 from npu_opt.hardware.codec.weight_size import WeightEncoder, encoder_part_kernel
 
 try:
@@ -66,10 +66,10 @@ def test_palette_sections_split_low_entropy_streams_like_the_codec() -> None:
         np.concatenate([rng.integers(-127, 128, 3000), rng.choice([3, -3], 3000), rng.integers(-127, 128, 3000)]),
     ]
     for values in cases:
-        assert could_split(values)
+        assert not one_section(values)
         assert encoded_size(values) == codec_bytes(values)
     assert [len(palette_sections(values)) for values in cases] == [1, 3, 3]
-    assert not could_split(rng.integers(-127, 128, 10000))
+    assert one_section(rng.integers(-127, 128, 10000))
     assert palette_sections(rng.integers(-127, 128, 10000)) == [0]
 
 
