@@ -272,7 +272,7 @@ a pass, and visible in the IR:
   them, stay in the DRAM arena. Constants stay in permanent storage (no encoding needed).
 * **Weight streams and buffering** (`npu-estimate`, passes/npu_perf.py): the encoded size from
   the weight-codec model (hardware/codec/weight_size.py, weight_encoding.py, mlw_core.c,
-  palette_sections.py: the codec's own decisions, byte-exact; tests/unit/hardware/codec/test_npu_perf_codec.py
+  mlw_sections.c: the codec's own decisions, byte-exact; tests/unit/hardware/codec/test_npu_perf_codec.py
   compares it with ethos-u-vela 5.2.0's `mlw_codec` on random, structured and low-entropy streams) and Vela's buffering policy (weight_buffering.py). Exact sizes matter:
   the policy picks depth slices by thresholds, so a fraction of a percent can change a slicing and
   move an op's NPU cycles by 10-40 %.

@@ -1,7 +1,7 @@
 /* The hot loops of npu-opt's weight codec, which writes Vela 5.2's compressed weight stream ("mlw")
- * byte for byte: per palette section (Python's palette_sections.py finds them) the mode, palette and
- * symbols, the Golomb-Rice parameter search, the slices and the bit packing; and the cheap test
- * that a stream is one section. Design notes: docs/weight_codec.md. */
+ * byte for byte: per palette section (mlw_sections.c finds them) the mode, palette and symbols, the
+ * Golomb-Rice parameter search, the slices and the bit packing; and the extension's Python
+ * interface. Design notes: docs/weight_codec.md. */
 #include "mlw_sections.h"
 
 #include <stdlib.h>
