@@ -117,7 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     models = sorted((args.corpus / "models").glob("*.tflite"))
-    if not bi.inputs_present("codec_speed.py", args.out, [args.corpus / "models"]) or not models:
+    if not bi.inputs_present("codec_speed.py", args.out, [args.corpus / "models"]):
+        return 1
+    if not models:
+        print(f"codec_speed.py: missing input: no .tflite model in '{args.corpus / 'models'}'; nothing written to "
+              f"{args.out} ({bi.CORPUS_HINT})", file=sys.stderr)
         return 1
     try:
         from ethosu import mlw_codec  # noqa: F401
