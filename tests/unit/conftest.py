@@ -3,7 +3,6 @@ sys.path, all dialects registered, and the
 sample modules that the syntax tests round-trip (``ir_sample``) and exchange with xDSL."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -16,15 +15,6 @@ HELPERS = Path(__file__).resolve().parent
 for _path in (ROOT, HELPERS):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
-
-if sys.dont_write_bytecode:
-    # Keep compiled bytecode (out of the source tree, as tests/lit/lit.cfg.py does) even when the
-    # caller sets PYTHONDONTWRITEBYTECODE: otherwise each worker, and each npu-opt a test runs as a
-    # subprocess, compiles every module it imports again (~0.1 s of CPU per tool run).
-    sys.dont_write_bytecode = False
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    if not sys.pycache_prefix:
-        sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"] = str(HELPERS / ".pycache")
 
 from npu_opt.tools.blas_threads import single_threaded_blas  # noqa: E402
 
