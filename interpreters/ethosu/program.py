@@ -138,13 +138,11 @@ class _Run:
             raise self.fail(f"a pooling IFM of depth {op.ifm.depth} for an OFM of depth {op.ofm.depth}")
         padded, mask, out_hw = self.windowed_ifm(op, 0.0)
         acc, count = compute.pool(padded, mask, op.kernel, out_hw, op.mode)
-        rounding = compute.rounding_of(op.rounding)
-        if op.ofm_scale is not None:
-            self.finish(op, acc, op.ofm_scale.scale, op.ofm_scale.shift)
-        elif op.mode == "average":
-            self.finish(op, compute.average(acc, count[..., None].repeat(acc.shape[2], axis=2), rounding), 1, 0)
-        else:
-            self.finish(op, acc, 1, 0)
+        if op.mode == "average" and (op.ofm_scale is None or any(op.kernel.padding)):
+            # the NPU's own division by the IFM positions each window covers (docs: The operations)
+            acc = compute.average(acc, np.broadcast_to(count[..., None], acc.shape), compute.rounding_of(op.rounding))
+        scale = op.ofm_scale
+        self.finish(op, acc, scale.scale if scale is not None else 1, (scale.shift or 0) if scale is not None else 0)
 
     def elementwise(self, op: ElementwiseOp) -> None:
         self.common_checks(op)
