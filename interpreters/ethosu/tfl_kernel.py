@@ -4,7 +4,8 @@ offsets, as TFLite Micro's Ethos-U driver sees them, and its program run by the 
 Design notes: docs/simulator_design.md, section Regions and base pointers."""
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -14,10 +15,20 @@ from npu_opt.interpreters.ethosu.memory import FAST_SCRATCH, READ_ONLY, SCRATCH,
 from npu_opt.interpreters.ethosu.program import Tracer, run_program
 from npu_opt.interpreters.ethosu.weights import accelerator_of
 from npu_opt.ir.core import BlockArgument, Operation, OpResult, Value
+from npu_opt.ir.diagnostics import location_prefix
 from npu_opt.ir.interpreter import fail, storage_dtype
 
-TRACE: list[Tracer] = []
-"""Tracers (set by a tool, e.g. npu-run --trace) called with one line per simulated op."""
+_TRACERS: list[Tracer] = []
+
+
+@contextmanager
+def tracing(tracer: Tracer) -> Iterator[None]:
+    """Within the block, every simulated op reports one line to ``tracer`` (npu-run --trace)."""
+    _TRACERS.append(tracer)
+    try:
+        yield
+    finally:
+        _TRACERS.remove(tracer)
 
 
 def _offsets(attr: Any) -> list[int]:
@@ -69,7 +80,10 @@ def ethos_u(op: Operation, args: list[Any]) -> list[np.ndarray]:
         memory.write_bytes(SCRATCH, offset - scratch_offset, np.ascontiguousarray(array).tobytes(), "an input")
     try:
         accelerator = accelerator_of(int(op.attr("npu_config").value))  # type: ignore[union-attr]
-        run_program(program, memory, accelerator, TRACE[-1] if TRACE else None)
+        tracer = _TRACERS[-1] if _TRACERS else None
+        if tracer is not None:
+            tracer(f"# tfl.ethos_u {location_prefix(op.diag_location())} ({accelerator.name})")
+        run_program(program, memory, accelerator, tracer)
     except (SimulatorError, ValueError) as error:
         raise fail(op, str(error)) from None
     results = []
@@ -82,4 +96,4 @@ def ethos_u(op: Operation, args: list[Any]) -> list[np.ndarray]:
     return results
 
 
-__all__ = ["TRACE", "arena_offset", "ethos_u"]
+__all__ = ["arena_offset", "ethos_u", "tracing"]
