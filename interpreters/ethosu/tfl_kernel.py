@@ -16,7 +16,7 @@ from npu_opt.interpreters.ethosu.program import Tracer, run_program
 from npu_opt.interpreters.ethosu.weights import accelerator_of
 from npu_opt.ir.core import BlockArgument, Operation, OpResult, Value
 from npu_opt.ir.diagnostics import location_prefix
-from npu_opt.ir.interpreter import fail, storage_dtype
+from npu_opt.ir.interpreter import InterpretError, fail, storage_dtype
 
 _TRACERS: list[Tracer] = []
 
@@ -85,7 +85,7 @@ def ethos_u(op: Operation, args: list[Any]) -> list[np.ndarray]:
             tracer(f"# tfl.ethos_u {location_prefix(op.diag_location())} ({accelerator.name})")
         run_program(program, memory, accelerator, tracer)
     except (SimulatorError, ValueError) as error:
-        raise fail(op, str(error)) from None
+        raise InterpretError(f"its ethos-u program: {error}", op.diag_location()) from None
     results = []
     for offset, result in zip(outputs, op.results):
         dtype = np.dtype(storage_dtype(result.type))
