@@ -11,6 +11,7 @@ from npu_opt.dialects.ethosu.attrs import KernelAttr
 from npu_opt.dialects.npu.quant import pooling_scale
 from npu_opt.interpreters.ethosu.memory import SimulatorError
 from npu_opt.interpreters.npu.arith import rescale, shift_round, wide_product
+from npu_opt.interpreters.npu.table import table_lookup
 
 ROUNDING = {"tfl": "tflite", "natural": "half_up", "truncate": "to_zero"}
 """The OFM_PRECISION rounding codes as interpreters/npu/arith.py names the same computations."""
@@ -127,12 +128,19 @@ def add_sub(a: np.ndarray, b: np.ndarray, mode: str, scale_mode: str, opa: tuple
     return a2 + b2 if mode == "add" else a2 - b2
 
 
-def output_stage(acc: np.ndarray, multiplier, shift, rounding: str, zero_point: int, low: int, high: int,
-                 type_low: int, type_high: int) -> np.ndarray:
-    """Rescale, add the OFM zero point, clamp to the activation range and saturate to the type."""
-    scaled = rescale(acc, multiplier, shift, rounding)
-    values = np.asarray(scaled, dtype=object) + zero_point if np.asarray(scaled).dtype == object else scaled + zero_point
-    values = np.minimum(np.maximum(values, low), high)
+def output_stage(scaled: np.ndarray, zero_point: int, low: int, high: int, ofm_bits: int, ofm_signed: bool,
+                 table: np.ndarray | None) -> np.ndarray:
+    """The rescaled values plus the OFM zero point, clamped to the activation range, through
+    the LUT when there is one, saturated to the OFM type. A 32-bit OFM without a LUT is written
+    as computed (saturated): the 16-bit zero point and clamp registers do not apply to it."""
+    type_low = -(1 << (ofm_bits - 1)) if ofm_signed else 0
+    type_high = (1 << (ofm_bits - 1)) - 1 if ofm_signed else (1 << ofm_bits) - 1
+    values = np.asarray(scaled)
+    if not (ofm_bits == 32 and table is None):
+        values = np.minimum(np.maximum(values + zero_point, low), high)
+        values = np.asarray(values, dtype=np.int64)
+        if table is not None:
+            values = table_lookup(values, table, low < 0)
     return np.asarray(np.minimum(np.maximum(values, type_low), type_high), dtype=np.int64)
 
 

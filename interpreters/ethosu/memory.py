@@ -11,6 +11,8 @@ from npu_opt.ir.diagnostics import UserError
 
 READ_ONLY, SCRATCH, FAST_SCRATCH = 0, 1, 2
 """Vela's region numbers: read-only data (weights, scales, LUTs), the arena scratch, the fast scratch."""
+SHRAM = -1
+"""The key of the NPU's internal memory (a DMA's ``internal`` end; the LUTs live at its end)."""
 
 
 class SimulatorError(UserError):
@@ -22,6 +24,7 @@ class Region:
 
     def __init__(self, number: int, size: int, data: bytes | None = None) -> None:
         self.number = number
+        self.label = "SHRAM" if number == SHRAM else f"region {number}"
         self.bytes = np.zeros(size, dtype=np.uint8)
         self.written = np.zeros(size, dtype=bool)
         if data is not None:
@@ -54,8 +57,7 @@ class Memory:
         low, high = int(addresses.min()), int(addresses.max()) + width
         if low < 0 or high > region.size:
             bad = low if low < 0 else high - 1
-            raise SimulatorError(f"{self.where}: {what} address {bad} is outside region {region.number} "
-                                 f"(size {region.size})")
+            raise SimulatorError(f"{self.where}: {what} address {bad} is outside {region.label} (size {region.size})")
 
     def read(self, number: int, addresses: np.ndarray, width: int, what: str) -> np.ndarray:
         """The little-endian values of ``width`` bytes at each address (as int64, unsigned)."""
@@ -66,7 +68,7 @@ class Memory:
         unwritten = ~region.written[offsets]
         if unwritten.any():
             first = int(offsets[unwritten].min())
-            raise SimulatorError(f"{self.where}: {what} reads byte {first} of region {number}, which nothing wrote")
+            raise SimulatorError(f"{self.where}: {what} reads byte {first} of {region.label}, which nothing wrote")
         self.moved += int(addresses.size) * width
         raw = region.bytes[offsets].astype(np.int64)
         return (raw << (8 * np.arange(width))).sum(axis=-1)
@@ -89,4 +91,4 @@ class Memory:
         self.write(number, np.arange(start, start + len(data)), np.frombuffer(data, dtype=np.uint8), 1, what)
 
 
-__all__ = ["FAST_SCRATCH", "Memory", "READ_ONLY", "Region", "SCRATCH", "SimulatorError"]
+__all__ = ["FAST_SCRATCH", "Memory", "READ_ONLY", "Region", "SCRATCH", "SHRAM", "SimulatorError"]

@@ -12,13 +12,18 @@ from npu_opt.dialects.ethosu.attrs import FeatureMapAttr
 from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, ElementwiseOp, PoolOp
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp, StopOp
 from npu_opt.interpreters.ethosu import compute
-from npu_opt.interpreters.ethosu.featuremap import ELEMENT_BYTES, read_fm, type_range, write_fm
-from npu_opt.interpreters.ethosu.memory import Memory, SimulatorError
+from npu_opt.interpreters.ethosu.elementwise import elementwise
+from npu_opt.interpreters.ethosu.featuremap import ELEMENT_BYTES, SIGNED, read_fm, type_range, write_fm
+from npu_opt.interpreters.ethosu.memory import SHRAM, Memory, SimulatorError
 from npu_opt.interpreters.ethosu.mlw_decode import WeightStreamError
 from npu_opt.interpreters.ethosu.weights import RECORD_BYTES, Accelerator, decode_ohwi, scale_records
+from npu_opt.interpreters.npu.arith import rescale
 from npu_opt.ir.core import Operation
 
 Tracer = Callable[[str], None]
+LUT_BYTES = 2048
+"""The LUT area at the end of SHRAM: eight 256-byte slots (an 8-bit table fills one, a 32-bit
+256-entry table four, the 16-bit interpolating table all)."""
 
 
 def _box(fm: FeatureMapAttr, shape: tuple[int, ...]) -> str:
@@ -58,21 +63,21 @@ class _Run:
 
     # ------------------------------------------------------------------ DMA
     def dma(self, op: DmaOp) -> None:
-        if op.src.internal or op.dst.internal:
-            raise self.fail("a DMA to or from the NPU's internal memory (a LUT into SHRAM) is not modelled")
         if op.src.stride_mode != "d1" or op.dst.stride_mode != "d1":
             raise self.fail(f"DMA stride mode {op.src.stride_mode}/{op.dst.stride_mode} is not modelled (only d1)")
-        data = self.memory.read_bytes(op.src.region, op.src.address, op.length, "the DMA source")
-        self.memory.write_bytes(op.dst.region, op.dst.address, data, "the DMA destination")
-        self.boxes = f" r{op.src.region}@{op.src.address} -> r{op.dst.region}@{op.dst.address} len={op.length}"
+        source = SHRAM if op.src.internal else op.src.region
+        target = SHRAM if op.dst.internal else op.dst.region
+        data = self.memory.read_bytes(source, op.src.address, op.length, "the DMA source")
+        self.memory.write_bytes(target, op.dst.address, data, "the DMA destination")
+        self.boxes = (f" {'shram' if op.src.internal else f'r{source}'}@{op.src.address} -> "
+                      f"{'shram' if op.dst.internal else f'r{target}'}@{op.dst.address} len={op.length}")
 
     # ------------------------------------------------------------------ shared parts
     def common_checks(self, op: BlockOp) -> None:
         act = op.activation
-        if act.function != "none":
-            raise self.fail(f"activation '{act.function}' is not modelled (only 'none': the clamp)")
-        if act.clip != "ofm":
-            raise self.fail(f"activation clip range '{act.clip}' is not modelled (only 'ofm')")
+        if act.function in ("tanh", "sigmoid"):
+            raise self.fail(f"the built-in '{act.function}' activation is not modelled (its arithmetic is "
+                            f"not documented bit for bit)")
         for name, fm in (("ifm", op.ifm), ("ofm", op.ofm)):
             if fm.dtype not in ELEMENT_BYTES:
                 raise self.fail(f"{name} data type '{fm.dtype}' is not modelled")
@@ -97,10 +102,31 @@ class _Run:
         padded, mask = compute.window_input(values.astype(np.float64), kernel, op.upscale, (up_h, up_w), fill)
         return padded, mask, (h, w)
 
-    def finish(self, op: BlockOp, acc: np.ndarray, multiplier, shift) -> None:
-        low, high = type_range(op.ofm.dtype)
-        out = compute.output_stage(acc, multiplier, shift, compute.rounding_of(op.rounding), op.ofm.zero_point,
-                                   op.activation.min, op.activation.max, low, high)
+    def table(self, op: BlockOp) -> np.ndarray | None:
+        """The LUT a ``lutN`` activation reads from SHRAM slot N, by the OFM's width: 256 bytes
+        (8-bit), 512 interpolating words (16-bit) or 256 words (32-bit)."""
+        function = op.activation.function
+        if not function.startswith("lut"):
+            return None
+        start = self.accelerator.shram_bytes - LUT_BYTES + 256 * int(function[3:])
+        bits = 8 * ELEMENT_BYTES[op.ofm.dtype]
+        entries, width = {8: (256, 1), 16: (512, 4), 32: (256, 4)}[bits]
+        words = self.memory.read(SHRAM, start + width * np.arange(entries), width, f"the {function} table")
+        if bits == 8 and SIGNED[op.ofm.dtype]:
+            words = np.where(words >= 128, words - 256, words)
+        if bits == 32:
+            words = np.where(words >= 1 << 31, words - (1 << 32), words)
+        return words
+
+    def finish(self, op: BlockOp, scaled: np.ndarray) -> None:
+        """The output stage after the rescale, then the OFM written."""
+        act = op.activation
+        low, high = act.min, act.max
+        if act.clip != "ofm":  # the range the value is clipped to before the table, whatever the OFM type
+            clip_low, clip_high = type_range(act.clip)
+            low, high = max(low, clip_low), min(high, clip_high)
+        out = compute.output_stage(scaled, op.ofm.zero_point, low, high, 8 * ELEMENT_BYTES[op.ofm.dtype],
+                                   SIGNED[op.ofm.dtype], self.table(op))
         write_fm(self.memory, op.ofm, out, "the OFM")
         self.boxes += f" ofm={_box(op.ofm, out.shape)}"
 
@@ -128,47 +154,54 @@ class _Run:
         records = self.memory.read_bytes(op.scales.region, op.scales.base, depth * RECORD_BYTES, "the scale stream")
         bias, multiplier, shift = scale_records(records, depth)
         acc = compute.convolve(padded, weights, op.kernel, out_hw, depthwise) + bias
-        self.finish(op, acc, multiplier, shift)
+        self.finish(op, rescale(acc, multiplier, shift, compute.rounding_of(op.rounding)))
 
     def pool(self, op: PoolOp) -> None:
         self.common_checks(op)
-        if op.mode == "reduce_sum":
-            raise self.fail("pooling mode 'reduce_sum' is not modelled")
-        if op.ifm.depth != op.ofm.depth:
+        reduce = op.mode == "reduce_sum"
+        if op.ifm.depth != op.ofm.depth and not (reduce and op.ofm.depth == 1):
             raise self.fail(f"a pooling IFM of depth {op.ifm.depth} for an OFM of depth {op.ofm.depth}")
         padded, mask, out_hw = self.windowed_ifm(op, 0.0)
-        acc, count = compute.pool(padded, mask, op.kernel, out_hw, op.mode)
-        if op.mode == "average" and (op.ofm_scale is None or any(op.kernel.padding)):
+        acc, count = compute.pool(padded, mask, op.kernel, out_hw, "max" if op.mode == "max" else "sum")
+        rounding = compute.rounding_of(op.rounding)
+        if reduce:
+            acc = acc.sum(axis=2, keepdims=True)
+        elif op.mode == "average" and (op.ofm_scale is None or any(op.kernel.padding)):
             # the NPU's own division by the IFM positions each window covers (docs: The operations)
-            acc = compute.average(acc, np.broadcast_to(count[..., None], acc.shape), compute.rounding_of(op.rounding))
+            acc = compute.average(acc, np.broadcast_to(count[..., None], acc.shape), rounding)
         scale = op.ofm_scale
-        self.finish(op, acc, scale.scale if scale is not None else 1, (scale.shift or 0) if scale is not None else 0)
+        self.finish(op, acc if scale is None else rescale(acc, scale.scale, scale.shift or 0, rounding))
 
     def elementwise(self, op: ElementwiseOp) -> None:
         self.common_checks(op)
-        if op.mode not in ("add", "sub"):
-            raise self.fail(f"elementwise mode '{op.mode}' is not modelled (add and sub are)")
         h, w, d = self.ofm_shape(op)
         if op.ifm.depth != d:
             raise self.fail(f"an elementwise IFM of depth {op.ifm.depth} for an OFM of depth {d}")
         a = read_fm(self.memory, op.ifm, (h, w, d), "the IFM") - op.ifm.zero_point
         self.boxes = f" ifm={_box(op.ifm, (h, w, d))}"
+        b = None
         ifm2 = op.ifm2
-        assert ifm2 is not None
-        if op.ifm2_scalar is not None:
-            b = np.full((1, 1, 1), op.ifm2_scalar - ifm2.zero_point, dtype=np.int64)
-        else:
+        if ifm2 is not None and op.ifm2_scalar is not None:
+            b = np.full((h, w, d), op.ifm2_scalar - ifm2.zero_point, dtype=np.int64)
+            self.boxes += f" ifm2=scalar {op.ifm2_scalar}"
+        elif ifm2 is not None:
             axes = op.broadcast or ""
             shape = (1 if "h" in axes else h, 1 if "w" in axes else w, 1 if "c" in axes else d)
-            b = read_fm(self.memory, ifm2, shape, "IFM2") - ifm2.zero_point
+            b = np.broadcast_to(read_fm(self.memory, ifm2, shape, "IFM2") - ifm2.zero_point, (h, w, d))
             self.boxes += f" ifm2={_box(ifm2, shape)}"
-        b = np.broadcast_to(b, (h, w, d))
         if op.reversed_operands:
             a, b = b, a
-        opb = op.opb_scale.scale if op.opb_scale is not None else 0
+        wide = any(fm is not None and ELEMENT_BYTES[fm.dtype] == 4 for fm in (op.ifm, ifm2))
         opa = (op.opa_scale.scale, op.opa_scale.shift or 0) if op.opa_scale is not None else (1, 0)
-        acc = compute.add_sub(a, b, op.mode, op.scale_mode, opa, opb, 8 * ELEMENT_BYTES[op.ifm.dtype])
-        self.finish(op, acc, op.ofm_scale.scale, op.ofm_scale.shift)
+        try:
+            scaled = elementwise(op.mode, a, b, scale_mode=op.scale_mode, opa=opa,
+                                 opb=op.opb_scale.scale if op.opb_scale is not None else 1,
+                                 ofm_scale=(op.ofm_scale.scale, op.ofm_scale.shift or 0),
+                                 rounding=compute.rounding_of(op.rounding), ifm_bits=8 * ELEMENT_BYTES[op.ifm.dtype],
+                                 wide=wide)
+        except ValueError as error:
+            raise self.fail(str(error)) from None
+        self.finish(op, scaled)
 
 
 def run_program(program: ProgramOp, memory: Memory, accelerator: Accelerator, trace: Tracer | None = None) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 
 from npu_opt.dialects.tfl.common import TFL
 from npu_opt.dialects.tfl.ops_ethosu import ARENA_OFFSETS, EthosUOp
-from npu_opt.interpreters.ethosu.memory import FAST_SCRATCH, READ_ONLY, SCRATCH, Memory, Region, SimulatorError
+from npu_opt.interpreters.ethosu.memory import FAST_SCRATCH, READ_ONLY, SCRATCH, SHRAM, Memory, Region, SimulatorError
 from npu_opt.interpreters.ethosu.program import Tracer, run_program
 from npu_opt.interpreters.ethosu.weights import accelerator_of
 from npu_opt.ir.core import BlockArgument, Operation, OpResult, Value
@@ -72,14 +72,18 @@ def ethos_u(op: Operation, args: list[Any]) -> list[np.ndarray]:
              for o, r in zip(outputs, op.results)]
     read_only = bytes(np.asarray(op.attr("read_only").as_array()).tobytes())  # type: ignore[union-attr]
     arena = Region(SCRATCH, max(ends) - scratch_offset)
+    try:
+        accelerator = accelerator_of(int(op.attr("npu_config").value))  # type: ignore[union-attr]
+    except ValueError as error:
+        raise fail(op, str(error)) from None
     regions = {READ_ONLY: Region(READ_ONLY, len(read_only), read_only), SCRATCH: arena,
-               FAST_SCRATCH: Region(FAST_SCRATCH, int(op.attr("fast_scratch_size").value))}  # type: ignore[union-attr]
+               FAST_SCRATCH: Region(FAST_SCRATCH, int(op.attr("fast_scratch_size").value)),  # type: ignore[union-attr]
+               SHRAM: Region(SHRAM, accelerator.shram_bytes)}
     memory = Memory(regions)
     memory.where = "placing the inputs"
     for offset, array in zip(inputs, args):
         memory.write_bytes(SCRATCH, offset - scratch_offset, np.ascontiguousarray(array).tobytes(), "an input")
     try:
-        accelerator = accelerator_of(int(op.attr("npu_config").value))  # type: ignore[union-attr]
         tracer = _TRACERS[-1] if _TRACERS else None
         if tracer is not None:
             tracer(f"# tfl.ethos_u {location_prefix(op.diag_location())} ({accelerator.name})")

@@ -24,6 +24,7 @@ class Accelerator:
     name: str
     ofm_ublock_depth: int
     ifm_ublock_depth: int
+    shram_bytes: int = 0
 
 
 def accelerator_of(npu_config: int) -> Accelerator:
@@ -33,7 +34,7 @@ def accelerator_of(npu_config: int) -> Accelerator:
     if product not in names or macs not in (32, 64, 128, 256, 512):
         raise ValueError(f"NPU CONFIG word {npu_config:#x} names product {product} with {macs} MACs, which the "
                          f"simulator does not know")
-    return Accelerator(f"{names[product]}-{macs}", 4 if macs == 32 else 8, 8)
+    return Accelerator(f"{names[product]}-{macs}", 4 if macs == 32 else 8, 8, ((npu_config >> 8) & 0xFF) * 1024)
 
 
 def scale_records(data: bytes, channels: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
