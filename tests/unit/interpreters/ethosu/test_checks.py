@@ -57,6 +57,12 @@ def test_a_weight_stream_read_past_its_end():
 
 
 def test_an_operation_it_does_not_model():
-    pool = 'mode = "max", kernel = #ethosu.kernel<2x2, stride = 2x2'
-    with pytest.raises(InterpretError, match=r"op 0 \(ethosu.pool\): pooling mode 'reduce_sum' is not modelled"):
-        _run_edited(pool, pool.replace('"max"', '"reduce_sum"'))
+    dma = "src = #ethosu.mem<region = 0, address = 80>"
+    with pytest.raises(InterpretError, match=r"op 0 \(ethosu.dma\): DMA stride mode d2/d1 is not modelled"):
+        _run_edited(dma, dma.replace("80>", "80, stride_mode = d2>"))
+
+
+def test_the_built_in_tanh_is_refused():
+    act = "activation = #ethosu.act<none, min = 3, max = 127>"
+    with pytest.raises(InterpretError, match=r"op 1 \(ethosu.conv2d\): the built-in 'tanh' activation is not modelled"):
+        _run_edited(act, act.replace("none", "tanh"))

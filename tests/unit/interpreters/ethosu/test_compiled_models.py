@@ -1,6 +1,8 @@
 """Vela 5.2's compiled models (tests/data/vela/compiled, legacy and default core) run in the
 simulator give what ai-edge-litert's reference kernels give on the source models, bit for bit,
-for seeded random inputs; and npu-run runs them that way (--tflite, --compare-tflite, --trace)."""
+for seeded random inputs, and so do ten more (tests/data/vela/simulator: LUTs, every elementwise
+mode, 32-bit feature maps, reduce-sum, int16, resize); npu-run runs them that way (--tflite,
+--compare-tflite, --trace)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,20 +15,21 @@ import npu_opt.dialects  # noqa: F401 - registers the dialects
 DATA = Path(__file__).resolve().parents[3] / "data"
 COMPILED = DATA / "vela" / "compiled"
 MODELS = sorted(p.stem for p in COMPILED.glob("*.tflite"))
+MORE = sorted(p.stem for p in (DATA / "vela" / "simulator").glob("*.tflite"))
 BOUNDS = {"conv": 1}
 """Largest difference from LiteRT per source model: conv ends in a FULLY_CONNECTED, which
 litert's reference kernel rounds once where the NPU rounds as a convolution does
 (docs/npu_arithmetic.md); the simulator equals the npu interpreter there (checked below)."""
 
 
-def _run_both(compiled: str, seed: int):
+def _run_both(compiled: str, seed: int, folder: Path = COMPILED):
     from npu_opt.dialects.tfl.tflite import import_tflite
     from npu_opt.ir.interpreter import Interpreter, run_function
     from npu_opt.tools.litert_compare import run_litert_here
     from npu_opt.tools.run_inputs import function_ports, gather_inputs
 
     source = DATA / f"{compiled.split('.')[0]}.tflite"
-    module = import_tflite((COMPILED / f"{compiled}.tflite").read_bytes(), compiled)
+    module = import_tflite((folder / f"{compiled}.tflite").read_bytes(), compiled)
     arguments, _ = function_ports(Interpreter(module).function())
     inputs = gather_inputs(arguments, [], seed).arrays
     ours = run_function(module, inputs)
@@ -34,8 +37,9 @@ def _run_both(compiled: str, seed: int):
     return inputs, ours, theirs
 
 
-def test_all_twelve_compiled_models_are_tested():
+def test_all_compiled_models_are_tested():
     assert len(MODELS) == 12 and sum(".default" in m for m in MODELS) == 2
+    assert len(MORE) == 10
 
 
 @pytest.mark.parametrize("compiled", MODELS)
@@ -49,6 +53,16 @@ def test_compiled_model_matches_litert(compiled):
             assert mine.dtype == reference.dtype and mine.size == reference.size
             difference = np.abs(mine.astype(np.int64).reshape(-1) - reference.astype(np.int64).reshape(-1))
             assert difference.max() <= bound, (compiled, seed, int(difference.max()))
+
+
+@pytest.mark.parametrize("compiled", MORE)
+def test_more_compiled_models_match_litert(compiled):
+    pytest.importorskip("ai_edge_litert")
+    _, ours, theirs = _run_both(compiled, 0, DATA / "vela" / "simulator")
+    assert len(ours) == len(theirs)
+    for mine, reference in zip(ours, theirs):
+        assert mine.dtype == reference.dtype
+        assert np.array_equal(mine.reshape(-1), reference.reshape(-1)), compiled
 
 
 def test_conv_equals_the_npu_interpreter_where_litert_rounds_otherwise():
