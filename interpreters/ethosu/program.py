@@ -22,7 +22,7 @@ from npu_opt.ir.core import Operation
 
 Tracer = Callable[[str], None]
 LUT_BYTES = 2048
-"""The LUT area at the end of SHRAM: eight 256-byte slots (an 8-bit table fills one, a 32-bit
+"""The LUT area at the end of each core's SHRAM (the CONFIG word counts all cores'): eight 256-byte slots (an 8-bit table fills one, a 32-bit
 256-entry table four, the 16-bit interpolating table all)."""
 
 
@@ -108,7 +108,7 @@ class _Run:
         function = op.activation.function
         if not function.startswith("lut"):
             return None
-        start = self.accelerator.shram_bytes - LUT_BYTES + 256 * int(function[3:])
+        start = self.accelerator.shram_bytes // self.cores - LUT_BYTES + 256 * int(function[3:])
         bits = 8 * ELEMENT_BYTES[op.ofm.dtype]
         entries, width = {8: (256, 1), 16: (512, 4), 32: (256, 4)}[bits]
         words = self.memory.read(SHRAM, start + width * np.arange(entries), width, f"the {function} table")
@@ -133,28 +133,44 @@ class _Run:
     # ------------------------------------------------------------------ operations
     def convolution(self, op: ConvOp | DepthwiseOp, depthwise: bool) -> None:
         self.common_checks(op)
-        if op.weights.base1 is not None or op.scales.base1 is not None:
-            raise self.fail("weight and scale streams of a second core are not modelled")
         depth = op.ofm.depth
         if depthwise and op.ifm.depth != depth:
             raise self.fail(f"a depthwise IFM of depth {op.ifm.depth} for an OFM of depth {depth}")
         padded, _, out_hw = self.windowed_ifm(op, 0.0)
-        kh, kw = op.kernel.size
-        stream = self.memory.read_bytes(op.weights.region, op.weights.base, op.weights.length, "the weight stream")
-        try:
-            weights = decode_ohwi(stream, (depth, kh, kw, 1 if depthwise else op.ifm.depth), self.accelerator,
-                                  op.block.size[2], depthwise, op.kernel.part_kernel_first,
-                                  8 * ELEMENT_BYTES[op.ifm.dtype], op.kernel.dilation)
-        except WeightStreamError as error:
-            raise self.fail(f"the weight stream at region {op.weights.region} address {op.weights.base} "
-                            f"(length {op.weights.length}): {error}") from None
-        if op.scales.length < depth * RECORD_BYTES:
-            raise self.fail(f"the scale stream at region {op.scales.region} address {op.scales.base} holds "
-                            f"{op.scales.length} bytes; {depth} channel(s) read {depth * RECORD_BYTES}")
-        records = self.memory.read_bytes(op.scales.region, op.scales.base, depth * RECORD_BYTES, "the scale stream")
-        bias, multiplier, shift = scale_records(records, depth)
+        weights = np.zeros((depth,) + tuple(op.kernel.size) + (1 if depthwise else op.ifm.depth,), dtype=np.int64)
+        bias, multiplier, shift = (np.zeros(depth, dtype=np.int64) for _ in range(3))
+        for core in range(self.cores):
+            # core c computes OFM channels c, c + cores, ... from its own weight and scale streams
+            channels = np.arange(core, depth, self.cores)
+            if channels.size == 0:
+                continue
+            weights[channels], records = self.core_streams(op, depthwise, core, channels.size)
+            bias[channels], multiplier[channels], shift[channels] = records
         acc = compute.convolve(padded, weights, op.kernel, out_hw, depthwise) + bias
         self.finish(op, rescale(acc, multiplier, shift, compute.rounding_of(op.rounding)))
+
+    def core_streams(self, op: ConvOp | DepthwiseOp, depthwise: bool, core: int, depth: int):
+        """One core's OHWI weights and (bias, multiplier, shift) records for its ``depth`` channels."""
+        where = {0: (op.weights.base, op.weights.length, op.scales.base, op.scales.length),
+                 1: (op.weights.base1, op.weights.length1, op.scales.base1, op.scales.length1)}[core]
+        weight_base, weight_length, scale_base, scale_length = where
+        if weight_base is None or scale_base is None:
+            raise self.fail(f"a {self.cores}-core program's op has no weight or scale stream for core {core}")
+        block = (op.block.size[2] + self.cores - 1 - core) // self.cores
+        kh, kw = op.kernel.size
+        stream = self.memory.read_bytes(op.weights.region, weight_base, weight_length, "the weight stream")
+        try:
+            weights = decode_ohwi(stream, (depth, kh, kw, 1 if depthwise else op.ifm.depth), self.accelerator,
+                                  block, depthwise, op.kernel.part_kernel_first, 8 * ELEMENT_BYTES[op.ifm.dtype],
+                                  op.kernel.dilation)
+        except WeightStreamError as error:
+            raise self.fail(f"the weight stream at region {op.weights.region} address {weight_base} "
+                            f"(length {weight_length}): {error}") from None
+        if scale_length < depth * RECORD_BYTES:
+            raise self.fail(f"the scale stream at region {op.scales.region} address {scale_base} holds "
+                            f"{scale_length} bytes; {depth} channel(s) read {depth * RECORD_BYTES}")
+        records = self.memory.read_bytes(op.scales.region, scale_base, depth * RECORD_BYTES, "the scale stream")
+        return weights, scale_records(records, depth)
 
     def pool(self, op: PoolOp) -> None:
         self.common_checks(op)
@@ -207,8 +223,6 @@ class _Run:
 def run_program(program: ProgramOp, memory: Memory, accelerator: Accelerator, trace: Tracer | None = None) -> None:
     """Execute every op of ``program`` in stream order on ``memory``."""
     run = _Run(memory, accelerator, program.cores, trace)
-    if program.cores != 1:
-        raise SimulatorError(f"a program for {program.cores} cores is not modelled (one core is)")
     ops = list(program.regions[0].blocks[0].ops)
     for index, op in enumerate(ops):
         if isinstance(op, StopOp):

@@ -1,6 +1,7 @@
 """Compile more tests/data models with Vela 5.2's legacy core, for the command-stream simulator's
 tests (interpreters/ethosu): LUT activations, every elementwise mode, 32-bit feature maps,
-reduce-sum, int16, resize, strides and dilations beyond what tests/data/vela/compiled covers.
+reduce-sum, int16, resize, strides, dilations and the two-core U65-512 beyond what
+tests/data/vela/compiled covers.
 
     python tests/data/vela/simulator/make_models.py           # write <model>.<config>.tflite here
     python tests/data/vela/simulator/make_models.py --check   # exit 1 if a committed file differs
@@ -21,10 +22,12 @@ DATA = HERE.parents[1]
 CONFIGS = {
     "u55-128": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "u65-256": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
+    "u65-512": ("ethos-u65-512", "Ethos_U65_High_End", "Dedicated_Sram"),
 }
 BUILDS = [(model, "u55-128") for model in ("classifier", "dilation", "elementwise", "int16", "kernels",
                                            "resize_bilinear", "stride3", "wide_batch")]
 BUILDS += [("elementwise", "u65-256"), ("wide_batch", "u65-256")]
+BUILDS += [("classifier", "u65-512"), ("weight_stream", "u65-512")]  # two cores: interleaved OFM channels
 
 
 def build(vela: str, model: str, config: str, work: Path) -> bytes:
