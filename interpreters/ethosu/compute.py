@@ -9,7 +9,6 @@ import numpy as np
 
 from npu_opt.dialects.ethosu.attrs import KernelAttr
 from npu_opt.dialects.npu.quant import pooling_scale
-from npu_opt.interpreters.ethosu.memory import SimulatorError
 from npu_opt.interpreters.npu.arith import rescale, shift_round, wide_product
 from npu_opt.interpreters.npu.table import table_lookup
 
@@ -61,7 +60,8 @@ def taps(kernel: KernelAttr, out_hw: tuple[int, int]):
     oh, ow = out_hw
     for ky in range(kh):
         for kx in range(kw):
-            yield ky, kx, slice(ky * dy, ky * dy + (oh - 1) * sy + 1, sy), slice(kx * dx, kx * dx + (ow - 1) * sx + 1, sx)
+            rows = slice(ky * dy, ky * dy + (oh - 1) * sy + 1, sy)
+            yield ky, kx, rows, slice(kx * dx, kx * dx + (ow - 1) * sx + 1, sx)
 
 
 def convolve(padded: np.ndarray, weights: np.ndarray, kernel: KernelAttr, out_hw: tuple[int, int],
@@ -144,9 +144,5 @@ def output_stage(scaled: np.ndarray, zero_point: int, low: int, high: int, ofm_b
     return np.asarray(np.minimum(np.maximum(values, type_low), type_high), dtype=np.int64)
 
 
-def unsupported(what: str) -> SimulatorError:
-    return SimulatorError(f"{what} is not modelled by the simulator")
-
-
 __all__ = ["add_sub", "average", "convolve", "ifm_extent", "output_stage", "pool", "rounding_of", "taps",
-           "unsupported", "window_input", "UPSCALE"]
+           "window_input", "UPSCALE"]

@@ -62,7 +62,8 @@ class _Coding:
         return -(code >> 1) if code & 1 else code >> 1
 
 
-def _unary_quotients(bits: int, positions: int, carry: int, second: _Bits | None, truncated: bool) -> tuple[list[int], int]:
+def _unary_quotients(bits: int, positions: int, carry: int, second: _Bits | None,
+                     truncated: bool) -> tuple[list[int], int]:
     """Quotients finished in one chunk of unary positions (a set bit continues the quotient).
     Weight chunks (``second`` given) read one more bit per set first bit: each position then adds
     0, 1 or 2, and a quotient ends at a position adding less than 2 (or at every position when

@@ -22,8 +22,9 @@ from npu_opt.ir.core import Operation
 
 Tracer = Callable[[str], None]
 LUT_BYTES = 2048
-"""The LUT area at the end of each core's SHRAM (the CONFIG word counts all cores'): eight 256-byte slots (an 8-bit table fills one, a 32-bit
-256-entry table four, the 16-bit interpolating table all)."""
+"""The LUT area at the end of each core's SHRAM (the CONFIG word counts all cores'): eight
+256-byte slots (an 8-bit table fills one, a 32-bit 256-entry table four, the 16-bit
+interpolating table all)."""
 
 
 def _box(fm: FeatureMapAttr, shape: tuple[int, ...]) -> str:

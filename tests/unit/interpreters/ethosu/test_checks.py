@@ -16,7 +16,8 @@ from npu_opt.ir.printer import print_op
 
 CONV = Path(__file__).resolve().parents[3] / "data" / "vela" / "compiled" / "conv.u55-128.legacy.tflite"
 CONV_IFM = "ifm = #ethosu.fm<int8, NHWC, region = 1, bases = [0, 0, 0, 0], tiles = [8, 8, 4]"
-"""The first program's convolution (op 1, after the DMA of 368 bytes to region 1 at 320: its weights at 400 and its scales)."""
+"""The first program's convolution: op 1, after the DMA of 368 bytes to region 1 at 320 (its
+scales, then its weights at 400)."""
 
 
 def _run_edited(old: str, new: str) -> None:
