@@ -76,8 +76,11 @@ def ethos_u(op: Operation, args: list[Any]) -> list[np.ndarray]:
         accelerator = accelerator_of(int(op.attr("npu_config").value))  # type: ignore[union-attr]
     except ValueError as error:
         raise fail(op, str(error)) from None
-    regions = {READ_ONLY: Region(READ_ONLY, len(read_only), read_only), SCRATCH: arena,
-               FAST_SCRATCH: Region(FAST_SCRATCH, int(op.attr("fast_scratch_size").value)),  # type: ignore[union-attr]
+    names = [str(getattr(n, "value", n)) for n in (op.attr("tensor_names") or [])]
+    # one tensor named as both scratch areas (Vela's default core without a fast scratch): one base pointer
+    fast = arena if len(names) == 4 and names[2] == names[3] else \
+        Region(FAST_SCRATCH, int(op.attr("fast_scratch_size").value))  # type: ignore[union-attr]
+    regions = {READ_ONLY: Region(READ_ONLY, len(read_only), read_only), SCRATCH: arena, FAST_SCRATCH: fast,
                SHRAM: Region(SHRAM, accelerator.shram_bytes)}
     memory = Memory(regions)
     memory.where = "placing the inputs"
