@@ -128,6 +128,19 @@ def add_sub(a: np.ndarray, b: np.ndarray, mode: str, scale_mode: str, opa: tuple
     return a2 + b2 if mode == "add" else a2 - b2
 
 
+BUILTIN_INPUT_UNIT = 0x3000
+"""The built-in tanh and sigmoid read the rescaled value in units of 1/0x3000 (Vela scales their
+input by 0x3000 x the IFM scale) and give 16-bit results in units of 1/32768."""
+
+
+def builtin_activation(scaled: np.ndarray, function: str) -> np.ndarray:
+    """The built-in tanh or sigmoid, evaluated in float64 and rounded to the nearest 1/32768 (as
+    the npu interpreter does: the NPU's own 16-bit function is not documented bit for bit)."""
+    real = np.asarray(scaled, dtype=np.float64) / BUILTIN_INPUT_UNIT
+    value = np.tanh(real) if function == "tanh" else 1.0 / (1.0 + np.exp(-real))
+    return np.round(value * 32768.0).astype(np.int64)
+
+
 def output_stage(scaled: np.ndarray, zero_point: int, low: int, high: int, ofm_bits: int, ofm_signed: bool,
                  table: np.ndarray | None) -> np.ndarray:
     """The rescaled values plus the OFM zero point, clamped to the activation range, through
@@ -144,5 +157,5 @@ def output_stage(scaled: np.ndarray, zero_point: int, low: int, high: int, ofm_b
     return np.asarray(np.minimum(np.maximum(values, type_low), type_high), dtype=np.int64)
 
 
-__all__ = ["add_sub", "average", "convolve", "ifm_extent", "output_stage", "pool", "rounding_of", "taps",
+__all__ = ["BUILTIN_INPUT_UNIT", "builtin_activation", "add_sub", "average", "convolve", "ifm_extent", "output_stage", "pool", "rounding_of", "taps",
            "window_input", "UPSCALE"]

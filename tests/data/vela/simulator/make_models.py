@@ -1,5 +1,6 @@
 """Compile more tests/data models with Vela 5.2's legacy core, for the command-stream simulator's
-tests (interpreters/ethosu): LUT activations, every elementwise mode, 32-bit feature maps,
+tests (interpreters/ethosu): LUT activations, every elementwise mode, the built-in tanh and
+sigmoid, 32-bit feature maps,
 reduce-sum, int16, resize, strides, dilations and the two-core U65-512 beyond what
 tests/data/vela/compiled covers.
 
@@ -24,8 +25,8 @@ CONFIGS = {
     "u65-256": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
     "u65-512": ("ethos-u65-512", "Ethos_U65_High_End", "Dedicated_Sram"),
 }
-BUILDS = [(model, "u55-128") for model in ("classifier", "dilation", "elementwise", "int16", "kernels",
-                                           "resize_bilinear", "stride3", "wide_batch")]
+BUILDS = [(model, "u55-128") for model in ("classifier", "dilation", "elementwise", "int16", "int16_elementwise",
+                                           "kernels", "resize_bilinear", "stride3", "wide_batch")]
 BUILDS += [("elementwise", "u65-256"), ("wide_batch", "u65-256")]
 BUILDS += [("classifier", "u65-512"), ("weight_stream", "u65-512")]  # two cores: interleaved OFM channels
 

@@ -63,7 +63,8 @@ def test_an_operation_it_does_not_model():
         _run_edited(dma, dma.replace("80>", "80, stride_mode = d2>"))
 
 
-def test_the_built_in_tanh_is_refused():
+def test_the_built_in_tanh_of_an_8_bit_ofm_is_refused():
     act = "activation = #ethosu.act<none, min = 3, max = 127>"
-    with pytest.raises(InterpretError, match=r"op 1 \(ethosu.conv2d\): the built-in 'tanh' activation is not modelled"):
+    with pytest.raises(InterpretError, match=r"op 1 \(ethosu.conv2d\): the built-in 'tanh' activation is modelled "
+                                             r"for 16-bit OFMs only, not int8"):
         _run_edited(act, act.replace("none", "tanh"))
