@@ -8,7 +8,8 @@ import argparse
 import sys
 import zlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "the outputs only")
     p.add_argument("--tflite-kernels", choices=RESOLVERS, default="ref",
                    help="ai-edge-litert's reference kernels (default) or its optimised builtin ones")
+    p.add_argument("--trace", default=None, metavar="FILE",
+                   help="write one line per command-stream op the Ethos-U simulator runs (a compiled .tflite's "
+                        "tfl.ethos_u ops): index, name, IFM/OFM boxes, bytes moved")
     p.add_argument("--list-passes", action="store_true", help="list the passes and pipelines, then exit")
     p.add_argument("--pass-remarks", action="store_true", help="print the remarks passes emit")
     p.add_argument("--allow-unregistered-dialect", action="store_true",
@@ -175,6 +179,17 @@ def execute(module: "Operation", inputs: Sequence[Any], remark: Callable[[str], 
         raise RunCrash(where, err) from err
 
 
+@contextmanager
+def _tracing(tracer: Callable[[str], None] | None) -> Iterator[None]:
+    """The Ethos-U simulator's trace goes to ``tracer`` within the block (nowhere when None)."""
+    if tracer is None:
+        yield
+        return
+    from npu_opt.interpreters.ethosu.tfl_kernel import tracing
+    with tracing(tracer):
+        yield
+
+
 def _values_text(array: "np.ndarray") -> str:
     """``array``'s values nested by dimension on one line, each float in its shortest exact form
     (``0.1``, not ``0.10000000149011612``)."""
@@ -254,6 +269,8 @@ def run(args: argparse.Namespace) -> int:
         if args.output is not None:
             check_suffix("-o", args.output, (".npz",), "npu-run writes the outputs as a NumPy .npz archive")
             check_output_path(args.output)
+        if args.trace is not None:
+            check_output_path(args.trace)
         if args.compare_each_op and not args.compare_tflite:
             raise UserError("--compare-each-op compares with TFLite: it needs --compare-tflite")
         if args.tflite is not None and not args.compare_tflite:
@@ -284,8 +301,12 @@ def run(args: argparse.Namespace) -> int:
                                 keep_all=args.compare_each_op)
             if args.compare_each_op:
                 named = NamedResults(set(litert.tensors) - {p.name for p in arg_ports})
-        outputs = execute(loaded.module, inputs.arrays,  # (this remark shows without --pass-remarks)
-                          lambda text: sys.stderr.write(render(Diagnostic("remark", text)) + "\n"), named)
+        trace: list[str] = []
+        with _tracing(trace.append if args.trace is not None else None):
+            outputs = execute(loaded.module, inputs.arrays,  # (this remark shows without --pass-remarks)
+                              lambda text: sys.stderr.write(render(Diagnostic("remark", text)) + "\n"), named)
+        if args.trace is not None:
+            write_output(args.trace, "".join(line + "\n" for line in trace))
         theirs = None
         if litert is not None:
             from npu_opt.tools.litert_compare import pair_outputs

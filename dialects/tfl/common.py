@@ -20,7 +20,7 @@ from npu_opt.ir.types import F32, NoneType, TensorType
 TFL = register_dialect(Dialect(
     "tfl",
     "TensorFlow Lite's builtin operators, one op per TFLite operator, as in TensorFlow's TFL dialect.",
-    kernel_modules=("npu_opt.interpreters.tfl",)))
+    kernel_modules=("npu_opt.interpreters.tfl", "npu_opt.interpreters.ethosu")))
 
 ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6", "TANH", "SIGN_BIT")
 """TFLite's ActivationFunctionType, in enum order (the index is the flatbuffer value)."""
