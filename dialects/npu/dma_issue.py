@@ -23,6 +23,7 @@ def waits_for_previous(dma: Operation) -> bool:
 
 
 def _prefetched_under_previous(dma: Operation) -> bool:
+    """True if ``dma``'s first buffer fills under the op before its reader, issued before that op."""
     stream = dma.attr(STREAM_ATTR)
     return isinstance(stream, StreamAttr) and stream.prefetch and not waits_for_previous(dma)
 
@@ -77,7 +78,8 @@ def dma_free_order(block: Block) -> list[Operation]:
         if not isinstance(time, IntegerAttr):
             raise ValueError(f"'{op.name}' has no integer {TIME_ATTR} while other ops of its function do; "
                              "run npu-order (without dmas-only) after the last pass that adds ops")
-    return [op for _, op in sorted(zip((time.value for time in times), ops), key=lambda pair: pair[0])]  # type: ignore[union-attr]
+    numbered = zip((time.value for time in times), ops)  # type: ignore[union-attr]
+    return [op for _, op in sorted(numbered, key=lambda pair: pair[0])]
 
 
 __all__ = ["dma_free_order", "place_weight_dmas", "waits_for_previous"]
