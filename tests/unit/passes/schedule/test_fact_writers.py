@@ -12,7 +12,7 @@ import npu_opt.passes  # noqa: F401
 from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.rewriter import Rewriter
-from npu_opt.passes.schedule.pipeline import REORDER_DMAS, SCHEDULE_HEAD
+from npu_opt.passes.schedule.pipeline import SCHEDULE_HEAD, SCHEDULE_TAIL
 from targeted_import import imported_with_target, run_pipeline
 
 WRITERS: dict[str, str] = {
@@ -49,9 +49,8 @@ RUNS = [
     ("branches", "dedicated", "schedule{sram-budget=100000000}"),
     ("cpu_middle", "shared", "schedule"),
     ("elementwise", "shared", "schedule"),
-    ("kernels", "dedicated", SCHEDULE_HEAD + f",npu-width-bands{{bands=2}},npu-order,npu-buffer-weights,{REORDER_DMAS},"
-                             f"npu-form-cascades,npu-select-block-config,npu-insert-dma,{REORDER_DMAS},npu-buffer-weights,"
-                             f"{REORDER_DMAS},npu-place-fast-storage,npu-allocate,{REORDER_DMAS},npu-estimate"),
+    ("kernels", "dedicated",
+     SCHEDULE_HEAD + "," + SCHEDULE_TAIL.replace("npu-width-bands", "npu-width-bands{bands=2}", 1)),
 ]
 """Models, targets and pipelines that together make every pass write what it writes."""
 
