@@ -106,7 +106,8 @@ class Allocate(Pass):
             except ValueError as err:  # an incomplete npu.time numbering
                 ctx.error(f"cannot allocate: {err}", block.parent_op())
                 return
-            for area, used, bound in self._allocate_block(block, ranges, target, ctx, overlap, order if timed else None):
+            recorded = order if timed else None
+            for area, used, bound in self._allocate_block(block, ranges, target, ctx, overlap, recorded):
                 old = usage.get(area, (0, 0))
                 usage[area] = (max(old[0], used), max(old[1], bound))
         for area, (used, bound) in usage.items():

@@ -7,9 +7,10 @@ on its stripe), the weight DMAs and their streaming again (Vela re-buffers its c
 a cascade member takes one full-depth buffer, and every buffer must fit beside the rolling
 buffers live at its time), which feature maps keep fast storage, the addresses of everything,
 and the estimate of the result. After each pass that adds weight DMAs or decides where they
-are issued, npu-order places them again (``REORDER_DMAS``). ``schedule{optimise=Size}`` sets the policy on every pass that has one;
-``schedule{sram-budget=N}`` lets npu-search-schedule choose the knobs instead (without it, that
-pass does nothing and the pipeline schedules as Vela's legacy scheduler does).
+are issued, npu-order places them again (``REORDER_DMAS``). ``schedule{optimise=Size}`` sets the
+policy on every pass that has one; ``schedule{sram-budget=N}`` lets npu-search-schedule choose the
+knobs instead (without it, that pass does nothing and the pipeline schedules as Vela's legacy
+scheduler does).
 """
 from __future__ import annotations
 
@@ -24,9 +25,9 @@ SCHEDULE_HEAD = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{ch
 """What every schedule starts from: legal NPU ops in order, formatted, placed, with block
 configurations and weight DMAs."""
 
-SCHEDULE_TAIL = (f"npu-width-bands,npu-order,npu-buffer-weights,{REORDER_DMAS},npu-form-cascades,npu-select-block-config,"
-                 f"npu-insert-dma,{REORDER_DMAS},npu-buffer-weights,{REORDER_DMAS},npu-place-fast-storage,npu-allocate,"
-                 f"{REORDER_DMAS},npu-estimate")
+SCHEDULE_TAIL = (f"npu-width-bands,npu-order,npu-buffer-weights,{REORDER_DMAS},npu-form-cascades,"
+                 f"npu-select-block-config,npu-insert-dma,{REORDER_DMAS},npu-buffer-weights,{REORDER_DMAS},"
+                 f"npu-place-fast-storage,npu-allocate,{REORDER_DMAS},npu-estimate")
 """The passes that turn the knobs of ``npu.schedule`` (strategy, SRAM target) into a schedule
 and cost it; npu-search-schedule runs them on copies of the module to compare knobs."""
 

@@ -24,8 +24,8 @@ def _dma(name: str, facts: str = "") -> str:
 def _conv(name: str, x: str, weights: str, time: int | None = None) -> str:
     timed = f" {{npu.time = {time} : i64}}" if time is not None else ""
     w_type = WS if weights != "w" else W
-    return (f'    %{name} = "npu.conv2d"(%{x}, %{weights}, %b) <{{kernel = #npu.kernel<1x1>, name = "{name}"}}>{timed} : '
-            f'({FM}, {w_type}, tensor<16xi32>) -> {FM}\n')
+    return (f'    %{name} = "npu.conv2d"(%{x}, %{weights}, %b) <{{kernel = #npu.kernel<1x1>, name = "{name}"}}>'
+            f'{timed} : ({FM}, {w_type}, tensor<16xi32>) -> {FM}\n')
 
 
 def _function(body: str, result: str) -> list[Operation]:
