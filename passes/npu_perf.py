@@ -313,7 +313,7 @@ class Estimate(Pass):
 
 register_pipeline("estimate",
                   "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-insert-dma,"
-                  "npu-buffer-weights,npu-estimate",
+                  "npu-order{dmas-only=true},npu-buffer-weights,npu-order{dmas-only=true},npu-estimate",
                   "legalise TFL ops to npu ops, order them as Vela runs them, choose formats and memory areas, "
                   "choose block configs, copy and buffer weights, and estimate cycles, MACs and traffic")
 

@@ -1,5 +1,5 @@
 """The execution order of a function's ops: Vela's order computed from the graph, the order the IR
-records (``npu.time``, numbered by ``renumber`` only) and the NPU runs between CPU ops.
+records (``npu.time``, which npu-order alone writes) and the NPU runs between CPU ops.
 
 Vela's legacy core does not run a network in file order. It packs passes by walking the graph
 backwards from the subgraph outputs: an op is placed once every consumer of each of its results
@@ -234,16 +234,6 @@ def execution_order(block: Block) -> list[Operation]:
     return [op for _, op in sorted(zip([t.value for t in times], ops), key=lambda pair: pair[0])]  # type: ignore[union-attr]
 
 
-def renumber(order: list[Operation], ctx: PassContext) -> None:
-    """Number ``order`` (a function's executed ops) 0, 1, 2, ... as their ``npu.time``: the one
-    routine writing the fact, for npu-order and for the passes that insert or move weight DMAs
-    (npu-insert-dma, npu-buffer-weights, npu-allocate)."""
-    for time, op in enumerate(order):
-        current = op.attr(TIME_ATTR)
-        if not (isinstance(current, IntegerAttr) and current.value == time):
-            ctx.rewriter.set_attr(op, TIME_ATTR, IntegerAttr(time))
-
-
 class BlockOrder(NamedTuple):
     """One function body's executed ops in schedule order and its NPU runs; ``error`` instead
     when only some of its ops carry ``npu.time``."""
@@ -343,5 +333,5 @@ def readers_through_views(value: Value) -> list[Operation]:
 
 
 __all__ = ["BlockOrder", "ExecutionOrder", "concat_user", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
-           "is_view", "npu_runs", "on_cpu", "read_producers", "readers_through_views", "renumber", "respects_dataflow",
+           "is_view", "npu_runs", "on_cpu", "read_producers", "readers_through_views", "respects_dataflow",
            "runs_by_function", "storage_home", "stream_outputs"]

@@ -12,6 +12,7 @@ from npu_opt.ir.attrdef import ENTRIES, FLAG, KEYED, POSITIONAL, WORDS, AttrDef,
 TIME_ATTR = "npu.time"
 STREAM_ATTR = "npu.stream"
 UNHIDDEN_ATTR = "npu.unhidden"
+SHARES_TAIL_ATTR = "npu.shares_tail"
 STRIPE_ATTR = "npu.stripe"
 CASCADE_ATTR = "npu.cascade"
 ALLOC_ATTR = "npu.alloc"
@@ -320,7 +321,8 @@ ATTRIBUTES = (AllocAttr, StreamAttr, StripeAttr, CascadeAttr, ScheduleAttr, Usag
 __all__ = [
     "ALLOC_ATTR", "ARG_ALLOC_ATTR", "ATTRIBUTES", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr",
     "GROWTHS", "KNOBS", "KNOB_WORDS", "POINT_FLAGS", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR",
-    "SECOND_BUFFER_ATTR", "STRATEGIES", "SearchKnob", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "SearchAttr", "SearchPoint",
+    "SECOND_BUFFER_ATTR", "SHARES_TAIL_ATTR", "STRATEGIES", "SearchKnob", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr",
+    "SearchAttr", "SearchPoint",
     "StreamAttr", "StripeAttr", "TIME_ATTR", "UNHIDDEN_ATTR", "USAGE_ATTR", "UsageAttr", "VALUED_FLAGS",
     "knob_phrases", "point_word", "search_point",
 ]

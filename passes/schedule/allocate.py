@@ -6,22 +6,22 @@ from __future__ import annotations
 
 from typing import Literal
 
-from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, SECOND_BUFFER_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, SECOND_BUFFER_ATTR, SHARES_TAIL_ATTR, TIME_ATTR, USAGE_ATTR, AllocAttr, ScheduleAttr,
     SearchKnob, UsageAttr,
 )
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.hardware.vela_config import MEMORY_AREAS
-from npu_opt.ir.attributes import ArrayAttr, IntegerAttr
+from npu_opt.ir.attributes import UNIT, ArrayAttr, IntegerAttr
 from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, PipelineError, option, register_pass, suggest
 from npu_opt.dialects.npu.schedule_policy import schedule_policy
-from npu_opt.dialects.npu.execution_order import graph_blocks, is_view, renumber
+from npu_opt.dialects.npu.dma_issue import place_weight_dmas
+from npu_opt.dialects.npu.execution_order import graph_blocks, is_view
 from npu_opt.passes.schedule.alloc_greedy import greedy_allocate
 from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
 from npu_opt.passes.schedule.alloc_linear import linear_allocate
@@ -106,7 +106,8 @@ class Allocate(Pass):
             except ValueError as err:  # an incomplete npu.time numbering
                 ctx.error(f"cannot allocate: {err}", block.parent_op())
                 return
-            for area, used, bound in self._allocate_block(block, ranges, target, ctx, overlap):
+            recorded = order if timed else None
+            for area, used, bound in self._allocate_block(block, ranges, target, ctx, overlap, recorded):
                 old = usage.get(area, (0, 0))
                 usage[area] = (max(old[0], used), max(old[1], bound))
         for area, (used, bound) in usage.items():
@@ -120,31 +121,37 @@ class Allocate(Pass):
             ctx.rewriter.set_attr(module, USAGE_ATTR, attr)
 
     def _allocate_block(self, block: Block, ranges: list[LiveRange], target, ctx: PassContext,
-                        overlap: bool = False) -> list[tuple[str, int, int]]:
+                        overlap: bool = False, timed: list[Operation] | None = None) -> list[tuple[str, int, int]]:
         """Allocate one function's ranges area by area, write the attributes, check the limits;
         (area, used, bound) per area. With ``prefetch-overlap`` the prefetches are settled once
-        the addresses are known, and the ranges written are those of the settled schedule."""
+        the addresses are known, and the ranges written are those of the settled schedule: the
+        order npu-order gives the function (``timed``: its recorded order) once it reads the
+        prefetches taken back (``npu.unhidden``, ``npu.shares_tail``)."""
         areas = sorted({r.area for r in ranges})
         offset_of: dict[tuple[Value, bool], int] = {}  # (owner, second buffer) -> offset
-        dropped: list[Operation] = []
+        dropped: list[Operation] = []  # prefetched DMAs whose prefetch overlap dropped
         tails: list[Operation] = []  # prefetched DMAs whose buffers take a freed double-buffer tail
         for area in areas:
             chosen = [r for r in ranges if r.area == area]
             hard, soft = self._limits(area, target)
             limit = (soft or hard)[0]
             if overlap:
-                settled = pack_with_overlap(chosen, lambda some: allocate_ranges(some, self.allocator, limit))
-                offsets = settled.offsets
-                dropped += apply_drops(settled, op_phrase, ctx)
+                packed = pack_with_overlap(chosen, lambda some: allocate_ranges(some, self.allocator, limit))
+                offsets = packed.offsets
+                dropped += apply_drops(packed, op_phrase, ctx)
             else:
                 offsets = _pack(chosen, self.allocator, limit)
                 tails += _tail_sharers(chosen, offsets, ctx)
             offset_of.update(((r.owner, r.second), offset) for r, offset in zip(chosen, offsets))
+        _mark_tail_sharers(block, tails, ctx)
+        issued: list[Operation] | None = None
         if overlap or tails:
             # a prefetch into a freed tail is issued after the op it fills under (the interpreter
-            # and the hardware copy when the DMA is issued; its transfer still runs under that op)
-            _issue_after_previous(block, dropped + tails, ctx)
-            ranges = live_ranges(block, target)  # as npu-check-schedule reads the settled schedule
+            # and the hardware copy when the DMA is issued; its transfer still runs under that op),
+            # as is a dropped one: the ranges are planned for the times npu-order then gives
+            if (dropped or tails) and timed is not None:
+                issued = place_weight_dmas(timed)
+            ranges = live_ranges(block, target, order=issued)  # as npu-check-schedule reads the settled schedule
         alloc: dict[Value, AllocAttr] = {}
         second: dict[Value, AllocAttr] = {}
         result = []
@@ -164,7 +171,7 @@ class Allocate(Pass):
             bound = max(memory_usage(_timed(chosen), alignment=ALIGNMENT), default=0)
             result.append((area, used, bound))
             hard, soft = self._limits(area, target)
-            self._check(block, chosen, area, used, hard, soft, ctx)
+            self._check(block, chosen, area, used, hard, soft, ctx, issued)
         self._write(block, alloc, ctx)
         for op in block.ops:  # the second buffers of double-buffered weight streams
             if op.results and op.results[0] in second:
@@ -187,8 +194,9 @@ class Allocate(Pass):
 
     @staticmethod
     def _check(block: Block, ranges: list[LiveRange], area: str, used: int, hard: tuple[int, str],
-               soft: tuple[int, str] | None, ctx: PassContext) -> None:
-        """Report an allocation of ``area`` above its limit, naming the op at the peak."""
+               soft: tuple[int, str] | None, ctx: PassContext, order: list[Operation] | None = None) -> None:
+        """Report an allocation of ``area`` above its limit, naming the op at the peak (in
+        ``order``, the settled schedule's, when given)."""
         limit = hard if used > hard[0] else soft
         if limit is None or used <= limit[0]:
             return
@@ -196,7 +204,7 @@ class Allocate(Pass):
         usage = memory_usage(timed, alignment=ALIGNMENT)
         peak = max(usage, default=0)
         when = usage.index(peak) // (2 if timed is not ranges else 1) if usage else -1
-        at_peak = op_at(block, when)
+        at_peak = op_at(block, when, order)
         where = f"while {op_phrase(at_peak)} runs" if at_peak is not None else "at the start"
         what = (f"the {area} allocation spans {used} bytes, more than the {limit[1]} of {limit[0]} bytes; "
                 f"{peak} bytes are live at once {where}")
@@ -310,24 +318,16 @@ def _assert_disjoint(ranges: list[LiveRange], offsets: list[int]) -> None:
         active.append(i)
 
 
-def _issue_after_previous(block: Block, dropped: list[Operation], ctx: PassContext) -> None:
-    """Renumber the function's times so that each dropped DMA issued before the op preceding
-    its reader is issued right before its reader instead: a DMA without prefetch must not start
-    until the previous op has ended."""
-    if not dropped:
-        return
-    order, times = op_times(block)
-    position = {op: index for index, op in enumerate(order)}
-    ahead: dict[Operation, list[Operation]] = {}  # reader -> the dropped DMAs to issue right before it
-    for dma in dropped:
-        readers = [position[op] for op in dma.results[0].users() if op in position]
-        if readers and any(not isinstance(op, DmaOp) for op in order[position[dma] + 1:min(readers)]):
-            ahead.setdefault(order[min(readers)], []).append(dma)
-    if not ahead:
-        return
-    moving = {dma for dmas in ahead.values() for dma in dmas}
-    new_order = [item for op in order if op not in moving for item in (*ahead.get(op, ()), op)]
-    renumber(new_order, ctx)
+def _mark_tail_sharers(block: Block, tails: list[Operation], ctx: PassContext) -> None:
+    """``npu.shares_tail`` on the weight DMAs in ``tails`` and on no other op of ``block``: their
+    prefetch is issued after the previous op (dialects/npu/dma_issue.py)."""
+    chosen = set(tails)
+    for op in block.ops:
+        if op in chosen:
+            if op.attr(SHARES_TAIL_ATTR) is None:
+                ctx.rewriter.set_attr(op, SHARES_TAIL_ATTR, UNIT)
+        elif op.attr(SHARES_TAIL_ATTR) is not None:
+            ctx.rewriter.remove_attr(op, SHARES_TAIL_ATTR)
 
 
 __all__ = ["ALIGNMENT", "ALLOCATORS", "Allocate", "allocate_ranges"]

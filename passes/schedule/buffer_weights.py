@@ -17,7 +17,7 @@ from npu_opt.hardware.perf.weight_buffering import BufferingDecision, buffered_c
 from npu_opt.dialects.npu.perf.weight_dma import Encoder, arena_placement, is_weight_dma, source_area, weight_dma, weight_encoder
 from npu_opt.hardware.codec.weight_size import WeightEncoder
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, STREAM_ATTR, TIME_ATTR, CascadeAttr, ScheduleAttr,
+from npu_opt.dialects.npu.schedule_attrs import (CASCADE_ATTR, STREAM_ATTR, CascadeAttr, ScheduleAttr,
                                                  SearchKnob, StreamAttr)
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import Operation, Value
@@ -25,7 +25,7 @@ from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.dialects.npu.schedule_policy import schedule_policy
-from npu_opt.dialects.npu.execution_order import execution_order, renumber, runs_by_function
+from npu_opt.dialects.npu.execution_order import runs_by_function
 from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
 
 
@@ -168,17 +168,13 @@ class BufferWeights(Pass):
         arena = arena_placement(ops, target) if self.decide_in_arena else None
         reads = {op: tuple(op.operands) for op in ops}
         for block, runs in runs_by_function(module, ctx):
-            timed = any(op.attr(TIME_ATTR) is not None for run in runs for op in run)
             room = _Snapshot(block, target, arena, limit)
-            moves: dict[Operation, Operation] = {}
             for run in runs:
                 steps = [step for step in (self._prepare(op, target, perf, arena, room, ctx) for op in run
                                            if is_costed(op) and not is_weight_dma(op)) if step is not None]
-                moves.update(self._buffer_run(steps, perf, ctx, together))
-            if timed:
-                self._retime(block, moves, ctx)
+                self._buffer_run(steps, perf, ctx, together)
         if all(tuple(op.operands) == read for op, read in reads.items()):
-            # Only npu.stream and npu.time changed (no op reads its weights from elsewhere now):
+            # Only npu.stream changed (no op reads its weights from elsewhere now):
             # every op's description stays as it was.
             ctx.preserve(OpDescription)
 
@@ -226,22 +222,19 @@ class BufferWeights(Pass):
         cascaded = op.attr(CASCADE_ATTR) is not None
         return _Step(op, planned, block, encode, dma, cascaded, room.free(op))
 
-    def _buffer_run(self, steps: list[_Step], perf: PerfTarget, ctx: PassContext,
-                    together: bool = False) -> dict[Operation, Operation]:
-        """Decide the run's weight DMAs in schedule order, chaining the slack from op to op.
-        Returns the prefetched DMAs with the compute op each must now be issued before.
+    def _buffer_run(self, steps: list[_Step], perf: PerfTarget, ctx: PassContext, together: bool = False) -> None:
+        """Decide the run's weight DMAs in schedule order, chaining the slack from op to op (a
+        prefetched DMA is issued before the previous op: npu-order places it from ``npu.stream``).
 
         A first buffer is prefetched when the double buffer fits the memory the previous op
         leaves (its free bytes less its own last buffer: Vela's slack memory). With
         ``together`` (a limit to fill) a cascade member's buffers get the limit less those
         given to the members before it too, as all of them are live until the cascade ends."""
         known = self._encode_ahead(steps, perf, ctx) if self.encode_weights else {}
-        moves: dict[Operation, Operation] = {}
         held: dict[int, int] = {}  # (with a limit to fill) bytes of buffers given to each cascade's members
         whole: dict[int, int] = {}  # (otherwise) full-depth weight bytes of each cascade's members so far
         prev_slack = 0.0
         prev_room: int | None = None  # None: no NPU compute op before in the run
-        previous: Operation | None = None  # the NPU compute op issued last
         for index, step in enumerate(steps):
             cascade = step.op.attr(CASCADE_ATTR)
             beside = ((held if together else whole).get(cascade.id, 0) if isinstance(cascade, CascadeAttr)
@@ -261,31 +254,9 @@ class BufferWeights(Pass):
                     whole[cascade.id] = beside + choice.decision.encoded.total_bytes
                 if choice.decision.streaming is not None:
                     ctx.remark(_why_streamed(step, perf, choice.decision, prev_slack, prev_room, prefetch), step.dma)
-                if prefetch:
-                    assert previous is not None
-                    moves[step.dma] = previous
             prev_slack = choice.slack
             if not isinstance(step.op, DmaOp):
-                previous = step.op
                 prev_room = step.limit - used
-        return moves
-
-    @staticmethod
-    def _retime(block, moves: dict[Operation, Operation], ctx: PassContext) -> None:
-        """Renumber the function's times: each prefetched DMA just before the compute op it
-        overlaps, every other weight DMA just before its reader (a DMA an earlier run moved
-        ahead comes back when no longer prefetched), erased DMAs' slots closed up."""
-        order = execution_order(block)
-        present = set(order)
-        placed: dict[Operation, list[Operation]] = {}  # op -> the DMAs issued right before it
-        for op in order:
-            dma = weight_dma(op)
-            if dma is not None and dma in present and dma not in moves:
-                placed.setdefault(op, []).append(dma)
-        for dma, anchor in moves.items():
-            placed.setdefault(anchor, []).append(dma)
-        moved = {dma for dmas in placed.values() for dma in dmas}
-        renumber([item for op in order if op not in moved for item in (*placed.get(op, ()), op)], ctx)
 
     @staticmethod
     def _choose(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None) -> _Choice:

@@ -14,14 +14,14 @@ from npu_opt.dialects.npu.perf.ir_adapter import report_name
 from npu_opt.hardware.perf.weight_buffering import weights_need_dma
 from npu_opt.dialects.npu.perf.weight_dma import weights_of
 from npu_opt.dialects.npu.perf.weight_streams import WeightStreams
-from npu_opt.dialects.npu.schedule_attrs import TIME_ATTR
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.ir.core import Operation
 from npu_opt.ir.dominance import DominanceInfo
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.types import RankedTensorType
-from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks, renumber
+from npu_opt.dialects.npu.dma_issue import dma_free_order
+from npu_opt.dialects.npu.execution_order import graph_blocks
 
 
 @register_pass("npu-insert-dma", statistics={
@@ -45,18 +45,12 @@ class InsertDma(Pass):
         fast = target.fast_storage_area
         for block in list(graph_blocks(module)):
             try:
-                order = execution_order(block)
+                order = dma_free_order(block)  # (weight DMAs need no copy; a new one has no time yet)
             except ValueError as err:
                 ctx.error(str(err), block.parent_op())
                 continue
-            timed = any(op.attr(TIME_ATTR) is not None for op in order)
-            copies: dict[Operation, Operation] = {}
-            for op in order:
-                dma = self._visit(op, target, perf, fast, ctx)
-                if dma is not None:
-                    copies[op] = dma
-            if timed and copies:
-                renumber([item for op in order for item in ((copies[op], op) if op in copies else (op,))], ctx)
+            for op in order:  # each new copy gets its time from npu-order, which the pipeline runs next
+                self._visit(op, target, perf, fast, ctx)
 
     def _visit(self, op: Operation, target, perf, fast: str, ctx: PassContext) -> Operation | None:
         """Copy ``op``'s weights if they need it (returns the DMA); remarks say why not."""

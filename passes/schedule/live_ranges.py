@@ -154,8 +154,11 @@ def op_times(block: Block) -> tuple[list[Operation], dict[Operation, int]]:
     return order, times
 
 
-def op_at(block: Block, time: int) -> Operation | None:
-    """The executed op of ``block`` whose time index is ``time`` (None: no op runs then)."""
+def op_at(block: Block, time: int, order: list[Operation] | None = None) -> Operation | None:
+    """The executed op of ``block`` whose time index is ``time`` (None: no op runs then); with
+    ``order``, the op at that position of it."""
+    if order is not None:
+        return order[time] if 0 <= time < len(order) else None
     order, times = op_times(block)
     return next((op for op in order if times[op] == time), None)
 
@@ -174,11 +177,15 @@ class _Home:
 class _Extraction:
     """The state of one ``live_ranges`` call (see the module docstring for the rules)."""
 
-    def __init__(self, block: Block, target: object, prefetch_overlap: bool = False) -> None:
+    def __init__(self, block: Block, target: object, prefetch_overlap: bool = False,
+                 order: list[Operation] | None = None) -> None:
         self.block = block
         self.target = target
         self.prefetch_overlap = prefetch_overlap
-        self.order, self.times = op_times(block)
+        if order is None:
+            self.order, self.times = op_times(block)
+        else:
+            self.order, self.times = order, {op: index for index, op in enumerate(order)}
         self.position = {op: index for index, op in enumerate(self.order)}
         self.end = max(self.times.values(), default=0)
         self.homes: dict[Value, _Home] = {}
@@ -351,14 +358,16 @@ def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
 
 
 def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
-                prefetch_overlap: bool = False) -> list[LiveRange]:
+                prefetch_overlap: bool = False, order: list[Operation] | None = None) -> list[LiveRange]:
     """The storage live ranges of the function body ``block`` on ``target`` (a ``Target``), in
     order of first time, then of first appearance (arguments, then ops in schedule order).
 
     ``fuse_in_place``: let elementwise ops write over their IFM; ``prefetch_overlap``: start a
     prefetched weight buffer at its first reader, keeping the transfer's start as
-    ``prefetch_from`` (module docstring). Raises ValueError when only some executed ops carry ``npu.time``."""
-    state = _Extraction(block, target, prefetch_overlap)
+    ``prefetch_from`` (module docstring); ``order``: the executed ops in the order to plan for
+    (each one's position its time), instead of the order ``npu.time`` records. Raises ValueError
+    when only some executed ops carry ``npu.time``."""
+    state = _Extraction(block, target, prefetch_overlap, order)
     state.collect()
     built = {value: state.build(value, record) for value, record in state.homes.items()}
     if fuse_in_place:

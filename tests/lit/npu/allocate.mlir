@@ -116,12 +116,18 @@ module attributes {npu.target = #npu.target<"ethos-u55-128">} {
 // its last slice reads the second buffer only, so the first is free while that slice computes,
 // and conv_b's weight DMA, prefetched under conv_a (issued at time 1, just before it), takes its
 // bytes: the fast storage holds two buffers at once, not three (Sram used 2048, not 3072). The DMA
-// is then issued after conv_a (its copy must not land before conv_a has read that buffer), the
-// times renumbered: conv_a 1, the DMA 2, conv_b 3; its buffer is still live from conv_a's time.
+// is then issued after conv_a (its copy must not land before conv_a has read that buffer): the
+// pass marks it npu.shares_tail and plans the ranges for the times npu-order then gives (conv_a 1,
+// the DMA 2, conv_b 3); its buffer is still live from conv_a's time.
 // CHECK: npu.usage = #npu.usage<Dram = [3072, 3072], Sram = [2048, 2048]>
 // CHECK-LABEL: func.func @prefetch_into_tail
 // CHECK: "npu.dma"{{.*}}<{name = "conv_a_weights"}>{{.*}}npu.alloc = #npu.alloc<Sram, offset = [[FIRST:[0-9]+]], size = 1024, live = [0, 1]>, npu.second_buffer = #npu.alloc<Sram, offset = [[SECOND:[0-9]+]], size = 1024, live = [1, 1]>
-// CHECK: "npu.dma"{{.*}}<{name = "conv_b_weights"}> {npu.time = 2 : i64{{.*}}npu.alloc = #npu.alloc<Sram, offset = [[FIRST]], size = 1024, live = [1, 3]>
+// CHECK: "npu.dma"{{.*}}<{name = "conv_b_weights"}> {npu.time = 1 : i64{{.*}}prefetch>, npu.shares_tail, npu.alloc = #npu.alloc<Sram, offset = [[FIRST]], size = 1024, live = [1, 3]>
+// RUN: %npu_opt %s --split-input-file --pass="npu-allocate,npu-order{dmas-only=true}" | %filecheck %s --check-prefix=ORDER
+// ORDER-LABEL: func.func @prefetch_into_tail
+// ORDER: "npu.conv2d"{{.*}}name = "conv_a"{{.*}}{npu.time = 1 : i64
+// ORDER: "npu.conv2d"{{.*}}name = "conv_b"{{.*}}{npu.time = 3 : i64
+// ORDER: "npu.dma"{{.*}}<{name = "conv_b_weights"}> {npu.time = 2 : i64
 // TAIL: remark: the prefetched weights of 'conv_b' (npu.conv2d) take bytes of the first buffer of 'conv_a' (npu.conv2d)'s weights, which its last depth slice does not read: the prefetch runs under that slice, as Vela's live ranges allow, and its DMA is issued after that op
 // TAIL: remark: the prefetched weights of 'conv_b' (npu.conv2d) take bytes of the second buffer of 'conv_a' (npu.conv2d)'s weights
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">} {
@@ -145,7 +151,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // CHECK: npu.usage = #npu.usage<Dram = [4096, 4096], Sram = [2048, 2048]>
 // CHECK-LABEL: func.func @prefetch_into_second
 // CHECK: "npu.dma"{{.*}}<{name = "conv_a_weights"}>{{.*}}npu.alloc = #npu.alloc<Sram, offset = [[FIRST:[0-9]+]], size = 1024, live = [0, 1]>, npu.second_buffer = #npu.alloc<Sram, offset = [[SECOND:[0-9]+]], size = 1024, live = [1, 1]>
-// CHECK: "npu.dma"{{.*}}<{name = "conv_b_weights"}> {npu.time = 2 : i64{{.*}}npu.alloc = #npu.alloc<Sram, offset = [[SECOND]], size = 1024, live = [1, 3]>
+// CHECK: "npu.dma"{{.*}}<{name = "conv_b_weights"}> {npu.time = 1 : i64{{.*}}npu.shares_tail, npu.alloc = #npu.alloc<Sram, offset = [[SECOND]], size = 1024, live = [1, 3]>
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">} {
   func.func @prefetch_into_second(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
     %wa = "tfl.pseudo_const"() <{value = dense<1> : tensor<48x1x1x16xi8>}> : () -> tensor<48x1x1x16xi8>

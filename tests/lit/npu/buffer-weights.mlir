@@ -4,11 +4,13 @@
 // Ethos_U55_High_End_Embedded / Shared_Sram: weights in off-chip flash (1 byte/cycle, latency 64).
 // encode-weights=false sizes streams raw: per 16 channels of a 3x3x16 kernel, 16 x 144 B of weights
 // + 16 x 10 B of scale records = 2464 B, a 2528-cycle transfer; each conv computes in 2192 cycles.
-// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false}" | %filecheck %s
-// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false}" --verify-diagnostics -o /dev/null
-// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=8120}" | %filecheck %s --check-prefix=LIMIT
-// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false optimise=Size}" --pass-remarks 2>&1 | %filecheck %s --check-prefix=SIZE
-// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false optimise=Performance}" | %filecheck %s --check-prefix=PERF
+// npu-order (dmas-only, as the schedule pipeline runs it next) then numbers the function: a
+// prefetched DMA just before the op before its reader, an erased DMA's slot closed up.
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false},npu-order{dmas-only=true}" | %filecheck %s
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false},npu-order{dmas-only=true}" --verify-diagnostics -o /dev/null
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=8120},npu-order{dmas-only=true}" | %filecheck %s --check-prefix=LIMIT
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false optimise=Size},npu-order{dmas-only=true}" --pass-remarks 2>&1 | %filecheck %s --check-prefix=SIZE
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false optimise=Performance},npu-order{dmas-only=true}" | %filecheck %s --check-prefix=PERF
 
 // Nothing runs before conv1 (slack 0): its one 16-channel slice streams into a single buffer, not
 // prefetched. conv1's 2192 cycles hide most of conv2's transfer: conv2's buffer is prefetched, so
@@ -98,7 +100,7 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 
 // optimise=Size takes the module's SRAM target (2048 bytes) as the limit, less the IFM and OFM
 // (2048 bytes) live in Sram: the smallest buffer, 2464 bytes, does not fit, so the weights are
-// read in place and the function renumbered. Without the option the pass follows the module's
+// read in place and npu-order numbers the function again. Without the option the pass follows the module's
 // npu.schedule, Size here, and does the same; optimise=Performance takes the arena cache size
 // and streams.
 // CHECK-LABEL: func.func @size
@@ -130,15 +132,15 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 // conv1's 4x16x32 rolling buffer (2048 bytes), 7952 bytes are free: conv1's 4928-byte buffer
 // fits; conv2 gets what conv1's whole weights leave (Vela adds each member's weights to the
 // cascade's memory), 3024 bytes: its 9536 bytes, which the bare limit would hold, do not fit, so
-// conv2 reads its weights in place and the function is renumbered.
+// conv2 reads its weights in place and npu-order numbers the function again.
 // MEM-LABEL: func.func @snapshot
 // MEM: "npu.dma"(%{{.*}}) {npu.time = 0 : i64, npu.stream = #npu.stream<slices = [0, 32], buffering = single, buffers = [4928], bytes = 4928>}
 // MEM: "npu.conv2d"({{.*}}name = "conv1"}> {npu.time = 1 : i64, npu.cascade = #npu.cascade<1, rolling = 4x16x32>}
 // MEM-NOT: npu.dma
 // MEM: "npu.conv2d"({{.*}}name = "conv2"}> {npu.time = 2 : i64, npu.cascade = #npu.cascade<1>}
 // MEMR: remark: weights of 'conv2' are read in place from Dram: its smallest weight buffer takes 9536 bytes, more than the 3024 bytes of fast storage free for weight buffers
-// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=10000}" | %filecheck %s --check-prefix=MEM
-// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=10000}" --pass-remarks 2>&1 | %filecheck %s --check-prefix=MEMR
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=10000},npu-order{dmas-only=true}" | %filecheck %s --check-prefix=MEM
+// RUN: %npu_opt %s --split-input-file --pass="npu-buffer-weights{encode-weights=false buffer-limit=10000},npu-order{dmas-only=true}" --pass-remarks 2>&1 | %filecheck %s --check-prefix=MEMR
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram">} {
   func.func @snapshot(%ifm: tensor<1x16x16x16xi8>) -> tensor<1x16x16x32xi8> {
     %w1 = "tfl.pseudo_const"() <{value = dense<1> : tensor<32x3x3x16xi8>}> : () -> tensor<32x3x3x16xi8>

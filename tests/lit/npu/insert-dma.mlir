@@ -1,14 +1,16 @@
 // npu-insert-dma: an npu.dma copies into fast storage the weights an op would otherwise read from
 // slow permanent storage (Dram, OffChipFlash), as Vela 5.2 moves them; the op then reads the copy.
 // Fully connected ops, weights already in fast memory and LUTs (SHRAM, which no #npu.fm area
-// names) get no DMA, each with a remark. In an ordered function each copy gets a time of its own
-// just before its op's, and the ops after it move down.
+// names) get no DMA, each with a remark. A copy gets no time from this pass: npu-order, which the
+// schedule pipeline runs next (dmas-only), gives it one just before its op's in an ordered
+// function, and the ops after it move down.
+// RUN: %npu_opt %s --split-input-file --pass="npu-insert-dma,npu-order{dmas-only=true}" | %filecheck %s
 // RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma --pass-statistics -o %t.out 2> %t.stats
-// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=ALONE --input-file %t.out
 // RUN: %filecheck %s --check-prefix=STATS --input-file %t.stats
 // RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma --verify-diagnostics -o /dev/null
 // Idempotent (the schedule pipeline runs it again after npu-form-cascades): a second run adds nothing.
-// RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma,npu-insert-dma | %filecheck %s
+// RUN: %npu_opt %s --split-input-file --pass="npu-insert-dma,npu-insert-dma,npu-order{dmas-only=true}" | %filecheck %s
 
 // Statistics are per input: the first has two copies.
 // STATS: (S) 2 weights - ops whose weights get a DMA into fast storage
@@ -24,6 +26,12 @@
 // CHECK: %[[A:.*]] = "npu.add"(%[[C1]], %[[C1]]) <{name = "add"}> {npu.time = 2 : i64}
 // CHECK: %[[D2:.*]] = "npu.dma"(%[[W]]) {npu.time = 3 : i64}
 // CHECK: "npu.conv2d"(%[[A]], %[[D2]], %{{.*}}) <{{.*}}name = "conv2"}> {npu.time = 4 : i64}
+// Alone, the pass leaves the copies unnumbered and the other ops' times as they were.
+// ALONE-LABEL: func.func @flash_weights
+// ALONE: %[[D1:.*]] = "npu.dma"(%{{.*}}) : (tensor<16x3x3x16xi8>) -> tensor<16x3x3x16xi8, #npu.fm<NHWC, Sram>>
+// ALONE: "npu.conv2d"(%{{.*}}, %[[D1]], %{{.*}}) <{{.*}}name = "conv1"}> {npu.time = 0 : i64}
+// ALONE: "npu.dma"(%{{.*}}) : (tensor<16x3x3x16xi8>)
+// ALONE: "npu.conv2d"(%{{.*}}) <{{.*}}name = "conv2"}> {npu.time = 2 : i64}
 module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Ethos_U55_High_End_Embedded", memory_mode = "Shared_Sram">} {
   func.func @flash_weights(%ifm: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
     %w = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x3x3x16xi8>}> : () -> tensor<16x3x3x16xi8>

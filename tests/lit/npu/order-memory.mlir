@@ -19,9 +19,9 @@
 // Ordering again after npu-insert-dma: each weight DMA runs just before the op reading it, so
 // Vela's order comes back unchanged, and the memory-aware order is the one it is before the
 // DMAs exist.
-// RUN: %npu_opt %S/../../data/two_outputs.tflite --target ethos-u55-128 --pass='npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},npu-select-block-config,npu-insert-dma' -o %t.dma.mlir
+// RUN: %npu_opt %S/../../data/two_outputs.tflite --target ethos-u55-128 --pass='npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},npu-select-block-config,npu-insert-dma,npu-order{dmas-only=true}' -o %t.dma.mlir
 // RUN: %npu_opt %t.dma.mlir --pass=npu-order | diff - %t.dma.mlir
-// RUN: %npu_opt %S/../../data/two_outputs.tflite --target ethos-u55-128 --pass='npu-legalize,npu-order{order=memory},npu-format-nhcwb16,npu-place-tensors{check-limit=false},npu-select-block-config,npu-insert-dma' -o %t.dma-memory.mlir
+// RUN: %npu_opt %S/../../data/two_outputs.tflite --target ethos-u55-128 --pass='npu-legalize,npu-order{order=memory},npu-format-nhcwb16,npu-place-tensors{check-limit=false},npu-select-block-config,npu-insert-dma,npu-order{dmas-only=true}' -o %t.dma-memory.mlir
 // RUN: %npu_opt %t.dma.mlir --pass='npu-order{order=memory}' | diff - %t.dma-memory.mlir
 
 // The order as a search knob: npu-order's default follows npu.schedule's memory_order, which

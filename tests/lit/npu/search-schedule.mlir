@@ -15,10 +15,10 @@
 //
 // The search alone on a printed module holding its predecessors' results, then the rest of the
 // pipeline on its printed output, gives the same schedule as the pipeline in one run.
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},npu-select-block-config,npu-insert-dma' -o %t.head.mlir
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},npu-select-block-config,npu-insert-dma,npu-order{dmas-only=true}' -o %t.head.mlir
 // RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000 monotone=false}' -o %t.knobs.mlir
 // RUN: %filecheck %s --check-prefix=KNOBS < %t.knobs.mlir
-// RUN: %npu_opt %t.knobs.mlir --pass='npu-order,npu-buffer-weights,npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-buffer-weights,npu-place-fast-storage,npu-allocate,npu-estimate' -o %t.tail.mlir
+// RUN: %npu_opt %t.knobs.mlir --pass='npu-order,npu-buffer-weights,npu-order{dmas-only=true},npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-order{dmas-only=true},npu-buffer-weights,npu-order{dmas-only=true},npu-place-fast-storage,npu-allocate,npu-order{dmas-only=true},npu-estimate' -o %t.tail.mlir
 // RUN: %npu_opt %t.mlir | diff - %t.tail.mlir
 //
 // A budget no candidate fits is one error, and no output file is written.

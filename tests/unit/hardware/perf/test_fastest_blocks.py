@@ -67,7 +67,8 @@ def test_the_flag_in_npu_schedule_does_what_the_option_does():
     by_flag.attributes[SCHEDULE_ATTR] = ScheduleAttr("Performance", arena, arena).replaced(fastest_blocks=True)
     from npu_opt.passes.schedule.pipeline import SCHEDULE_TAIL
 
-    assert run_pipeline(by_flag, "npu-select-block-config,npu-insert-dma," + SCHEDULE_TAIL) == ""
+    head_end = "npu-select-block-config,npu-insert-dma,npu-order{dmas-only=true},"
+    assert run_pipeline(by_flag, head_end + SCHEDULE_TAIL) == ""
     blocks = [[op.attr(BLOCK_ATTR) for op in m.walk() if op.attr(BLOCK_ATTR) is not None] for m in (by_option, by_flag)]
     assert blocks[0] == blocks[1]
     plain = imported_with_target("kernels", *SHARED)

@@ -15,10 +15,13 @@ import numpy as np
 import npu_opt.dialects  # noqa: F401
 import npu_opt.passes  # noqa: F401
 from npu_opt.dialects.npu.ops_memory import DmaOp
-from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, SECOND_BUFFER_ATTR, STREAM_ATTR, USAGE_ATTR
+from npu_opt.dialects.npu.schedule_attrs import (
+    ALLOC_ATTR, SECOND_BUFFER_ATTR, SHARES_TAIL_ATTR, STREAM_ATTR, TIME_ATTR, USAGE_ATTR,
+)
 from npu_opt.ir.printer import print_op
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.dialects.npu.execution_order import graph_blocks
+from npu_opt.passes.schedule.pipeline import REORDER_DMAS
 from npu_opt.passes.schedule.live_ranges import (
     SimpleRange, half_steps, in_half_steps, live_ranges, memory_usage, tail_sharing,
 )
@@ -72,9 +75,22 @@ def test_prefetch_takes_the_double_buffer_the_last_slice_does_not_read() -> None
     block = next(graph_blocks(module))
     sram = [r for r in live_ranges(block, target_of(module)) if r.area == "Sram"]
     assert max(memory_usage(in_half_steps(sram))) <= used <= LIMIT < max(memory_usage(sram))
+    # npu-allocate records why the DMA waits (npu.shares_tail) and npu-order issues it after the
+    # first conv, at the times the allocation was planned for: ordering again changes nothing
+    assert second.attr(SHARES_TAIL_ATTR) is not None and first.attr(SHARES_TAIL_ATTR) is None
+    reader = second.results[0].users()[0]
+    conv_a = first.results[0].users()[0]
+    assert conv_a.attr(TIME_ATTR).value < second.attr(TIME_ATTR).value < reader.attr(TIME_ATTR).value
+    assert taken.first == conv_a.attr(TIME_ATTR).value
+    text = print_op(module)
+    assert run_pipeline(module, REORDER_DMAS) == "" and print_op(module) == text
     # the checker, written from the rules, accepts the shared bytes
-    again = parsed_with_target(print_op(module), "scheduled.mlir", "ethos-u65-256")
+    again = parsed_with_target(text, "scheduled.mlir", "ethos-u65-256")
     assert run_pipeline(again, "npu-check-schedule") == ""
+    # allocated again where no buffer takes a freed tail (prefetch overlap settles prefetches
+    # instead), the DMA loses the mark
+    assert run_pipeline(again, "npu-allocate{prefetch-overlap=true}") == ""
+    assert not [op for op in again.walk() if op.attr(SHARES_TAIL_ATTR) is not None]
 
 
 def test_half_steps_keep_other_ranges_as_on_whole_time_indices() -> None:

@@ -25,10 +25,13 @@ from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
 from npu_opt.ir.printer import print_op
 from npu_opt.tools.api import set_target
+from npu_opt.passes.schedule.pipeline import REORDER_DMAS
 from targeted_import import imported_with_target, parsed_with_target, run_pipeline
 
 DATA = Path(__file__).resolve().parents[3] / "data"
 FRONT = "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config"
+DECIDED = f"npu-insert-dma,{REORDER_DMAS},npu-buffer-weights,{REORDER_DMAS}"
+"""Weight DMAs inserted and decided, each numbered by npu-order as the schedule pipeline does."""
 CONFIGS = {
     "shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "dedicated": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
@@ -52,8 +55,8 @@ def _costs(module: Operation) -> list[str]:
 
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 def test_printed_decisions_are_costed_as_in_one_run(config: str) -> None:
-    whole = _run(_imported("conv", config), f"{FRONT},npu-insert-dma,npu-buffer-weights,npu-estimate")
-    decided = _run(_imported("conv", config), f"{FRONT},npu-insert-dma,npu-buffer-weights")
+    whole = _run(_imported("conv", config), f"{FRONT},{DECIDED},npu-estimate")
+    decided = _run(_imported("conv", config), f"{FRONT},{DECIDED}")
     reread = parse_module(print_op(decided), "decided.mlir", ParseOptions(False))
     _run(reread, "npu-estimate")
     assert _costs(reread) == _costs(whole)
@@ -64,21 +67,23 @@ def test_printed_decisions_are_costed_as_in_one_run(config: str) -> None:
 def test_estimate_without_dma_reads_weights_in_place() -> None:
     in_place = _run(_imported("conv", "shared"), f"{FRONT},npu-estimate")
     ignored = _run(_imported("conv", "shared"),
-                   f"{FRONT},npu-insert-dma,npu-buffer-weights,npu-estimate{{weight-buffering=false}}")
-    streamed = _run(_imported("conv", "shared"), f"{FRONT},npu-insert-dma,npu-buffer-weights,npu-estimate")
+                   f"{FRONT},{DECIDED},npu-estimate{{weight-buffering=false}}")
+    streamed = _run(_imported("conv", "shared"), f"{FRONT},{DECIDED},npu-estimate")
     assert _costs(in_place) == _costs(ignored)
     assert _costs(in_place) != _costs(streamed)
 
 
 def test_size_limit_falls_back_to_the_arena_cache_size_without_a_schedule() -> None:
     # Without npu.schedule, optimise=Size takes the arena cache size, as Performance does.
-    size = _run(_imported("conv", "shared"), f"{FRONT},npu-insert-dma,npu-buffer-weights{{optimise=Size}}")
-    perf = _run(_imported("conv", "shared"), f"{FRONT},npu-insert-dma,npu-buffer-weights")
+    size = _run(_imported("conv", "shared"),
+                f"{FRONT},npu-insert-dma,{REORDER_DMAS},npu-buffer-weights{{optimise=Size}},{REORDER_DMAS}")
+    perf = _run(_imported("conv", "shared"), f"{FRONT},{DECIDED}")
     assert print_op(size) == print_op(perf)
 
 
 def test_a_one_byte_limit_erases_every_weight_dma() -> None:
-    module = _run(_imported("conv", "shared"), f"{FRONT},npu-insert-dma,npu-buffer-weights{{buffer-limit=1}}")
+    module = _run(_imported("conv", "shared"),
+                  f"{FRONT},npu-insert-dma,{REORDER_DMAS},npu-buffer-weights{{buffer-limit=1}},{REORDER_DMAS}")
     assert not [op for op in module.walk() if isinstance(op, DmaOp)]
     in_place = _run(_imported("conv", "shared"), f"{FRONT},npu-estimate")
     assert _costs(_run(module, "npu-estimate")) == _costs(in_place)
@@ -88,9 +93,8 @@ def test_a_one_byte_limit_erases_every_weight_dma() -> None:
 def test_deciding_again_changes_nothing_when_nothing_changed(config: str) -> None:
     # The schedule pipeline runs npu-insert-dma and npu-buffer-weights again after the cascades:
     # on a module nothing else touched, the second run re-inserts and re-decides the same copies.
-    once = _run(_imported("conv", config), f"{FRONT},npu-insert-dma,npu-buffer-weights")
-    twice = _run(_imported("conv", config), f"{FRONT},npu-insert-dma,npu-buffer-weights,npu-insert-dma,"
-                                            "npu-buffer-weights")
+    once = _run(_imported("conv", config), f"{FRONT},{DECIDED}")
+    twice = _run(_imported("conv", config), f"{FRONT},{DECIDED},{DECIDED}")
     assert print_op(twice) == print_op(once)
 
 

@@ -21,9 +21,11 @@ from npu_opt.ir.core import Operation
 from npu_opt.ir.diagnostics import DiagnosticEngine
 from npu_opt.ir.pass_manager import PassManager
 from npu_opt.ir.pass_registry import parse_pipeline
+from npu_opt.passes.schedule.pipeline import REORDER_DMAS
 from targeted_import import imported_with_target
 
-FRONT = "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-insert-dma"
+FRONT = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,npu-insert-dma,"
+         + REORDER_DMAS)
 CONFIGS = {
     "shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "dedicated": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),

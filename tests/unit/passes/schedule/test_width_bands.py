@@ -46,7 +46,7 @@ def test_band_edges_are_even_and_never_narrower_than_asked():
 
 def _head(model: str, target: str = "dedicated"):
     return _module(model, "npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},"
-                          "npu-select-block-config,npu-insert-dma", target)
+                          "npu-select-block-config,npu-insert-dma,npu-order{dmas-only=true}", target)
 
 
 def test_chains_stop_where_an_ofm_has_another_reader_and_segments_bound_the_halo():
