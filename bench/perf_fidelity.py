@@ -271,8 +271,8 @@ a pass, and visible in the IR:
   internal feature map is `#npu.fm<..., Sram>`; graph inputs and outputs, and views aliasing
   them, stay in the DRAM arena. Constants stay in permanent storage (no encoding needed).
 * **Weight streams and buffering** (`npu-estimate`, passes/npu_perf.py): the encoded size from
-  the weight-codec model (hardware/codec/weight_size.py, weight_encoding.py, grc_search.py,
-  palette_sections.py: the codec's own decisions, byte-exact; tests/unit/hardware/codec/test_npu_perf_codec.py
+  the weight-codec model (hardware/codec/weight_size.py, weight_encoding.py, mlw_core.c,
+  mlw_sections.c: the codec's own decisions, byte-exact; tests/unit/hardware/codec/test_npu_perf_codec.py
   compares it with ethos-u-vela 5.2.0's `mlw_codec` on random, structured and low-entropy streams) and Vela's buffering policy (weight_buffering.py). Exact sizes matter:
   the policy picks depth slices by thresholds, so a fraction of a percent can change a slicing and
   move an op's NPU cycles by 10-40 %.

@@ -9,11 +9,9 @@ import numpy as np
 
 from npu_opt.hardware.accelerators import SUB_KERNEL_MAX, AcceleratorConfig, BlockType
 from npu_opt.hardware.perf.shape import round_up
+from npu_opt.hardware.codec.scale_bias import SCALE_RECORD_BYTES
 from npu_opt.hardware.codec.weight_encoding import encoded_sizes
 from npu_opt.hardware.codec.weight_reorder import reorder_weights
-
-SCALE_RECORD_BYTES = 10
-"""Bytes per OFM channel of bias (40 bits), multiplier (32 bits) and shift (8 bits)."""
 
 
 @dataclass(frozen=True)
@@ -78,11 +76,12 @@ class WeightEncoder:
     """One op's weights, encoded on demand for any depth slicing; stream sizes are kept.
 
     ``hwio``: H x W x I x O (2-D I x O for a vector product) with the zero point already
-    subtracted, or pass ``zero_point`` (per output channel or scalar); ``dilation`` is (x, y)."""
+    subtracted, or pass ``zero_point`` (per output channel or scalar); ``dilation`` is (x, y);
+    ``part_kernel`` forces the block traversal (default: ``encoder_part_kernel``'s, Vela's choice)."""
 
     def __init__(self, hwio: np.ndarray, accel: AcceleratorConfig, block_type: BlockType, ifm_bits: int,
                  ofm_block_depth: int, dilation: tuple[int, int] = (1, 1),
-                 zero_point: np.ndarray | int = 0) -> None:
+                 zero_point: np.ndarray | int = 0, part_kernel: bool | None = None) -> None:
         weights = np.asarray(hwio).astype(np.int16) - np.asarray(zero_point).astype(np.int16)
         if weights.ndim == 2:
             weights = weights[None, None, :, :]
@@ -92,7 +91,10 @@ class WeightEncoder:
         self.ifm_bits = ifm_bits
         self.ofm_block_depth = ofm_block_depth
         self.depthwise = block_type is BlockType.DEPTHWISE
-        self.part_kernel = encoder_part_kernel(block_type, weights.shape, ifm_bits)
+        if part_kernel and self.depthwise:
+            raise ValueError("a depthwise convolution's weights have no part-kernel-first traversal")
+        self.part_kernel = encoder_part_kernel(block_type, weights.shape, ifm_bits) if part_kernel is None \
+            else part_kernel
         self.sub_kernel = (SUB_KERNEL_MAX.height // dilation[1], SUB_KERNEL_MAX.width // dilation[0])
         self._sizes: dict[tuple[int, int, int], int] = {}
         self._encoded: dict[tuple[int, ...], EncodedWeights] = {}
@@ -105,7 +107,7 @@ class WeightEncoder:
         return (self.accel.name, self.ohwi.shape, self.ifm_bits, self.ofm_block_depth, self.depthwise,
                 self.part_kernel, self.sub_kernel)
 
-    def _stream(self, d0: int, d1: int, core: int) -> np.ndarray:
+    def stream(self, d0: int, d1: int, core: int) -> np.ndarray:
         """Core ``core``'s channels of slice ``[d0, d1)`` in NPU order."""
         cores = self.accel.cores
         core_block_depth = (self.ofm_block_depth + cores - 1 - core) // cores
@@ -113,7 +115,7 @@ class WeightEncoder:
                                self.accel.ofm_ublock.depth, core_block_depth, self.depthwise, self.part_kernel,
                                self.ifm_bits, *self.sub_kernel)
 
-    def _parts(self, slices: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    def parts(self, slices: tuple[int, ...]) -> list[tuple[int, int, int]]:
         """(d0, d1, core) of every stream of the slicing, in stream order."""
         cores = self.accel.cores
         parts = []
@@ -123,12 +125,16 @@ class WeightEncoder:
                     parts.append((d0, d1, core))
         return parts
 
+    def record_size(self, part: tuple[int, int, int], size: int) -> None:
+        """Keep the encoded size of stream ``part`` = (d0, d1, core)."""
+        self._sizes[part] = size
+
     def missing(self, depth_slices: tuple[int, ...] | None) -> list[tuple[int, int, int]]:
         """The streams of a slicing not encoded yet."""
         slices = self.checked(depth_slices)
         if slices in self._encoded:
             return []
-        return [part for part in dict.fromkeys(self._parts(slices)) if part not in self._sizes]
+        return [part for part in dict.fromkeys(self.parts(slices)) if part not in self._sizes]
 
     def checked(self, depth_slices: tuple[int, ...] | None) -> tuple[int, ...]:
         """``depth_slices`` (default: the whole depth), checked to rise from 0 to the OFM depth."""
@@ -143,7 +149,7 @@ class WeightEncoder:
         known = self._encoded.get(slices)
         if known is not None:
             return known
-        parts = self._parts(slices)
+        parts = self.parts(slices)
         encode_together([(self, slices)])
         cores = self.accel.cores
         ranges: list[WeightRange] = []
@@ -165,8 +171,8 @@ class WeightEncoder:
 
 
 def encode_together(requests: list[tuple[WeightEncoder, tuple[int, ...] | None]]) -> None:
-    """Encode the streams the requested (encoder, slicing) pairs still miss, all in one search
-    (much cheaper per weight than one search per op: see grc_search.py)."""
+    """Encode the streams the requested (encoder, slicing) pairs still miss, each once however many
+    requests share it."""
     unique: list[tuple[WeightEncoder, tuple[int, int, int]]] = []
     queued: dict[WeightEncoder, set[tuple[int, int, int]]] = {}  # per encoder, the parts in ``unique``
     for encoder, slices in requests:
@@ -177,9 +183,9 @@ def encode_together(requests: list[tuple[WeightEncoder, tuple[int, ...] | None]]
                 unique.append((encoder, part))
     if not unique:
         return
-    sizes = encoded_sizes(encoder._stream(*part) for encoder, part in unique)
+    sizes = encoded_sizes(encoder.stream(*part) for encoder, part in unique)
     for (encoder, part), size in zip(unique, sizes):
-        encoder._sizes[part] = size
+        encoder.record_size(part, size)
 
 
 def encode_weights(hwio: np.ndarray, accel: AcceleratorConfig, block_type: BlockType, ifm_bits: int,

@@ -1,8 +1,7 @@
 """The weight encoders of a module's weighted ops for one compile, as an analysis of the module.
 
 The estimate asks each op for its full-depth weight stream, then perhaps for one slicing. The
-codec's parameter search costs far less per weight on many streams at once (grc_search.py), so
-the first request encodes the full-depth streams of every weighted op of the module in one batch.
+first request encodes the full-depth streams of every weighted op of the module in one batch.
 Slicings are encoded when asked, or ahead in one batch: a dry run of the estimate asks through
 ``speculative`` encoders, which queue the slicings not encoded yet and answer with stand-in
 sizes, and ``encode_queued`` then encodes the queue. The encoders keep their stream sizes, so

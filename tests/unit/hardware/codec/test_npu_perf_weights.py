@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from npu_opt.hardware.accelerators import BlockType, accelerator
-from npu_opt.hardware.codec.weight_encoding import encoded_stream_bytes
+from npu_opt.hardware.codec.weight_encoding import encoded_size
 from npu_opt.hardware.codec.weight_reorder import padded_weight_count, reorder_weights
 from npu_opt.hardware.codec.weight_size import encode_weights
 
@@ -37,7 +37,7 @@ CODEC_STREAMS = {
 @pytest.mark.parametrize("name", sorted(CODEC_STREAMS))
 def test_stream_size_matches_the_codec(name: str) -> None:
     stream, expected = CODEC_STREAMS[name]
-    assert encoded_stream_bytes(stream) == expected
+    assert encoded_size(stream) == expected
 
 
 def test_reordered_volumes_match_the_codec() -> None:
@@ -47,10 +47,10 @@ def test_reordered_volumes_match_the_codec() -> None:
     # Depth-first pads the 16 IFM channels to a 32-deep block: 16 * 9 * 32 = 4608 weights;
     # part-kernel pads each 3x3 sub-kernel to 12 elements: 16 * 12 * 16 = 3072.
     assert (len(depth_first), len(part_kernel)) == (4608, 3072)
-    assert (encoded_stream_bytes(depth_first), encoded_stream_bytes(part_kernel)) == (3008, 2704)
+    assert (encoded_size(depth_first), encoded_size(part_kernel)) == (3008, 2704)
     depthwise = lcg(16 * 3 * 3, 5).reshape(16, 3, 3, 1)
     stream = reorder_weights(depthwise, 8, 8, 16, True, False, 8)
-    assert len(stream) == 16 * 12 and encoded_stream_bytes(stream) == 176
+    assert len(stream) == 16 * 12 and encoded_size(stream) == 176
 
 
 def test_brick_order_of_a_tiny_depth_first_volume() -> None:
@@ -107,4 +107,4 @@ def test_zero_point_and_vector_product_layout() -> None:
     weights = np.full((64, 1), 3, np.int16)
     encoded = encode_weights(weights, accelerator("ethos-u55-128"), BlockType.VECTOR_PRODUCT, 8, 8, zero_point=3)
     assert encoded.ranges[0].weight_bytes == 32 and encoded.total_bytes == 48
-    assert encoded_stream_bytes(np.zeros(512, np.int16)) == 32
+    assert encoded_size(np.zeros(512, np.int16)) == 32
