@@ -9,7 +9,7 @@ from typing import Any
 from npu_opt.ir.opdef import declare_dialect
 
 DIALECT_MODULES: dict[str, str] = {
-    "builtin": "builtin", "func": "func", "npu": "npu", "test": "test", "tfl": "tfl",
+    "builtin": "builtin", "ethosu": "ethosu", "func": "func", "npu": "npu", "test": "test", "tfl": "tfl",
 }
 """Dialect name -> its package under npu_opt.dialects."""
 

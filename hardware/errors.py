@@ -57,4 +57,9 @@ def unknown_name(what: str, name: str, known: Iterable[str], listing: str | None
     return message
 
 
-__all__ = ["TargetError", "closest", "unknown_name"]
+class CommandStreamError(UserError, ValueError):
+    """A command that cannot be encoded or a word that cannot be decoded: names the command, the
+    field, the value and its limit (and, when decoding, the byte offset of the word)."""
+
+
+__all__ = ["CommandStreamError", "TargetError", "closest", "unknown_name"]

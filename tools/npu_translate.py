@@ -75,11 +75,23 @@ def _export_vela_raw(args: argparse.Namespace) -> int:
     return export_vela_raw_main(args)
 
 
+def _decode_command_stream(args: argparse.Namespace) -> int:
+    from npu_opt.tools.command_stream_translate import decode_command_stream_main
+    return decode_command_stream_main(args)
+
+
+def _encode_command_stream(args: argparse.Namespace) -> int:
+    from npu_opt.tools.command_stream_translate import encode_command_stream_main
+    return encode_command_stream_main(args)
+
+
 TRANSLATIONS: dict[str, tuple[Translation, str]] = {
     "mlir-to-dot": (_mlir_to_dot, "dataflow graph of each function as Graphviz DOT"),
     "import-tflite": (_import_tflite, "TFLite flatbuffer (.tflite) to tfl dialect IR"),
     "export-tflite": (_export_tflite, "tfl dialect IR to a TFLite flatbuffer (.tflite)"),
     "export-vela-raw": (_export_vela_raw, "a compiled model (tfl.ethos_u) to Vela's raw output (.npz)"),
+    "decode-command-stream": (_decode_command_stream, "Ethos-U command stream (.bin, 32-bit words) to ethosu IR"),
+    "encode-command-stream": (_encode_command_stream, "an ethosu.program to its Ethos-U command stream (.bin)"),
 }
 
 
