@@ -21,6 +21,7 @@ BAND_ATTR = "npu.band"
 SCHEDULE_ATTR = "npu.schedule"
 USAGE_ATTR = "npu.usage"
 SEARCH_ATTR = "npu.search"
+FLASH_ATTR = "npu.flash"
 
 BUFFERINGS: tuple[str, ...] = ("single", "double")
 """How a weight stream uses fast storage: one buffer refilled per slice, or two alternating."""
@@ -314,11 +315,20 @@ class SearchAttr(AttrDef):
             raise ValueError(f"chosen = {self.chosen} names none of the {len(self.points)} points")
 
 
-ATTRIBUTES = (AllocAttr, StreamAttr, StripeAttr, CascadeAttr, ScheduleAttr, UsageAttr, SearchAttr)
+class FlashAttr(AttrDef):
+    """Where a weighted op's encoded weight buffer (scale records and weights of every depth
+    slice, Vela's layout) lies in the read-only data: its byte offset and length."""
+
+    NAME = "npu.flash"
+    offset = Param(COUNT, doc="the buffer's first byte in the read-only data")
+    size = Param(COUNT, doc="the buffer's bytes")
+
+
+ATTRIBUTES = (AllocAttr, StreamAttr, StripeAttr, CascadeAttr, ScheduleAttr, UsageAttr, SearchAttr, FlashAttr)
 """The schedule's attributes, registered on the npu dialect."""
 
 __all__ = [
-    "ALLOC_ATTR", "ARG_ALLOC_ATTR", "ATTRIBUTES", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr",
+    "ALLOC_ATTR", "ARG_ALLOC_ATTR", "FLASH_ATTR", "FlashAttr", "ATTRIBUTES", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr",
     "GROWTHS", "KNOBS", "KNOB_WORDS", "POINT_FLAGS", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR",
     "SECOND_BUFFER_ATTR", "STRATEGIES", "SearchKnob", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr", "SearchAttr", "SearchPoint",
     "StreamAttr", "StripeAttr", "TIME_ATTR", "UNHIDDEN_ATTR", "USAGE_ATTR", "UsageAttr", "VALUED_FLAGS",

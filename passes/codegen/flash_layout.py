@@ -1,0 +1,61 @@
+"""``npu-flash-layout``: where each weighted op's encoded weight buffer lies in the read-only data
+(``npu.flash``), laid out as Vela 5.2 does (docs/codegen_design.md, The read-only data)."""
+from __future__ import annotations
+
+from npu_opt.dialects.npu.execution_order import runs_by_function
+from npu_opt.dialects.npu.schedule_attrs import FLASH_ATTR, FlashAttr
+from npu_opt.dialects.npu.target_attr import target_of
+from npu_opt.hardware.perf.shape import round_up
+from npu_opt.ir.core import Operation
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, register_pass
+from npu_opt.passes.codegen.weight_bytes import LoweringError, weight_buffer_of
+
+ALIGNMENT = 16
+"""Every range of the read-only data starts at a multiple of this many bytes."""
+
+RECORD_BYTES = 10
+"""Bytes of one output channel's scale/bias record."""
+
+
+@register_pass("npu-flash-layout", statistics={
+    "buffers": "weight buffers given an offset",
+    "shared": "buffers equal to one placed before, sharing its bytes",
+    "bytes": "bytes of read-only data laid out",
+})
+class FlashLayout(Pass):
+    """Give each weighted NPU op the offset of its encoded weight buffer in the read-only data.
+
+    Linear allocation over the NPU runs in order (Vela's NPU subgraphs); within a run, first a
+    range per weighted op of its scale/bias records' size (Vela allocates the op's bias tensor
+    there and writes no bytes into it), then each op's buffer; a buffer equal to one already
+    placed takes the same offset. Every range is rounded up to 16 bytes."""
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module)
+        end = 0
+        placed: dict[bytes, int] = {}
+        for _block, runs in runs_by_function(module, ctx):
+            for run in runs:
+                buffers = []
+                for op in run:
+                    try:
+                        buffer = weight_buffer_of(op, target)
+                    except LoweringError as err:
+                        ctx.error(str(err), err.op)
+                        return
+                    if buffer is not None:
+                        buffers.append((op, buffer))
+                for op, _buffer in buffers:
+                    end += round_up(RECORD_BYTES * int(op.results[0].type.shape[-1]), ALIGNMENT)
+                for op, buffer in buffers:
+                    data = buffer.data
+                    offset = placed.get(data)
+                    if offset is None:
+                        offset = placed[data] = end
+                        end += round_up(len(data), ALIGNMENT)
+                        ctx.stat("bytes", round_up(len(data), ALIGNMENT))
+                    else:
+                        ctx.stat("shared")
+                    ctx.stat("buffers")
+                    ctx.rewriter.set_attr(op, FLASH_ATTR, FlashAttr.build(offset=offset, size=len(data)))

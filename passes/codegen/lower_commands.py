@@ -1,0 +1,255 @@
+"""``npu-lower-commands``: the scheduled npu dialect to one ``ethosu.program`` per NPU run, the
+registers of each operation and weight DMA as Vela 5.2's legacy generator sets them
+(docs/codegen_design.md)."""
+from __future__ import annotations
+
+from npu_opt.dialects.ethosu.attrs import (
+    ActivationAttr, BlockAttr as EthosuBlock, FeatureMapAttr, KernelAttr as EthosuKernel, MemAttr, StreamAttr,
+)
+from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, PoolOp
+from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp, StopOp
+from npu_opt.dialects.npu.execution_order import concat_user, is_view, runs_by_function
+from npu_opt.dialects.npu.interfaces import costed
+from npu_opt.dialects.npu.ops_common import encoding_of, quant_of, storage_of
+from npu_opt.dialects.npu.perf.ir_adapter import describe_op
+from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
+from npu_opt.dialects.npu.schedule_attrs import (
+    ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, FLASH_ATTR, STRIPE_ATTR, AllocAttr, FlashAttr,
+)
+from npu_opt.dialects.npu.target_attr import target_of
+from npu_opt.hardware.op_kind import OpKind
+from npu_opt.hardware.perf.shape import round_up
+from npu_opt.hardware.target import Target
+from npu_opt.interpreters.npu.arith import rounding_of
+from npu_opt.ir.attributes import ArrayAttr
+from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
+from npu_opt.ir.pass_manager import PassContext
+from npu_opt.ir.pass_registry import Pass, register_pass
+from npu_opt.passes.codegen.dependencies import DependencyError, blockdep, waits
+from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, weight_buffer_of, weight_stream_of
+
+FLASH_REGION = 0
+SCRATCH_REGION = 1
+FAST_SCRATCH_REGION = 2
+CLAMP_ONLY = ("none", "relu", "relu6", "relu_n1_to_1", "relu0_to_1")
+"""npu activations the NPU applies as the OFM clamp alone."""
+ACC_FORMAT = {32: "int32", 40: "int40"}
+KIND_OPS = {OpKind.CONV2D: ConvOp, OpKind.TRANSPOSE_CONV2D: ConvOp, OpKind.VECTOR_PRODUCT: ConvOp,
+            OpKind.DEPTHWISE_CONV2D: DepthwiseOp, OpKind.MAX_POOL: PoolOp, OpKind.AVG_POOL: PoolOp}
+"""The npu op kinds lowered so far and the ethosu op each becomes."""
+MAX_OUTSTANDING_DMA = {"ethos-u55": 1, "ethos-u65": 2}
+
+
+def region_of(area: str, target: Target) -> int:
+    """The base-pointer region of a memory area: read-only data, the arena, or the fast storage
+    (its own region only when it is not the arena)."""
+    if area == target.feature_map_storage_area:
+        return SCRATCH_REGION
+    if area == target.fast_storage_area:
+        return FAST_SCRATCH_REGION if target.is_spilling_enabled else SCRATCH_REGION
+    return FLASH_REGION
+
+
+def _shape4(op: Operation, value: Value) -> tuple[int, int, int, int]:
+    shape = tuple(int(d) for d in value.type.shape)  # type: ignore[attr-defined]
+    if len(shape) > 4 or (len(shape) == 4 and shape[0] != 1):
+        raise LoweringError(op, f"a feature map of shape {'x'.join(map(str, shape))} has a batch other than 1")
+    return (1,) * (4 - len(shape)) + shape  # type: ignore[return-value]
+
+
+def _dtype(op: Operation, value: Value) -> str:
+    storage = storage_of(value.type)
+    name = None if storage is None else f"{'u' if getattr(storage, 'is_unsigned', False) else ''}int{storage.width}"
+    if name not in ("int8", "uint8", "int16"):
+        raise LoweringError(op, f"a feature map of element type {value.type} is not lowered yet")
+    return name  # type: ignore[return-value]
+
+
+class _Lowering:
+    """The lowering of one function's NPU runs on a target."""
+
+    def __init__(self, func: Operation, target: Target) -> None:
+        self.target = target
+        args = func.attr(ARG_ALLOC_ATTR)
+        self.arg_allocs = list(args.elements) if isinstance(args, ArrayAttr) else []
+
+    def alloc_of(self, op: Operation, value: Value) -> AllocAttr:
+        """The storage of ``value`` (through reshape views), refusing parts of concatenations."""
+        while True:
+            if concat_user(value) is not None:
+                raise LoweringError(op, "an operand written into a concatenation's buffer is not lowered yet")
+            producer = value.op if isinstance(value, OpResult) else None
+            if producer is not None and is_view(producer) and producer.name != "npu.slice":
+                value = producer.operands[0]
+                continue
+            break
+        if isinstance(value, BlockArgument):
+            alloc = self.arg_allocs[value.index] if value.index < len(self.arg_allocs) else None
+        else:
+            alloc = value.op.attr(ALLOC_ATTR)
+        if not isinstance(alloc, AllocAttr):
+            raise LoweringError(op, "an operand has no #npu.alloc (a slice view, or npu-allocate has not run)")
+        return alloc
+
+    def feature_map(self, op: Operation, value: Value, is_ofm: bool, zero_point: int | None = None) -> FeatureMapAttr:
+        """The registers of ``value`` as a whole-tensor feature map in one tile."""
+        _, height, width, depth = _shape4(op, value)
+        dtype = _dtype(op, value)
+        size = 2 if dtype.endswith("16") else 1
+        encoding = encoding_of(value)
+        layout = encoding.format if encoding is not None else "NHWC"
+        if layout == "NHCWB16":
+            strides = [16 * size, width * round_up(depth, 16) * size, 16 * width * size]
+        else:
+            strides = [depth * size, width * depth * size, size]
+        alloc = self.alloc_of(op, value)
+        if zero_point is None:
+            quant = quant_of(value)
+            zero_point = int(quant.zero_points[0]) if quant is not None else 0
+        shape = {"height": height, "width": width} if is_ofm else {}
+        return FeatureMapAttr.build(dtype=dtype, layout=layout, region=region_of(alloc.area, self.target),
+                                    bases=[alloc.offset, 0, 0, 0], tiles=[height, height, width], strides=strides,
+                                    depth=depth, zero_point=zero_point, **shape)
+
+    def weight_streams(self, op: Operation, buffer: WeightBuffer) -> tuple[int, int, list[tuple[type, dict]]]:
+        """The region and address ``op`` reads its weight buffer from, and the DMAs filling it."""
+        flash = op.attr(FLASH_ATTR)
+        if not isinstance(flash, FlashAttr):
+            raise LoweringError(op, "it has no npu.flash (run npu-flash-layout first)")
+        stream = weight_stream_of(op)
+        if stream is None:
+            return FLASH_REGION, flash.offset, []
+        if len(buffer.slices) != 2:
+            raise LoweringError(op, f"a weight stream of {len(buffer.slices) - 1} depth slices is not lowered yet")
+        dma = op.operands[1].op  # type: ignore[union-attr]
+        alloc = self.alloc_of(dma, op.operands[1])
+        region = region_of(alloc.area, self.target)
+        copy = {"src": MemAttr.build(region=FLASH_REGION, address=flash.offset),
+                "dst": MemAttr.build(region=region, address=alloc.offset), "length": flash.size}
+        return region, alloc.offset, [(DmaOp, copy)]
+
+    def lower(self, op: Operation) -> list[tuple[type, dict]]:
+        """The ethosu ops of ``op`` (class and attributes): its weight DMAs, then its operation."""
+        if op.name == "npu.dma":
+            return []  # a weight DMA: issued with the op reading it
+        for name in (CASCADE_ATTR, STRIPE_ATTR):
+            if op.attr(name) is not None:
+                raise LoweringError(op, f"an op with {name} (a cascade member or striped op) is not lowered yet")
+        interface = costed(op)
+        kind = interface.kind if interface is not None else None
+        cls = KIND_OPS.get(kind)  # type: ignore[arg-type]
+        if cls is None:
+            raise LoweringError(op, f"ops of kind {kind.value if kind else op.name} are not lowered yet")
+        rounding = rounding_of(op)
+        if rounding != "tflite":
+            raise LoweringError(op, f"rounding {rounding} is not lowered yet")
+        act = op.attr("activation")
+        if act is not None and act.kind not in CLAMP_ONLY:
+            raise LoweringError(op, f"activation {act.kind} (a lookup table or function) is not lowered yet")
+        desc = describe_op(op, self.target)
+        block = op_block_config(op, desc, self.target.accelerator) if desc is not None else None
+        if desc is None or block is None:
+            raise LoweringError(op, "its npu.block does not fit the accelerator")
+        if block.acc_bits not in ACC_FORMAT:
+            raise LoweringError(op, f"{block.acc_bits}-bit accumulators are not lowered yet")
+        ifm_zero = ofm_zero = None
+        if kind is OpKind.AVG_POOL and (act is None or act.kind in ("none", "relu", "relu6", "relu_n1_to_1")):
+            ifm_zero = ofm_zero = 0  # the average needs no zero point without a rescale
+        ifm = self.feature_map(op, op.operands[0], False, ifm_zero)
+        ofm = self.feature_map(op, op.results[0], True, ofm_zero)
+        if kind not in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D, OpKind.VECTOR_PRODUCT):
+            ifm = ifm.replaced(depth=ofm.depth)  # IFM_DEPTH follows the OFM but for convolutions
+        kernel = op.attr("kernel")
+        size, stride, dilation, padding = ((1, 1), (1, 1), (1, 1), (0, 0, 0, 0)) if kernel is None else (
+            tuple(kernel.size), tuple(kernel.stride), tuple(kernel.dilation), tuple(kernel.padding))
+        part_kernel = block.is_partkernel and kind in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D)
+        resampling = getattr(op.attr("resampling"), "value", None) or "none"
+        layout = block.layout
+        attrs = {
+            "ifm": ifm, "ofm": ofm,
+            "activation": ActivationAttr.build(function="none", min=act.min if act else -128,
+                                               max=act.max if act else 127),
+            "block": EthosuBlock.build(size=(block.ofm_block.height, block.ofm_block.width, block.ofm_block.depth),
+                                       ib_end=layout.ifm_end, ab_start=layout.acc_start,
+                                       acc=ACC_FORMAT[block.acc_bits]),
+            "rounding": "tfl", "upscale": resampling, "blockdep": 0,
+            "kernel": EthosuKernel.build(size=size, stride=stride, dilation=dilation, padding=list(padding),
+                                         part_kernel_first=part_kernel),
+        }
+        copies: list[tuple[type, dict]] = []
+        if cls is PoolOp:
+            attrs["mode"] = "max" if kind is OpKind.MAX_POOL else "average"
+        else:
+            buffer = weight_buffer_of(op, self.target)
+            assert buffer is not None
+            region, address, copies = self.weight_streams(op, buffer)
+            if len(buffer.ranges) != 1:
+                raise LoweringError(op, "weights encoded for several cores are not lowered yet")
+            part = buffer.ranges[0]
+            records = round_up(len(part.scales), 16)
+            attrs["scales"] = StreamAttr.build(region=region, base=address, length=records)
+            attrs["weights"] = StreamAttr.build(region=region, base=address + records, length=len(part.weights))
+        return [*copies, (cls, attrs)]
+
+
+def _program(run: list[Operation], lowering: _Lowering, target: Target) -> ProgramOp:
+    """The ethosu.program of one NPU run, with its waits and block dependencies."""
+    made: list[tuple[type, dict, Operation]] = [(cls, attrs, op) for op in run for cls, attrs in lowering.lower(op)]
+    drafts = [cls.build(attrs=attrs) for cls, attrs, _ in made]
+    ifm_hw = {draft: _shape4(op, op.operands[0])[1:3] for draft, (_, _, op) in zip(drafts, made)
+              if isinstance(draft, BlockOp)}
+    family = "ethos-u65" if target.accelerator.name.startswith("ethos-u65") else "ethos-u55"
+    block = Block()
+    previous: BlockOp | None = None
+    current = run[0]
+    try:
+        found = waits(drafts, ifm_hw, MAX_OUTSTANDING_DMA[family])
+        for draft, (cls, attrs, op), (kernel_wait, dma_wait) in zip(drafts, made, found):
+            current = op
+            final = dict(attrs)
+            if isinstance(draft, BlockOp):
+                final["blockdep"] = blockdep(previous, draft, ifm_hw[draft])
+                previous = draft
+            if kernel_wait is not None:
+                final["kernel_wait"] = kernel_wait
+            if dma_wait is not None:
+                final["dma_wait"] = dma_wait
+            block.append(cls.build(attrs=final))
+    except DependencyError as err:
+        raise LoweringError(current, str(err)) from None
+    block.append(StopOp.build(attrs={"mask": 0xFFFF}))
+    attrs = {"parallel_mode": target.accelerator.cores - 1} if family == "ethos-u65" else {}
+    return ProgramOp.build(attrs=attrs, regions=[Region([block])])  # type: ignore[return-value]
+
+
+@register_pass("npu-lower-commands", statistics={
+    "programs": "ethosu.program ops written (one per NPU run)",
+    "operations": "NPU operations lowered",
+    "dmas": "weight DMAs lowered",
+})
+class LowerCommands(Pass):
+    """Lower each NPU run of a scheduled module to an ``ethosu.program`` appended to the module.
+
+    Handled so far: convolutions, depthwise convolutions, vector products, transpose
+    convolutions and max/average pooling over whole feature maps in one tile (no cascades, no
+    stripes), with weights read in place or copied whole by one DMA. Anything else is an error
+    at the op naming what is not handled, and no program is written."""
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        target = target_of(module)
+        programs = []
+        try:
+            for block, runs in runs_by_function(module, ctx):
+                lowering = _Lowering(block.parent_op(), target)
+                for run in runs:
+                    programs.append(_program(run, lowering, target))
+        except LoweringError as err:
+            ctx.error(str(err), err.op)
+            return
+        body = module.regions[0].blocks[0]
+        for program in programs:
+            body.append(program)
+            ctx.stat("programs")
+            for op in program.regions[0].blocks[0].ops:
+                ctx.stat("dmas" if isinstance(op, DmaOp) else "operations", 0 if isinstance(op, StopOp) else 1)
+        ctx.remark(f"{len(programs)} command stream(s) written", module)
