@@ -192,8 +192,10 @@ class _Lowering:
         return [*copies, (cls, attrs)]
 
 
-def _program(run: list[Operation], lowering: _Lowering, target: Target) -> ProgramOp:
-    """The ethosu.program of one NPU run, with its waits and block dependencies."""
+def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramOp:
+    """The ethosu.program of one NPU run of ``func``, with its waits and block dependencies;
+    LoweringError at the first op it cannot lower."""
+    lowering = _Lowering(func, target)
     made: list[tuple[type, dict, Operation]] = [(cls, attrs, op) for op in run for cls, attrs in lowering.lower(op)]
     drafts = [cls.build(attrs=attrs) for cls, attrs, _ in made]
     ifm_hw = {draft: _shape4(op, op.operands[0])[1:3] for draft, (_, _, op) in zip(drafts, made)
@@ -240,9 +242,8 @@ class LowerCommands(Pass):
         programs = []
         try:
             for block, runs in runs_by_function(module, ctx):
-                lowering = _Lowering(block.parent_op(), target)
                 for run in runs:
-                    programs.append(_program(run, lowering, target))
+                    programs.append(lower_run(run, block.parent_op(), target))
         except LoweringError as err:
             ctx.error(str(err), err.op)
             return
@@ -253,3 +254,6 @@ class LowerCommands(Pass):
             for op in program.regions[0].blocks[0].ops:
                 ctx.stat("dmas" if isinstance(op, DmaOp) else "operations", 0 if isinstance(op, StopOp) else 1)
         ctx.remark(f"{len(programs)} command stream(s) written", module)
+
+
+__all__ = ["LowerCommands", "lower_run", "region_of"]
