@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from npu_opt.dialects.ethosu.attrs import FeatureMapAttr, StreamAttr
-from npu_opt.dialects.ethosu.ops_block import BlockOp
+from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp
 from npu_opt.dialects.ethosu.ops_stream import DmaOp
 from npu_opt.ir.core import Operation
 
@@ -67,18 +67,14 @@ def _ofm_shape(op: BlockOp) -> tuple[int, int, int]:
     return op.ofm.height, op.ofm.width, op.ofm.depth  # type: ignore[return-value]
 
 
-def _ifm_shape(op: BlockOp, ifm_hw: tuple[int, int]) -> tuple[int, int, int]:
-    return ifm_hw[0], ifm_hw[1], op.ifm.depth  # type: ignore[return-value]
-
-
-def accesses_of(op: Operation, ifm_hw: tuple[int, int] | None) -> Accesses:
-    """What ``op`` reads and writes; ``ifm_hw`` is a block op's IFM height and width (the
-    registers hold only its depth)."""
+def accesses_of(op: Operation, ifm_shape: tuple[int, int, int] | None) -> Accesses:
+    """What ``op`` reads and writes; ``ifm_shape`` is a block op's IFM (height, width, depth):
+    the registers hold only a depth."""
     if isinstance(op, DmaOp):
         return Accesses([(op.src.region, op.src.address, op.src.address + op.length)],
                         [(op.dst.region, op.dst.address, op.dst.address + op.length)])
-    assert isinstance(op, BlockOp) and ifm_hw is not None
-    reads = feature_map_spans(op.ifm, *_ifm_shape(op, ifm_hw))
+    assert isinstance(op, BlockOp) and ifm_shape is not None
+    reads = feature_map_spans(op.ifm, *ifm_shape)
     for name in ("weights", "scales"):
         stream = op.properties.get(name)
         if stream is not None:
@@ -86,22 +82,101 @@ def accesses_of(op: Operation, ifm_hw: tuple[int, int] | None) -> Accesses:
     return Accesses(reads, feature_map_spans(op.ofm, *_ofm_shape(op)))
 
 
-def blockdep(previous: BlockOp | None, op: BlockOp, ifm_hw: tuple[int, int]) -> int:
-    """BLOCKDEP of ``op`` after the block op ``previous``: 0 for the first, the maximum when
-    ``op`` reads nothing ``previous`` wrote."""
+def _row_spans(fm: FeatureMapAttr, shape: tuple[int, int, int], start: tuple[int, int, int],
+               end: tuple[int, int, int]) -> list[Span]:
+    """The bytes of the box from ``start`` to ``end`` (y, x, c; inclusive, clipped to the
+    shape) of a one-tile feature map, one span per row."""
+    assert fm.region is not None and fm.bases is not None and fm.strides is not None
+    size = ELEMENT_BYTES[fm.dtype]
+    x_stride = 16 * size if fm.layout == "NHCWB16" else fm.strides[0]
+    brick_stride = fm.strides[2] if fm.layout == "NHCWB16" else 16 * size
+
+    def address(y: int, x: int, c: int) -> int:
+        return fm.bases[0] + y * fm.strides[1] + x * x_stride + (c // 16) * brick_stride + (c % 16) * size
+
+    y1, x1, c1 = (min(end[i], shape[i] - 1) for i in range(3))
+    return [(fm.region, address(y, start[1], start[2]), address(y, x1, c1) + size) for y in range(start[0], y1 + 1)]
+
+
+def _block_at(shape: tuple[int, int, int], block: tuple[int, int, int], index: int) -> tuple[int, int, int] | None:
+    """(y, x, c) of block ``index`` of a feature map walked depth first, then along x, then y
+    (negative: counted from the last), or None past the end."""
+    counts = [-(-shape[i] // block[i]) for i in range(3)]
+    total = counts[0] * counts[1] * counts[2]
+    index = total + index if index < 0 else index
+    if index >= total:
+        return None
+    return (block[0] * (index // (counts[2] * counts[1])), block[1] * ((index // counts[2]) % counts[1]),
+            block[2] * (index % counts[2]))
+
+
+def _boxes_meet(a0: tuple[int, int, int], a1: tuple[int, int, int], b0: tuple[int, int, int],
+                b1: tuple[int, int, int]) -> bool:
+    return all(min(a1[i], b1[i]) - max(a0[i], b0[i]) > 0 for i in range(3))
+
+
+def blockdep(previous: BlockOp | None, op: BlockOp,
+             ifm_shape: tuple[int, int, int], ifm_ublock: tuple[int, int, int]) -> int:
+    """BLOCKDEP of ``op`` after the block op ``previous``: how many of ``op``'s first jobs may
+    start before ``previous`` has written the OFM blocks they read (0 for a program's first op,
+    the maximum when ``op`` reads nothing ``previous`` wrote). ``ifm_shape`` is ``op``'s IFM
+    (y, x, c); ``ifm_ublock`` the accelerator's IFM micro-block (h, w, d)."""
     if previous is None:
         return 0
-    written = feature_map_spans(previous.ofm, *_ofm_shape(previous))
-    if not _meet(written, feature_map_spans(op.ifm, *_ifm_shape(op, ifm_hw))):
+    prev_shape = _ofm_shape(previous)
+    written = feature_map_spans(previous.ofm, *prev_shape)
+    if not _meet(written, feature_map_spans(op.ifm, *ifm_shape)):
         return MAX_BLOCKDEP
-    raise DependencyError("BLOCKDEP of an op reading the OFM of the op before it is not computed yet")
+    ofm_shape = _ofm_shape(op)
+    bits = 8 * ELEMENT_BYTES[op.ifm.dtype]
+    if isinstance(op, ConvOp):
+        ifm_block_depth = min(256 // bits, -(-ifm_shape[2] // ifm_ublock[2]) * ifm_ublock[2])
+    else:
+        ifm_block_depth = ofm_shape[2]
+    kernel = op.kernel  # type: ignore[attr-defined]
+    (kh, kw), (sy, sx), (dy, dx) = kernel.size, kernel.stride, kernel.dilation
+    pad_left, pad_right = kernel.padding[1], kernel.padding[3]
+    ifm_block = (-(-((op.block.size[0] - 1) * sy + min(32, (kh - 1) * dy + 1)) // ifm_ublock[0]) * ifm_ublock[0],
+                 -(-((op.block.size[1] - 1) * sx + min(64, (kw - 1) * dx + 1)) // ifm_ublock[1]) * ifm_ublock[1],
+                 ifm_block_depth)
+    depth_jobs = -(-ifm_shape[2] // ifm_block_depth)
+    same_layout = ifm_shape == prev_shape and op.ifm.tiles == previous.ofm.tiles
+    result = MAX_BLOCKDEP
+    elapsed = 0
+    for forward in range(MAX_BLOCKDEP):
+        ofm_at = _block_at(ofm_shape, op.block.size, forward // depth_jobs)
+        if ofm_at is None:
+            break
+        # the row start takes the right padding, as Vela's generator does
+        start = (max(0, ofm_at[0] * sy - pad_right), max(0, ofm_at[1] * sx - pad_left),
+                 (forward % depth_jobs) * ifm_block[2])
+        end = (start[0] + ifm_block[0], start[1] + ifm_block[1], start[2] + ifm_block[2])
+        outstanding = 0
+        for back in range(MAX_BLOCKDEP):
+            out_at = _block_at(prev_shape, previous.block.size, -1 - back)
+            if out_at is None:
+                break
+            out_end = tuple(out_at[i] + previous.block.size[i] for i in range(3))
+            if same_layout:
+                meets = _boxes_meet(start, end, out_at, out_end)  # type: ignore[arg-type]
+            else:
+                meets = _meet(_row_spans(op.ifm, ifm_shape, start, end),
+                              _row_spans(previous.ofm, prev_shape, out_at, out_end))  # type: ignore[arg-type]
+            if meets or outstanding > MAX_BLOCKDEP:
+                break
+            outstanding += 1
+        result = min(result, elapsed + outstanding)
+        elapsed += 1
+        if elapsed > MAX_BLOCKDEP:
+            break
+    return result
 
 
-def waits(ops: list[Operation], ifm_hw: dict[Operation, tuple[int, int]], max_outstanding_dma: int) \
+def waits(ops: list[Operation], ifm_shapes: dict[Operation, tuple[int, int, int]], max_outstanding_dma: int) \
         -> list[tuple[int | None, int | None]]:
     """(kernel_wait, dma_wait) of each op: a DMA waits for the NPU operations it conflicts with,
     an NPU operation for the DMAs, counting how many later ones may stay in flight."""
-    accesses = {op: accesses_of(op, ifm_hw.get(op)) for op in ops}
+    accesses = {op: accesses_of(op, ifm_shapes.get(op)) for op in ops}
     dmas: list[Operation] = []
     kernels: list[Operation] = []
     result = []

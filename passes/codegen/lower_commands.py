@@ -12,12 +12,13 @@ from npu_opt.dialects.npu.execution_order import concat_user, is_view, runs_by_f
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import encoding_of, quant_of, storage_of
 from npu_opt.dialects.npu.perf.ir_adapter import describe_op
-from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
+from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, FLASH_ATTR, STRIPE_ATTR, AllocAttr, FlashAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, FLASH_ATTR, SECOND_BUFFER_ATTR, STRIPE_ATTR, AllocAttr, FlashAttr,
 )
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.hardware.op_kind import OpKind
+from npu_opt.hardware.perf.block_config import check_block_config
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.hardware.target import Target
 from npu_opt.interpreters.npu.arith import rounding_of
@@ -37,7 +38,6 @@ ACC_FORMAT = {32: "int32", 40: "int40"}
 KIND_OPS = {OpKind.CONV2D: ConvOp, OpKind.TRANSPOSE_CONV2D: ConvOp, OpKind.VECTOR_PRODUCT: ConvOp,
             OpKind.DEPTHWISE_CONV2D: DepthwiseOp, OpKind.MAX_POOL: PoolOp, OpKind.AVG_POOL: PoolOp}
 """The npu op kinds lowered so far and the ethosu op each becomes."""
-MAX_OUTSTANDING_DMA = {"ethos-u55": 1, "ethos-u65": 2}
 
 
 def region_of(area: str, target: Target) -> int:
@@ -111,22 +111,36 @@ class _Lowering:
                                     bases=[alloc.offset, 0, 0, 0], tiles=[height, height, width], strides=strides,
                                     depth=depth, zero_point=zero_point, **shape)
 
-    def weight_streams(self, op: Operation, buffer: WeightBuffer) -> tuple[int, int, list[tuple[type, dict]]]:
-        """The region and address ``op`` reads its weight buffer from, and the DMAs filling it."""
+    def weight_slices(self, op: Operation, buffer: WeightBuffer) -> list[tuple[int, int, dict | None]]:
+        """Per depth slice of ``op``'s weights: the region and address the op reads the slice's
+        ranges from, and the attributes of the DMA copying the slice there (None: read in place)."""
         flash = op.attr(FLASH_ATTR)
         if not isinstance(flash, FlashAttr):
             raise LoweringError(op, "it has no npu.flash (run npu-flash-layout first)")
+        if self.target.accelerator.cores != 1:
+            raise LoweringError(op, "weights encoded for several cores are not lowered yet")
+        starts = [0]
+        for part in buffer.ranges:
+            starts.append(starts[-1] + WeightBuffer.range_bytes(part))
         stream = weight_stream_of(op)
         if stream is None:
-            return FLASH_REGION, flash.offset, []
-        if len(buffer.slices) != 2:
-            raise LoweringError(op, f"a weight stream of {len(buffer.slices) - 1} depth slices is not lowered yet")
+            return [(FLASH_REGION, flash.offset + starts[i], None) for i in range(len(buffer.ranges))]
         dma = op.operands[1].op  # type: ignore[union-attr]
-        alloc = self.alloc_of(dma, op.operands[1])
-        region = region_of(alloc.area, self.target)
-        copy = {"src": MemAttr.build(region=FLASH_REGION, address=flash.offset),
-                "dst": MemAttr.build(region=region, address=alloc.offset), "length": flash.size}
-        return region, alloc.offset, [(DmaOp, copy)]
+        buffers = [self.alloc_of(dma, op.operands[1])]
+        second = dma.attr(SECOND_BUFFER_ATTR)
+        if stream.buffering == "double":
+            if not isinstance(second, AllocAttr):
+                raise LoweringError(dma, "a double-buffered weight stream without npu.second_buffer")
+            buffers.append(second)
+        slices = []
+        for index in range(len(buffer.ranges)):
+            home = buffers[index % len(buffers)]
+            region = region_of(home.area, self.target)
+            copy = {"src": MemAttr.build(region=FLASH_REGION, address=flash.offset + starts[index]),
+                    "dst": MemAttr.build(region=region, address=home.offset),
+                    "length": starts[index + 1] - starts[index]}
+            slices.append((region, home.offset, copy))
+        return slices
 
     def lower(self, op: Operation) -> list[tuple[type, dict]]:
         """The ethosu ops of ``op`` (class and attributes): its weight DMAs, then its operation."""
@@ -147,9 +161,16 @@ class _Lowering:
         if act is not None and act.kind not in CLAMP_ONLY:
             raise LoweringError(op, f"activation {act.kind} (a lookup table or function) is not lowered yet")
         desc = describe_op(op, self.target)
-        block = op_block_config(op, desc, self.target.accelerator) if desc is not None else None
-        if desc is None or block is None:
-            raise LoweringError(op, "its npu.block does not fit the accelerator")
+        given = op.attr(BLOCK_ATTR)
+        if desc is None or not isinstance(given, BlockAttr):
+            raise LoweringError(op, "it has no npu.block (run the schedule first)")
+        buffer = weight_buffer_of(op, self.target) if cls is not PoolOp else None
+        # the NPU is told the traversal the weights were encoded in; only convolutions have a choice
+        part_kernel = bool(buffer and buffer.part_kernel and kind in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D))
+        block = check_block_config(desc, self.target.accelerator, given.ofm_block, part_kernel)
+        if block is None:
+            raise LoweringError(op, f"its block {given.ofm_block} does not fit SHRAM with "
+                                    f"{'part-kernel' if part_kernel else 'depth'}-first traversal")
         if block.acc_bits not in ACC_FORMAT:
             raise LoweringError(op, f"{block.acc_bits}-bit accumulators are not lowered yet")
         ifm_zero = ofm_zero = None
@@ -162,7 +183,6 @@ class _Lowering:
         kernel = op.attr("kernel")
         size, stride, dilation, padding = ((1, 1), (1, 1), (1, 1), (0, 0, 0, 0)) if kernel is None else (
             tuple(kernel.size), tuple(kernel.stride), tuple(kernel.dilation), tuple(kernel.padding))
-        part_kernel = block.is_partkernel and kind in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D)
         resampling = getattr(op.attr("resampling"), "value", None) or "none"
         layout = block.layout
         attrs = {
@@ -176,20 +196,38 @@ class _Lowering:
             "kernel": EthosuKernel.build(size=size, stride=stride, dilation=dilation, padding=list(padding),
                                          part_kernel_first=part_kernel),
         }
-        copies: list[tuple[type, dict]] = []
         if cls is PoolOp:
             attrs["mode"] = "max" if kind is OpKind.MAX_POOL else "average"
-        else:
-            buffer = weight_buffer_of(op, self.target)
-            assert buffer is not None
-            region, address, copies = self.weight_streams(op, buffer)
-            if len(buffer.ranges) != 1:
-                raise LoweringError(op, "weights encoded for several cores are not lowered yet")
-            part = buffer.ranges[0]
+            return [(cls, attrs)]
+        assert buffer is not None
+        lowered: list[tuple[type, dict]] = []
+        for (region, address, copy), part, (d0, d1) in zip(self.weight_slices(op, buffer), buffer.ranges,
+                                                             zip(buffer.slices, buffer.slices[1:])):
+            if copy is not None:
+                lowered.append((DmaOp, copy))
             records = round_up(len(part.scales), 16)
-            attrs["scales"] = StreamAttr.build(region=region, base=address, length=records)
-            attrs["weights"] = StreamAttr.build(region=region, base=address + records, length=len(part.weights))
-        return [*copies, (cls, attrs)]
+            sliced = dict(attrs)
+            sliced["ofm"] = _depth_window(ofm, d0, d1)
+            if kind is OpKind.DEPTHWISE_CONV2D:
+                sliced["ifm"] = _depth_window(ifm, d0, d1)
+            sliced["scales"] = StreamAttr.build(region=region, base=address, length=records)
+            sliced["weights"] = StreamAttr.build(region=region, base=address + records, length=len(part.weights))
+            lowered.append((cls, sliced))
+        return lowered
+
+
+def _depth_window(fm: FeatureMapAttr, first: int, end: int) -> FeatureMapAttr:
+    """Channels [first, end) of a feature map: the base moved to channel ``first``, the depth
+    the window's; a window starts on a 16-channel brick in NHCWB16."""
+    size = fm.strides[2] if fm.layout == "NHWC" else 1  # type: ignore[index]
+    if fm.layout == "NHCWB16":
+        if first % 16:
+            raise ValueError(f"an NHCWB16 depth window starting at channel {first}")
+        offset = (first // 16) * fm.strides[2]  # type: ignore[index]
+    else:
+        offset = first * size
+    bases = [fm.bases[0] + offset, *fm.bases[1:]]  # type: ignore[index]
+    return fm.replaced(bases=bases, depth=end - first)
 
 
 def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramOp:
@@ -198,19 +236,21 @@ def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramO
     lowering = _Lowering(func, target)
     made: list[tuple[type, dict, Operation]] = [(cls, attrs, op) for op in run for cls, attrs in lowering.lower(op)]
     drafts = [cls.build(attrs=attrs) for cls, attrs, _ in made]
-    ifm_hw = {draft: _shape4(op, op.operands[0])[1:3] for draft, (_, _, op) in zip(drafts, made)
-              if isinstance(draft, BlockOp)}
+    ifm_shapes = {draft: _shape4(op, op.operands[0])[1:] for draft, (_, _, op) in zip(drafts, made)
+                  if isinstance(draft, BlockOp)}
+    ublock = target.accelerator.ifm_ublock
     family = "ethos-u65" if target.accelerator.name.startswith("ethos-u65") else "ethos-u55"
     block = Block()
     previous: BlockOp | None = None
     current = run[0]
     try:
-        found = waits(drafts, ifm_hw, MAX_OUTSTANDING_DMA[family])
+        found = waits(drafts, ifm_shapes, target.accelerator.max_outstanding_dma)
         for draft, (cls, attrs, op), (kernel_wait, dma_wait) in zip(drafts, made, found):
             current = op
             final = dict(attrs)
             if isinstance(draft, BlockOp):
-                final["blockdep"] = blockdep(previous, draft, ifm_hw[draft])
+                final["blockdep"] = blockdep(previous, draft, ifm_shapes[draft],
+                                             (ublock.height, ublock.width, ublock.depth))
                 previous = draft
             if kernel_wait is not None:
                 final["kernel_wait"] = kernel_wait

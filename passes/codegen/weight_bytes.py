@@ -30,6 +30,8 @@ class WeightBuffer:
 
     slices: tuple[int, ...]
     ranges: tuple[RangeBytes, ...]
+    part_kernel: bool
+    """The weights are encoded part-kernel first (the traversal the NPU is told)."""
 
     def slice_ranges(self, index: int) -> list[RangeBytes]:
         """The (one per core) ranges of depth slice ``index``."""
@@ -75,7 +77,7 @@ def weight_buffer_of(op: Operation, target: Target) -> WeightBuffer | None:
     slices = tuple(stream.slices) if stream is not None else None
     bias, multipliers, shifts = op_scale_bias(op)
     ranges = stream_ranges(encoder, bias, multipliers, shifts, slices)
-    return WeightBuffer(encoder.checked(slices), tuple(ranges))
+    return WeightBuffer(encoder.checked(slices), tuple(ranges), encoder.part_kernel)
 
 
 __all__ = ["LoweringError", "WeightBuffer", "weight_buffer_of", "weight_stream_of"]
