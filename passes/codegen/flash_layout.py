@@ -6,7 +6,11 @@ from npu_opt.dialects.npu.execution_order import runs_by_function
 from npu_opt.dialects.npu.schedule_attrs import FLASH_ATTR, FlashAttr
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.hardware.perf.shape import round_up
-from npu_opt.ir.core import Operation
+from npu_opt.dialects.npu.interfaces import costed
+from npu_opt.dialects.npu.ops_common import element_bits
+from npu_opt.hardware.op_kind import OpKind
+from npu_opt.ir.core import OpResult, Operation
+from npu_opt.ir.traits import ConstantLike
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, register_pass
 from npu_opt.passes.codegen.weight_bytes import LoweringError, weight_buffer_of
@@ -16,6 +20,18 @@ ALIGNMENT = 16
 
 RECORD_BYTES = 10
 """Bytes of one output channel's scale/bias record."""
+
+
+def _kept_bias_bytes(op: Operation) -> int:
+    """A transpose convolution's constant bias keeps a range of its own before the records'
+    (Vela gives the op a new bias tensor and leaves the original among the pass's inputs)."""
+    interface = costed(op)
+    if interface is None or interface.kind is not OpKind.TRANSPOSE_CONV2D or len(op.operands) < 3:
+        return 0
+    bias = op.operands[2]
+    if not (isinstance(bias, OpResult) and bias.op.has_trait(ConstantLike)):
+        return 0
+    return round_up(int(bias.type.num_elements()) * element_bits(bias) // 8, ALIGNMENT)  # type: ignore[attr-defined]
 
 
 @register_pass("npu-flash-layout", statistics={
@@ -28,7 +44,8 @@ class FlashLayout(Pass):
 
     Linear allocation over the NPU runs in order (Vela's NPU subgraphs); within a run, first a
     range per weighted op of its scale/bias records' size (Vela allocates the op's bias tensor
-    there and writes no bytes into it), then each op's buffer; a buffer equal to one already
+    there and writes no bytes into it; a transpose convolution's original bias before it), then
+    each op's buffer; a buffer equal to one already
     placed takes the same offset. Every range is rounded up to 16 bytes."""
 
     def run(self, module: Operation, ctx: PassContext) -> None:
@@ -47,6 +64,7 @@ class FlashLayout(Pass):
                     if buffer is not None:
                         buffers.append((op, buffer))
                 for op, _buffer in buffers:
+                    end += _kept_bias_bytes(op)
                     end += round_up(RECORD_BYTES * int(op.results[0].type.shape[-1]), ALIGNMENT)
                 for op, buffer in buffers:
                     data = buffer.data
