@@ -3,7 +3,12 @@ words a reader can act on ("op 1 ethosu.conv2d: ifm ... vs ..."); for the tests 
 hold the lowering against Vela's streams."""
 from __future__ import annotations
 
+from npu_opt.dialects.ethosu.attrs import FeatureMapAttr, MemAttr, StreamAttr
 from npu_opt.dialects.ethosu.decode import decode_words
+from npu_opt.ir.core import Operation
+
+PLACEMENT_DEPENDENT = ("kernel_wait", "dma_wait", "blockdep")
+"""Registers that follow from where the scratch tensors are (which ops' bytes overlap)."""
 
 
 def first_difference(ours: list[int], reference: list[int]) -> str | None:
@@ -23,4 +28,29 @@ def first_difference(ours: list[int], reference: list[int]) -> str | None:
     return "the same ops in other words (register write order)"
 
 
-__all__ = ["first_difference"]
+def _unplaced(op: Operation) -> dict:
+    """``op``'s properties with scratch addresses (regions other than 0) and the registers
+    they decide left out."""
+    kept = {}
+    for key, value in op.properties.items():
+        if key in PLACEMENT_DEPENDENT:
+            continue
+        if isinstance(value, FeatureMapAttr) and value.region:
+            value = value.replaced(bases=[0, 0, 0, 0])
+        elif isinstance(value, MemAttr) and value.region:
+            value = value.replaced(address=0)
+        elif isinstance(value, StreamAttr) and value.region:
+            value = value.replaced(base=0, base1=None if value.base1 is None else 0)
+        kept[key] = value
+    return kept
+
+
+def equal_but_placement(ours: list[int], reference: list[int]) -> bool:
+    """Whether the two streams have the same ops with the same registers but for the scratch
+    addresses and the waits and BLOCKDEP that follow from them."""
+    mine, theirs = (list(decode_words(words).regions[0].blocks[0].ops) for words in (ours, reference))
+    return len(mine) == len(theirs) and all(
+        a.name == b.name and _unplaced(a) == _unplaced(b) for a, b in zip(mine, theirs))
+
+
+__all__ = ["PLACEMENT_DEPENDENT", "equal_but_placement", "first_difference"]

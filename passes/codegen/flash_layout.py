@@ -9,7 +9,7 @@ from npu_opt.hardware.perf.shape import round_up
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import element_bits
 from npu_opt.hardware.op_kind import OpKind
-from npu_opt.ir.core import OpResult, Operation
+from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.traits import ConstantLike
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, register_pass
@@ -22,6 +22,16 @@ RECORD_BYTES = 10
 """Bytes of one output channel's scale/bias record."""
 
 
+def _raw_bytes(value: Value) -> int:
+    return int(value.type.num_elements()) * element_bits(value) // 8  # type: ignore[attr-defined]
+
+
+def _constant_operands(op: Operation) -> list[Value]:
+    """The constants an unweighted NPU op reads (scalars and tensors of elementwise ops, lookup
+    tables): Vela keeps each in the read-only data, once however many ops read it."""
+    return [v for v in op.operands if isinstance(v, OpResult) and v.op.has_trait(ConstantLike)]
+
+
 def _kept_bias_bytes(op: Operation) -> int:
     """A transpose convolution's constant bias keeps a range of its own before the records'
     (Vela gives the op a new bias tensor and leaves the original among the pass's inputs)."""
@@ -31,7 +41,7 @@ def _kept_bias_bytes(op: Operation) -> int:
     bias = op.operands[2]
     if not (isinstance(bias, OpResult) and bias.op.has_trait(ConstantLike)):
         return 0
-    return round_up(int(bias.type.num_elements()) * element_bits(bias) // 8, ALIGNMENT)  # type: ignore[attr-defined]
+    return round_up(_raw_bytes(bias), ALIGNMENT)
 
 
 @register_pass("npu-flash-layout", statistics={
@@ -44,8 +54,9 @@ class FlashLayout(Pass):
 
     Linear allocation over the NPU runs in order (Vela's NPU subgraphs); within a run, first a
     range per weighted op of its scale/bias records' size (Vela allocates the op's bias tensor
-    there and writes no bytes into it; a transpose convolution's original bias before it), then
-    each op's buffer; a buffer equal to one already
+    there and writes no bytes into it; a transpose convolution's original bias before it) and
+    per other op each constant it reads (a lookup table, an elementwise operand) not placed yet,
+    then each op's buffer; a buffer equal to one already
     placed takes the same offset. Every range is rounded up to 16 bytes."""
 
     def run(self, module: Operation, ctx: PassContext) -> None:
@@ -63,9 +74,17 @@ class FlashLayout(Pass):
                         return
                     if buffer is not None:
                         buffers.append((op, buffer))
-                for op, _buffer in buffers:
-                    end += _kept_bias_bytes(op)
-                    end += round_up(RECORD_BYTES * int(op.results[0].type.shape[-1]), ALIGNMENT)
+                weighted = {op for op, _ in buffers}
+                seen: set = set()
+                for op in run:
+                    if op in weighted:
+                        end += _kept_bias_bytes(op)
+                        end += round_up(RECORD_BYTES * int(op.results[0].type.shape[-1]), ALIGNMENT)
+                    elif costed(op) is not None and costed(op).kind is not OpKind.DMA:  # type: ignore[union-attr]
+                        for value in _constant_operands(op):
+                            if value not in seen:
+                                seen.add(value)
+                                end += round_up(_raw_bytes(value), ALIGNMENT)
                 for op, buffer in buffers:
                     data = buffer.data
                     offset = placed.get(data)
