@@ -67,14 +67,21 @@ def _ofm_shape(op: BlockOp) -> tuple[int, int, int]:
     return op.ofm.height, op.ofm.width, op.ofm.depth  # type: ignore[return-value]
 
 
-def accesses_of(op: Operation, ifm_shape: tuple[int, int, int] | None) -> Accesses:
-    """What ``op`` reads and writes; ``ifm_shape`` is a block op's IFM (height, width, depth):
-    the registers hold only a depth."""
+Shape = tuple[int, int, int]
+Inputs = tuple[Shape, "Shape | None"]
+"""A block op's IFM and IFM2 (height, width, depth): the registers hold no IFM height or width."""
+
+
+def accesses_of(op: Operation, inputs: Inputs | None) -> Accesses:
+    """What ``op`` reads and writes (``inputs``: a block op's input shapes)."""
     if isinstance(op, DmaOp):
         return Accesses([(op.src.region, op.src.address, op.src.address + op.length)],
                         [(op.dst.region, op.dst.address, op.dst.address + op.length)])
-    assert isinstance(op, BlockOp) and ifm_shape is not None
-    reads = feature_map_spans(op.ifm, *ifm_shape)
+    assert isinstance(op, BlockOp) and inputs is not None
+    reads = feature_map_spans(op.ifm, *inputs[0])
+    ifm2 = op.properties.get("ifm2")
+    if ifm2 is not None and inputs[1] is not None and getattr(op, "ifm2_scalar", None) is None:
+        reads += feature_map_spans(op.ifm2, *inputs[1])  # type: ignore[attr-defined]
     for name in ("weights", "scales"):
         stream = op.properties.get(name)
         if stream is not None:
@@ -115,32 +122,41 @@ def _boxes_meet(a0: tuple[int, int, int], a1: tuple[int, int, int], b0: tuple[in
     return all(min(a1[i], b1[i]) - max(a0[i], b0[i]) > 0 for i in range(3))
 
 
-def blockdep(previous: BlockOp | None, op: BlockOp,
-             ifm_shape: tuple[int, int, int], ifm_ublock: tuple[int, int, int]) -> int:
+def blockdep(previous: BlockOp | None, op: BlockOp, inputs: Inputs, ifm_ublock: Shape) -> int:
     """BLOCKDEP of ``op`` after the block op ``previous``: how many of ``op``'s first jobs may
     start before ``previous`` has written the OFM blocks they read (0 for a program's first op,
-    the maximum when ``op`` reads nothing ``previous`` wrote). ``ifm_shape`` is ``op``'s IFM
-    (y, x, c); ``ifm_ublock`` the accelerator's IFM micro-block (h, w, d)."""
+    the maximum when ``op`` reads nothing ``previous`` wrote). ``inputs`` are ``op``'s IFM and
+    IFM2 shapes (y, x, c); ``ifm_ublock`` the accelerator's IFM micro-block (h, w, d)."""
     if previous is None:
         return 0
+    ifm_shape, ifm2_shape = inputs
     prev_shape = _ofm_shape(previous)
     written = feature_map_spans(previous.ofm, *prev_shape)
-    if not _meet(written, feature_map_spans(op.ifm, *ifm_shape)):
+    reads_ifm = _meet(written, feature_map_spans(op.ifm, *ifm_shape))
+    ifm2 = op.properties.get("ifm2")
+    reads_ifm2 = (ifm2 is not None and ifm2_shape is not None and getattr(op, "ifm2_scalar", None) is None
+                  and _meet(written, feature_map_spans(op.ifm2, *ifm2_shape)))  # type: ignore[attr-defined]
+    if reads_ifm and reads_ifm2:
+        return 0
+    if not reads_ifm and not reads_ifm2:
         return MAX_BLOCKDEP
+    if reads_ifm2 and ifm2_shape[0] * ifm2_shape[1] * ifm2_shape[2] < ifm_shape[0] * ifm_shape[1] * ifm_shape[2]:
+        return 0  # a broadcast IFM2 written by the previous op
+    read_fm, read_shape = (op.ifm, ifm_shape) if reads_ifm else (op.ifm2, ifm2_shape)  # type: ignore[attr-defined]
     ofm_shape = _ofm_shape(op)
     bits = 8 * ELEMENT_BYTES[op.ifm.dtype]
     if isinstance(op, ConvOp):
         ifm_block_depth = min(256 // bits, -(-ifm_shape[2] // ifm_ublock[2]) * ifm_ublock[2])
     else:
         ifm_block_depth = ofm_shape[2]
-    kernel = op.kernel  # type: ignore[attr-defined]
-    (kh, kw), (sy, sx), (dy, dx) = kernel.size, kernel.stride, kernel.dilation
-    pad_left, pad_right = kernel.padding[1], kernel.padding[3]
+    kernel = op.properties.get("kernel") and op.kernel  # type: ignore[attr-defined]
+    (kh, kw), (sy, sx), (dy, dx) = (kernel.size, kernel.stride, kernel.dilation) if kernel else ((1, 1),) * 3
+    pad_left, pad_right = (kernel.padding[1], kernel.padding[3]) if kernel else (0, 0)
     ifm_block = (-(-((op.block.size[0] - 1) * sy + min(32, (kh - 1) * dy + 1)) // ifm_ublock[0]) * ifm_ublock[0],
                  -(-((op.block.size[1] - 1) * sx + min(64, (kw - 1) * dx + 1)) // ifm_ublock[1]) * ifm_ublock[1],
                  ifm_block_depth)
     depth_jobs = -(-ifm_shape[2] // ifm_block_depth)
-    same_layout = ifm_shape == prev_shape and op.ifm.tiles == previous.ofm.tiles
+    same_layout = read_shape == prev_shape and read_fm.tiles == previous.ofm.tiles
     result = MAX_BLOCKDEP
     elapsed = 0
     for forward in range(MAX_BLOCKDEP):
@@ -160,7 +176,7 @@ def blockdep(previous: BlockOp | None, op: BlockOp,
             if same_layout:
                 meets = _boxes_meet(start, end, out_at, out_end)  # type: ignore[arg-type]
             else:
-                meets = _meet(_row_spans(op.ifm, ifm_shape, start, end),
+                meets = _meet(_row_spans(read_fm, read_shape, start, end),
                               _row_spans(previous.ofm, prev_shape, out_at, out_end))  # type: ignore[arg-type]
             if meets or outstanding > MAX_BLOCKDEP:
                 break
@@ -172,11 +188,11 @@ def blockdep(previous: BlockOp | None, op: BlockOp,
     return result
 
 
-def waits(ops: list[Operation], ifm_shapes: dict[Operation, tuple[int, int, int]], max_outstanding_dma: int) \
+def waits(ops: list[Operation], inputs: dict[Operation, Inputs], max_outstanding_dma: int) \
         -> list[tuple[int | None, int | None]]:
     """(kernel_wait, dma_wait) of each op: a DMA waits for the NPU operations it conflicts with,
     an NPU operation for the DMAs, counting how many later ones may stay in flight."""
-    accesses = {op: accesses_of(op, ifm_shapes.get(op)) for op in ops}
+    accesses = {op: accesses_of(op, inputs.get(op)) for op in ops}
     dmas: list[Operation] = []
     kernels: list[Operation] = []
     result = []

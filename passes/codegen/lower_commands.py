@@ -6,7 +6,7 @@ from __future__ import annotations
 from npu_opt.dialects.ethosu.attrs import (
     ActivationAttr, BlockAttr as EthosuBlock, FeatureMapAttr, KernelAttr as EthosuKernel, MemAttr, StreamAttr,
 )
-from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, PoolOp
+from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, ElementwiseOp, PoolOp
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp, StopOp
 from npu_opt.dialects.npu.execution_order import concat_user, is_view, runs_by_function
 from npu_opt.dialects.npu.interfaces import costed
@@ -26,7 +26,9 @@ from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, register_pass
-from npu_opt.passes.codegen.dependencies import DependencyError, blockdep, waits
+from npu_opt.ir.traits import ConstantLike
+from npu_opt.passes.codegen.dependencies import DependencyError, Inputs, blockdep, waits
+from npu_opt.passes.codegen.elementwise import elementwise_registers
 from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, weight_buffer_of, weight_stream_of
 
 FLASH_REGION = 0
@@ -36,7 +38,8 @@ CLAMP_ONLY = ("none", "relu", "relu6", "relu_n1_to_1", "relu0_to_1")
 """npu activations the NPU applies as the OFM clamp alone."""
 ACC_FORMAT = {32: "int32", 40: "int40"}
 KIND_OPS = {OpKind.CONV2D: ConvOp, OpKind.TRANSPOSE_CONV2D: ConvOp, OpKind.VECTOR_PRODUCT: ConvOp,
-            OpKind.DEPTHWISE_CONV2D: DepthwiseOp, OpKind.MAX_POOL: PoolOp, OpKind.AVG_POOL: PoolOp}
+            OpKind.DEPTHWISE_CONV2D: DepthwiseOp, OpKind.MAX_POOL: PoolOp, OpKind.AVG_POOL: PoolOp,
+            OpKind.ELEMENTWISE_BINARY: ElementwiseOp}
 """The npu op kinds lowered so far and the ethosu op each becomes."""
 
 
@@ -142,8 +145,8 @@ class _Lowering:
             slices.append((region, home.offset, copy))
         return slices
 
-    def lower(self, op: Operation) -> list[tuple[type, dict]]:
-        """The ethosu ops of ``op`` (class and attributes): its weight DMAs, then its operation."""
+    def lower(self, op: Operation) -> list[Lowered]:
+        """The ethosu ops of ``op``: its weight DMAs, then its operation (per depth slice)."""
         if op.name == "npu.dma":
             return []  # a weight DMA: issued with the op reading it
         for name in (CASCADE_ATTR, STRIPE_ATTR):
@@ -180,6 +183,7 @@ class _Lowering:
         ofm = self.feature_map(op, op.results[0], True, ofm_zero)
         if kind not in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D, OpKind.VECTOR_PRODUCT):
             ifm = ifm.replaced(depth=ofm.depth)  # IFM_DEPTH follows the OFM but for convolutions
+        ifm_shape = _shape4(op, op.operands[0])[1:]
         kernel = op.attr("kernel")
         size, stride, dilation, padding = ((1, 1), (1, 1), (1, 1), (0, 0, 0, 0)) if kernel is None else (
             tuple(kernel.size), tuple(kernel.stride), tuple(kernel.dilation), tuple(kernel.padding))
@@ -198,22 +202,49 @@ class _Lowering:
         }
         if cls is PoolOp:
             attrs["mode"] = "max" if kind is OpKind.MAX_POOL else "average"
-            return [(cls, attrs)]
+            return [(cls, attrs, (ifm_shape, None))]
+        if cls is ElementwiseOp:
+            del attrs["kernel"]
+            return [(cls, self.elementwise(op, attrs, layout.ifm2_start), (ifm_shape, _shape4(op, op.operands[1])[1:]))]
         assert buffer is not None
-        lowered: list[tuple[type, dict]] = []
+        lowered: list[Lowered] = []
         for (region, address, copy), part, (d0, d1) in zip(self.weight_slices(op, buffer), buffer.ranges,
                                                              zip(buffer.slices, buffer.slices[1:])):
             if copy is not None:
-                lowered.append((DmaOp, copy))
+                lowered.append((DmaOp, copy, None))
+            inputs = (ifm_shape, None)
             records = round_up(len(part.scales), 16)
             sliced = dict(attrs)
             sliced["ofm"] = _depth_window(ofm, d0, d1)
             if kind is OpKind.DEPTHWISE_CONV2D:
                 sliced["ifm"] = _depth_window(ifm, d0, d1)
+                inputs = ((ifm_shape[0], ifm_shape[1], d1 - d0), None)
             sliced["scales"] = StreamAttr.build(region=region, base=address, length=records)
             sliced["weights"] = StreamAttr.build(region=region, base=address + records, length=len(part.weights))
-            lowered.append((cls, sliced))
+            lowered.append((cls, sliced, inputs))
         return lowered
+
+    def elementwise(self, op: Operation, attrs: dict, ifm2_start: int) -> dict:
+        """A binary elementwise op's attributes: IFM2 (a feature map of the IFM's shape or
+        broadcast along axes of size 1), the scaling, the IFM2 buffer in SHRAM."""
+        first, second = op.operands[0], op.operands[1]
+        shape1, shape2 = _shape4(op, first)[1:], _shape4(op, second)[1:]
+        if any(a == 1 and b > 1 for a, b in zip(shape1, shape2)):
+            raise LoweringError(op, "an elementwise op broadcasting its first operand is not lowered yet")
+        for value in (first, second):
+            if isinstance(value, OpResult) and value.op.has_trait(ConstantLike):
+                raise LoweringError(op, "an elementwise op with a constant operand is not lowered yet")
+        ifm2 = self.feature_map(op, second, False)
+        ifm2 = FeatureMapAttr.build(dtype=ifm2.dtype, layout=ifm2.layout, region=ifm2.region, bases=ifm2.bases,
+                                    tiles=ifm2.tiles, strides=ifm2.strides, zero_point=ifm2.zero_point)
+        axes = "".join(axis for axis, a, b in zip("hwc", shape1, shape2) if a != b)
+        found = dict(attrs)
+        found["ifm2"] = ifm2
+        if axes:
+            found["broadcast"] = axes
+        found["block"] = attrs["block"].replaced(ib2_start=ifm2_start)
+        found.update(elementwise_registers(op, 16 if attrs["ifm"].dtype.endswith("16") else 8))
+        return found
 
 
 def _depth_window(fm: FeatureMapAttr, first: int, end: int) -> FeatureMapAttr:
@@ -230,14 +261,19 @@ def _depth_window(fm: FeatureMapAttr, first: int, end: int) -> FeatureMapAttr:
     return fm.replaced(bases=bases, depth=end - first)
 
 
+Lowered = tuple[type, dict, "Inputs | None"]
+"""An ethosu op to build: its class, its attributes and a block op's input shapes."""
+
+
 def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramOp:
     """The ethosu.program of one NPU run of ``func``, with its waits and block dependencies;
     LoweringError at the first op it cannot lower."""
     lowering = _Lowering(func, target)
-    made: list[tuple[type, dict, Operation]] = [(cls, attrs, op) for op in run for cls, attrs in lowering.lower(op)]
+    lowered = [(op, item) for op in run for item in lowering.lower(op)]
+    made = [(cls, attrs, op) for op, (cls, attrs, _) in lowered]
+    shapes = [inputs for _, (_, _, inputs) in lowered]
     drafts = [cls.build(attrs=attrs) for cls, attrs, _ in made]
-    ifm_shapes = {draft: _shape4(op, op.operands[0])[1:] for draft, (_, _, op) in zip(drafts, made)
-                  if isinstance(draft, BlockOp)}
+    ifm_shapes = {draft: inputs for draft, inputs in zip(drafts, shapes) if inputs is not None}
     ublock = target.accelerator.ifm_ublock
     family = "ethos-u65" if target.accelerator.name.startswith("ethos-u65") else "ethos-u55"
     block = Block()
