@@ -25,16 +25,17 @@ CONFIGS = {
     "u55-128": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "u65-256": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
 }
-IDENTICAL = {("conv", "u65-256", 0), ("stride3", "u65-256", 0), ("weight_stream", "u65-256", 0)}
+IDENTICAL = {("conv", "u65-256", 0), ("conv", "u65-256", 1), ("conv", "u55-128", 0), ("conv", "u55-128", 1),
+             ("stride3", "u65-256", 0), ("stride3", "u55-128", 0), ("dilation", "u65-256", 0),
+             ("dilation", "u55-128", 0), ("weight_stream", "u65-256", 0), ("two_outputs", "u65-256", 0),
+             ("odd_channels", "u65-256", 0), ("odd_channels", "u55-128", 0), ("branches", "u65-256", 0)}
 """The (model, config, run) streams the lowering gives byte for byte as Vela (measured)."""
-PLACEMENT_ONLY = {("conv", "u65-256", 1), ("conv", "u55-128", 0), ("conv", "u55-128", 1), ("stride3", "u55-128", 0),
-                  ("kernels", "u65-256", 0), ("kernels", "u55-128", 0), ("dilation", "u65-256", 0),
-                  ("dilation", "u55-128", 0), ("weight_stream", "u55-128", 0), ("two_outputs", "u65-256", 0),
-                  ("two_outputs", "u55-128", 0), ("odd_channels", "u65-256", 0), ("odd_channels", "u55-128", 0),
-                  ("branches", "u65-256", 0), ("branches", "u55-128", 0), ("cpu_middle", "u65-256", 0),
+PLACEMENT_ONLY = {("kernels", "u65-256", 0), ("kernels", "u55-128", 0), ("weight_stream", "u55-128", 0),
+                  ("two_outputs", "u55-128", 0), ("branches", "u55-128", 0), ("cpu_middle", "u65-256", 0),
                   ("cpu_middle", "u65-256", 1), ("cpu_middle", "u55-128", 0), ("cpu_middle", "u55-128", 1)}
 """Runs whose registers are Vela's but for the scratch addresses npu-allocate chose (and the waits
-and BLOCKDEP those decide): measured, an allocation difference rather than a lowering one."""
+and BLOCKDEP those decide): Vela's first placement was not optimal there and its randomised
+search found another packing of the same bytes."""
 MODELS = ("conv", "stride3", "kernels", "dilation", "weight_stream", "two_outputs", "odd_channels", "branches",
           "cpu_middle", "elementwise", "wide_batch")
 
@@ -68,18 +69,18 @@ def test_lowered_streams_against_vela(model: str, config: str):
         difference = first_difference(outcome, reference)
         if (model, config, index) in IDENTICAL:
             assert difference is None, f"{model} {config} run {index}: {difference}"
-        elif (model, config, index) in PLACEMENT_ONLY:
+        else:
+            assert (model, config, index) in PLACEMENT_ONLY, f"{model} {config} run {index}: {difference}"
             assert difference is not None and equal_but_placement(outcome, reference), difference
 
 
-def test_the_u55_conv_differs_only_in_the_scratch_addresses():
-    """Its registers are Vela's but for the addresses npu-allocate gave (another placement of the
-    same 944 bytes: Vela's weight buffer is live from its reader, so it sorts after the IFM)."""
-    (index, words), _ = lowered_runs("conv", "u55-128")
-    reference = words_from_bytes((DATA / "ethosu" / "u55-128" / "conv_0.bin").read_bytes())
-    assert first_difference(words, reference) == (
-        "op 0 ethosu.dma: dst #ethosu.mem<region = 1, address = 0> vs the reference's "
-        "#ethosu.mem<region = 1, address = 320>")
+def test_kernels_differs_only_in_the_scratch_addresses():
+    """Its registers are Vela's but for the addresses of the scratch tensors: the same bytes
+    packed otherwise (Vela's hill climb searched past its first placement)."""
+    (index, words), = lowered_runs("kernels", "u65-256")
+    reference = words_from_bytes((DATA / "ethosu" / "u65-256" / "kernels_0.bin").read_bytes())
+    assert first_difference(words, reference).startswith("op 3 ethosu.conv2d: ofm ")
+    assert equal_but_placement(words, reference)
 
 
 def test_the_flash_layout_is_vela_s():
