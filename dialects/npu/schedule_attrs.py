@@ -316,12 +316,13 @@ class SearchAttr(AttrDef):
 
 
 class FlashAttr(AttrDef):
-    """Where a weighted op's encoded weight buffer (scale records and weights of every depth
-    slice, Vela's layout) lies in the read-only data: its byte offset and length."""
+    """Where bytes lie in the read-only data: on a weighted op, its encoded weight buffer (scale
+    records and weights of every depth slice, Vela's layout); on a constant an NPU op reads as a
+    feature map (an elementwise operand, a lookup table), its values."""
 
     NAME = "npu.flash"
-    offset = Param(COUNT, doc="the buffer's first byte in the read-only data")
-    size = Param(COUNT, doc="the buffer's bytes")
+    offset = Param(COUNT, doc="the first byte in the read-only data")
+    size = Param(COUNT, doc="the bytes")
 
 
 ATTRIBUTES = (AllocAttr, StreamAttr, StripeAttr, CascadeAttr, ScheduleAttr, UsageAttr, SearchAttr, FlashAttr)

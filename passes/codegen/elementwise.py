@@ -36,14 +36,17 @@ def _simplified(in1: float, in2: float, out: float) -> tuple[int, int, int, int]
     return a, b, multiplier, shift
 
 
-def elementwise_registers(op: Operation, ifm_bits: int) -> dict:
-    """The ethosu.elementwise attributes of ``op``'s operator and scaling."""
+def elementwise_registers(op: Operation, ifm_bits: int, reversed_operands: bool = False) -> dict:
+    """The ethosu.elementwise attributes of ``op``'s operator and scaling; ``reversed_operands``:
+    the NPU reads operand 1 as its IFM and operand 0 as its IFM2."""
     interface = costed(op)
     operator = interface.elementwise if interface is not None else None
     mode = MODES.get(operator or "")
     if mode is None:
         raise LoweringError(op, f"elementwise {operator or op.name} is not lowered yet")
     in1, in2, out = scale(op.operands[0]), scale(op.operands[1]), _output_scale(op)
+    if reversed_operands:
+        in1, in2 = in2, in1
     explicit = explicit_rescale(op)
     attrs: dict = {"mode": mode, "scale_mode": "opa16_opb16"}
     if mode in GLOBAL_SCALED:
@@ -78,7 +81,7 @@ def elementwise_registers(op: Operation, ifm_bits: int) -> dict:
         if advanced:
             opa, opa_shift, multiplier, shift, scaled = add_sub_scale(in1, in2, out, ifm_bits)  # type: ignore[arg-type]
             opb = 0
-            attrs["scale_mode"] = "opa32" if scaled == 0 else "opb32"
+            attrs["scale_mode"] = "opa32" if (scaled == 0) != reversed_operands else "opb32"
     attrs["ofm_scale"] = ScaleAttr.build(scale=multiplier, shift=shift)
     attrs["opa_scale"] = ScaleAttr.build(scale=opa, shift=opa_shift)
     attrs["opb_scale"] = ScaleAttr.build(scale=opb)

@@ -50,7 +50,8 @@ def _kept_bias_bytes(op: Operation) -> int:
     "bytes": "bytes of read-only data laid out",
 })
 class FlashLayout(Pass):
-    """Give each weighted NPU op the offset of its encoded weight buffer in the read-only data.
+    """Give each weighted NPU op the offset of its encoded weight buffer in the read-only data,
+    and each constant an unweighted NPU op reads its own.
 
     Linear allocation over the NPU runs in order (Vela's NPU subgraphs); within a run, first a
     range per weighted op of its scale/bias records' size (Vela allocates the op's bias tensor
@@ -84,6 +85,8 @@ class FlashLayout(Pass):
                         for value in _constant_operands(op):
                             if value not in seen:
                                 seen.add(value)
+                                flash = FlashAttr.build(offset=end, size=_raw_bytes(value))
+                                ctx.rewriter.set_attr(value.op, FLASH_ATTR, flash)  # type: ignore[union-attr]
                                 end += round_up(_raw_bytes(value), ALIGNMENT)
                 for op, buffer in buffers:
                     data = buffer.data

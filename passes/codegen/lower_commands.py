@@ -11,6 +11,8 @@ from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp, StopOp
 from npu_opt.dialects.npu.execution_order import concat_user, is_view, runs_by_function
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import encoding_of, quant_of, storage_of
+from npu_opt.dialects.npu.quant import quantise_float32
+from npu_opt.dialects.tfl.shapes import constant_array
 from npu_opt.dialects.npu.perf.ir_adapter import describe_op
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
 from npu_opt.dialects.npu.schedule_attrs import (
@@ -29,6 +31,7 @@ from npu_opt.ir.pass_registry import Pass, register_pass
 from npu_opt.ir.traits import ConstantLike
 from npu_opt.passes.codegen.dependencies import DependencyError, Inputs, blockdep, waits
 from npu_opt.passes.codegen.elementwise import elementwise_registers
+from npu_opt.passes.codegen.pooling import average_pool_scaling
 from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, weight_buffer_of, weight_stream_of
 
 FLASH_REGION = 0
@@ -37,6 +40,8 @@ FAST_SCRATCH_REGION = 2
 CLAMP_ONLY = ("none", "relu", "relu6", "relu_n1_to_1", "relu0_to_1")
 """npu activations the NPU applies as the OFM clamp alone."""
 ACC_FORMAT = {32: "int32", 40: "int40"}
+ROUNDINGS = {"tflite": "tfl", "half_up": "natural", "to_zero": "truncate"}
+"""The op's rounding -> OFM_PRECISION's rounding; away from zero is refused (see ``lower``)."""
 KIND_OPS = {OpKind.CONV2D: ConvOp, OpKind.TRANSPOSE_CONV2D: ConvOp, OpKind.VECTOR_PRODUCT: ConvOp,
             OpKind.DEPTHWISE_CONV2D: DepthwiseOp, OpKind.MAX_POOL: PoolOp, OpKind.AVG_POOL: PoolOp,
             OpKind.ELEMENTWISE_BINARY: ElementwiseOp}
@@ -63,9 +68,13 @@ def _shape4(op: Operation, value: Value) -> tuple[int, int, int, int]:
 def _dtype(op: Operation, value: Value) -> str:
     storage = storage_of(value.type)
     name = None if storage is None else f"{'u' if getattr(storage, 'is_unsigned', False) else ''}int{storage.width}"
-    if name not in ("int8", "uint8", "int16"):
+    if name not in ("int8", "uint8", "int16", "int32"):
         raise LoweringError(op, f"a feature map of element type {value.type} is not lowered yet")
     return name  # type: ignore[return-value]
+
+
+def _element_bytes(dtype: str) -> int:
+    return int(dtype.lstrip("u").removeprefix("int")) // 8
 
 
 class _Lowering:
@@ -91,28 +100,39 @@ class _Lowering:
         else:
             alloc = value.op.attr(ALLOC_ATTR)
         if not isinstance(alloc, AllocAttr):
-            raise LoweringError(op, "an operand has no #npu.alloc (a slice view, or npu-allocate has not run)")
+            raise LoweringError(op, "an operand has no #npu.alloc (npu-allocate has not run, or a view of a view)")
         return alloc
 
     def feature_map(self, op: Operation, value: Value, is_ofm: bool, zero_point: int | None = None) -> FeatureMapAttr:
-        """The registers of ``value`` as a whole-tensor feature map in one tile."""
+        """The registers of ``value`` as a feature map in one tile: the whole tensor, or the box a
+        slice view reads (based at its first element, with the strides of the sliced tensor)."""
         _, height, width, depth = _shape4(op, value)
         dtype = _dtype(op, value)
-        size = 2 if dtype.endswith("16") else 1
-        encoding = encoding_of(value)
+        size = _element_bytes(dtype)
+        stored, start = value, (0, 0, 0)
+        producer = value.op if isinstance(value, OpResult) else None
+        if producer is not None and producer.name == "npu.slice":
+            stored = producer.operands[0]
+            start = tuple(int(v) for v in producer.offset.values[1:])  # type: ignore[attr-defined]
+        _, _, full_width, full_depth = _shape4(op, stored)
+        encoding = encoding_of(stored)
         layout = encoding.format if encoding is not None else "NHWC"
         if layout == "NHCWB16":
-            strides = [16 * size, width * round_up(depth, 16) * size, 16 * width * size]
+            strides = [16 * size, full_width * round_up(full_depth, 16) * size, 16 * full_width * size]
+            if start[2] % 16:
+                raise LoweringError(op, f"a slice from channel {start[2]} of an NHCWB16 tensor is not lowered yet")
+            offset = start[0] * strides[1] + start[1] * strides[0] + (start[2] // 16) * strides[2]
         else:
-            strides = [depth * size, width * depth * size, size]
-        alloc = self.alloc_of(op, value)
+            strides = [full_depth * size, full_width * full_depth * size, size]
+            offset = start[0] * strides[1] + start[1] * strides[0] + start[2] * size
+        alloc = self.alloc_of(op, stored)
         if zero_point is None:
             quant = quant_of(value)
             zero_point = int(quant.zero_points[0]) if quant is not None else 0
         shape = {"height": height, "width": width} if is_ofm else {}
         return FeatureMapAttr.build(dtype=dtype, layout=layout, region=region_of(alloc.area, self.target),
-                                    bases=[alloc.offset, 0, 0, 0], tiles=[height, height, width], strides=strides,
-                                    depth=depth, zero_point=zero_point, **shape)
+                                    bases=[alloc.offset + offset, 0, 0, 0], tiles=[height, height, width],
+                                    strides=strides, depth=depth, zero_point=zero_point, **shape)
 
     def weight_slices(self, op: Operation, buffer: WeightBuffer) -> list[tuple[int, int, dict | None]]:
         """Per depth slice of ``op``'s weights: the region and address the op reads the slice's
@@ -157,9 +177,10 @@ class _Lowering:
         cls = KIND_OPS.get(kind)  # type: ignore[arg-type]
         if cls is None:
             raise LoweringError(op, f"ops of kind {kind.value if kind else op.name} are not lowered yet")
-        rounding = rounding_of(op)
-        if rounding != "tflite":
-            raise LoweringError(op, f"rounding {rounding} is not lowered yet")
+        rounding = ROUNDINGS.get(rounding_of(op))
+        if rounding is None:
+            raise LoweringError(op, f"rounding {rounding_of(op)} is not lowered yet (Vela's zero points for it "
+                                    "depend on the padding the IR no longer records)")
         act = op.attr("activation")
         if act is not None and act.kind not in CLAMP_ONLY:
             raise LoweringError(op, f"activation {act.kind} (a lookup table or function) is not lowered yet")
@@ -177,13 +198,20 @@ class _Lowering:
         if block.acc_bits not in ACC_FORMAT:
             raise LoweringError(op, f"{block.acc_bits}-bit accumulators are not lowered yet")
         ifm_zero = ofm_zero = None
-        if kind is OpKind.AVG_POOL and (act is None or act.kind in ("none", "relu", "relu6", "relu_n1_to_1")):
-            ifm_zero = ofm_zero = 0  # the average needs no zero point without a rescale
-        ifm = self.feature_map(op, op.operands[0], False, ifm_zero)
+        pool_scale = None
+        if kind is OpKind.AVG_POOL:
+            kernel_attr = op.attr("kernel")
+            pool_scale, zero = average_pool_scaling(op, tuple(kernel_attr.padding) if kernel_attr else (0, 0, 0, 0))
+            if zero:
+                ifm_zero = ofm_zero = 0
         ofm = self.feature_map(op, op.results[0], True, ofm_zero)
+        if cls is ElementwiseOp:  # its operands may be constants, scalars or swapped: see ``elementwise``
+            ifm = ofm
+        else:
+            ifm = self.feature_map(op, op.operands[0], False, ifm_zero)
         if kind not in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D, OpKind.VECTOR_PRODUCT):
             ifm = ifm.replaced(depth=ofm.depth)  # IFM_DEPTH follows the OFM but for convolutions
-        ifm_shape = _shape4(op, op.operands[0])[1:]
+        ifm_shape = _shape4(op, op.operands[0])[1:] if cls is not ElementwiseOp else (0, 0, 0)
         kernel = op.attr("kernel")
         size, stride, dilation, padding = ((1, 1), (1, 1), (1, 1), (0, 0, 0, 0)) if kernel is None else (
             tuple(kernel.size), tuple(kernel.stride), tuple(kernel.dilation), tuple(kernel.padding))
@@ -196,16 +224,19 @@ class _Lowering:
             "block": EthosuBlock.build(size=(block.ofm_block.height, block.ofm_block.width, block.ofm_block.depth),
                                        ib_end=layout.ifm_end, ab_start=layout.acc_start,
                                        acc=ACC_FORMAT[block.acc_bits]),
-            "rounding": "tfl", "upscale": resampling, "blockdep": 0,
+            "rounding": rounding, "upscale": resampling, "blockdep": 0,
             "kernel": EthosuKernel.build(size=size, stride=stride, dilation=dilation, padding=list(padding),
                                          part_kernel_first=part_kernel),
         }
         if cls is PoolOp:
             attrs["mode"] = "max" if kind is OpKind.MAX_POOL else "average"
+            if pool_scale is not None:
+                attrs["ofm_scale"] = pool_scale
             return [(cls, attrs, (ifm_shape, None))]
         if cls is ElementwiseOp:
             del attrs["kernel"]
-            return [(cls, self.elementwise(op, attrs, layout.ifm2_start), (ifm_shape, _shape4(op, op.operands[1])[1:]))]
+            found, inputs = self.elementwise(op, attrs, layout.ifm2_start)
+            return [(cls, found, inputs)]
         assert buffer is not None
         lowered: list[Lowered] = []
         for (region, address, copy), part, (d0, d1) in zip(self.weight_slices(op, buffer), buffer.ranges,
@@ -224,27 +255,57 @@ class _Lowering:
             lowered.append((cls, sliced, inputs))
         return lowered
 
-    def elementwise(self, op: Operation, attrs: dict, ifm2_start: int) -> dict:
-        """A binary elementwise op's attributes: IFM2 (a feature map of the IFM's shape or
-        broadcast along axes of size 1), the scaling, the IFM2 buffer in SHRAM."""
+    def elementwise(self, op: Operation, attrs: dict, ifm2_start: int) -> tuple[dict, Inputs]:
+        """A binary elementwise op's attributes and input shapes: the IFM2 (a feature map of the
+        IFM's shape or broadcast along axes of size 1, a constant in the read-only data, or a
+        scalar), the operands swapped when the first is the broadcast or scalar one, the scaling."""
         first, second = op.operands[0], op.operands[1]
-        shape1, shape2 = _shape4(op, first)[1:], _shape4(op, second)[1:]
-        if any(a == 1 and b > 1 for a, b in zip(shape1, shape2)):
-            raise LoweringError(op, "an elementwise op broadcasting its first operand is not lowered yet")
-        for value in (first, second):
-            if isinstance(value, OpResult) and value.op.has_trait(ConstantLike):
-                raise LoweringError(op, "an elementwise op with a constant operand is not lowered yet")
-        ifm2 = self.feature_map(op, second, False)
-        ifm2 = FeatureMapAttr.build(dtype=ifm2.dtype, layout=ifm2.layout, region=ifm2.region, bases=ifm2.bases,
-                                    tiles=ifm2.tiles, strides=ifm2.strides, zero_point=ifm2.zero_point)
-        axes = "".join(axis for axis, a, b in zip("hwc", shape1, shape2) if a != b)
+        rank1, rank2 = len(first.type.shape), len(second.type.shape)  # type: ignore[attr-defined]
+        shape1 = _shape4(op, first)[1:] if rank1 else None
+        shape2 = _shape4(op, second)[1:] if rank2 else None
+        swapped = shape1 is None or (shape2 is not None and any(a == 1 and b > 1 for a, b in zip(shape1, shape2)))
+        if swapped:
+            first, second, shape1, shape2 = second, first, shape2, shape1
+        assert shape1 is not None
         found = dict(attrs)
-        found["ifm2"] = ifm2
-        if axes:
-            found["broadcast"] = axes
-        found["block"] = attrs["block"].replaced(ib2_start=ifm2_start)
-        found.update(elementwise_registers(op, 16 if attrs["ifm"].dtype.endswith("16") else 8))
-        return found
+        found["ifm"] = self.operand_map(op, first, attrs["ofm"].depth)
+        if shape2 is None:  # a scalar: its quantised value in IFM2_SCALAR
+            quant = quant_of(second)
+            scale_, zero = (float(quant.scales[0]), int(quant.zero_points[0])) if quant is not None else (1.0, 0)
+            raw = int(constant_array(second).reshape(-1)[0])  # type: ignore[union-attr]
+            found["ifm2_scalar"] = quantise_float32((raw - zero) * scale_, scale_, zero)
+            found["ifm2"] = FeatureMapAttr.build(dtype=_dtype(op, second), layout="NHWC", zero_point=zero)
+        else:
+            ifm2 = self.operand_map(op, second, None)
+            found["ifm2"] = FeatureMapAttr.build(dtype=ifm2.dtype, layout=ifm2.layout, region=ifm2.region,
+                                                 bases=ifm2.bases, tiles=ifm2.tiles, strides=ifm2.strides,
+                                                 zero_point=ifm2.zero_point)
+            axes = "".join(axis for axis, a, b in zip("hwc", shape1, shape2) if a != b)
+            if axes:
+                found["broadcast"] = axes
+            found["block"] = attrs["block"].replaced(ib2_start=ifm2_start)
+        if swapped:
+            found["reversed_operands"] = True
+        found.update(elementwise_registers(op, 8 * _element_bytes(found["ifm"].dtype), swapped))
+        return found, (shape1, shape2)
+
+    def operand_map(self, op: Operation, value: Value, depth: int | None) -> FeatureMapAttr:
+        """An elementwise operand as a feature map: in the scratch, or a constant in the
+        read-only data (``npu.flash`` on the constant); ``depth`` overrides IFM_DEPTH."""
+        if isinstance(value, OpResult) and value.op.has_trait(ConstantLike):
+            flash = value.op.attr(FLASH_ATTR)
+            if not isinstance(flash, FlashAttr):
+                raise LoweringError(op, "a constant operand has no npu.flash (run npu-flash-layout first)")
+            _, height, width, channels = _shape4(op, value)
+            size = _element_bytes(_dtype(op, value))
+            quant = quant_of(value)
+            fm = FeatureMapAttr.build(dtype=_dtype(op, value), layout="NHWC", region=FLASH_REGION,
+                                      bases=[flash.offset, 0, 0, 0], tiles=[height, height, width],
+                                      strides=[channels * size, width * channels * size, size], depth=channels,
+                                      zero_point=int(quant.zero_points[0]) if quant is not None else 0)
+        else:
+            fm = self.feature_map(op, value, False)
+        return fm if depth is None else fm.replaced(depth=depth)
 
 
 def _depth_window(fm: FeatureMapAttr, first: int, end: int) -> FeatureMapAttr:
