@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from npu_opt.dialects.ethosu.attrs import FeatureMapAttr, StreamAttr
 from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp
 from npu_opt.dialects.ethosu.ops_stream import DmaOp
+from npu_opt.hardware.accelerators import SHRAM_BANK_SIZE, AcceleratorConfig
 from npu_opt.ir.core import Operation
+from npu_opt.passes.codegen.lookup_tables import LUT_BYTES
 
 MAX_BLOCKDEP = 3
 """The largest BLOCKDEP: blocks of the previous operation the next one may overlap."""
@@ -72,11 +74,26 @@ Inputs = tuple[Shape, "Shape | None"]
 """A block op's IFM and IFM2 (height, width, depth): the registers hold no IFM height or width."""
 
 
-def accesses_of(op: Operation, inputs: Inputs | None) -> Accesses:
-    """What ``op`` reads and writes (``inputs``: a block op's input shapes)."""
+SHRAM = 0x103
+"""The region key of SHRAM (a DMA's internal destination), as Vela's memory accesses name it."""
+
+
+def _region(mem: object) -> int:
+    return SHRAM if getattr(mem, "internal", False) else mem.region  # type: ignore[attr-defined]
+
+
+def uses_lut(op: Operation) -> bool:
+    """Whether a block op's activation is a table lookup."""
+    act = op.properties.get("activation")
+    return act is not None and op.activation.function.startswith("lut")  # type: ignore[attr-defined]
+
+
+def accesses_of(op: Operation, inputs: Inputs | None, accel: AcceleratorConfig) -> Accesses:
+    """What ``op`` reads and writes (``inputs``: a block op's input shapes), SHRAM included: an
+    operation writes the banks it may use, a table lookup reads the tables."""
     if isinstance(op, DmaOp):
-        return Accesses([(op.src.region, op.src.address, op.src.address + op.length)],
-                        [(op.dst.region, op.dst.address, op.dst.address + op.length)])
+        return Accesses([(_region(op.src), op.src.address, op.src.address + op.length)],
+                        [(_region(op.dst), op.dst.address, op.dst.address + op.length)])
     assert isinstance(op, BlockOp) and inputs is not None
     reads = feature_map_spans(op.ifm, *inputs[0])
     ifm2 = op.properties.get("ifm2")
@@ -86,7 +103,11 @@ def accesses_of(op: Operation, inputs: Inputs | None) -> Accesses:
         stream = op.properties.get(name)
         if stream is not None:
             reads += _stream_spans(getattr(op, name))
-    return Accesses(reads, feature_map_spans(op.ofm, *_ofm_shape(op)))
+    lut = uses_lut(op)
+    if lut:
+        reads.append((SHRAM, accel.shram_lut_address, accel.shram_lut_address + LUT_BYTES))
+    written = [(SHRAM, 0, SHRAM_BANK_SIZE * accel.available_shram_banks(lut))]
+    return Accesses(reads, feature_map_spans(op.ofm, *_ofm_shape(op)) + written)
 
 
 def _row_spans(fm: FeatureMapAttr, shape: tuple[int, int, int], start: tuple[int, int, int],
@@ -122,13 +143,17 @@ def _boxes_meet(a0: tuple[int, int, int], a1: tuple[int, int, int], b0: tuple[in
     return all(min(a1[i], b1[i]) - max(a0[i], b0[i]) > 0 for i in range(3))
 
 
-def blockdep(previous: BlockOp | None, op: BlockOp, inputs: Inputs, ifm_ublock: Shape) -> int:
+def blockdep(previous: BlockOp | None, op: BlockOp, inputs: Inputs, accel: AcceleratorConfig) -> int:
     """BLOCKDEP of ``op`` after the block op ``previous``: how many of ``op``'s first jobs may
     start before ``previous`` has written the OFM blocks they read (0 for a program's first op,
     the maximum when ``op`` reads nothing ``previous`` wrote). ``inputs`` are ``op``'s IFM and
-    IFM2 shapes (y, x, c); ``ifm_ublock`` the accelerator's IFM micro-block (h, w, d)."""
+    IFM2 shapes (y, x, c)."""
     if previous is None:
         return 0
+    if uses_lut(previous) and accel.shram_reserved_end_banks == 0 and not uses_lut(op):
+        return 0  # the op may overwrite the banks of the table the previous one reads
+    ublock = accel.ifm_ublock
+    ifm_ublock = (ublock.height, ublock.width, ublock.depth)
     ifm_shape, ifm2_shape = inputs
     prev_shape = _ofm_shape(previous)
     written = feature_map_spans(previous.ofm, *prev_shape)
@@ -188,11 +213,12 @@ def blockdep(previous: BlockOp | None, op: BlockOp, inputs: Inputs, ifm_ublock: 
     return result
 
 
-def waits(ops: list[Operation], inputs: dict[Operation, Inputs], max_outstanding_dma: int) \
+def waits(ops: list[Operation], inputs: dict[Operation, Inputs], accel: AcceleratorConfig) \
         -> list[tuple[int | None, int | None]]:
     """(kernel_wait, dma_wait) of each op: a DMA waits for the NPU operations it conflicts with,
     an NPU operation for the DMAs, counting how many later ones may stay in flight."""
-    accesses = {op: accesses_of(op, inputs.get(op)) for op in ops}
+    accesses = {op: accesses_of(op, inputs.get(op), accel) for op in ops}
+    max_outstanding_dma = accel.max_outstanding_dma
     dmas: list[Operation] = []
     kernels: list[Operation] = []
     result = []

@@ -12,7 +12,8 @@ from npu_opt.interpreters.npu.arith import explicit_rescale, scale, target_quant
 from npu_opt.ir.core import Operation
 from npu_opt.passes.codegen.weight_bytes import LoweringError
 
-MODES = {"add": "add", "sub": "sub", "mul": "mul", "min": "min", "max": "max"}
+MODES = {"add": "add", "sub": "sub", "mul": "mul", "min": "min", "max": "max", "shl": "shl", "shr": "shr",
+         "clz": "clz"}
 """The binary elementwise operators lowered so far and their NPU mode."""
 GLOBAL_SCALED = ("add", "sub", "mul")
 INPUT_SHIFT = 16
@@ -36,24 +37,29 @@ def _simplified(in1: float, in2: float, out: float) -> tuple[int, int, int, int]
     return a, b, multiplier, shift
 
 
-def elementwise_registers(op: Operation, ifm_bits: int, reversed_operands: bool = False) -> dict:
+def elementwise_registers(op: Operation, ifm_bits: int, reversed_operands: bool = False,
+                          scales: tuple[float | None, float | None, float | None] | None = None) -> dict:
     """The ethosu.elementwise attributes of ``op``'s operator and scaling; ``reversed_operands``:
-    the NPU reads operand 1 as its IFM and operand 0 as its IFM2."""
+    the NPU reads operand 1 as its IFM and operand 0 as its IFM2; ``scales`` overrides the
+    operands' and the OFM's (a table lookup's add of zero keeps the IFM's scale)."""
     interface = costed(op)
     operator = interface.elementwise if interface is not None else None
     mode = MODES.get(operator or "")
     if mode is None:
         raise LoweringError(op, f"elementwise {operator or op.name} is not lowered yet")
-    in1, in2, out = scale(op.operands[0]), scale(op.operands[1]), _output_scale(op)
+    if mode == "clz":
+        return _unary_registers(op, mode)
+    in1, in2, out = scales if scales is not None else (scale(op.operands[0]), scale(op.operands[1]),
+                                                       _output_scale(op))
     if reversed_operands:
         in1, in2 = in2, in1
     explicit = explicit_rescale(op)
     attrs: dict = {"mode": mode, "scale_mode": "opa16_opb16"}
     if mode in GLOBAL_SCALED:
         attrs["global_scale"] = True
-    if mode in ("min", "max"):
-        if explicit is not None:
-            raise LoweringError(op, "a rescaled minimum or maximum is not lowered yet")
+    if mode in ("min", "max", "shl", "shr"):
+        if explicit not in (None, (1, 0)):
+            raise LoweringError(op, f"a {mode} rescaled by {explicit[0]} >> {explicit[1]} is not lowered yet")
         attrs["ofm_scale"] = ScaleAttr.build(scale=1, shift=0)
         return attrs
     if mode == "mul":
@@ -86,6 +92,13 @@ def elementwise_registers(op: Operation, ifm_bits: int, reversed_operands: bool 
     attrs["opa_scale"] = ScaleAttr.build(scale=opa, shift=opa_shift)
     attrs["opb_scale"] = ScaleAttr.build(scale=opb)
     return attrs
+
+
+def _unary_registers(op: Operation, mode: str) -> dict:
+    """A count of leading zeros is not rescaled (OFM_SCALE 1, no global scaling)."""
+    if explicit_rescale(op) not in (None, (1, 0)):
+        raise LoweringError(op, f"a rescaled {mode} is not lowered yet")
+    return {"mode": mode, "scale_mode": "opa16_opb16", "ofm_scale": ScaleAttr.build(scale=1, shift=0)}
 
 
 __all__ = ["elementwise_registers"]

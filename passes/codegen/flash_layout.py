@@ -22,6 +22,13 @@ RECORD_BYTES = 10
 """Bytes of one output channel's scale/bias record."""
 
 
+def is_table_lookup_alone(op: Operation) -> bool:
+    """A table lookup on its own (its table the only other operand): Vela runs it as the add of
+    a scalar zero, a constant of its own in the read-only data."""
+    table = op.lut_operand() if hasattr(op, "lut_operand") else None  # type: ignore[attr-defined]
+    return table is not None and len(op.operands) == 2 and op.operands[1] is table
+
+
 def _raw_bytes(value: Value) -> int:
     return int(value.type.num_elements()) * element_bits(value) // 8  # type: ignore[attr-defined]
 
@@ -56,8 +63,8 @@ class FlashLayout(Pass):
     Linear allocation over the NPU runs in order (Vela's NPU subgraphs); within a run, first a
     range per weighted op of its scale/bias records' size (Vela allocates the op's bias tensor
     there and writes no bytes into it; a transpose convolution's original bias before it) and
-    per other op each constant it reads (a lookup table, an elementwise operand) not placed yet,
-    then each op's buffer; a buffer equal to one already
+    per other op each constant it reads (a lookup table, an elementwise operand) not placed yet
+    (a table lookup on its own has a scalar zero before its table), then each op's buffer; a buffer equal to one already
     placed takes the same offset. Every range is rounded up to 16 bytes."""
 
     def run(self, module: Operation, ctx: PassContext) -> None:
@@ -82,6 +89,8 @@ class FlashLayout(Pass):
                         end += _kept_bias_bytes(op)
                         end += round_up(RECORD_BYTES * int(op.results[0].type.shape[-1]), ALIGNMENT)
                     elif costed(op) is not None and costed(op).kind is not OpKind.DMA:  # type: ignore[union-attr]
+                        if is_table_lookup_alone(op):
+                            end += ALIGNMENT  # Vela's scalar zero added to a table lookup
                         for value in _constant_operands(op):
                             if value not in seen:
                                 seen.add(value)

@@ -3,6 +3,8 @@ registers of each operation and weight DMA as Vela 5.2's legacy generator sets t
 (docs/codegen_design.md)."""
 from __future__ import annotations
 
+import numpy as np
+
 from npu_opt.dialects.ethosu.attrs import (
     ActivationAttr, BlockAttr as EthosuBlock, FeatureMapAttr, KernelAttr as EthosuKernel, MemAttr, StreamAttr,
 )
@@ -10,7 +12,7 @@ from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, Elem
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp, StopOp
 from npu_opt.dialects.npu.execution_order import concat_user, is_view, runs_by_function
 from npu_opt.dialects.npu.interfaces import costed
-from npu_opt.dialects.npu.ops_common import encoding_of, quant_of, storage_of
+from npu_opt.dialects.npu.ops_common import element_bits, encoding_of, quant_of, storage_of
 from npu_opt.dialects.npu.quant import quantise_float32
 from npu_opt.dialects.tfl.shapes import constant_array
 from npu_opt.dialects.npu.perf.ir_adapter import describe_op
@@ -23,7 +25,7 @@ from npu_opt.hardware.op_kind import OpKind
 from npu_opt.hardware.perf.block_config import check_block_config
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.hardware.target import Target
-from npu_opt.interpreters.npu.arith import rounding_of
+from npu_opt.interpreters.npu.arith import rounding_of, scale
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
 from npu_opt.ir.pass_manager import PassContext
@@ -31,20 +33,25 @@ from npu_opt.ir.pass_registry import Pass, register_pass
 from npu_opt.ir.traits import ConstantLike
 from npu_opt.passes.codegen.dependencies import DependencyError, Inputs, blockdep, waits
 from npu_opt.passes.codegen.elementwise import elementwise_registers
-from npu_opt.passes.codegen.pooling import average_pool_scaling
+from npu_opt.passes.codegen.flash_layout import is_table_lookup_alone
+from npu_opt.passes.codegen.lookup_tables import LutPlacer
+from npu_opt.passes.codegen.pooling import average_pool_scaling, reduce_sum_scaling
 from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, weight_buffer_of, weight_stream_of
 
 FLASH_REGION = 0
 SCRATCH_REGION = 1
 FAST_SCRATCH_REGION = 2
-CLAMP_ONLY = ("none", "relu", "relu6", "relu_n1_to_1", "relu0_to_1")
+CLAMP_ONLY = ("none", "relu", "relu6", "relu_n1_to_1", "relu0_to_1", "relu_0_to_1", "clip")
 """npu activations the NPU applies as the OFM clamp alone."""
 ACC_FORMAT = {32: "int32", 40: "int40"}
+DTYPE_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-(1 << 15), (1 << 15) - 1),
+                "int32": (-(1 << 31), (1 << 31) - 1)}
 ROUNDINGS = {"tflite": "tfl", "half_up": "natural", "to_zero": "truncate"}
 """The op's rounding -> OFM_PRECISION's rounding; away from zero is refused (see ``lower``)."""
 KIND_OPS = {OpKind.CONV2D: ConvOp, OpKind.TRANSPOSE_CONV2D: ConvOp, OpKind.VECTOR_PRODUCT: ConvOp,
             OpKind.DEPTHWISE_CONV2D: DepthwiseOp, OpKind.MAX_POOL: PoolOp, OpKind.AVG_POOL: PoolOp,
-            OpKind.ELEMENTWISE_BINARY: ElementwiseOp}
+            OpKind.REDUCE_SUM: PoolOp,
+            OpKind.ELEMENTWISE_BINARY: ElementwiseOp, OpKind.ELEMENTWISE_UNARY: ElementwiseOp}
 """The npu op kinds lowered so far and the ethosu op each becomes."""
 
 
@@ -73,6 +80,24 @@ def _dtype(op: Operation, value: Value) -> str:
     return name  # type: ignore[return-value]
 
 
+def _clamp_without_zero_point(act: object, zero: int, limits: tuple[int, int]) -> tuple[int, int]:
+    """An average pool's clamp when its OFM zero point is written as 0: npu-legalize put the zero
+    point into the bounds (the NPU adds none), Vela's registers hold them without it; a bound at
+    the type's limit (no clamp there) stays."""
+    return tuple(value if value == limit else value - zero  # type: ignore[return-value]
+                 for value, limit in zip((act.min, act.max), limits))  # type: ignore[attr-defined]
+
+
+def _unary_zero(op: Operation) -> int | None:
+    """0 for the IFM zero point of a shift left or count of leading zeros without an activation
+    (Vela drops it there), else None (the quantisation's)."""
+    interface = costed(op)
+    act = op.attr("activation")
+    if interface is not None and interface.elementwise in ("shl", "clz") and (act is None or act.kind == "none"):
+        return 0
+    return None
+
+
 def _element_bytes(dtype: str) -> int:
     return int(dtype.lstrip("u").removeprefix("int")) // 8
 
@@ -84,6 +109,7 @@ class _Lowering:
         self.target = target
         args = func.attr(ARG_ALLOC_ATTR)
         self.arg_allocs = list(args.elements) if isinstance(args, ArrayAttr) else []
+        self.luts = LutPlacer(target.accelerator)
 
     def alloc_of(self, op: Operation, value: Value) -> AllocAttr:
         """The storage of ``value`` (through reshape views), refusing parts of concatenations."""
@@ -126,6 +152,8 @@ class _Lowering:
             strides = [full_depth * size, full_width * full_depth * size, size]
             offset = start[0] * strides[1] + start[1] * strides[0] + start[2] * size
         alloc = self.alloc_of(op, stored)
+        if zero_point is None and dtype == "int32" and not is_ofm:
+            zero_point = 0  # an int32 input's zero point is not applied
         if zero_point is None:
             quant = quant_of(value)
             zero_point = int(quant.zero_points[0]) if quant is not None else 0
@@ -182,8 +210,8 @@ class _Lowering:
             raise LoweringError(op, f"rounding {rounding_of(op)} is not lowered yet (Vela's zero points for it "
                                     "depend on the padding the IR no longer records)")
         act = op.attr("activation")
-        if act is not None and act.kind not in CLAMP_ONLY:
-            raise LoweringError(op, f"activation {act.kind} (a lookup table or function) is not lowered yet")
+        if act is not None and act.kind not in CLAMP_ONLY and act.kind != "lut":
+            raise LoweringError(op, f"activation {act.kind} (a built-in function) is not lowered yet")
         desc = describe_op(op, self.target)
         given = op.attr(BLOCK_ATTR)
         if desc is None or not isinstance(given, BlockAttr):
@@ -204,13 +232,21 @@ class _Lowering:
             pool_scale, zero = average_pool_scaling(op, tuple(kernel_attr.padding) if kernel_attr else (0, 0, 0, 0))
             if zero:
                 ifm_zero = ofm_zero = 0
+        elif kind is OpKind.REDUCE_SUM:
+            pool_scale = reduce_sum_scaling(op)
+        if cls is ElementwiseOp and _unary_zero(op) == 0:
+            ofm_zero = 0
+        if is_table_lookup_alone(op):  # the OFM is written in the IFM's quantisation: the table rescales
+            quant = quant_of(op.operands[0])
+            ofm_zero = int(quant.zero_points[0]) if quant is not None else 0
         ofm = self.feature_map(op, op.results[0], True, ofm_zero)
+        activation, table_copy = self.activation(op, act, ofm.dtype, ofm_zero == 0)
         if cls is ElementwiseOp:  # its operands may be constants, scalars or swapped: see ``elementwise``
             ifm = ofm
         else:
             ifm = self.feature_map(op, op.operands[0], False, ifm_zero)
-        if kind not in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D, OpKind.VECTOR_PRODUCT):
-            ifm = ifm.replaced(depth=ofm.depth)  # IFM_DEPTH follows the OFM but for convolutions
+        if kind not in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D, OpKind.VECTOR_PRODUCT, OpKind.REDUCE_SUM):
+            ifm = ifm.replaced(depth=ofm.depth)  # IFM_DEPTH follows the OFM but for convolutions and sums
         ifm_shape = _shape4(op, op.operands[0])[1:] if cls is not ElementwiseOp else (0, 0, 0)
         kernel = op.attr("kernel")
         size, stride, dilation, padding = ((1, 1), (1, 1), (1, 1), (0, 0, 0, 0)) if kernel is None else (
@@ -219,8 +255,7 @@ class _Lowering:
         layout = block.layout
         attrs = {
             "ifm": ifm, "ofm": ofm,
-            "activation": ActivationAttr.build(function="none", min=act.min if act else -128,
-                                               max=act.max if act else 127),
+            "activation": activation,
             "block": EthosuBlock.build(size=(block.ofm_block.height, block.ofm_block.width, block.ofm_block.depth),
                                        ib_end=layout.ifm_end, ab_start=layout.acc_start,
                                        acc=ACC_FORMAT[block.acc_bits]),
@@ -228,17 +263,21 @@ class _Lowering:
             "kernel": EthosuKernel.build(size=size, stride=stride, dilation=dilation, padding=list(padding),
                                          part_kernel_first=part_kernel),
         }
+        if table_copy is not None:
+            lowered_table: list[Lowered] = [(DmaOp, table_copy, None)]
+        else:
+            lowered_table = []
         if cls is PoolOp:
-            attrs["mode"] = "max" if kind is OpKind.MAX_POOL else "average"
+            attrs["mode"] = {OpKind.MAX_POOL: "max", OpKind.AVG_POOL: "average"}.get(kind, "reduce_sum")
             if pool_scale is not None:
                 attrs["ofm_scale"] = pool_scale
-            return [(cls, attrs, (ifm_shape, None))]
+            return [*lowered_table, (cls, attrs, (ifm_shape, None))]
         if cls is ElementwiseOp:
             del attrs["kernel"]
             found, inputs = self.elementwise(op, attrs, layout.ifm2_start)
-            return [(cls, found, inputs)]
+            return [*lowered_table, (cls, found, inputs)]
         assert buffer is not None
-        lowered: list[Lowered] = []
+        lowered: list[Lowered] = list(lowered_table)
         for (region, address, copy), part, (d0, d1) in zip(self.weight_slices(op, buffer), buffer.ranges,
                                                              zip(buffer.slices, buffer.slices[1:])):
             if copy is not None:
@@ -255,26 +294,84 @@ class _Lowering:
             lowered.append((cls, sliced, inputs))
         return lowered
 
+    def activation(self, op: Operation, act: object, ofm_dtype: str,
+                   zero_dropped: bool = False) -> tuple[ActivationAttr, dict | None]:
+        """ACTIVATION and its clamp (within 16 bits and the OFM type; a table lookup into an
+        int32 OFM clips to int8), and the DMA copying the op's table into SHRAM if needed.
+        ``zero_dropped``: the OFM zero point is written as 0, so the clamp is quantised without it."""
+        low, high = DTYPE_RANGES[ofm_dtype]
+        low, high = max(low, -(1 << 15)), min(high, (1 << 15) - 1)
+        if act is not None:
+            bounds = (act.min, act.max)  # type: ignore[attr-defined]
+            quant = quant_of(op.results[0])
+            if zero_dropped and quant is not None and quant.zero_points[0] != 0:
+                bounds = _clamp_without_zero_point(act, int(quant.zero_points[0]), DTYPE_RANGES[ofm_dtype])
+            low, high = max(low, bounds[0]), min(high, bounds[1])
+        if act is None or act.kind != "lut":  # type: ignore[attr-defined]
+            self.luts.op_without_table()
+            return ActivationAttr.build(function="none", min=low, max=high), None
+        table = op.lut_operand()  # type: ignore[attr-defined]
+        flash = table.op.attr(FLASH_ATTR) if isinstance(table, OpResult) else None
+        if not isinstance(flash, FlashAttr):
+            raise LoweringError(op, "its lookup table has no npu.flash (run npu-flash-layout first)")
+        data = np.ascontiguousarray(constant_array(table)).astype(  # type: ignore[union-attr]
+            f"<{'u' if storage_of(table.type).is_unsigned else 'i'}{element_bits(table) // 8}").tobytes()
+        address, copied = self.luts.place(data)
+        clip = "ofm"
+        if ofm_dtype == "int32":
+            clip, low, high = "int8", max(low, -128), min(high, 127)
+        attr = ActivationAttr.build(function=f"lut{self.luts.slot(address)}", clip=clip, min=low, max=high)
+        copy = None
+        if copied:
+            copy = {"src": MemAttr.build(region=FLASH_REGION, address=flash.offset),
+                    "dst": MemAttr.build(region=3, address=address, internal=True),
+                    "length": round_up(len(data), 16)}
+        return attr, copy
+
     def elementwise(self, op: Operation, attrs: dict, ifm2_start: int) -> tuple[dict, Inputs]:
         """A binary elementwise op's attributes and input shapes: the IFM2 (a feature map of the
         IFM's shape or broadcast along axes of size 1, a constant in the read-only data, or a
         scalar), the operands swapped when the first is the broadcast or scalar one, the scaling."""
+        if is_table_lookup_alone(op):  # the add of a scalar zero, rescaled by the IFM's scale only
+            found = dict(attrs)
+            found["ifm"] = self.operand_map(op, op.operands[0], attrs["ofm"].depth)
+            found["ifm2"] = FeatureMapAttr.build(dtype=found["ifm"].dtype, layout="NHWC", zero_point=0)
+            found["ifm2_scalar"] = 0
+            in_scale = scale(op.operands[0])
+            found.update(elementwise_registers(op, 8 * _element_bytes(found["ifm"].dtype),
+                                               scales=(in_scale, in_scale, in_scale)))
+            return found, (_shape4(op, op.operands[0])[1:], None)
+        if costed(op).kind is OpKind.ELEMENTWISE_UNARY:  # type: ignore[union-attr]
+            found = dict(attrs)
+            found["ifm"] = self.operand_map(op, op.operands[0], attrs["ofm"].depth, _unary_zero(op))
+            found.update(elementwise_registers(op, 8 * _element_bytes(found["ifm"].dtype)))
+            return found, (_shape4(op, op.operands[0])[1:], None)
         first, second = op.operands[0], op.operands[1]
         rank1, rank2 = len(first.type.shape), len(second.type.shape)  # type: ignore[attr-defined]
         shape1 = _shape4(op, first)[1:] if rank1 else None
         shape2 = _shape4(op, second)[1:] if rank2 else None
-        swapped = shape1 is None or (shape2 is not None and any(a == 1 and b > 1 for a, b in zip(shape1, shape2)))
+        ofm_shape = _shape4(op, op.results[0])[1:]
+
+        def constant(value: Value) -> bool:
+            return isinstance(value, OpResult) and value.op.has_trait(ConstantLike)
+        # the primary input is a feature map read whole: a constant or scalar first operand yields to it
+        swapped = ((constant(first) or shape1 is None)
+                   and not (constant(second) or shape2 is None or shape2 != ofm_shape))
+        # a scalar or broadcast operand must be the IFM2
+        swapped = swapped or shape1 is None or (
+            shape2 is not None and any(a == 1 and b > 1 for a, b in zip(shape1, shape2)))
         if swapped:
             first, second, shape1, shape2 = second, first, shape2, shape1
         assert shape1 is not None
         found = dict(attrs)
-        found["ifm"] = self.operand_map(op, first, attrs["ofm"].depth)
+        found["ifm"] = self.operand_map(op, first, attrs["ofm"].depth, _unary_zero(op))
         if shape2 is None:  # a scalar: its quantised value in IFM2_SCALAR
             quant = quant_of(second)
             scale_, zero = (float(quant.scales[0]), int(quant.zero_points[0])) if quant is not None else (1.0, 0)
             raw = int(constant_array(second).reshape(-1)[0])  # type: ignore[union-attr]
             found["ifm2_scalar"] = quantise_float32((raw - zero) * scale_, scale_, zero)
-            found["ifm2"] = FeatureMapAttr.build(dtype=_dtype(op, second), layout="NHWC", zero_point=zero)
+            found["ifm2"] = FeatureMapAttr.build(dtype=_dtype(op, second), layout="NHWC",
+                                                 zero_point=0 if _dtype(op, second) == "int32" else zero)
         else:
             ifm2 = self.operand_map(op, second, None)
             found["ifm2"] = FeatureMapAttr.build(dtype=ifm2.dtype, layout=ifm2.layout, region=ifm2.region,
@@ -289,7 +386,8 @@ class _Lowering:
         found.update(elementwise_registers(op, 8 * _element_bytes(found["ifm"].dtype), swapped))
         return found, (shape1, shape2)
 
-    def operand_map(self, op: Operation, value: Value, depth: int | None) -> FeatureMapAttr:
+    def operand_map(self, op: Operation, value: Value, depth: int | None,
+                    zero_point: int | None = None) -> FeatureMapAttr:
         """An elementwise operand as a feature map: in the scratch, or a constant in the
         read-only data (``npu.flash`` on the constant); ``depth`` overrides IFM_DEPTH."""
         if isinstance(value, OpResult) and value.op.has_trait(ConstantLike):
@@ -302,9 +400,10 @@ class _Lowering:
             fm = FeatureMapAttr.build(dtype=_dtype(op, value), layout="NHWC", region=FLASH_REGION,
                                       bases=[flash.offset, 0, 0, 0], tiles=[height, height, width],
                                       strides=[channels * size, width * channels * size, size], depth=channels,
-                                      zero_point=int(quant.zero_points[0]) if quant is not None else 0)
+                                      zero_point=int(quant.zero_points[0]) if quant is not None and
+                                      _dtype(op, value) != "int32" else 0)
         else:
-            fm = self.feature_map(op, value, False)
+            fm = self.feature_map(op, value, False, zero_point)
         return fm if depth is None else fm.replaced(depth=depth)
 
 
@@ -335,19 +434,17 @@ def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramO
     shapes = [inputs for _, (_, _, inputs) in lowered]
     drafts = [cls.build(attrs=attrs) for cls, attrs, _ in made]
     ifm_shapes = {draft: inputs for draft, inputs in zip(drafts, shapes) if inputs is not None}
-    ublock = target.accelerator.ifm_ublock
     family = "ethos-u65" if target.accelerator.name.startswith("ethos-u65") else "ethos-u55"
     block = Block()
     previous: BlockOp | None = None
     current = run[0]
     try:
-        found = waits(drafts, ifm_shapes, target.accelerator.max_outstanding_dma)
+        found = waits(drafts, ifm_shapes, target.accelerator)
         for draft, (cls, attrs, op), (kernel_wait, dma_wait) in zip(drafts, made, found):
             current = op
             final = dict(attrs)
             if isinstance(draft, BlockOp):
-                final["blockdep"] = blockdep(previous, draft, ifm_shapes[draft],
-                                             (ublock.height, ublock.width, ublock.depth))
+                final["blockdep"] = blockdep(previous, draft, ifm_shapes[draft], target.accelerator)
                 previous = draft
             if kernel_wait is not None:
                 final["kernel_wait"] = kernel_wait

@@ -45,13 +45,31 @@ def average_pool_scaling(op: Operation, padding: tuple[int, ...]) -> tuple[Scale
         return ScaleAttr.build(scale=1, shift=0), True
     ratio = float(np.float32(in_scale) / np.float32(out_quant.scales[0]))
     elements = op.kernel.elements  # type: ignore[attr-defined]
-    bits = 0
-    if elements == 1 and ratio > 1:
-        bits = len(bin(math.ceil(ratio))) - 2 + 1
-    elif elements == 1 and ratio < 1:
-        bits = -(len(bin(math.ceil(1 / ratio))) - 2 - 1)
-    multiplier, shift = pooling_scale(elements, bits)
+    multiplier, shift = pooling_scale(elements, _ratio_bits(ratio) if elements == 1 else 0)
     return ScaleAttr.build(scale=round_away_zero(multiplier * float(np.double(ratio))), shift=shift), True
 
 
-__all__ = ["average_pool_scaling"]
+def reduce_sum_scaling(op: Operation) -> ScaleAttr:
+    """OFM_SCALE of an (unpadded) reduce-sum: its explicit rescale, else the IFM/OFM scale ratio
+    over its one-element window (1 without scales)."""
+    explicit = explicit_rescale(op)
+    if explicit is not None:
+        return ScaleAttr.build(scale=explicit[0], shift=explicit[1])
+    in_scale, out_quant = scale(op.operands[0]), target_quant(op)
+    if in_scale is None or out_quant is None:
+        return ScaleAttr.build(scale=1, shift=0)
+    ratio = float(np.float32(in_scale) / np.float32(out_quant.scales[0]))
+    multiplier, shift = pooling_scale(1, _ratio_bits(ratio))
+    return ScaleAttr.build(scale=round_away_zero(multiplier * float(np.double(ratio))), shift=shift)
+
+
+def _ratio_bits(ratio: float) -> int:
+    """Bits the scale of a one-element window gives up (or gains) for a ratio other than 1."""
+    if ratio > 1:
+        return len(bin(math.ceil(ratio))) - 2 + 1
+    if ratio < 1:
+        return -(len(bin(math.ceil(1 / ratio))) - 2 - 1)
+    return 0
+
+
+__all__ = ["average_pool_scaling", "reduce_sum_scaling"]
