@@ -35,6 +35,7 @@ from npu_opt.dialects.npu.target_attr import target_of  # noqa: E402
 from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled  # noqa: E402
 from npu_opt.passes.codegen.compare import equal_but_placement, first_difference  # noqa: E402
 from npu_opt.passes.codegen.lower_commands import lower_run  # noqa: E402
+from npu_opt.passes.codegen.read_only import read_only_data  # noqa: E402
 from npu_opt.passes.codegen.weight_bytes import LoweringError, weight_buffer_of  # noqa: E402
 from npu_opt.tools import api  # noqa: E402
 
@@ -64,9 +65,9 @@ def vela_outputs(model: Path, config: str, strategy: str, tmp: Path) -> tuple[li
     return [[int(w) for w in op.command_stream] for op in operators], read_only
 
 
-def our_streams(model: Path, config: str, strategy: str) -> tuple[list[list[int] | str], list[bool]]:
-    """npu-opt's stream per NPU run (or the error lowering it) and, per weight buffer placed, whether
-    its bytes are Vela's (filled in by the caller)."""
+def our_streams(model: Path, config: str, strategy: str) -> tuple[list[list[int] | str], list, bytes | str]:
+    """npu-opt's stream per NPU run (or the error lowering it), each weighted op's npu.flash with
+    its weight buffer, and the read-only data (or the error making it)."""
     accelerator, system, memory = CONFIGS[config]
     loaded = api.load(str(model))
     loaded.set_target(accelerator, system_config=system, memory_mode=memory)
@@ -79,19 +80,23 @@ def our_streams(model: Path, config: str, strategy: str) -> tuple[list[list[int]
                 streams.append(encode_program(lower_run(run, block.parent_op(), target)))
             except LoweringError as err:
                 streams.append(str(err))
-    buffers = [(op.attr(FLASH_ATTR), weight_buffer_of(op, target)) for op in loaded.module.walk()
-               if op.attr(FLASH_ATTR) is not None]
-    return streams, buffers  # type: ignore[return-value]
+    placed = [(op.attr(FLASH_ATTR), weight_buffer_of(op, target)) for op in loaded.module.walk()
+              if op.attr(FLASH_ATTR) is not None]
+    try:
+        image: bytes | str = read_only_data(loaded.module, target)
+    except LoweringError as err:
+        image = str(err)
+    return streams, [(flash, buffer) for flash, buffer in placed if buffer is not None], image
 
 
 def compare(model: Path, config: str, strategy: str, tmp: Path) -> dict:
     """One row: counts of runs by outcome, the first issue, the read-only check."""
     reference, read_only = vela_outputs(model, config, strategy, tmp)
     start = time.process_time()
-    ours, buffers = our_streams(model, config, strategy)
+    ours, buffers, image = our_streams(model, config, strategy)
     row = {"model": model.stem, "config": config, "strategy": strategy, "runs": len(reference),
            "identical": 0, "placement": 0, "differing": 0, "not_lowered": 0, "issue": "",
-           "buffers": len(buffers), "buffers_equal": 0, "seconds": 0.0}
+           "buffers": len(buffers), "buffers_equal": 0, "read_only": image == read_only, "seconds": 0.0}
     if len(ours) != len(reference):
         row["issue"] = f"{len(ours)} NPU runs vs Vela's {len(reference)}"
     for index, (mine, theirs) in enumerate(zip(ours, reference)):
@@ -115,28 +120,31 @@ def compare(model: Path, config: str, strategy: str, tmp: Path) -> dict:
 
 def render(rows: list[dict], failures: list[str]) -> str:
     total = {key: sum(r[key] for r in rows) for key in ("runs", "identical", "placement", "differing",
-                                                       "not_lowered", "buffers", "buffers_equal")}
+                                                       "not_lowered", "buffers", "buffers_equal", "read_only")}
     lines = [
         "# Codegen fidelity: npu-opt's command streams against Vela 5.2 (legacy core)", "",
         "Made by `python bench/codegen.py` (see its docstring). Per model, config (A: ethos-u55-128 "
         "Ethos_U55_High_End_Embedded Shared_Sram; B: ethos-u65-256 Ethos_U65_High_End Dedicated_Sram; C: as B "
         "with Dedicated_Sram_384KB) and strategy: Vela's NPU runs (ethos-u operators) and how many of npu-opt's "
         "are byte-identical, equal but for scratch addresses (with the waits/BLOCKDEP they decide), differing, "
-        "or not lowered; the first issue; weight buffers whose bytes at npu.flash equal Vela's read-only data.",
+        "or not lowered; the first issue; weight buffers whose bytes at npu.flash equal Vela's read-only data, "
+        "and whether the whole read-only data (passes/codegen/read_only.py) is Vela's.",
         "",
         f"Totals: {total['runs']} runs; {total['identical']} byte-identical, {total['placement']} equal but for "
         f"scratch addresses, {total['differing']} differing, {total['not_lowered']} not lowered; "
-        f"{total['buffers_equal']} of {total['buffers']} weight buffers at Vela's offsets with Vela's bytes.",
+        f"{total['buffers_equal']} of {total['buffers']} weight buffers at Vela's offsets with Vela's bytes; "
+        f"the whole read-only data byte-identical in {total['read_only']} of {len(rows)} rows.",
         "",
-        "| model | cfg | strategy | runs | identical | placement only | differing | not lowered | buffers equal | first issue |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| model | cfg | strategy | runs | identical | placement only | differing | not lowered | buffers equal | "
+        "read-only data | first issue |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         issue = r["issue"].replace("|", "\\|")
         issue = issue if len(issue) <= 220 else issue[:217] + "..."
         lines.append(f"| {r['model']} | {r['config']} | {r['strategy']} | {r['runs']} | {r['identical']} | "
                      f"{r['placement']} | {r['differing']} | {r['not_lowered']} | {r['buffers_equal']}/{r['buffers']} | "
-                     f"{issue} |")
+                     f"{'equal' if r['read_only'] else 'differs'} | {issue} |")
     if failures:
         lines += ["", "Not compared:", ""] + [f"- {f}" for f in failures]
     return "\n".join(lines) + "\n"
