@@ -434,7 +434,6 @@ def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramO
     shapes = [inputs for _, (_, _, inputs) in lowered]
     drafts = [cls.build(attrs=attrs) for cls, attrs, _ in made]
     ifm_shapes = {draft: inputs for draft, inputs in zip(drafts, shapes) if inputs is not None}
-    family = "ethos-u65" if target.accelerator.name.startswith("ethos-u65") else "ethos-u55"
     block = Block()
     previous: BlockOp | None = None
     current = run[0]
@@ -454,7 +453,7 @@ def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramO
     except DependencyError as err:
         raise LoweringError(current, str(err)) from None
     block.append(StopOp.build(attrs={"mask": 0xFFFF}))
-    attrs = {"parallel_mode": target.accelerator.cores - 1} if family == "ethos-u65" else {}
+    attrs = {"parallel_mode": target.accelerator.cores - 1} if target.accelerator.is_u65 else {}
     return ProgramOp.build(attrs=attrs, regions=[Region([block])])  # type: ignore[return-value]
 
 
@@ -466,10 +465,12 @@ def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramO
 class LowerCommands(Pass):
     """Lower each NPU run of a scheduled module to an ``ethosu.program`` appended to the module.
 
-    Handled so far: convolutions, depthwise convolutions, vector products, transpose
-    convolutions and max/average pooling over whole feature maps in one tile (no cascades, no
-    stripes), with weights read in place or copied whole by one DMA. Anything else is an error
-    at the op naming what is not handled, and no program is written."""
+    Handled so far: convolutions, depthwise and transpose convolutions, vector products, max and
+    average pooling, reduce-sums, binary elementwise operations (add, sub, mul, min, max, shifts)
+    and leading-zero counts over whole feature maps or slice views in one tile, with weights
+    read in place or streamed by DMAs per depth slice, and lookup tables copied into SHRAM; not
+    cascades, stripes or concatenation writers. Anything else is an error at the op naming what
+    is not handled, and no program is written."""
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
