@@ -47,10 +47,18 @@ def _unplaced(op: Operation) -> dict:
 
 def equal_but_placement(ours: list[int], reference: list[int]) -> bool:
     """Whether the two streams have the same ops with the same registers but for the scratch
-    addresses and the waits and BLOCKDEP that follow from them."""
+    addresses and the waits and BLOCKDEP that follow from them, the first difference being an
+    address (a wait or BLOCKDEP differing first is not put down to the placement)."""
     mine, theirs = (list(decode_words(words).regions[0].blocks[0].ops) for words in (ours, reference))
-    return len(mine) == len(theirs) and all(
-        a.name == b.name and _unplaced(a) == _unplaced(b) for a, b in zip(mine, theirs))
+    if len(mine) != len(theirs) or not all(a.name == b.name and _unplaced(a) == _unplaced(b)
+                                           for a, b in zip(mine, theirs)):
+        return False
+    for a, b in zip(mine, theirs):
+        differing = [key for key in sorted(set(a.properties) | set(b.properties))
+                     if a.properties.get(key) != b.properties.get(key)]
+        if differing:
+            return any(key not in PLACEMENT_DEPENDENT for key in differing)
+    return True
 
 
 __all__ = ["PLACEMENT_DEPENDENT", "equal_but_placement", "first_difference"]
