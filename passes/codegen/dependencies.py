@@ -181,7 +181,9 @@ def blockdep(previous: BlockOp | None, op: BlockOp, inputs: Inputs, accel: Accel
                  -(-((op.block.size[1] - 1) * sx + min(64, (kw - 1) * dx + 1)) // ifm_ublock[1]) * ifm_ublock[1],
                  ifm_block_depth)
     depth_jobs = -(-ifm_shape[2] // ifm_block_depth)
-    same_layout = read_shape == prev_shape and read_fm.tiles == previous.ofm.tiles
+    # the same tensor read as written (shape, tiles and their bases): compare coordinates, else bytes
+    same_layout = (read_shape == prev_shape and read_fm.tiles == previous.ofm.tiles
+                   and read_fm.bases == previous.ofm.bases)
     result = MAX_BLOCKDEP
     elapsed = 0
     for forward in range(MAX_BLOCKDEP):
