@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import sysconfig
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -22,6 +23,18 @@ CORPUS_ENV = "NPU_OPT_CORPUS"
 
 CORPUS_HINT = ("the corpus is ../shared/corpus beside the repository, see its README.md; "
                f"give another copy with --corpus DIR or {CORPUS_ENV}=DIR")
+
+
+def console_script(name: str) -> str:
+    """The console script of the environment running this bench (not a version-manager shim in
+    front of another environment's), so a bench measures the checkout it was started from."""
+    candidate = Path(sysconfig.get_path("scripts")) / name
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which(name)
+    if found is None:
+        raise RuntimeError(f"'{name}' is not installed")
+    return found
 
 
 def default_corpus() -> Path:

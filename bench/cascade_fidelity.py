@@ -70,7 +70,7 @@ def our_cascades(model: Path, config: str, work: Path, cache: int | None) -> Cas
         subprocess.run(["npu-translate", "--import-tflite", str(model), "-o", str(imported)], check=True)
     passes = ("npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors,npu-select-block-config,"
               "npu-form-cascades")
-    out = subprocess.run(["npu-opt", str(imported), f"--pass={passes}", f"--target={accel}",
+    out = subprocess.run([bi.console_script("npu-opt"), str(imported), f"--pass={passes}", f"--target={accel}",
                           f"--system-config={system}", f"--memory-mode={mode}", "--elide-large-constants", "64",
                           *([] if cache is None else [f"--arena-cache-size={cache}"])],
                          capture_output=True, text=True, check=True).stdout

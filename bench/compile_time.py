@@ -92,7 +92,7 @@ def run_child(command: list[str], env: dict[str, str] | None = None) -> Usage:
 
 def npu_opt_head() -> list[str]:
     """How a user starts npu-opt: the console script when installed, else the module."""
-    tool = shutil.which("npu-opt")
+    tool = bi.console_script("npu-opt")
     return [tool] if tool else [sys.executable, "-m", "npu_opt.tools.npu_opt"]
 
 

@@ -44,7 +44,7 @@ def _run(model: Path, config: str, pipeline: str) -> tuple[str, str]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.mlir"
         proc = subprocess.run(
-            ["npu-opt", str(model), f"--pass={pipeline}", f"--target={target}",
+            [bi.console_script("npu-opt"), str(model), f"--pass={pipeline}", f"--target={target}",
              f"--system-config={system}", f"--memory-mode={mode}", "-o", str(out)],
             capture_output=True, text=True)
         if proc.returncode != 0:

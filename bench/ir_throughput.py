@@ -36,7 +36,6 @@ import stat
 import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -399,17 +398,6 @@ def run_command(argv: list[str], runs: int, expect: str | None = None,
             "cpu_median": statistics.median(cpus), "peak_rss": max(rsss)}
 
 
-def console_script(name: str) -> str:
-    """The installed console script itself (not a version-manager shim in front of it)."""
-    candidate = Path(sysconfig.get_path("scripts")) / name
-    if candidate.exists():
-        return str(candidate)
-    found = shutil.which(name)
-    if found is None:
-        raise RuntimeError(f"'{name}' is not installed")
-    return found
-
-
 # ---------------------------------------------------------------------------------------------
 # The run
 # ---------------------------------------------------------------------------------------------
@@ -459,7 +447,7 @@ def measure(quick: bool, keep: Path | None, started: float, num_ops: int = NUM_O
     xdsl_ops = num_ops if full_xdsl else quick_ops
     r: dict[str, Any] = {"quick": quick, "machine": _machine(rev), "num_ops": num_ops,
                          "xdsl_ops": xdsl_ops, "blob_bytes": blob_bytes, "rev": rev}
-    xdsl_opt = console_script("xdsl-opt")
+    xdsl_opt = bi.console_script("xdsl-opt")
 
     work = Path(tempfile.mkdtemp(prefix="npu-opt-bench-")) if keep is None else keep
     work.mkdir(parents=True, exist_ok=True)
@@ -467,7 +455,7 @@ def measure(quick: bool, keep: Path | None, started: float, num_ops: int = NUM_O
         source: Path | None = None
         base_env = dict(os.environ)
         if rev is None:
-            npu_opt = [console_script("npu-opt")]
+            npu_opt = [bi.console_script("npu-opt")]
             r["npu_opt_path"] = npu_opt[0]
             r["npu_opt_on_path"] = shutil.which("npu-opt")
         else:

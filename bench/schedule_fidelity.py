@@ -139,7 +139,7 @@ def run_one(corpus: Path, model: str, config: str, strategy: str, overlap: str =
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "summary.csv"
         scheduled = Path(tmp) / "scheduled.mlir"
-        command = ["nice", "-n", "10", "npu-opt", str(model_path(corpus, model)),
+        command = ["nice", "-n", "10", bi.console_script("npu-opt"), str(model_path(corpus, model)),
                    f"--pass=schedule{{optimise={strategy}{option}}}",
                    f"--target={accel}", f"--system-config={system}", f"--memory-mode={mode}",
                    f"--summary-csv={out}", f"--perf-report={Path(tmp) / 'ops.csv'}", "-o", str(scheduled)]
@@ -167,7 +167,7 @@ def dropped_costs(scheduled: Path, tmp: Path) -> list[tuple[str, float]]:
         return []
     hidden = tmp / "hidden.mlir"
     hidden.write_text(text.replace(", npu.unhidden", "").replace("npu.unhidden, ", ""), encoding="utf-8")
-    subprocess.run(["npu-opt", str(hidden), "--pass=npu-estimate", f"--perf-report={tmp / 'hidden.csv'}",
+    subprocess.run([bi.console_script("npu-opt"), str(hidden), "--pass=npu-estimate", f"--perf-report={tmp / 'hidden.csv'}",
                     "-o", "/dev/null"], capture_output=True, text=True, check=True)
     ours, before = _op_cycles(tmp / "ops.csv"), _op_cycles(tmp / "hidden.csv")
     return [(name, cycles - before[name]) for name, cycles in ours.items()

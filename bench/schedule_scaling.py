@@ -37,7 +37,7 @@ from throughput_imported import imported_chain_text  # noqa: E402
 
 def run_once(path: Path, target: str, pipeline: str = "schedule") -> tuple[float, float, int]:
     """CPU seconds, peak MB and exit status of one scheduling run."""
-    command = ["npu-opt", str(path), f"--pass={pipeline}", f"--target={target}", "-o", "/dev/null"]
+    command = [bi.console_script("npu-opt"), str(path), f"--pass={pipeline}", f"--target={target}", "-o", "/dev/null"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     assert process.stderr is not None

@@ -21,16 +21,13 @@ def _mlir_to_dot(args: argparse.Namespace) -> int:
     import npu_opt.dialects  # noqa: F401
     from npu_opt.ir.dataflow import function_graph
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError
-    from npu_opt.ir.parser import ParseOptions, parse_module
-    from npu_opt.tools.output import decode_utf8, read_input, write_output
+    from npu_opt.tools.output import parse_text, read_input, write_output
 
     sources = SourceManager()
     engine = DiagnosticEngine(sources)
     try:
         name, data = read_input(args.input)
-        text = decode_utf8(name, data)
-        sources.add(name, text)
-        module = parse_module(text, name, ParseOptions(args.allow_unregistered_dialect))
+        module = parse_text(name, data, sources, args.allow_unregistered_dialect)
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1
@@ -90,7 +87,8 @@ TRANSLATIONS: dict[str, tuple[Translation, str]] = {
     "import-tflite": (_import_tflite, "TFLite flatbuffer (.tflite) to tfl dialect IR"),
     "export-tflite": (_export_tflite, "tfl dialect IR to a TFLite flatbuffer (.tflite)"),
     "export-vela-raw": (_export_vela_raw, "a compiled model (tfl.ethos_u) to Vela's raw output (.npz)"),
-    "decode-command-stream": (_decode_command_stream, "Ethos-U command stream (.bin, 32-bit words) to ethosu IR"),
+    "decode-command-stream": (_decode_command_stream,
+                              "Ethos-U command streams (words, a driver payload, a compiled .tflite) to ethosu IR"),
     "encode-command-stream": (_encode_command_stream, "an ethosu.program to its Ethos-U command stream (.bin)"),
 }
 

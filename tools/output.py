@@ -6,7 +6,13 @@ import os
 import sys
 import tempfile
 
+from typing import TYPE_CHECKING
+
 from npu_opt.ir.diagnostics import UserError
+
+if TYPE_CHECKING:
+    from npu_opt.ir.core import Operation
+    from npu_opt.ir.diagnostics import SourceManager
 
 
 def _umask() -> int:
@@ -81,8 +87,12 @@ def check_suffix(flag: str, path: str, suffixes: tuple[str, ...], written: str) 
     raise UserError(f"{flag} '{path}': {written}; give a file name ending in {names}")
 
 
-write_output_bytes = write_output
-"""Kept for callers that write binary models; write_output takes bytes too."""
+def write_binary(path: str, content: bytes, what: str) -> None:
+    """Write binary ``content`` (``what``: "a .tflite file", ...) as write_output does, refusing a
+    terminal as stdout."""
+    if path == "-" and sys.stdout.isatty():
+        raise UserError(f"refusing to write {what} to the terminal; give -o FILE")
+    write_output(path, content)
 
 
 def read_input(path: str) -> tuple[str, bytes]:
@@ -94,6 +104,15 @@ def read_input(path: str) -> tuple[str, bytes]:
             return path, stream.read()
     except OSError as err:
         raise UserError(f"cannot open input file '{path}': {err.strerror}") from None
+
+
+def parse_text(name: str, data: bytes, sources: "SourceManager", allow_unregistered_dialect: bool = False) -> "Operation":
+    """The module of IR text ``data`` from file ``name`` (its text added to ``sources`` for
+    diagnostics); UserError for bad input."""
+    from npu_opt.ir.parser import ParseOptions, parse_module  # (lark: text inputs only)
+    text = decode_utf8(name, data)
+    sources.add(name, text)
+    return parse_module(text, name, ParseOptions(allow_unregistered_dialect))
 
 
 def decode_utf8(name: str, data: bytes) -> str:

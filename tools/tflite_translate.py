@@ -42,9 +42,8 @@ def import_tflite_main(args: argparse.Namespace) -> int:
 def export_tflite_main(args: argparse.Namespace) -> int:
     """Parse and verify IR (or import a .tflite file) and write it as a TFLite flatbuffer."""
     import npu_opt.dialects  # noqa: F401 - registers dialects
-    from npu_opt.ir.parser import ParseOptions, parse_module
     from npu_opt.ir.verifier import verify
-    from npu_opt.tools.output import decode_utf8, read_input, write_output_bytes
+    from npu_opt.tools.output import parse_text, read_input, write_binary
     from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite, is_tflite
 
     sources = SourceManager()
@@ -54,14 +53,10 @@ def export_tflite_main(args: argparse.Namespace) -> int:
         if is_tflite(data):
             module = import_tflite(data, name)
         else:
-            text = decode_utf8(name, data)
-            sources.add(name, text)
-            module = parse_module(text, name, ParseOptions(args.allow_unregistered_dialect))
+            module = parse_text(name, data, sources, args.allow_unregistered_dialect)
         if not verify(module, engine):
             return 1
-        if args.output == "-" and sys.stdout.isatty():
-            raise UserError("refusing to write a binary .tflite file to the terminal; give -o FILE")
-        write_output_bytes(args.output, export_tflite(module))
+        write_binary(args.output, export_tflite(module), "a binary .tflite file")
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1
@@ -78,9 +73,8 @@ def export_vela_raw_main(args: argparse.Namespace) -> int:
     from npu_opt.dialects.tfl.tflite.ethosu_raw import raw_bytes, raw_files
     from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
     from npu_opt.hardware.target import resolve_target
-    from npu_opt.ir.parser import ParseOptions, parse_module
     from npu_opt.ir.verifier import verify
-    from npu_opt.tools.output import decode_utf8, read_input, write_output_bytes
+    from npu_opt.tools.output import parse_text, read_input, write_binary
     from npu_opt.tools.target_options import prepare_target
 
     sources = SourceManager()
@@ -94,9 +88,7 @@ def export_vela_raw_main(args: argparse.Namespace) -> int:
                                 request.arena_cache_size, request.config)
         name, data = read_input(args.input)
         if not is_tflite(data):
-            text = decode_utf8(name, data)
-            sources.add(name, text)
-            module = parse_module(text, name, ParseOptions(args.allow_unregistered_dialect))
+            module = parse_text(name, data, sources, args.allow_unregistered_dialect)
             if not verify(module, engine):
                 return 1
             data = export_tflite(module)
@@ -116,9 +108,7 @@ def export_vela_raw_main(args: argparse.Namespace) -> int:
         if len(files) > 1:
             raise UserError(f"{name}: {len(files)} subgraphs hold ethos-u operators; the raw format "
                             "writes one file per subgraph, and -o names one")
-        if args.output == "-" and sys.stdout.isatty():
-            raise UserError("refusing to write a binary .npz file to the terminal; give -o FILE")
-        write_output_bytes(args.output, raw_bytes(next(iter(files.values()))))
+        write_binary(args.output, raw_bytes(next(iter(files.values()))), "a binary .npz file")
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1

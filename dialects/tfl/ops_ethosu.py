@@ -1,15 +1,17 @@
 """``tfl.ethos_u``: a compiled NPU program as TFLite Micro's Ethos-U kernel runs it (the
 ``ethos-u`` CUSTOM operator of a Vela-compiled .tflite). Its operands and results are only the
-feature maps; the command stream, the read-only data and the scratch areas are attributes, since
-they are properties of the compiled program, not values of the graph. Why it is an op of its
-own rather than a ``tfl.custom``: docs/deployable_tflite.md."""
+feature maps; its commands are an ``ethosu.program`` in its region (or, for a stream that does not
+decode, the words), the read-only data and scratch areas attributes. docs/deployable_tflite.md
+says why it is an op of its own."""
 from __future__ import annotations
 
 from npu_opt.ir.attributes import DenseElementsAttr, DenseResourceAttr
 from npu_opt.ir.constraints import AnyTensor, ArrayAttrC, ElementsAttrC, IntAttrC, StrAttrC
 from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
+from npu_opt.ir.traits import IsolatedFromAbove, NoTerminator, SingleBlock
 from npu_opt.ir.types import IntegerType, RankedTensorType
 
+from npu_opt.dialects.ethosu.ops_stream import ProgramOp
 from npu_opt.dialects.tfl.common import TFL, TflOp
 
 _U32 = IntegerType(32, "unsigned")
@@ -27,8 +29,9 @@ def _vector_of(attr: object, element: IntegerType) -> bool:
 
 @TFL.op
 class EthosUOp(TflOp):
-    """An ``ethos-u`` operator: ``command_stream`` holds the NPU's register command stream
-    (ui32 words, the driver header stripped), ``read_only`` the bytes of its read-only tensor
+    """An ``ethos-u`` operator: its region holds the ``ethosu.program`` of its command stream, or
+    when the stream does not decode ``command_stream`` holds it (ui32 words, the driver header
+    stripped); ``read_only`` the bytes of its read-only tensor
     (encoded weights, scales and biases, LUTs), ``scratch_size``/``fast_scratch_size`` the bytes
     of its scratch areas and ``scratch_offset``/``fast_scratch_offset`` their arena offsets;
     ``npu_config``/``npu_id`` the CONFIG and ID register values the driver payload carries.
@@ -36,8 +39,9 @@ class EthosUOp(TflOp):
     scratch) in the file."""
 
     OP_NAME = "tfl.ethos_u"
+    traits = (SingleBlock(), NoTerminator(), IsolatedFromAbove())
     input = OperandDef(AnyTensor, variadic=True)
-    command_stream = AttrDef(ElementsAttrC())
+    command_stream = AttrDef(ElementsAttrC(), optional=True)
     read_only = AttrDef(ElementsAttrC())
     scratch_size = AttrDef(IntAttrC(64, min_value=0))
     fast_scratch_size = AttrDef(IntAttrC(64, min_value=0))
@@ -48,8 +52,28 @@ class EthosUOp(TflOp):
     tensor_names = AttrDef(ArrayAttrC(StrAttrC()), optional=True)
     output = ResultDef(AnyTensor, variadic=True)
 
+    @property
+    def program(self) -> ProgramOp | None:
+        """The ``ethosu.program`` of its region, or None when it keeps the words."""
+        if not self.regions or not self.regions[0].blocks:
+            return None
+        ops = list(self.regions[0].blocks[0].ops)
+        return ops[0] if len(ops) == 1 else None
+
     def verify_shapes(self) -> None:
-        if not _vector_of(self.attr("command_stream"), _U32):
+        words = self.attr("command_stream")
+        if len(self.regions) > 1 or (self.regions and len(self.regions[0].blocks) != 1):
+            raise VerifyError("takes at most one region, of one block")
+        if self.regions:
+            ops = list(self.regions[0].blocks[0].ops)
+            if len(ops) != 1 or not isinstance(ops[0], ProgramOp):
+                raise VerifyError(f"its region must hold one ethosu.program, not {len(ops)} ops"
+                                  + (f" ('{ops[0].name}')" if len(ops) == 1 else ""))
+            if words is not None:
+                raise VerifyError("has both an ethosu.program and command_stream words; one stream needs one")
+        elif words is None:
+            raise VerifyError("needs its commands: an ethosu.program in its region or command_stream words")
+        elif not _vector_of(words, _U32):
             raise VerifyError(f"command_stream must be a 1-D tensor of ui32 words, not "
                               f"'{getattr(self.attr('command_stream'), 'type', None)}'")
         if not _vector_of(self.attr("read_only"), _U8):

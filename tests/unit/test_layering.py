@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import networkx as nx
@@ -17,10 +18,21 @@ def _layer_of(module: str) -> str:
     return parts[1] if parts[0] == "npu_opt" and len(parts) > 1 else parts[0]
 
 
-def _imports(path: Path) -> set[str]:
+@functools.lru_cache(maxsize=None)
+def _import_nodes(path: Path) -> tuple[tuple[ast.Import | ast.ImportFrom, bool], ...]:
+    """Each import statement of ``path``, and whether it sits in an ``if TYPE_CHECKING:`` block
+    (parsed once: every test of this file walks the same sources)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+                   for stmt in block.body for node in ast.walk(stmt)}
+    return tuple((node, id(node) in typing_only) for node in ast.walk(tree)
+                 if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
+def _imports(path: Path) -> set[str]:
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node, _ in _import_nodes(path):
         if isinstance(node, ast.Import):
             found.update(_layer_of(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -31,10 +43,9 @@ def _imports(path: Path) -> set[str]:
 def _bare_layer_imports(path: Path) -> set[str]:
     """Imports of a layer outside the npu_opt namespace ('from ir.core import ...'): these would load
     a second copy of the module (or fail in an installed wheel)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
-    names += [node.module for node in ast.walk(tree)
-              if isinstance(node, ast.ImportFrom) and node.module and node.level == 0]
+    nodes = [node for node, _ in _import_nodes(path)]
+    names = [alias.name for node in nodes if isinstance(node, ast.Import) for alias in node.names]
+    names += [node.module for node in nodes if isinstance(node, ast.ImportFrom) and node.module and node.level == 0]
     return {name for name in names if name.split(".")[0] in LAYERS}
 
 
@@ -87,13 +98,9 @@ def _runtime_imports(path: Path, modules: set[str], typing_too: bool = False) ->
     """The npu_opt modules ``path`` imports when it runs, function-local imports included and
     ``if TYPE_CHECKING:`` blocks left out unless ``typing_too``; ``from package import module``
     imports the module."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = set() if typing_too else {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
-                   and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
-                   for stmt in block.body for node in ast.walk(stmt)}
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
+    for node, typing_only in _import_nodes(path):
+        if typing_only and not typing_too:
             continue
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in modules)

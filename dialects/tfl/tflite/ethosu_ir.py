@@ -6,10 +6,13 @@ from typing import Any
 
 import numpy as np
 
+from npu_opt.dialects.ethosu.decode import decode_words
+from npu_opt.dialects.ethosu.encode import encode_program
 from npu_opt.dialects.tfl.ops_ethosu import ARENA_OFFSETS
 from npu_opt.dialects.tfl.tflite.ethosu_custom import EthosUOperator, PayloadHeader, Subgraph
 from npu_opt.ir.attributes import ArrayAttr, DenseResourceAttr, IntegerAttr, ResourceBlob, StringAttr
-from npu_opt.ir.core import Operation
+from npu_opt.ir.core import Block, Operation, Region
+from npu_opt.hardware.errors import CommandStreamError
 from npu_opt.ir.diagnostics import UserError
 from npu_opt.ir.types import I64, IntegerType, RankedTensorType
 
@@ -46,6 +49,29 @@ def ethos_u_attrs(op: EthosUOperator, graph: Subgraph, stream_key: str, read_onl
     }
 
 
+def decoded_region(attrs: dict[str, Any]) -> list[Region]:
+    """The region of a tfl.ethos_u op holding the ethosu.program of ``attrs``' command stream,
+    which then leaves ``attrs``; no region (the words kept) when the stream does not decode."""
+    words = np.frombuffer(attrs["command_stream"].blob.data, dtype="<u4")
+    try:
+        program = decode_words(words.tolist())
+    except CommandStreamError:
+        return []
+    del attrs["command_stream"]
+    block = Block()
+    block.append(program)
+    return [Region([block])]
+
+
+def command_words(op: Operation) -> np.ndarray:
+    """The command stream of a tfl.ethos_u op as little-endian words: its program's encoding, or
+    the words it keeps."""
+    program = getattr(op, "program", None)
+    if program is not None:
+        return np.asarray(encode_program(program), dtype="<u4")
+    return np.frombuffer(blob_bytes(op, "command_stream"), dtype="<u4")
+
+
 def blob_bytes(op: Operation, key: str) -> memoryview:
     """The bytes of a dense or dense_resource attribute of a tfl.ethos_u op."""
     attr = op.attr(key)
@@ -63,4 +89,5 @@ def int_attr(op: Operation, key: str, default: int = 0) -> int:
     return attr.value if isinstance(attr, IntegerAttr) else default
 
 
-__all__ = ["ARENA_OFFSETS", "offsets_attr", "ethos_u_attrs", "blob_bytes", "int_attr"]
+__all__ = ["ARENA_OFFSETS", "offsets_attr", "ethos_u_attrs", "decoded_region", "command_words", "blob_bytes",
+           "int_attr"]

@@ -31,7 +31,7 @@ from npu_opt.dialects.tfl.tflite import schema as S
 from npu_opt.dialects.tfl.tflite.ethosu_custom import (
     ETHOS_U_CODE, NPU_CUSTOM_OPTIONS, OFFLINE_ALLOCATION, ROLES, ContainerError, PayloadHeader,
 )
-from npu_opt.dialects.tfl.tflite.ethosu_ir import ARENA_OFFSETS, blob_bytes, int_attr
+from npu_opt.dialects.tfl.tflite.ethosu_ir import ARENA_OFFSETS, blob_bytes, command_words, int_attr
 from npu_opt.dialects.tfl.tflite.ethosu_layout import vela_layout
 from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
 from npu_opt.dialects.tfl.tflite.ethosu_writer import write_compiled
@@ -222,7 +222,10 @@ class _SubgraphExporter:
 
     def ethos_u(self, op: Operation) -> _Operator:
         """The ethos-u CUSTOM operator of a tfl.ethos_u op, its memory tensors first."""
-        words = np.frombuffer(blob_bytes(op, "command_stream"), dtype="<u4")
+        try:
+            words = command_words(op)
+        except UserError as err:
+            raise UserError(f"cannot export '{op.name}': {err.diagnostic.message}", op.diag_location()) from None
         header = PayloadHeader.for_npu(int_attr(op, "npu_config"), int_attr(op, "npu_id"))
         try:
             payload = header.payload(words)

@@ -28,7 +28,7 @@ from npu_opt.dialects.tfl.tflite import schema as S
 from npu_opt.dialects.tfl.tflite.ethosu_custom import (
     OFFLINE_ALLOCATION, CompiledModel, ContainerError, EthosUOperator, Subgraph,
 )
-from npu_opt.dialects.tfl.tflite.ethosu_ir import ethos_u_attrs, offsets_attr
+from npu_opt.dialects.tfl.tflite.ethosu_ir import decoded_region, ethos_u_attrs, offsets_attr
 from npu_opt.dialects.tfl.tflite.ethosu_reader import has_ethos_u, read_compiled
 from npu_opt.dialects.tfl.tflite.flatbuf import Buffer, FlatBufferError, Table
 
@@ -474,7 +474,7 @@ class _SubgraphImporter:
             attrs = ethos_u_attrs(npu, self.compiled, stream_key, self.model.blob(buffer, npu.read_only))
         except ValueError as err:
             raise TFLiteError(f"{reader}: {err}") from None
-        return EthosUOp.build(operands, result_types, attrs, location=location)
+        return EthosUOp.build(operands, result_types, attrs, decoded_region(attrs), location=location)
 
     def _options(self, table: Table, builtin: str, reader: str) -> dict[str, Any]:
         """The attributes of a dialect op from its builtin options table (or the defaults)."""

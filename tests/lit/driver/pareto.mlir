@@ -5,9 +5,8 @@
 // (monotone=false: the search directed at its budget alone, whose steps these checks pin;
 // tests/unit/passes/schedule/test_search_monotone.py sweeps the default, monotone search.)
 // RUN: rm -f %t.csv %t.plain.csv %t.pdf %t.fill.csv
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' -o /dev/null --pareto=%t.csv
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' -o /dev/null --summary --pareto=%t.csv | %filecheck %s --check-prefix=SUMMARY
 // RUN: %filecheck %s --check-prefix=CSV < %t.csv
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' -o /dev/null --summary | %filecheck %s --check-prefix=SUMMARY
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=14496 monotone=false}' -o /dev/null --summary --pareto=%t.fill.csv | %filecheck %s --check-prefix=FILL
 // RUN: %filecheck %s --check-prefix=FILLCSV < %t.fill.csv
 // RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u55-128 --pass='schedule{sram-budget=100000 monotone=false}' -o /dev/null --summary --pareto=%t.size.csv | %filecheck %s --check-prefix=SIZE

@@ -9,6 +9,10 @@
 // RUN: diff %t.mlir %t.again.mlir
 // RUN: %npu_translate --encode-command-stream %t.again.mlir -o %t.again.bin
 // RUN: diff %t.again.bin %S/../../data/ethosu/u65-256/conv_0.bin
+// The streams of a .tflite Vela compiled (one program per ethos-u operator), and the stream in a
+// driver payload (COP1, a config, NOPs, then the stream: here a lone stop).
+// RUN: %npu_translate --decode-command-stream %S/../../data/vela/compiled/conv.u55-128.legacy.tflite | %filecheck %s --check-prefix=TFLITE
+// RUN: %npu_translate --decode-command-stream %S/../Inputs/ethosu-payload.bin | %filecheck %s --check-prefix=PAYLOAD
 
 // CHECK-LABEL: "ethosu.program"() <{parallel_mode = 0 : i32}> ({
 // CHECK-NEXT:    "ethosu.dma"() <{src = #ethosu.mem<region = 0, address = [[W:[0-9]+]]>, dst = #ethosu.mem<region = 2, address = 0>, length = [[LEN:[0-9]+]] : i64}>
@@ -24,3 +28,19 @@
 // CHECK-SAME:      dma_wait = 0 : i32
 // CHECK-NEXT:    "ethosu.stop"() <{mask = 65535 : i32}> : () -> ()
 // CHECK-NEXT:  }) : () -> ()
+
+// TFLITE-LABEL: "ethosu.program"() ({
+// TFLITE-NEXT:    "ethosu.dma"()
+// TFLITE-NEXT:    "ethosu.conv2d"()
+// TFLITE-NEXT:    "ethosu.stop"()
+// TFLITE-LABEL: "ethosu.program"() ({
+// TFLITE-NEXT:    "ethosu.pool"() <{{{.*}}mode = "max"
+// TFLITE-NEXT:    "ethosu.pool"()
+// TFLITE-NEXT:    "ethosu.dma"()
+// TFLITE-NEXT:    "ethosu.conv2d"()
+// TFLITE-NEXT:    "ethosu.conv2d"()
+// TFLITE-NEXT:    "ethosu.stop"()
+
+// PAYLOAD-LABEL: "ethosu.program"() ({
+// PAYLOAD-NEXT:    "ethosu.stop"() <{mask = 65535 : i32}> : () -> ()
+// PAYLOAD-NEXT:  }) : () -> ()

@@ -5,11 +5,11 @@
 // RUN: not test -e %t.bin
 // RUN: not %npu_translate --decode-command-stream %S/../Inputs/ethosu-unknown-opcode.bin 2>&1 | %filecheck %s --check-prefix=DECODE
 // RUN: not %npu_translate --decode-command-stream %S/../Inputs/ethosu-odd-length.bin 2>&1 | %filecheck %s --check-prefix=LENGTH
-// RUN: not %npu_translate --decode-command-stream %S/../Inputs/ethosu-payload.bin 2>&1 | %filecheck %s --check-prefix=PAYLOAD
+// RUN: not %npu_translate --decode-command-stream %S/../../data/conv.tflite 2>&1 | %filecheck %s --check-prefix=NOSTREAM
 
 // ENCODE: ethosu-wide-padding.mlir:3:3: error: ethosu.conv2d (op #0 of the program): NPU_SET_IFM_PAD_TOP: value = 70000 does not fit its 16-bit field (0..65535)
 // DECODE: npu-translate: error: {{.*}}ethosu-unknown-opcode.bin: at byte offset 8: unknown cmd0 opcode 0x3ff (word 0x000003ff)
-// PAYLOAD: npu-translate: error: {{.*}}ethosu-payload.bin is a driver payload (it starts with COP1): give the command stream it holds, the words after its command-stream header
+// NOSTREAM: npu-translate: error: {{.*}}conv.tflite has no ethos-u operator, so no command stream
 // LENGTH: npu-translate: error: {{.*}}ethosu-odd-length.bin: a command stream is whole 32-bit words, but this one has 6 bytes (2 past the last whole word)
 
 // A binary elementwise operation needs its IFM2.

@@ -4,8 +4,9 @@
 // the DMA is marked npu.unhidden (its stream keeps the prefetch npu-buffer-weights chose;
 // npu-estimate hides none of it), and a remark names the DMA, the tensor and the bytes. A prefetch whose buffer overlaps
 // nothing keeps its flag and is written live from the previous op, as without the option.
-// RUN: %npu_opt %s --split-input-file --pass="npu-allocate{prefetch-overlap=true}" | %filecheck %s --check-prefix=ON
-// RUN: %npu_opt %s --split-input-file --pass="npu-allocate{prefetch-overlap=true}" --pass-remarks --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
+// RUN: %npu_opt %s --split-input-file --pass="npu-allocate{prefetch-overlap=true}" --pass-remarks --pass-statistics -o %t.out 2> %t.diag
+// RUN: %filecheck %s --check-prefix=ON --input-file %t.out
+// RUN: %filecheck %s --check-prefix=REMARK --input-file %t.diag
 // RUN: %npu_opt %s --split-input-file --pass=npu-allocate | %filecheck %s --check-prefix=OFF
 // RUN: %npu_opt %s --split-input-file --pass="npu-allocate{prefetch-overlap=true},npu-check-schedule" -o /dev/null
 

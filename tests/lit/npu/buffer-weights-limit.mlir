@@ -7,8 +7,9 @@
 // weights in place. Vela's rule (no buffer limit) comes to the same here: Vela adds each member's
 // whole weights to the cascade's memory, so a member gets the limit less the feature maps live and
 // less the weights of the members before it, buffered or not.
-// RUN: %npu_opt %s --split-input-file --pass=npu-buffer-weights | %filecheck %s
-// RUN: %npu_opt %s --split-input-file --pass=npu-buffer-weights --pass-remarks -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
+// RUN: %npu_opt %s --split-input-file --pass=npu-buffer-weights --pass-remarks -o %t.out 2> %t.diag
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=REMARK --input-file %t.diag
 
 // CHECK-LABEL: func.func @filling_a_limit(
 // CHECK-COUNT-3: npu.stream = #npu.stream<

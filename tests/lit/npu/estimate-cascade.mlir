@@ -6,8 +6,9 @@
 // the whole-OFM blocks and other cycles. ethos-u65-256, Ethos_U65_High_End, Sram_Only.
 // Depthwise 3x3 32x32x16 in 2-row stripes: the block is at most 2 rows high (2x32x16, IFM block
 // 4x34), where the whole OFM gets 12x16x16; the 1x1 convolution gets 2x32x32 instead of 4x32x32.
-// RUN: %npu_opt %s --split-input-file -p npu-select-block-config,npu-estimate | %filecheck %s
-// RUN: %npu_opt %s --split-input-file -p npu-select-block-config,npu-estimate | %npu_opt --split-input-file | %filecheck %s
+// RUN: %npu_opt %s --split-input-file -p npu-select-block-config,npu-estimate > %t.out
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %npu_opt --split-input-file < %t.out | %filecheck %s
 
 // CHECK-LABEL: func.func @cascaded
 // CHECK: "npu.depthwise_conv2d"{{.*}}npu.stripe = #npu.stripe<2x32x16>, npu.cascade = #npu.cascade<0, rolling = 4x32x16>

@@ -6,8 +6,9 @@
 // be sized by hand: 16 channels x 144 B of weights + 16 x 10 B of scale records = 2464 B, a
 // 2464 + 64 = 2528-cycle transfer. Both convolutions compute in 2192 cycles (see
 // estimate-mac-ops.mlir).
-// RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false}" | %filecheck %s
-// RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false}" --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false}" --pass-statistics -o %t.mlir 2> %t.stats
+// RUN: %filecheck %s --input-file %t.mlir
+// RUN: %filecheck %s --check-prefix=STATS --input-file %t.stats
 // RUN: %npu_opt %s -p "npu-select-block-config,npu-estimate{encode-weights=false}" | %filecheck %s --check-prefix=INPLACE
 // RUN: not %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-estimate{encode-weights=false}" 2>&1 | %filecheck %s --check-prefix=NOSTREAM
 // RUN: %npu_opt %s -p "npu-select-block-config,npu-insert-dma,npu-buffer-weights{encode-weights=false},npu-estimate{encode-weights=false weight-buffering=false}" | %filecheck %s --check-prefix=INPLACE

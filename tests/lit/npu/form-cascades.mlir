@@ -3,8 +3,9 @@
 // members and says with --pass-remarks why each chain stops. Inputs hold npu-order's times and
 // npu-format-nhcwb16/npu-place-tensors' formats and areas; the SRAM target is the module's
 // npu.schedule sram_target.
-// RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades | %filecheck %s
-// RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades --pass-remarks -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
+// RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades --pass-remarks -o %t.out 2> %t.diag
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=REMARK --input-file %t.diag
 // RUN: %npu_opt %s --split-input-file --pass=npu-form-cascades --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
 // RUN: %npu_opt %s --split-input-file --pass='npu-form-cascades{optimise=Size}' | %filecheck %s --check-prefix=SIZE
 

@@ -5,8 +5,9 @@
 // with strides. Graph outputs, tensors seen through a reshape or copied by a DMA, and int32
 // tensors a ReduceSum reads stay NHWC; an elementwise op with a depth not a multiple of 16 keeps
 // its OFM NHWC when an input of the same shape and width is NHWC (the OFM may overwrite it).
-// RUN: %npu_opt %s -p npu-format-nhcwb16 | %filecheck %s
-// RUN: %npu_opt %s -p npu-format-nhcwb16 --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s -p npu-format-nhcwb16 --pass-statistics -o %t.out 2> %t.stats
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=STATS --input-file %t.stats
 // RUN: %npu_opt %s -p "npu-format-nhcwb16{enabled=false}" | %filecheck %s --check-prefix=OFF
 
 // STATS: 'npu-format-nhcwb16'

@@ -3,9 +3,10 @@
 // Fully connected ops, weights already in fast memory and LUTs (SHRAM, which no #npu.fm area
 // names) get no DMA, each with a remark. In an ordered function each copy gets a time of its own
 // just before its op's, and the ops after it move down.
-// RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma | %filecheck %s
+// RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma --pass-statistics -o %t.out 2> %t.stats
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=STATS --input-file %t.stats
 // RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma --verify-diagnostics -o /dev/null
-// RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
 // Idempotent (the schedule pipeline runs it again after npu-form-cascades): a second run adds nothing.
 // RUN: %npu_opt %s --split-input-file --pass=npu-insert-dma,npu-insert-dma | %filecheck %s
 

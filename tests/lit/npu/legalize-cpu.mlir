@@ -4,8 +4,9 @@
 // convolution depth, keep_num_dims ranks, bias rank and type, broadcast shapes, resize sizes,
 // paddings type, softmax types) cannot be reached from valid IR and have no case.
 // RUN: %npu_opt %s --split-input-file --pass=npu-legalize --verify-diagnostics
-// RUN: %npu_opt %s --split-input-file --pass=npu-legalize | %filecheck %s
-// RUN: %npu_opt %s --split-input-file --pass=npu-legalize --pass-statistics -o %t 2>&1 | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s --split-input-file --pass=npu-legalize --pass-statistics -o %t.out 2> %t.stats
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=STATS --input-file %t.stats
 
 // A non-constant scalar operand (a dynamic tensor). (dynamic-tensor)
 // CHECK-LABEL: func.func @dynamic_scalar

@@ -1,8 +1,9 @@
 // npu-legalize on PAD: hardware padding of the following convolution or average pool when it
 // fits (replace_pad_by_hw_pad), else a copy into the middle of the OFM plus border fills
 // assembled by npu.concat (convert_pad).
-// RUN: %npu_opt %s --split-input-file --pass=npu-legalize | %filecheck %s
-// RUN: %npu_opt %s --split-input-file --pass=npu-legalize --pass-statistics -o %t 2>&1 | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s --split-input-file --pass=npu-legalize --pass-statistics -o %t.out 2> %t.stats
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=STATS --input-file %t.stats
 
 // STATS: (S) 1 pads-absorbed
 // STATS: (S) 1 pads-absorbed

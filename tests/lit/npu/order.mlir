@@ -1,8 +1,9 @@
 // npu-order numbers the executed ops of each function in Vela's execution order (npu.time):
 // a reversed depth-first walk from the results, so the branch feeding the later operand of a
 // join runs first; views and constants get no time.
-// RUN: %npu_opt %s --split-input-file --pass=npu-legalize,npu-order | %filecheck %s
-// RUN: %npu_opt %s --split-input-file --pass=npu-legalize,npu-order --pass-statistics -o %t 2>&1 | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s --split-input-file --pass=npu-legalize,npu-order --pass-statistics -o %t.out 2> %t.stats
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=STATS --input-file %t.stats
 
 // CHECK-LABEL: func.func @branches
 // CHECK: %[[S:.*]] = "npu.avg_pool"(%{{.*}}) <{name = "stem_avgpool"{{.*}}npu.time = 0 : i64

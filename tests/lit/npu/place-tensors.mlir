@@ -2,8 +2,9 @@
 // NPU ops produce move to SRAM (#npu.fm<FORMAT, Sram>), except graph inputs and outputs, and every
 // view aliasing them (a view stays in its source's area). With Shared_Sram the arena is the fast
 // storage: nothing changes.
-// RUN: %npu_opt %s --split-input-file -p "npu-format-nhcwb16,npu-place-tensors" | %filecheck %s
-// RUN: %npu_opt %s --split-input-file -p "npu-format-nhcwb16,npu-place-tensors" --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s --split-input-file -p "npu-format-nhcwb16,npu-place-tensors" --pass-statistics -o %t.out 2> %t.stats
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=STATS --input-file %t.stats
 // RUN: %npu_opt %s --split-input-file -p "npu-place-tensors{enabled=false}" | %filecheck %s --check-prefix=OFF
 //
 // npu-buffer-weights takes the weight-buffering decisions (and npu-estimate the DMA slack each op leaves the next)

@@ -1,7 +1,8 @@
 // The schedule's attributes (#npu.alloc, #npu.stream, #npu.stripe, #npu.cascade, #npu.schedule,
 // #npu.usage) parse, print canonically and reach a fixed point; malformed bodies are errors.
-// RUN: %npu_opt %s --split-input-file --allow-unregistered-dialect | %filecheck %s
-// RUN: %npu_opt %s --split-input-file --allow-unregistered-dialect | %npu_opt - --split-input-file --allow-unregistered-dialect | %filecheck %s
+// RUN: %npu_opt %s --split-input-file --allow-unregistered-dialect > %t.out
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %npu_opt - --split-input-file --allow-unregistered-dialect < %t.out | %filecheck %s
 
 // CHECK-LABEL: module attributes
 // CHECK-SAME: npu.schedule = #npu.schedule<Size, arena_cache_size = 393216, sram_target = 1000>

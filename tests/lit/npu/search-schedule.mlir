@@ -8,15 +8,17 @@
 // (monotone=false: the search directed at its budget alone, whose steps these checks pin;
 // tests/unit/passes/schedule/test_search_monotone.py sweeps the default, monotone search.)
 //
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' --pass-remarks -o %t.mlir 2>&1 | %filecheck %s --check-prefix=REMARK
+// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' --pass-remarks --pass-statistics -o %t.mlir > %t.remarks 2>&1
+// RUN: %filecheck %s --check-prefix=REMARK --input-file %t.remarks
 // RUN: %filecheck %s < %t.mlir
 // RUN: %npu_opt %t.mlir --pass=npu-check-schedule -o /dev/null
 //
 // The search alone on a printed module holding its predecessors' results, then the rest of the
-// pipeline on its output, gives the same schedule as the pipeline in one run.
+// pipeline on its printed output, gives the same schedule as the pipeline in one run.
 // RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='npu-legalize,npu-order,npu-format-nhcwb16,npu-place-tensors{check-limit=false},npu-select-block-config,npu-insert-dma' -o %t.head.mlir
-// RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000 monotone=false}' | %filecheck %s --check-prefix=KNOBS
-// RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000 monotone=false},npu-order,npu-buffer-weights,npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-buffer-weights,npu-place-fast-storage,npu-allocate,npu-estimate' -o %t.tail.mlir
+// RUN: %npu_opt %t.head.mlir --pass='npu-search-schedule{sram-budget=8000 monotone=false}' -o %t.knobs.mlir
+// RUN: %filecheck %s --check-prefix=KNOBS < %t.knobs.mlir
+// RUN: %npu_opt %t.knobs.mlir --pass='npu-order,npu-buffer-weights,npu-form-cascades,npu-select-block-config,npu-insert-dma,npu-buffer-weights,npu-place-fast-storage,npu-allocate,npu-estimate' -o %t.tail.mlir
 // RUN: %npu_opt %t.mlir | diff - %t.tail.mlir
 //
 // A budget no candidate fits is one error, and no output file is written.
@@ -31,8 +33,8 @@
 // Size prefetches nothing here, so Size without prefetch overlap would be Size again, the
 // memory-aware order is Vela's, there is no concatenation and no chain wide enough for two column
 // bands: eleven variants are skipped, not materialised (the memory-aware order on four points,
-// column bands on three).
-// RUN: %npu_opt %S/../../data/branches.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --arena-cache-size 16384 --pass='schedule{sram-budget=8000 monotone=false}' --pass-remarks --pass-statistics -o /dev/null 2>&1 | %filecheck %s --check-prefix=SKIP
+// column bands on three). (Checked on the first run's remarks and statistics.)
+// RUN: %filecheck %s --check-prefix=SKIP --input-file %t.remarks
 // SKIP-NOT: candidate Size with an SRAM target of 16384 bytes: {{[0-9]+}} cycles
 // SKIP-NOT: memory-aware order
 // SKIP-NOT: cascades through concatenations

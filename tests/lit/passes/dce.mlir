@@ -1,7 +1,8 @@
 // dce: pure ops whose results are unused are erased, transitively; ops with side effects
 // (test.effect), ops with regions and terminators stay.
-// RUN: %npu_opt %s --split-input-file --pass=dce | %filecheck %s
-// RUN: %npu_opt %s --split-input-file --pass=dce --pass-statistics 2>&1 >/dev/null | %filecheck %s --check-prefix=STATS
+// RUN: %npu_opt %s --split-input-file --pass=dce --pass-statistics -o %t.out 2> %t.stats
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %filecheck %s --check-prefix=STATS --input-file %t.stats
 
 // STATS: 'dce'
 // STATS-NEXT: (S) 3 num-dce'd - Number of dead operations erased

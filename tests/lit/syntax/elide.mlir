@@ -2,8 +2,9 @@
 // dense_resource<__elided__>, which parses back (as a resource without data). Blobs of elided
 // resources are left out of the trailer; smaller constants, and splats of any size (as in MLIR),
 // are printed in full.
-// RUN: %npu_opt %s --elide-large-constants=4 | %filecheck %s
-// RUN: %npu_opt %s --elide-large-constants=4 | %npu_opt | %filecheck %s
+// RUN: %npu_opt %s --elide-large-constants=4 > %t.out
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %npu_opt < %t.out | %filecheck %s
 // RUN: %npu_opt %s --elide-large-constants=0 | %filecheck %s --check-prefix=ZERO
 // RUN: %npu_opt %s | %filecheck %s --check-prefix=FULL
 

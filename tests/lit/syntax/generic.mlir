@@ -1,8 +1,9 @@
 // --print-op-generic prints every op, including builtin.module, func.func and func.return, as
 // "name"(operands)[successors] <{properties}> ({regions}) {attributes} : (types) -> types.
 // The entry block of a function gets an explicit ^bb0 label carrying its arguments.
-// RUN: %npu_opt %s --split-input-file --print-op-generic | %filecheck %s
-// RUN: %npu_opt %s --split-input-file --print-op-generic | %npu_opt --split-input-file --print-op-generic | %filecheck %s
+// RUN: %npu_opt %s --split-input-file --print-op-generic > %t.out
+// RUN: %filecheck %s --input-file %t.out
+// RUN: %npu_opt --split-input-file --print-op-generic < %t.out | %filecheck %s
 
 // CHECK:      "builtin.module"() ({
 // CHECK-NEXT:   "func.func"() <{sym_name = "add", function_type = (i32, i32) -> i32}> ({

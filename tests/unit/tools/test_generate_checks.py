@@ -2,8 +2,12 @@
 (checked by running filecheck), bind every SSA name, and can be put into a source file."""
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -34,11 +38,20 @@ func.func private @decl(i32) -> i32
 """
 
 
+@functools.lru_cache(maxsize=None)
 def npu_opt(text: str, *flags: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "npu_opt.tools.npu_opt", "-", "--allow-unregistered-dialect", *flags],
-                          input=text, capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    """npu-opt's command-line entry point, run in this process (the checks are under test here,
+    not npu-opt's start-up, which dominated a subprocess) on ``text``; cached: tests print SAMPLE alike."""
+    from npu_opt.tools.npu_opt import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source, output = Path(tmp) / "input.mlir", Path(tmp) / "output.mlir"
+        source.write_text(text, encoding="utf-8")
+        errors = io.StringIO()
+        with contextlib.redirect_stderr(errors):
+            code = main([str(source), "--allow-unregistered-dialect", "-o", str(output), *flags])
+        assert code == 0, errors.getvalue()
+        return output.read_text(encoding="utf-8")
 
 
 def filecheck(checks: str, output: str, tmp_path: Path) -> subprocess.CompletedProcess:

@@ -28,7 +28,8 @@ def _fm(rng: random.Random, fm: FeatureMapAttr) -> FeatureMapAttr:
     changes: dict = {"zero_point": rng.randint(-(1 << 15), U16 >> 1)}
     if fm.is_addressed:
         changes.update(region=rng.randint(0, 7), bases=[rng.randrange(1 << 48) for _ in range(4)],
-                       tiles=[rng.randint(0, U16) for _ in range(3)], strides=[rng.randrange(1 << 40) for _ in range(3)])
+                       tiles=[rng.randint(0, U16) for _ in range(3)],
+                       strides=[rng.randrange(1 << 40) for _ in range(3)])
     changes.update({name: rng.randint(1, 1 << 16) for name in ("height", "width", "depth")
                     if getattr(fm, name) is not None})
     return fm.replaced(**changes)
