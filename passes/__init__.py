@@ -28,6 +28,9 @@ PASS_MODULES: dict[str, tuple[str, ...]] = {
     "schedule.place_fast_storage": ("npu-place-fast-storage",),
     "schedule.search": ("npu-search-schedule",),
     "schedule.width_bands": ("npu-width-bands",),
+    "codegen.flash_layout": ("npu-flash-layout",),
+    "codegen.lower_commands": ("npu-lower-commands",),
+    "codegen.pipeline": ("compile",),
     "test_passes": ("test-crash", "test-error", "test-dataflow", "test-break-ir"),
 }
 """Module (under npu_opt.passes) -> the passes and named pipelines it registers."""

@@ -22,6 +22,7 @@ BAND_ATTR = "npu.band"
 SCHEDULE_ATTR = "npu.schedule"
 USAGE_ATTR = "npu.usage"
 SEARCH_ATTR = "npu.search"
+FLASH_ATTR = "npu.flash"
 
 BUFFERINGS: tuple[str, ...] = ("single", "double")
 """How a weight stream uses fast storage: one buffer refilled per slice, or two alternating."""
@@ -315,11 +316,21 @@ class SearchAttr(AttrDef):
             raise ValueError(f"chosen = {self.chosen} names none of the {len(self.points)} points")
 
 
-ATTRIBUTES = (AllocAttr, StreamAttr, StripeAttr, CascadeAttr, ScheduleAttr, UsageAttr, SearchAttr)
+class FlashAttr(AttrDef):
+    """Where bytes lie in the read-only data: on a weighted op, its encoded weight buffer (scale
+    records and weights of every depth slice, Vela's layout); on a constant an NPU op reads as a
+    feature map (an elementwise operand, a lookup table), its values."""
+
+    NAME = "npu.flash"
+    offset = Param(COUNT, doc="the first byte in the read-only data")
+    size = Param(COUNT, doc="the bytes")
+
+
+ATTRIBUTES = (AllocAttr, StreamAttr, StripeAttr, CascadeAttr, ScheduleAttr, UsageAttr, SearchAttr, FlashAttr)
 """The schedule's attributes, registered on the npu dialect."""
 
 __all__ = [
-    "ALLOC_ATTR", "ARG_ALLOC_ATTR", "ATTRIBUTES", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr",
+    "ALLOC_ATTR", "ARG_ALLOC_ATTR", "FLASH_ATTR", "FlashAttr", "ATTRIBUTES", "AllocAttr", "BUFFERINGS", "CASCADE_ATTR", "CascadeAttr",
     "GROWTHS", "KNOBS", "KNOB_WORDS", "POINT_FLAGS", "SCHEDULE_ATTR", "SCHEDULE_FLAGS", "SEARCH_ATTR",
     "SECOND_BUFFER_ATTR", "SHARES_TAIL_ATTR", "STRATEGIES", "SearchKnob", "STREAM_ATTR", "STRIPE_ATTR", "ScheduleAttr",
     "SearchAttr", "SearchPoint",

@@ -175,10 +175,15 @@ def hillclimb_allocate(ranges: Sequence[Interval], alignment: int = 16, limit: i
     if not used:
         return [0] * len(ranges)
     urgency = _urgencies([first[i] for i in used], [last[i] for i in used], [size[i] for i in used])
-    urgency_of = dict(zip(used, urgency))
     stats.bound = max(urgency)
     neighbours = _neighbours(first, last, used)
-    order = sorted(used, key=lambda i: (-urgency_of[i], first[i] - last[i], first[i], -size[i], i))
+    # the priority order: Vela's live-range times when every range has them (its placements then)
+    spans = [getattr(r, "vela", None) for r in ranges]
+    start, end = (first, last) if None in spans else ([v[0] for v in spans], [v[1] for v in spans])  # type: ignore[index]
+    if start is not first:
+        urgency = _urgencies([start[i] for i in used], [end[i] for i in used], [size[i] for i in used])
+    urgency_of = dict(zip(used, urgency))
+    order = sorted(used, key=lambda i: (-urgency_of[i], start[i] - end[i], start[i], -size[i], i))
     search = _Search(size, neighbours, order)
     best = stats.initial = search.cost()
     # Every kept change ends no higher than ``best``, so the current placement is always a best one.

@@ -17,6 +17,7 @@ from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.ir.types import RankedTensorType
 from npu_opt.dialects.npu.execution_order import concat_user, execution_order, on_cpu, storage_home
+from npu_opt.passes.schedule.vela_spans import vela_span, vela_steps
 
 RangeKind = Literal["input", "output", "feature_map", "rolling", "weights"]
 """What a range holds: a graph input, a graph output, an intermediate feature map, a cascade's
@@ -61,6 +62,9 @@ class LiveRange:
     early_end: bool = False
     """The buffer of a double-buffered weight stream its last slice does not read: free in the
     second half of its last time (module docstring)."""
+    vela: tuple[int, int] | None = None
+    """Its (start, end) in Vela's live-range time, which orders the hill-climb allocation as
+    Vela's (passes/schedule/vela_spans.py)."""
 
     @property
     def owner(self) -> Value:
@@ -390,6 +394,9 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
     else:
         result = list(built.values())
     result += state.seconds  # (the second buffers, which ``build`` made)
+    steps = vela_steps(state.order)
+    for r in result:
+        r.vela = vela_span(r, state.order, state.times, steps)
     position = {id(r): i for i, r in enumerate(result)}
     return sorted(result, key=lambda r: (r.first, position[id(r)]))
 

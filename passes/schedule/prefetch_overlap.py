@@ -84,7 +84,8 @@ def _settle(ranges: list[LiveRange], pack: Callable[[list[LiveRange]], list[int]
     for index in safe:
         r = copies[index]
         if r.prefetch_from is not None:
-            r.first, r.prefetch_from = r.prefetch_from, None
+            # kept whole from its transfer: no longer Vela's range, so the packing takes our order
+            r.first, r.prefetch_from, r.vela = r.prefetch_from, None, None
     offsets = pack(copies)
     pending = sorted((i for i, r in enumerate(copies) if r.prefetch_from is not None), key=lambda i: copies[i].first)
     settled = Settled(copies, offsets, [], 0)

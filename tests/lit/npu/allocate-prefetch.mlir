@@ -37,13 +37,13 @@ module attributes {npu.target = #npu.target<"ethos-u55-128">} {
 
 // -----
 
-// As above with a 1024-byte argument: the packing may first put the buffer over the argument's
-// bytes, but kept whole (live from time 0) it spans no more bytes (3072: conv_b's time needs as
-// many), so the area is repacked that way and the prefetch stays.
+// As above with a 1024-byte argument: kept whole (live from time 0) the buffer spans no more
+// bytes (3072: conv_b's time needs as many). Packed in Vela's priority order (its live-range
+// times), the buffer gets bytes of its own at once, so the prefetch stays without a repacking.
 // ON-LABEL: func.func @repacked
 // ON: "npu.dma"{{.*}}npu.stream = #npu.stream<slices = [0, 16], buffering = single, buffers = [1024], bytes = 1024, prefetch>, npu.alloc = #npu.alloc<Sram, offset = {{[0-9]+}}, size = 1024, live = [0, 2]>
 // ON-NOT: npu.unhidden
-// REMARK: 1 prefetch-repacks
+// REMARK: 0 prefetch-repacks
 module attributes {npu.target = #npu.target<"ethos-u55-128">} {
   func.func @repacked(%x: tensor<1x8x8x16xi8>) -> tensor<1x8x8x16xi8> {
     %wa = "tfl.pseudo_const"() <{value = dense<1> : tensor<16x1x1x16xi8>}> : () -> tensor<16x1x1x16xi8>

@@ -1,0 +1,83 @@
+"""An op's encoded weight buffer as the scheduled IR reads it: the depth slicing of its weight
+stream (``npu.stream``; whole depth without one), each (slice, core) range's scale records and
+compressed weights, in Vela's layout (docs/codegen_design.md, The read-only data)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from npu_opt.dialects.npu.perf.ir_adapter import describe_op, op_weights_hwio, weights_source
+from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
+from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, StreamAttr
+from npu_opt.hardware.codec.weight_buffer import RangeBytes, stream_ranges
+from npu_opt.hardware.codec.weight_size import WeightEncoder
+from npu_opt.hardware.perf.shape import round_up
+from npu_opt.hardware.target import Target
+from npu_opt.interpreters.npu.scale_records import op_scale_bias
+from npu_opt.ir.core import OpResult, Operation
+
+
+class LoweringError(Exception):
+    """Something the lowering cannot express or does not handle yet, located at ``op``."""
+
+    def __init__(self, op: Operation, message: str) -> None:
+        super().__init__(f"'{op.name}': {message}")
+        self.op = op
+
+
+@dataclass(frozen=True)
+class WeightBuffer:
+    """An op's weight buffer: its depth slices' bounds and per slice the ranges of its cores."""
+
+    slices: tuple[int, ...]
+    ranges: tuple[RangeBytes, ...]
+    part_kernel: bool
+    """The weights are encoded part-kernel first (the traversal the NPU is told)."""
+
+    def slice_ranges(self, index: int) -> list[RangeBytes]:
+        """The (one per core) ranges of depth slice ``index``."""
+        return [r for r in self.ranges if r.depth_offset == self.slices[index]]
+
+    @staticmethod
+    def range_bytes(part: RangeBytes) -> int:
+        """A range's bytes in the buffer: its records padded to 16, then its weights."""
+        return round_up(len(part.scales), 16) + len(part.weights)
+
+    @property
+    def data(self) -> bytes:
+        """The buffer's bytes, range after range."""
+        return b"".join(part.scales + bytes(round_up(len(part.scales), 16) - len(part.scales)) + part.weights
+                        for part in self.ranges)
+
+
+def weight_stream_of(op: Operation) -> StreamAttr | None:
+    """The ``npu.stream`` of the DMA copying ``op``'s weights, if they are copied."""
+    source = op.operands[1] if len(op.operands) > 1 else None
+    if isinstance(source, OpResult) and isinstance(source.op.attr(STREAM_ATTR), StreamAttr):
+        return source.op.attr(STREAM_ATTR)  # type: ignore[return-value]
+    return None
+
+
+def weight_buffer_of(op: Operation, target: Target) -> WeightBuffer | None:
+    """``op``'s encoded weight buffer on ``target``, None for an op without weights."""
+    if weights_source(op) is None:
+        return None
+    desc = describe_op(op, target)
+    if desc is None or desc.block_type is None:
+        return None
+    block = op_block_config(op, desc, target.accelerator)
+    if block is None:
+        raise LoweringError(op, "its npu.block does not fit the accelerator, so its weights cannot be encoded")
+    hwio = op_weights_hwio(op)
+    if hwio is None:
+        raise LoweringError(op, "its weights are not constant values, so they cannot be encoded")
+    dilation = (desc.kernel.dilation_x, desc.kernel.dilation_y)
+    encoder = WeightEncoder(hwio, target.accelerator, desc.block_type, desc.ifm.bits, block.ofm_block.depth,
+                            dilation)
+    stream = weight_stream_of(op)
+    slices = tuple(stream.slices) if stream is not None else None
+    bias, multipliers, shifts = op_scale_bias(op)
+    ranges = stream_ranges(encoder, bias, multipliers, shifts, slices)
+    return WeightBuffer(encoder.checked(slices), tuple(ranges), encoder.part_kernel)
+
+
+__all__ = ["LoweringError", "WeightBuffer", "weight_buffer_of", "weight_stream_of"]

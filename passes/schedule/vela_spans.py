@@ -1,0 +1,63 @@
+"""Each storage live range's span in Vela 5.2's live-range time, which orders Vela's hill-climb
+allocation: two time steps per scheduled op (a cascade's members share its first one), a
+weight buffer live from its reader's step (the first buffer one earlier when prefetched; the
+buffer of a double-buffered stream its last slice does not read ends a step early), feature maps from their
+producer's step to one past their last reader's, graph inputs from 0 and graph outputs to one
+past the last step. The allocator's placements follow Vela's only when ranges come to it in
+Vela's priority order (docs/codegen_design.md, Scratch addresses)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from npu_opt.dialects.npu.perf.weight_dma import is_prefetched, is_weight_dma
+from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
+from npu_opt.ir.core import BlockArgument, OpResult, Operation
+
+FIRST_STEP = 2
+"""Vela's first scheduled op runs at time 2 (the graph's inputs are marked at 0)."""
+
+
+def vela_steps(order: Sequence[Operation]) -> dict[Operation, int]:
+    """Vela's time of each executed op in ``order`` (weight DMAs take their reader's)."""
+    steps: dict[Operation, int] = {}
+    cascades: dict[int, int] = {}
+    step = FIRST_STEP
+    for op in order:
+        if is_weight_dma(op):
+            continue
+        cascade = op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr) and cascade.id in cascades:
+            steps[op] = cascades[cascade.id]
+            continue
+        steps[op] = step
+        if isinstance(cascade, CascadeAttr):
+            cascades[cascade.id] = step
+        step += 2
+    for op in order:
+        if is_weight_dma(op):
+            readers = [steps[user] for user in op.results[0].users() if user in steps]
+            steps[op] = min(readers, default=step)
+    steps[None] = step  # type: ignore[index]  # (the step after the last op: graph outputs end there)
+    return steps
+
+
+def vela_span(r: object, order: Sequence[Operation], times: dict[Operation, int],
+              steps: dict[Operation, int]) -> tuple[int, int]:
+    """(start, end) of the range ``r`` (a LiveRange) in Vela's time."""
+    at = {time: op for op, time in times.items()}
+    owner = r.owner  # type: ignore[attr-defined]
+    producer = owner.op if isinstance(owner, OpResult) else None
+    if producer is not None and is_weight_dma(producer) and r.kind == "weights":  # type: ignore[attr-defined]
+        reader = steps[producer]
+        # the second buffer of a double-buffered stream is filled while the first is read
+        start = reader - (1 if is_prefetched(producer) and not r.second else 0)  # type: ignore[attr-defined]
+        return start, reader + 1 - (1 if r.early_end else 0)  # type: ignore[attr-defined]
+    first = at.get(r.first)  # type: ignore[attr-defined]
+    start = 0 if isinstance(owner, BlockArgument) or first is None else steps.get(first, 0)
+    if r.kind == "output":  # type: ignore[attr-defined]
+        return start, steps[None] + 1  # type: ignore[index]
+    last = at.get(r.last)  # type: ignore[attr-defined]
+    return start, (steps.get(last, start) if last is not None else start) + 1
+
+
+__all__ = ["vela_span", "vela_steps"]
