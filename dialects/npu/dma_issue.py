@@ -5,11 +5,10 @@ the DMAs by, and npu-allocate plans the live ranges of a settled schedule with.
 Design notes: docs/scheduler_design.md, section Who writes npu.time (dma_issue)."""
 from __future__ import annotations
 
-from npu_opt.dialects.npu.execution_order import is_executed, on_cpu
+from npu_opt.dialects.npu.execution_order import by_time, is_executed, on_cpu
 from npu_opt.dialects.npu.ops_memory import DmaOp
 from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma, weight_dma
-from npu_opt.dialects.npu.schedule_attrs import SHARES_TAIL_ATTR, STREAM_ATTR, TIME_ATTR, UNHIDDEN_ATTR, StreamAttr
-from npu_opt.ir.attributes import IntegerAttr
+from npu_opt.dialects.npu.schedule_attrs import SHARES_TAIL_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, StreamAttr
 from npu_opt.ir.core import Block, Operation
 
 
@@ -70,16 +69,8 @@ def dma_free_order(block: Block) -> list[Operation]:
     """The executed ops of ``block`` other than weight DMAs, in the order ``npu.time`` records
     (IR order when none carries one). Raises ValueError naming an op without an integer time
     when others have one: a pass added it after npu-order."""
-    ops = [op for op in block.ops if is_executed(op) and not is_weight_dma(op)]
-    times = [op.attr(TIME_ATTR) for op in ops]
-    if all(time is None for time in times):
-        return ops
-    for op, time in zip(ops, times):
-        if not isinstance(time, IntegerAttr):
-            raise ValueError(f"'{op.name}' has no integer {TIME_ATTR} while other ops of its function do; "
-                             "run npu-order (without dmas-only) after the last pass that adds ops")
-    numbered = zip((time.value for time in times), ops)  # type: ignore[union-attr]
-    return [op for _, op in sorted(numbered, key=lambda pair: pair[0])]
+    return by_time([op for op in block.ops if is_executed(op) and not is_weight_dma(op)],
+                   "run npu-order (without dmas-only) after the last pass that adds ops")
 
 
 __all__ = ["dma_free_order", "place_weight_dmas", "waits_for_previous"]

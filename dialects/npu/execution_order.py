@@ -220,18 +220,22 @@ def respects_dataflow(order: list[Operation]) -> bool:
     return all(index.get(producer, -1) <= i for i, op in enumerate(order) for producer in read_producers(op))
 
 
-def execution_order(block: Block) -> list[Operation]:
-    """The executed ops of ``block`` in schedule order: by ``npu.time`` when npu-order has run,
-    else in IR order. Raises ValueError if only some executed ops carry a time."""
-    ops = [op for op in block.ops if is_executed(op)]
+def by_time(ops: list[Operation], remedy: str = "run npu-order after the last pass that adds ops") -> list[Operation]:
+    """``ops`` in the order their ``npu.time`` records, or as given when none carries one. Raises
+    ValueError naming an op without an integer time when others have one (``remedy`` says what to run)."""
     times = [op.attr(TIME_ATTR) for op in ops]
     if all(t is None for t in times):
         return ops
     for op, time in zip(ops, times):
         if not isinstance(time, IntegerAttr):
-            raise ValueError(f"'{op.name}' has no integer {TIME_ATTR} while other ops of its function do; "
-                             "run npu-order after the last pass that adds ops")
+            raise ValueError(f"'{op.name}' has no integer {TIME_ATTR} while other ops of its function do; {remedy}")
     return [op for _, op in sorted(zip([t.value for t in times], ops), key=lambda pair: pair[0])]  # type: ignore[union-attr]
+
+
+def execution_order(block: Block) -> list[Operation]:
+    """The executed ops of ``block`` in schedule order: by ``npu.time`` when npu-order has run,
+    else in IR order. Raises ValueError if only some executed ops carry a time."""
+    return by_time([op for op in block.ops if is_executed(op)])
 
 
 class BlockOrder(NamedTuple):
@@ -332,6 +336,6 @@ def readers_through_views(value: Value) -> list[Operation]:
     return found
 
 
-__all__ = ["BlockOrder", "ExecutionOrder", "concat_user", "execution_order", "execution_order_of", "graph_blocks", "is_executed",
-           "is_view", "npu_runs", "on_cpu", "read_producers", "readers_through_views", "respects_dataflow",
-           "runs_by_function", "storage_home", "stream_outputs"]
+__all__ = ["BlockOrder", "ExecutionOrder", "by_time", "concat_user", "execution_order", "execution_order_of",
+           "graph_blocks", "is_executed", "is_view", "npu_runs", "on_cpu", "read_producers", "readers_through_views",
+           "respects_dataflow", "runs_by_function", "storage_home", "stream_outputs"]
