@@ -18,12 +18,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # (tests/data: vela_cli)
+from vela_cli import find_vela  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent
@@ -98,9 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", default=",".join(MODELS), help="comma-separated model names")
     parser.add_argument("--vela", default="vela", help="the vela executable")
     args = parser.parse_args(argv)
-    vela = shutil.which(args.vela)
+    vela = find_vela(args.vela, "make_streams.py")
     if vela is None:
-        print(f"error: '{args.vela}' is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
         return 1
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     manifest_path = HERE / "manifest.json"

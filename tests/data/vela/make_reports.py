@@ -20,11 +20,13 @@ import argparse
 import csv
 import hashlib
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # (tests/data: vela_cli)
+from vela_cli import find_vela  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent
@@ -126,9 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated config names")
     parser.add_argument("--vela", default="vela", help="the vela executable")
     args = parser.parse_args(argv)
-    vela = shutil.which(args.vela)
+    vela = find_vela(args.vela, "make_reports.py")
     if vela is None:
-        print(f"error: '{args.vela}' is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
         return 1
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]

@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # (tests/data: vela_cli)
+from vela_cli import find_vela  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1]
@@ -75,9 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare with the committed files instead")
     parser.add_argument("--vela", default="vela", help="the vela executable")
     args = parser.parse_args(argv)
-    vela = shutil.which(args.vela)
+    vela = find_vela(args.vela, "make_compiled.py")
     if vela is None:
-        print(f"error: '{args.vela}' is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
         return 1
     outputs: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="vela-compiled-") as tmp:

@@ -12,11 +12,13 @@ Vela is a tool here, never a dependency of the tests.
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # (tests/data: vela_cli)
+from vela_cli import find_vela  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1]
@@ -47,9 +49,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the committed files instead of writing")
     args = parser.parse_args()
-    vela = shutil.which("vela")
+    vela = find_vela("vela", "make_models.py")
     if vela is None:
-        print("make_models.py: vela is not on PATH (pip install ethos-u-vela==5.2.0)", file=sys.stderr)
         return 1
     differ = 0
     with tempfile.TemporaryDirectory() as tmp:
