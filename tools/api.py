@@ -50,6 +50,18 @@ def read_module(name: str, text: str = "", binary: bytes | None = None,
     return module
 
 
+def read_data(name: str, data: bytes, sources: SourceManager, allow_unregistered_dialect: bool = False,
+              tflite: bool = True) -> "Operation":
+    """The module of file ``name``'s bytes: a TFLite model imported (unless ``tflite`` is False),
+    else MLIR text parsed, its text added to ``sources`` for diagnostics; UserError for bad input."""
+    from npu_opt.tools.output import decode_utf8
+    if tflite and is_tflite(data, name):
+        return read_module(name, binary=data)
+    text = decode_utf8(name, data)
+    sources.add(name, text)
+    return read_module(name, text, allow_unregistered_dialect=allow_unregistered_dialect)
+
+
 def target_request(target: str | None = None, *, config: Iterable[str] = (), system_config: str | None = None,
                    memory_mode: str | None = None, arena_cache_size: int | None = None) -> "TargetRequest":
     """The checked target options (as ``--target``, ``--config``, ...); raises UserError for a bad one."""
@@ -225,16 +237,12 @@ def _user_errors(sources: SourceManager) -> Iterator[None]:
 
 def load(path: str | os.PathLike[str], *, allow_unregistered_dialect: bool = False) -> Model:
     """A model read from a ``.tflite`` file or an MLIR text file; NpuOptError for bad input."""
-    from npu_opt.tools.output import decode_utf8, read_input
+    from npu_opt.tools.output import read_input
     _registered()
     sources = SourceManager()
     with _user_errors(sources):
         name, data = read_input(os.fspath(path))
-        if is_tflite(data, name):
-            return Model(read_module(name, binary=data), name, sources)
-        text = decode_utf8(name, data)
-        sources.add(name, text)
-        return Model(read_module(name, text, allow_unregistered_dialect=allow_unregistered_dialect), name, sources)
+        return Model(read_data(name, data, sources, allow_unregistered_dialect), name, sources)
 
 
 def parse(text: str, name: str = "<string>", *, allow_unregistered_dialect: bool = False) -> Model:
@@ -246,5 +254,5 @@ def parse(text: str, name: str = "<string>", *, allow_unregistered_dialect: bool
         return Model(read_module(name, text, allow_unregistered_dialect=allow_unregistered_dialect), name, sources)
 
 
-__all__ = ["Model", "NpuOptError", "is_tflite", "load", "parse", "parse_pipelines", "read_module", "set_target",
-           "target_request"]
+__all__ = ["Model", "NpuOptError", "is_tflite", "load", "parse", "parse_pipelines", "read_data", "read_module",
+           "run_passes", "set_target", "target_request"]

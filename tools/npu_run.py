@@ -106,14 +106,10 @@ class Loaded:
 
 def load_module(name: str, data: bytes, engine: "DiagnosticEngine", allow_unregistered: bool = False) -> Loaded:
     """Parse MLIR text or import a TFLite flatbuffer, as npu-opt does (UserError on bad input)."""
-    from npu_opt.tools.api import is_tflite, read_module
-    from npu_opt.tools.output import decode_utf8
+    from npu_opt.tools.api import is_tflite, read_data
 
-    if is_tflite(data, name):
-        return Loaded(read_module(name, binary=data), data)
-    text = decode_utf8(name, data)
-    engine.sources.add(name, text)
-    return Loaded(read_module(name, text, allow_unregistered_dialect=allow_unregistered), None)
+    module = read_data(name, data, engine.sources, allow_unregistered)
+    return Loaded(module, data if is_tflite(data, name) else None)
 
 
 def transform(module: "Operation", pipeline: Sequence[str], engine: "DiagnosticEngine") -> bool:

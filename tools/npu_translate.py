@@ -21,13 +21,14 @@ def _mlir_to_dot(args: argparse.Namespace) -> int:
     import npu_opt.dialects  # noqa: F401
     from npu_opt.ir.dataflow import function_graph
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError
-    from npu_opt.tools.output import parse_text, read_input, write_output
+    from npu_opt.tools.api import read_data
+    from npu_opt.tools.output import read_input, write_output
 
     sources = SourceManager()
     engine = DiagnosticEngine(sources)
     try:
         name, data = read_input(args.input)
-        module = parse_text(name, data, sources, args.allow_unregistered_dialect)
+        module = read_data(name, data, sources, args.allow_unregistered_dialect, tflite=False)
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1

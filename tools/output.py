@@ -6,13 +6,7 @@ import os
 import sys
 import tempfile
 
-from typing import TYPE_CHECKING
-
 from npu_opt.ir.diagnostics import UserError
-
-if TYPE_CHECKING:
-    from npu_opt.ir.core import Operation
-    from npu_opt.ir.diagnostics import SourceManager
 
 
 def _umask() -> int:
@@ -104,15 +98,6 @@ def read_input(path: str) -> tuple[str, bytes]:
             return path, stream.read()
     except OSError as err:
         raise UserError(f"cannot open input file '{path}': {err.strerror}") from None
-
-
-def parse_text(name: str, data: bytes, sources: "SourceManager", allow_unregistered_dialect: bool = False) -> "Operation":
-    """The module of IR text ``data`` from file ``name`` (its text added to ``sources`` for
-    diagnostics); UserError for bad input."""
-    from npu_opt.ir.parser import ParseOptions, parse_module  # (lark: text inputs only)
-    text = decode_utf8(name, data)
-    sources.add(name, text)
-    return parse_module(text, name, ParseOptions(allow_unregistered_dialect))
 
 
 def decode_utf8(name: str, data: bytes) -> str:

@@ -43,7 +43,8 @@ def export_tflite_main(args: argparse.Namespace) -> int:
     """Parse and verify IR (or import a .tflite file) and write it as a TFLite flatbuffer."""
     import npu_opt.dialects  # noqa: F401 - registers dialects
     from npu_opt.ir.verifier import verify
-    from npu_opt.tools.output import parse_text, read_input, write_binary
+    from npu_opt.tools.api import read_data
+    from npu_opt.tools.output import read_input, write_binary
     from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite, is_tflite
 
     sources = SourceManager()
@@ -53,7 +54,7 @@ def export_tflite_main(args: argparse.Namespace) -> int:
         if is_tflite(data):
             module = import_tflite(data, name)
         else:
-            module = parse_text(name, data, sources, args.allow_unregistered_dialect)
+            module = read_data(name, data, sources, args.allow_unregistered_dialect, tflite=False)
         if not verify(module, engine):
             return 1
         write_binary(args.output, export_tflite(module), "a binary .tflite file")
@@ -74,7 +75,8 @@ def export_vela_raw_main(args: argparse.Namespace) -> int:
     from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
     from npu_opt.hardware.target import resolve_target
     from npu_opt.ir.verifier import verify
-    from npu_opt.tools.output import parse_text, read_input, write_binary
+    from npu_opt.tools.api import read_data
+    from npu_opt.tools.output import read_input, write_binary
     from npu_opt.tools.target_options import prepare_target
 
     sources = SourceManager()
@@ -88,7 +90,7 @@ def export_vela_raw_main(args: argparse.Namespace) -> int:
                                 request.arena_cache_size, request.config)
         name, data = read_input(args.input)
         if not is_tflite(data):
-            module = parse_text(name, data, sources, args.allow_unregistered_dialect)
+            module = read_data(name, data, sources, args.allow_unregistered_dialect, tflite=False)
             if not verify(module, engine):
                 return 1
             data = export_tflite(module)
