@@ -39,19 +39,26 @@ def _programs(name: str, data: bytes) -> list:
     from npu_opt.dialects.tfl.tflite.importer import import_tflite, is_tflite
     from npu_opt.hardware.commands.words import words_from_bytes
 
+    decoded: list = []
     if is_tflite(data):
         module = import_tflite(data, name)
         operators = [op for op in module.walk() if isinstance(op, EthosUOp)]
         if not operators:
             raise UserError(f"{name} has no ethos-u operator, so no command stream")
+        # The importer decoded every stream it could; one it kept as words is decoded again for its error.
         streams = [(f"{name}: ethos-u operator #{index}", command_words(op).tobytes(), op.location)
-                   for index, op in enumerate(operators)]
+                   for index, op in enumerate(operators) if op.program is None][:1]
+        if not streams:
+            decoded = [op.program for op in operators]
+            for program, op in zip(decoded, operators):
+                program.detach()
+                program.location = op.location
     elif data[:4] == b"COP1":
         _, words = parse_payload(data)
         streams = [(f"{name} (the stream in the driver payload)", words.astype("<u4").tobytes(), None)]
     else:
         streams = [(name, data, None)]
-    programs = []
+    programs = decoded
     for where, stream, location in streams:
         try:
             program = decode_words(words_from_bytes(stream))

@@ -115,20 +115,14 @@ def load_module(name: str, data: bytes, engine: "DiagnosticEngine", allow_unregi
 def transform(module: "Operation", pipeline: Sequence[str], engine: "DiagnosticEngine") -> bool:
     """Verify ``module`` and run the passes of ``pipeline`` on it, verifying after each; False
     after a reported error. A pass's unexpected exception raises RunCrash."""
-    from npu_opt.ir.pass_manager import PassCrash, PassFailure, PassManager
-    from npu_opt.ir.pass_registry import parse_pipeline
-    from npu_opt.ir.verifier import verify
+    from npu_opt.ir.pass_manager import PassCrash
+    from npu_opt.tools.api import parse_pipelines, run_passes
 
-    passes = [p for text in pipeline for p in parse_pipeline(text)]
-    if not verify(module, engine):
-        return False
+    passes = parse_pipelines(pipeline)
     try:
-        PassManager(passes, engine, True).run(module)
-    except PassFailure:
-        return False
+        return run_passes(module, passes, engine)
     except PassCrash as crash:
         raise RunCrash(f"pass '{crash.pass_.NAME}'", crash.error) from crash.error
-    return True
 
 
 def is_scheduled(module: "Operation") -> bool:
