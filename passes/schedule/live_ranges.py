@@ -394,9 +394,10 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
     else:
         result = list(built.values())
     result += state.seconds  # (the second buffers, which ``build`` made)
-    steps = vela_steps(state.order)
+    steps, end = vela_steps(state.order)
+    at = {time: op for op, time in state.times.items()}
     for r in result:
-        r.vela = vela_span(r, state.order, state.times, steps)
+        r.vela = vela_span(r, at, steps, end)
     position = {id(r): i for i, r in enumerate(result)}
     return sorted(result, key=lambda r: (r.first, position[id(r)]))
 

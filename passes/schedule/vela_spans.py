@@ -17,8 +17,9 @@ FIRST_STEP = 2
 """Vela's first scheduled op runs at time 2 (the graph's inputs are marked at 0)."""
 
 
-def vela_steps(order: Sequence[Operation]) -> dict[Operation, int]:
-    """Vela's time of each executed op in ``order`` (weight DMAs take their reader's)."""
+def vela_steps(order: Sequence[Operation]) -> tuple[dict[Operation, int], int]:
+    """Vela's time of each executed op in ``order`` (weight DMAs take their reader's), and the
+    step after the last op (where graph outputs end)."""
     steps: dict[Operation, int] = {}
     cascades: dict[int, int] = {}
     step = FIRST_STEP
@@ -37,14 +38,12 @@ def vela_steps(order: Sequence[Operation]) -> dict[Operation, int]:
         if is_weight_dma(op):
             readers = [steps[user] for user in op.results[0].users() if user in steps]
             steps[op] = min(readers, default=step)
-    steps[None] = step  # type: ignore[index]  # (the step after the last op: graph outputs end there)
-    return steps
+    return steps, step
 
 
-def vela_span(r: object, order: Sequence[Operation], times: dict[Operation, int],
-              steps: dict[Operation, int]) -> tuple[int, int]:
-    """(start, end) of the range ``r`` (a LiveRange) in Vela's time."""
-    at = {time: op for op, time in times.items()}
+def vela_span(r: object, at: dict[int, Operation], steps: dict[Operation, int], end: int) -> tuple[int, int]:
+    """(start, end) of the range ``r`` (a LiveRange) in Vela's time; ``at`` maps a schedule time
+    to its op, ``steps`` and ``end`` are ``vela_steps``'."""
     owner = r.owner  # type: ignore[attr-defined]
     producer = owner.op if isinstance(owner, OpResult) else None
     if producer is not None and is_weight_dma(producer) and r.kind == "weights":  # type: ignore[attr-defined]
@@ -55,7 +54,7 @@ def vela_span(r: object, order: Sequence[Operation], times: dict[Operation, int]
     first = at.get(r.first)  # type: ignore[attr-defined]
     start = 0 if isinstance(owner, BlockArgument) or first is None else steps.get(first, 0)
     if r.kind == "output":  # type: ignore[attr-defined]
-        return start, steps[None] + 1  # type: ignore[index]
+        return start, end + 1
     last = at.get(r.last)  # type: ignore[attr-defined]
     return start, (steps.get(last, start) if last is not None else start) + 1
 
