@@ -3,17 +3,16 @@ registers of each operation and weight DMA as Vela 5.2's legacy generator sets t
 (docs/codegen_design.md)."""
 from __future__ import annotations
 
-import numpy as np
-
 from npu_opt.dialects.ethosu.attrs import (
     ActivationAttr, BlockAttr as EthosuBlock, FeatureMapAttr, KernelAttr as EthosuKernel, MemAttr, StreamAttr,
 )
 from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, ElementwiseOp, PoolOp
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp, StopOp
+from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.dialects.npu.execution_order import concat_user, is_view, runs_by_function
 from npu_opt.dialects.npu.interfaces import costed
-from npu_opt.dialects.npu.ops_common import element_bits, encoding_of, quant_of, storage_of
-from npu_opt.dialects.npu.quant import quantise_float32
+from npu_opt.dialects.npu.ops_common import encoding_of, quant_of, storage_of
+from npu_opt.dialects.npu.quant import quantise_float32, scale_and_zero_point
 from npu_opt.dialects.tfl.shapes import constant_array
 from npu_opt.dialects.npu.perf.ir_adapter import describe_op
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
@@ -25,7 +24,7 @@ from npu_opt.hardware.op_kind import OpKind
 from npu_opt.hardware.perf.block_config import check_block_config
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.hardware.target import Target
-from npu_opt.interpreters.npu.arith import rounding_of, scale
+from npu_opt.interpreters.npu.arith import rounding_of, scale, zero_point as zero_point_of
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
 from npu_opt.ir.pass_manager import PassContext
@@ -35,6 +34,7 @@ from npu_opt.passes.codegen.dependencies import DependencyError, Inputs, blockde
 from npu_opt.passes.codegen.elementwise import elementwise_registers
 from npu_opt.passes.codegen.flash_layout import is_table_lookup_alone
 from npu_opt.passes.codegen.lookup_tables import LutPlacer
+from npu_opt.passes.codegen.read_only import constant_bytes
 from npu_opt.passes.codegen.pooling import average_pool_scaling, reduce_sum_scaling
 from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, weight_buffer_of, weight_stream_of
 
@@ -155,8 +155,7 @@ class _Lowering:
         if zero_point is None and dtype == "int32" and not is_ofm:
             zero_point = 0  # an int32 input's zero point is not applied
         if zero_point is None:
-            quant = quant_of(value)
-            zero_point = int(quant.zero_points[0]) if quant is not None else 0
+            zero_point = zero_point_of(value)
         shape = {"height": height, "width": width} if is_ofm else {}
         return FeatureMapAttr.build(dtype=dtype, layout=layout, region=region_of(alloc.area, self.target),
                                     bases=[alloc.offset + offset, 0, 0, 0], tiles=[height, height, width],
@@ -176,8 +175,9 @@ class _Lowering:
         stream = weight_stream_of(op)
         if stream is None:
             return [(FLASH_REGION, flash.offset + starts[i], None) for i in range(len(buffer.ranges))]
-        dma = op.operands[1].op  # type: ignore[union-attr]
-        buffers = [self.alloc_of(dma, op.operands[1])]
+        dma = weight_dma(op)
+        assert dma is not None  # (a stream is a weight DMA's fact)
+        buffers = [self.alloc_of(dma, dma.results[0])]
         second = dma.attr(SECOND_BUFFER_ATTR)
         if stream.buffering == "double":
             if not isinstance(second, AllocAttr):
@@ -237,8 +237,7 @@ class _Lowering:
         if cls is ElementwiseOp and _unary_zero(op) == 0:
             ofm_zero = 0
         if is_table_lookup_alone(op):  # the OFM is written in the IFM's quantisation: the table rescales
-            quant = quant_of(op.operands[0])
-            ofm_zero = int(quant.zero_points[0]) if quant is not None else 0
+            ofm_zero = zero_point_of(op.operands[0])
         ofm = self.feature_map(op, op.results[0], True, ofm_zero)
         activation, table_copy = self.activation(op, act, ofm.dtype, ofm_zero == 0)
         if cls is ElementwiseOp:  # its operands may be constants, scalars or swapped: see ``elementwise``
@@ -314,8 +313,7 @@ class _Lowering:
         flash = table.op.attr(FLASH_ATTR) if isinstance(table, OpResult) else None
         if not isinstance(flash, FlashAttr):
             raise LoweringError(op, "its lookup table has no npu.flash (run npu-flash-layout first)")
-        data = np.ascontiguousarray(constant_array(table)).astype(  # type: ignore[union-attr]
-            f"<{'u' if storage_of(table.type).is_unsigned else 'i'}{element_bits(table) // 8}").tobytes()
+        data = constant_bytes(table.op)
         address, copied = self.luts.place(data)
         clip = "ofm"
         if ofm_dtype == "int32":
@@ -366,8 +364,8 @@ class _Lowering:
         found = dict(attrs)
         found["ifm"] = self.operand_map(op, first, attrs["ofm"].depth, _unary_zero(op))
         if shape2 is None:  # a scalar: its quantised value in IFM2_SCALAR
-            quant = quant_of(second)
-            scale_, zero = (float(quant.scales[0]), int(quant.zero_points[0])) if quant is not None else (1.0, 0)
+            scale_, zero = scale_and_zero_point(quant_of(second))
+            scale_, zero = float(scale_), int(zero)
             raw = int(constant_array(second).reshape(-1)[0])  # type: ignore[union-attr]
             found["ifm2_scalar"] = quantise_float32((raw - zero) * scale_, scale_, zero)
             found["ifm2"] = FeatureMapAttr.build(dtype=_dtype(op, second), layout="NHWC",
@@ -396,12 +394,10 @@ class _Lowering:
                 raise LoweringError(op, "a constant operand has no npu.flash (run npu-flash-layout first)")
             _, height, width, channels = _shape4(op, value)
             size = _element_bytes(_dtype(op, value))
-            quant = quant_of(value)
             fm = FeatureMapAttr.build(dtype=_dtype(op, value), layout="NHWC", region=FLASH_REGION,
                                       bases=[flash.offset, 0, 0, 0], tiles=[height, height, width],
                                       strides=[channels * size, width * channels * size, size], depth=channels,
-                                      zero_point=int(quant.zero_points[0]) if quant is not None and
-                                      _dtype(op, value) != "int32" else 0)
+                                      zero_point=zero_point_of(value) if _dtype(op, value) != "int32" else 0)
         else:
             fm = self.feature_map(op, value, False, zero_point)
         return fm if depth is None else fm.replaced(depth=depth)

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 
 from npu_opt.dialects.npu.perf.ir_adapter import describe_op, op_weights_hwio, weights_source
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
+from npu_opt.dialects.npu.perf.weight_dma import weight_dma
 from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, StreamAttr
-from npu_opt.hardware.codec.weight_buffer import RangeBytes, stream_ranges
+from npu_opt.hardware.codec.weight_buffer import RangeBytes, stream_ranges, weight_buffer
 from npu_opt.hardware.codec.weight_size import WeightEncoder
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.hardware.target import Target
 from npu_opt.interpreters.npu.scale_records import op_scale_bias
-from npu_opt.ir.core import OpResult, Operation
+from npu_opt.ir.core import Operation
 
 
 class LoweringError(Exception):
@@ -33,10 +34,6 @@ class WeightBuffer:
     part_kernel: bool
     """The weights are encoded part-kernel first (the traversal the NPU is told)."""
 
-    def slice_ranges(self, index: int) -> list[RangeBytes]:
-        """The (one per core) ranges of depth slice ``index``."""
-        return [r for r in self.ranges if r.depth_offset == self.slices[index]]
-
     @staticmethod
     def range_bytes(part: RangeBytes) -> int:
         """A range's bytes in the buffer: its records padded to 16, then its weights."""
@@ -45,16 +42,14 @@ class WeightBuffer:
     @property
     def data(self) -> bytes:
         """The buffer's bytes, range after range."""
-        return b"".join(part.scales + bytes(round_up(len(part.scales), 16) - len(part.scales)) + part.weights
-                        for part in self.ranges)
+        return weight_buffer(list(self.ranges))
 
 
 def weight_stream_of(op: Operation) -> StreamAttr | None:
     """The ``npu.stream`` of the DMA copying ``op``'s weights, if they are copied."""
-    source = op.operands[1] if len(op.operands) > 1 else None
-    if isinstance(source, OpResult) and isinstance(source.op.attr(STREAM_ATTR), StreamAttr):
-        return source.op.attr(STREAM_ATTR)  # type: ignore[return-value]
-    return None
+    dma = weight_dma(op)
+    stream = dma.attr(STREAM_ATTR) if dma is not None else None
+    return stream if isinstance(stream, StreamAttr) else None
 
 
 def weight_buffer_of(op: Operation, target: Target) -> WeightBuffer | None:
