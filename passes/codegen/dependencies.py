@@ -184,34 +184,38 @@ def blockdep(previous: BlockOp | None, op: BlockOp, inputs: Inputs, accel: Accel
     # the same tensor read as written (shape, tiles and their bases): compare coordinates, else bytes
     same_layout = (read_shape == prev_shape and read_fm.tiles == previous.ofm.tiles
                    and read_fm.bases == previous.ofm.bases)
-    result = MAX_BLOCKDEP
-    elapsed = 0
-    for forward in range(MAX_BLOCKDEP):
-        ofm_at = _block_at(ofm_shape, op.block.size, forward // depth_jobs)
-        if ofm_at is None:
+    # the previous op's last OFM blocks, newest first, as (start, end) boxes
+    written_blocks = []
+    for back in range(MAX_BLOCKDEP):
+        out_at = _block_at(prev_shape, previous.block.size, -1 - back)
+        if out_at is None:
             break
-        # the row start takes the right padding, as Vela's generator does
-        start = (max(0, ofm_at[0] * sy - pad_right), max(0, ofm_at[1] * sx - pad_left),
-                 (forward % depth_jobs) * ifm_block[2])
-        end = (start[0] + ifm_block[0], start[1] + ifm_block[1], start[2] + ifm_block[2])
-        outstanding = 0
-        for back in range(MAX_BLOCKDEP):
-            out_at = _block_at(prev_shape, previous.block.size, -1 - back)
-            if out_at is None:
-                break
-            out_end = tuple(out_at[i] + previous.block.size[i] for i in range(3))
+        written_blocks.append((out_at, tuple(out_at[i] + previous.block.size[i] for i in range(3))))
+
+    def untouched(start: tuple[int, int, int], end: tuple[int, int, int]) -> int:
+        """How many of those blocks, newest first, the IFM box [start, end) reads nothing of."""
+        for count, (out_at, out_end) in enumerate(written_blocks):
             if same_layout:
                 meets = _boxes_meet(start, end, out_at, out_end)  # type: ignore[arg-type]
             else:
                 meets = _meet(_row_spans(read_fm, read_shape, start, end),
                               _row_spans(previous.ofm, prev_shape, out_at, out_end))  # type: ignore[arg-type]
-            if meets or outstanding > MAX_BLOCKDEP:
-                break
-            outstanding += 1
-        result = min(result, elapsed + outstanding)
-        elapsed += 1
-        if elapsed > MAX_BLOCKDEP:
+            if meets:
+                return count
+        return len(written_blocks)
+
+    # job j of this op may start while the previous op still has untouched(j's box) blocks to
+    # write; BLOCKDEP is the fewest jobs ahead over the first jobs
+    result = MAX_BLOCKDEP
+    for job in range(MAX_BLOCKDEP):
+        ofm_at = _block_at(ofm_shape, op.block.size, job // depth_jobs)
+        if ofm_at is None:
             break
+        # the row start takes the right padding, as Vela's generator does
+        start = (max(0, ofm_at[0] * sy - pad_right), max(0, ofm_at[1] * sx - pad_left),
+                 (job % depth_jobs) * ifm_block[2])
+        end = (start[0] + ifm_block[0], start[1] + ifm_block[1], start[2] + ifm_block[2])
+        result = min(result, job + untouched(start, end))
     return result
 
 
@@ -220,23 +224,19 @@ def waits(ops: list[Operation], inputs: dict[Operation, Inputs], accel: Accelera
     """(kernel_wait, dma_wait) of each op: a DMA waits for the NPU operations it conflicts with,
     an NPU operation for the DMAs, counting how many later ones may stay in flight."""
     accesses = {op: accesses_of(op, inputs.get(op), accel) for op in ops}
-    max_outstanding_dma = accel.max_outstanding_dma
-    dmas: list[Operation] = []
-    kernels: list[Operation] = []
+    limit = {True: accel.max_outstanding_dma, False: MAX_OUTSTANDING_KERNELS}
+    issued: dict[bool, list[Operation]] = {True: [], False: []}  # DMAs and NPU operations, in stream order
+    finished = {True: 0, False: 0}  # how many of each, from the first, a wait has seen finish
     result = []
     for op in ops:
         is_dma = isinstance(op, DmaOp)
-        own, limit = (dmas, max_outstanding_dma) if is_dma else (kernels, MAX_OUTSTANDING_KERNELS)
-        others = kernels if is_dma else dmas
-        own.append(op)
-        if len(own) > limit:
-            own.pop(0)
-        wait = None
-        for back, other in enumerate(reversed(others)):
-            if accesses[other].conflicts(accesses[op]):
-                wait = back
-                del others[:len(others) - back]
-                break
+        issued[is_dma].append(op)
+        others = issued[not is_dma]
+        in_flight = others[max(finished[not is_dma], len(others) - limit[not is_dma]):]
+        wait = next((later for later, other in enumerate(reversed(in_flight))
+                     if accesses[other].conflicts(accesses[op])), None)
+        if wait is not None:  # the conflicting one and all before it have finished after this wait
+            finished[not is_dma] = len(others) - wait
         result.append((wait, None) if is_dma else (None, wait))
     return result
 
