@@ -85,10 +85,27 @@ class Memory:
         self.moved += int(addresses.size) * width
 
     def read_bytes(self, number: int, start: int, length: int, what: str) -> bytes:
-        return bytes(self.read(number, np.arange(start, start + length), 1, what).astype(np.uint8))
+        """``length`` bytes from ``start``, sliced rather than gathered address by address."""
+        region = self.region(number)
+        if length == 0:
+            return b""
+        self._check(region, np.array([start, start + length - 1]), 1, what)
+        unwritten = np.flatnonzero(~region.written[start:start + length])
+        if unwritten.size:
+            raise SimulatorError(f"{self.where}: {what} reads byte {start + int(unwritten[0])} of {region.label}, "
+                                 "which nothing wrote")
+        self.moved += length
+        return region.bytes[start:start + length].tobytes()
 
     def write_bytes(self, number: int, start: int, data: bytes, what: str) -> None:
-        self.write(number, np.arange(start, start + len(data)), np.frombuffer(data, dtype=np.uint8), 1, what)
+        """Store ``data`` from ``start``, as one slice."""
+        region = self.region(number)
+        if not data:
+            return
+        self._check(region, np.array([start, start + len(data) - 1]), 1, what)
+        region.bytes[start:start + len(data)] = np.frombuffer(data, dtype=np.uint8)
+        region.written[start:start + len(data)] = True
+        self.moved += len(data)
 
 
 __all__ = ["FAST_SCRATCH", "Memory", "READ_ONLY", "Region", "SCRATCH", "SHRAM", "SimulatorError"]
