@@ -183,6 +183,11 @@ class EthosUOperator:
     def payload(self) -> bytes:
         return self.header.payload(self.command_stream)
 
+    @property
+    def payload_size(self) -> int:
+        """The payload's length in bytes (the header's words, the CmdStream tag, the stream), unbuilt."""
+        return 4 * (len(self.header.words) + 1 + len(self.command_stream))
+
 
 @dataclass
 class OptionField:

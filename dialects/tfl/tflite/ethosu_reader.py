@@ -6,8 +6,6 @@ OfflineMemoryAllocation metadata decoded into the tensors' arena offsets.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from npu_opt.dialects.tfl.opcodes import BUILTIN_OPERATORS, CUSTOM
 from npu_opt.dialects.tfl.tflite import schema as S
 from npu_opt.dialects.tfl.tflite.ethosu_custom import (
@@ -15,19 +13,9 @@ from npu_opt.dialects.tfl.tflite.ethosu_custom import (
     OptionField, OptionsTable, Quantisation, Subgraph, TensorRecord, decode_offline_allocation,
     parse_payload,
 )
-from npu_opt.dialects.tfl.tflite.flatbuf import Buffer, FlatBufferError, Table
+from npu_opt.dialects.tfl.tflite.flatbuf import Buffer, Table
 
 _UINT8 = 3
-
-
-def has_ethos_u(data: bytes | memoryview) -> bool:
-    """True if the model's operator codes include the ethos-u custom operator."""
-    try:
-        model = Buffer(data).root("model")
-        return any(code.string(S.OperatorCode.CUSTOM_CODE, "custom_code") == ETHOS_U_CODE
-                   for code in model.tables(S.Model.OPERATOR_CODES, "operator_codes"))
-    except FlatBufferError:
-        return False
 
 
 def read_compiled(data: bytes | memoryview) -> CompiledModel:
@@ -44,10 +32,6 @@ def _field_offsets(table: Table) -> list[tuple[int, int]]:
         if offset:
             entries.append((offset, slot))
     return sorted(entries)
-
-
-_SIZES = {"bool": 1, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4, "u32": 4, "f32": 4, "i64": 8,
-          "u64": 8, "f64": 8}
 
 
 def read_options(table: Table, kind: int, builtin: str) -> OptionsTable:
@@ -227,4 +211,4 @@ class _Reader:
         return op
 
 
-__all__ = ["read_compiled", "has_ethos_u", "read_options"]
+__all__ = ["read_compiled", "read_options"]

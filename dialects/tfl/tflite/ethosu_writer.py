@@ -40,7 +40,7 @@ def memory_tensor_shapes(graph: Subgraph) -> dict[int, tuple[int, ...]]:
     """The 1-D shape of each memory tensor, from its operator's sizes."""
     shapes: dict[int, tuple[int, ...]] = {}
     for op in graph.ethos_u():
-        sizes = (len(op.payload), len(op.read_only), op.scratch_size, op.fast_scratch_size)
+        sizes = (op.payload_size, len(op.read_only), op.scratch_size, op.fast_scratch_size)
         for index, size in zip(op.memory_tensors, sizes):
             shapes.setdefault(index, (size,))
     return shapes

@@ -26,10 +26,10 @@ from npu_opt.ir.types import (
 from npu_opt.dialects.tfl.ops_ethosu import ARENA_OFFSETS, EthosUOp
 from npu_opt.dialects.tfl.tflite import schema as S
 from npu_opt.dialects.tfl.tflite.ethosu_custom import (
-    OFFLINE_ALLOCATION, CompiledModel, ContainerError, EthosUOperator, Subgraph,
+    ETHOS_U_CODE, OFFLINE_ALLOCATION, CompiledModel, ContainerError, EthosUOperator, Subgraph,
 )
 from npu_opt.dialects.tfl.tflite.ethosu_ir import decoded_region, ethos_u_attrs, offsets_attr
-from npu_opt.dialects.tfl.tflite.ethosu_reader import has_ethos_u, read_compiled
+from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
 from npu_opt.dialects.tfl.tflite.flatbuf import Buffer, FlatBufferError, Table
 
 INLINE_LIMIT = 64
@@ -111,7 +111,7 @@ class _Importer:
         self.codes = [self._opcode(t, i) for i, t in
                       enumerate(model.tables(S.Model.OPERATOR_CODES, "operator_codes"))]
         self.buffers = model.tables(S.Model.BUFFERS, "buffers")
-        if has_ethos_u(self.data):
+        if any(code.custom_code == ETHOS_U_CODE for code in self.codes):
             self.compiled = read_compiled(self.data)
         subgraphs = model.tables(S.Model.SUBGRAPHS, "subgraphs")
         if not subgraphs:
