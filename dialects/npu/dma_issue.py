@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from npu_opt.dialects.npu.execution_order import by_time, is_executed, on_cpu
 from npu_opt.dialects.npu.ops_memory import DmaOp
-from npu_opt.dialects.npu.perf.weight_dma import is_weight_dma, weight_dma
-from npu_opt.dialects.npu.schedule_attrs import SHARES_TAIL_ATTR, STREAM_ATTR, UNHIDDEN_ATTR, StreamAttr
+from npu_opt.dialects.npu.perf.weight_dma import is_prefetched, is_weight_dma, weight_dma
+from npu_opt.dialects.npu.schedule_attrs import SHARES_TAIL_ATTR, STREAM_ATTR, StreamAttr
 from npu_opt.ir.core import Block, Operation
 
 
@@ -17,14 +17,13 @@ def waits_for_previous(dma: Operation) -> bool:
     still uses (``npu.unhidden``) or frees only for its last slice (``npu.shares_tail``), so the DMA
     is issued after that op."""
     stream = dma.attr(STREAM_ATTR)
-    return (isinstance(stream, StreamAttr) and stream.prefetch
-            and (dma.attr(UNHIDDEN_ATTR) is not None or dma.attr(SHARES_TAIL_ATTR) is not None))
+    return isinstance(stream, StreamAttr) and stream.prefetch and not _prefetched_under_previous(dma)
 
 
 def _prefetched_under_previous(dma: Operation) -> bool:
-    """True if ``dma``'s first buffer fills under the op before its reader, issued before that op."""
-    stream = dma.attr(STREAM_ATTR)
-    return isinstance(stream, StreamAttr) and stream.prefetch and not waits_for_previous(dma)
+    """True if ``dma``'s first buffer fills under the op before its reader, issued before that op:
+    a prefetch npu-allocate kept (``is_prefetched``) whose buffer shares no tail either."""
+    return is_prefetched(dma) and dma.attr(SHARES_TAIL_ATTR) is None
 
 
 def place_weight_dmas(order: list[Operation]) -> list[Operation]:
