@@ -7,19 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from npu_opt.interpreters.ethosu.compute import add_sub
-from npu_opt.interpreters.npu.arith import rescale, shift_round
-
-
-def _wrap32(values: np.ndarray) -> np.ndarray:
-    return ((np.asarray(values, dtype=np.int64) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
-
-
-def _leading_zeros(values: np.ndarray) -> np.ndarray:
-    unsigned = np.asarray(values, dtype=np.int64) & 0xFFFFFFFF
-    bits = np.zeros(unsigned.shape, dtype=np.int64)
-    nonzero = unsigned > 0
-    bits[nonzero] = np.floor(np.log2(unsigned[nonzero].astype(np.float64))).astype(np.int64) + 1
-    return 32 - bits
+from npu_opt.interpreters.npu.arith import leading_zeros, rescale, shift_round, wrap32
 
 
 def elementwise(mode: str, a: np.ndarray, b: np.ndarray | None, *, scale_mode: str, opa: tuple[int, int],
@@ -42,10 +30,10 @@ def elementwise(mode: str, a: np.ndarray, b: np.ndarray | None, *, scale_mode: s
     if mode == "lrelu":
         return np.where(a >= 0, a, rescale(a, multiplier, shift, rounding))
     if mode == "clz":
-        return _leading_zeros(a)
+        return leading_zeros(a)
     if mode == "shl":
         assert b is not None
-        return _wrap32(np.left_shift(a, np.clip(b, 0, 32)))
+        return wrap32(np.left_shift(a, np.clip(b, 0, 32)))
     if mode == "shr":
         assert b is not None
         return shift_round(a, np.clip(b, 0, 63), "away_zero" if rounding == "tflite" else rounding)

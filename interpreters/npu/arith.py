@@ -210,6 +210,21 @@ def per_channel(values: np.ndarray | list[float], channels: tuple[int, int] | No
     return array[channels[0]:channels[1]]
 
 
-__all__ = ["explicit_rescale", "finish", "ifm_zero_point", "is_unscaled", "per_channel", "rescale",
-           "rounding_of", "scale", "shift_round", "target_quant", "to_ofm", "wide_product", "zero_point",
+def wrap32(values: np.ndarray) -> np.ndarray:
+    """Values wrapped to int32 two's complement."""
+    return ((np.asarray(values, dtype=np.int64) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+
+
+def leading_zeros(values: np.ndarray) -> np.ndarray:
+    """The count of leading zero bits of each value as a 32-bit word."""
+    unsigned = np.asarray(values, dtype=np.int64) & 0xFFFFFFFF
+    bits = np.zeros(unsigned.shape, dtype=np.int64)
+    nonzero = unsigned > 0
+    # log2 of a float64 is exact at powers of two and monotone between them for 32-bit integers
+    bits[nonzero] = np.floor(np.log2(unsigned[nonzero].astype(np.float64))).astype(np.int64) + 1
+    return 32 - bits
+
+
+__all__ = ["explicit_rescale", "finish", "ifm_zero_point", "is_unscaled", "leading_zeros", "per_channel", "rescale",
+           "rounding_of", "scale", "shift_round", "target_quant", "to_ofm", "wide_product", "wrap32", "zero_point",
            "zero_point_of_target"]

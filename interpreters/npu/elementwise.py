@@ -10,7 +10,8 @@ import numpy as np
 
 from npu_opt.dialects.npu.dialect import NPU
 from npu_opt.interpreters.npu.arith import (
-    explicit_rescale, finish, ifm_zero_point, rescale, rounding_of, scale, shift_round, target_quant, wide_product,
+    explicit_rescale, finish, ifm_zero_point, leading_zeros, rescale, rounding_of, scale, shift_round, target_quant,
+    wide_product, wrap32,
 )
 from npu_opt.dialects.npu.ops_common import storage_of
 from npu_opt.dialects.npu.ops_elementwise import (
@@ -108,11 +109,6 @@ def min_max(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channe
     return [finish(op, chosen, args)]  # type: ignore[arg-type]
 
 
-def _wrap32(values: np.ndarray) -> np.ndarray:
-    """Values wrapped to int32 two's complement."""
-    return ((np.asarray(values, dtype=np.int64) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
-
-
 @NPU.kernel(ShlOp, ShrOp)
 def shift(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
     a, b = _operand(op, args, 0, ofm_channels), _operand(op, args, 1, ofm_channels)
@@ -120,7 +116,7 @@ def shift(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels
         raise fail(op, f"shift amounts must lie in [0, 63], not [{int(b.min())}, {int(b.max())}]")
     a, b = np.broadcast_arrays(a, b)
     if op.name == "npu.shl":
-        result = _wrap32(np.left_shift(a, np.minimum(b, 32)))
+        result = wrap32(np.left_shift(a, np.minimum(b, 32)))
     else:
         rounding = rounding_of(op)
         result = shift_round(a, b, "away_zero" if rounding == "tflite" else rounding)
@@ -159,14 +155,10 @@ def leaky_relu(op: Operation, args: list[Any], *, ofm_rows: Rows = None,
 
 @NPU.kernel(ClzOp)
 def clz(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
-    unsigned = np.asarray(args[0], dtype=np.int64) & 0xFFFFFFFF
+    values = np.asarray(args[0])
     if ofm_channels is not None:
-        unsigned = unsigned[..., ofm_channels[0]:ofm_channels[1]]
-    bits = np.zeros(unsigned.shape, dtype=np.int64)
-    nonzero = unsigned > 0
-    bits[nonzero] = np.floor(np.log2(unsigned[nonzero].astype(np.float64))).astype(np.int64) + 1
-    # log2 of a float64 is exact at powers of two and monotone between them for 32-bit integers
-    return [finish(op, 32 - bits, args)]  # type: ignore[arg-type]
+        values = values[..., ofm_channels[0]:ofm_channels[1]]
+    return [finish(op, leading_zeros(values), args)]  # type: ignore[arg-type]
 
 
 __all__ = ["abs_", "add", "add_sub", "clz", "leaky_relu", "min_max", "mul", "shift"]
