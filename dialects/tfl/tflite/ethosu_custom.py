@@ -278,13 +278,18 @@ def decode_offline_allocation(data: bytes | memoryview, tensor_counts: list[int]
 
 def encode_offline_allocation(subgraphs: list[Subgraph]) -> bytes:
     """The OfflineMemoryAllocation bytes of the tensors' arena offsets."""
-    offsets = [t.arena_offset for g in subgraphs for t in g.tensors]
-    return struct.pack(f"<{3 + len(offsets)}i", 0, len(subgraphs), len(offsets), *offsets)
+    return offline_allocation_bytes(len(subgraphs), [t.arena_offset for g in subgraphs for t in g.tensors])
+
+
+def offline_allocation_bytes(subgraph_count: int, offsets: list[int]) -> bytes:
+    """The OfflineMemoryAllocation bytes of every tensor's arena offset (-1: TFLite Micro places it),
+    the tensors of all subgraphs in order."""
+    return struct.pack(f"<{3 + len(offsets)}i", 0, subgraph_count, len(offsets), *offsets)
 
 
 __all__ = [
     "ETHOS_U_CODE", "NPU_CUSTOM_OPTIONS", "OFFLINE_ALLOCATION", "ROLES", "ContainerError", "PayloadHeader",
     "parse_payload", "Quantisation", "TensorRecord", "EthosUOperator", "OptionField", "OptionsTable",
     "CpuOperator", "Operator", "Subgraph", "CompiledModel", "decode_offline_allocation",
-    "encode_offline_allocation",
+    "encode_offline_allocation", "offline_allocation_bytes",
 ]

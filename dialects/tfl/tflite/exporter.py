@@ -30,6 +30,7 @@ from npu_opt.ir.types import DYNAMIC, QuantUniformType, RankedTensorType
 from npu_opt.dialects.tfl.tflite import schema as S
 from npu_opt.dialects.tfl.tflite.ethosu_custom import (
     ETHOS_U_CODE, NPU_CUSTOM_OPTIONS, OFFLINE_ALLOCATION, ROLES, ContainerError, PayloadHeader,
+    offline_allocation_bytes,
 )
 from npu_opt.dialects.tfl.tflite.ethosu_ir import ARENA_OFFSETS, blob_bytes, command_words, int_attr
 from npu_opt.dialects.tfl.tflite.ethosu_layout import vela_layout
@@ -141,8 +142,8 @@ class _Exporter:
             raise UserError("cannot export a module without functions to TFLite")
         metadata = self._metadata()
         if any(g.has_offsets for g in subgraphs):
-            offsets = [t.arena_offset for g in subgraphs for t in g.tensors]
-            self.buffers.append(np.array([0, len(subgraphs), len(offsets), *offsets], dtype="<i4").tobytes())
+            self.buffers.append(offline_allocation_bytes(len(subgraphs),
+                                                         [t.arena_offset for g in subgraphs for t in g.tensors]))
             metadata.append((OFFLINE_ALLOCATION, len(self.buffers) - 1))
         return _Writer(self, subgraphs, metadata).finish()
 
