@@ -27,6 +27,7 @@ from npu_opt.ir.pass_registry import Pass, option, parse_pipeline, register_pass
 from npu_opt.passes.memory_order import memory_aware_order
 from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks
 from npu_opt.passes.schedule.candidate_pool import CandidatePool
+from npu_opt.passes.schedule.costed_candidates import COSTED, module_key
 from npu_opt.passes.schedule.cascade_ops import channel_concat, joinable
 from npu_opt.passes.schedule.sram_peak import no_fit_message
 from npu_opt.passes.schedule.width_bands import has_chain
@@ -223,6 +224,7 @@ def _aligned(value: float) -> int:
 
 @register_pass("npu-search-schedule", statistics={
     "candidates": "schedules materialised and costed",
+    "reused": "candidates costed by an earlier search of the same module in this process (not built again)",
     "frontier": "points on the (cycles, SRAM) frontier",
     "failed": "candidates the later passes refused (a limit they cannot meet)",
     "directed": "budgets of the grid (up to the budget) the search was directed at",
@@ -273,11 +275,21 @@ class SearchSchedule(Pass):
 
         tail = parse_pipeline(SCHEDULE_TAIL)  # (one set of pass instances serves every candidate)
         tried: dict[Knobs, Point | None] = {}
+        costed = COSTED.table(module_key(module))  # (what earlier searches of this module found)
+        reused = 0
         with CandidatePool(lambda knobs: self._materialise(module, knobs, tail, ctx), self.jobs) as pool:
             def trials(batch: list[Knobs]) -> list[Point | None]:
-                """Each candidate's point, materialising those not tried yet (at once, in ``pool``)."""
+                """Each candidate's point, materialising those not tried yet (at once, in ``pool``)
+                unless an earlier search of this module costed them."""
+                nonlocal reused
                 new = [knobs for knobs in dict.fromkeys(batch) if knobs not in tried]
-                tried.update(zip(new, pool.map(new)))
+                known = [knobs for knobs in new if knobs in costed]
+                reused += len(known)
+                tried.update((knobs, costed[knobs]) for knobs in known)  # type: ignore[misc]
+                built = [knobs for knobs in new if knobs not in costed]
+                answers = pool.map(built)
+                costed.update(zip(built, answers))
+                tried.update(zip(built, answers))
                 return [tried[knobs] for knobs in batch]
 
             # Size as schedule{optimise=Size} builds it (with prefetch overlap)
@@ -315,6 +327,7 @@ class SearchSchedule(Pass):
                 ctx.stat("directed", len(grid))
         points = [p for p in tried.values() if p is not None]
         ctx.stat("candidates", len(tried))
+        ctx.stat("reused", reused)
         ctx.stat("failed", sum(p is None for p in tried.values()))
         best = choose(points, self.sram_budget)
         if best is None:

@@ -16,6 +16,7 @@ from npu_opt.ir.interrupts import Terminated
 from npu_opt.ir.printer import print_op
 from npu_opt.passes.schedule import search
 from npu_opt.passes.schedule.candidate_pool import CandidatePool, can_fork, single_threaded
+from npu_opt.passes.schedule.costed_candidates import COSTED
 from targeted_import import imported_with_target, run_pipeline
 
 needs_fork = pytest.mark.skipif(not can_fork() or not single_threaded(),
@@ -103,6 +104,7 @@ def test_the_search_chooses_the_same_schedule_with_workers(monkeypatch: pytest.M
     frontier and remarks-free IR that materialising them here gives."""
     texts = {}
     for jobs in (1, 2):
+        COSTED.clear()  # (each search builds its candidates, none taken from the other's)
         monkeypatch.setattr(search, "CandidatePool", functools.partial(CandidatePool, min_seconds=0.0))
         module = imported_with_target("branches", "ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram")
         assert run_pipeline(module, f"schedule{{sram-budget=8000 jobs={jobs}}}") == ""
