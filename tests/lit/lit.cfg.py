@@ -35,8 +35,8 @@ for name in ("HOME", "TMPDIR", "TEMP", "TMP", "PYTHONPATH", "VIRTUAL_ENV", "PYEN
 config.environment["PYTHONIOENCODING"] = "utf-8"
 config.environment["NO_COLOR"] = "1"
 # Start-up is dominated by imports: keep compiled bytecode (out of the source tree) even when the
-# caller sets PYTHONDONTWRITEBYTECODE (lit does not pass that variable on).
-config.environment["PYTHONPYCACHEPREFIX"] = os.path.join(config.test_exec_root, ".pycache")
+# caller sets PYTHONDONTWRITEBYTECODE (lit does not pass that variable on); the unit tests share it.
+config.environment["PYTHONPYCACHEPREFIX"] = os.path.join(os.path.dirname(config.test_source_root), ".pycache")
 
 # filecheck is the Python clone (1.0.6): it ignores FILECHECK_OPTS and has no [[@LINE+N]] or
 # numeric [[#X+1]] expressions and no --implicit-check-not; tests stick to captures, {{regex}},

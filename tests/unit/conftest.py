@@ -3,6 +3,7 @@ sys.path, all dialects registered, and the
 sample modules that the syntax tests round-trip (``ir_sample``) and exchange with xDSL."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -10,6 +11,13 @@ from typing import Callable
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+PYCACHE = ROOT / "tests" / ".pycache"
+"""Compiled bytecode of every module the tests and the tools they start import (lit's too): a
+caller's PYTHONDONTWRITEBYTECODE would otherwise make each of those processes compile npu-opt anew."""
+os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.pycache_prefix = str(PYCACHE)
+sys.dont_write_bytecode = False
 HELPERS = Path(__file__).resolve().parent
 """The helpers tests import by name (targeted_import, tool_paths, ...); the tests mirror the source tree below."""
 for _path in (ROOT, HELPERS):
