@@ -6,6 +6,7 @@ checking, ``--dump-pass-pipeline`` and "did you mean ...?" suggestions.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import typing
 from dataclasses import dataclass, field
@@ -153,9 +154,15 @@ def description(cls: type[Pass]) -> str:
     return (cls.__doc__ or "").strip().split("\n")[0]
 
 
+@functools.cache
+def _option_types(cls: type[Pass]) -> dict[str, Any]:
+    """The resolved annotations of ``cls`` (resolving them costs more than parsing a pipeline)."""
+    return typing.get_type_hints(cls)
+
+
 def option_specs(cls: type[Pass]) -> list[tuple[str, Any, Any, str]]:
     """(cli name, type, default, help) for each option of ``cls``."""
-    hints = typing.get_type_hints(cls)
+    hints = _option_types(cls)
     specs = []
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         default = f.default if f.default is not dataclasses.MISSING else (

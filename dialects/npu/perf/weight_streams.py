@@ -18,6 +18,7 @@ from npu_opt.hardware.perf.block_config import BlockConfig
 from npu_opt.dialects.npu.perf.ir_adapter import OpDescription, is_costed, module_of, op_weights_hwio, weights_source
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.hardware.perf.op_desc import NpuOpDesc
+from npu_opt.hardware.codec.encoder_pool import ENCODERS
 from npu_opt.hardware.codec.weight_size import EncodedWeights, WeightEncoder, encode_together
 from npu_opt.ir.analysis import Analysis, AnalysisManager
 from npu_opt.ir.clone import Clone
@@ -25,10 +26,12 @@ from npu_opt.ir.core import Operation
 
 
 def _encoder_for(hwio: np.ndarray, perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig) -> WeightEncoder:
-    """An encoder of ``hwio`` as the op ``desc`` run with ``block`` reads it."""
+    """An encoder of ``hwio`` as the op ``desc`` run with ``block`` reads it (the process's, when
+    another module has the same weights: what it encoded is not encoded again)."""
     assert desc.block_type is not None
     dilation = (desc.kernel.dilation_x, desc.kernel.dilation_y)
-    return WeightEncoder(hwio, perf.accel, desc.block_type, desc.ifm.bits, block.ofm_block.depth, dilation)
+    return ENCODERS.shared(WeightEncoder(hwio, perf.accel, desc.block_type, desc.ifm.bits, block.ofm_block.depth,
+                                         dilation))
 
 
 def _request(op: Operation, perf: PerfTarget, desc: NpuOpDesc, block: BlockConfig) -> tuple:
