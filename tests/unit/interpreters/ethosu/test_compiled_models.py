@@ -112,3 +112,34 @@ def test_npu_run_compares_a_compiled_model_and_traces_it(tmp_path, capsys):
     ops = [line.split()[1] for line in lines[1:]]
     assert ops.count("ethosu.conv2d") == 6 and ops.count("ethosu.elementwise") == 2
     assert all(int(line.rsplit("bytes=", 1)[1]) > 0 for line in lines[1:])
+
+
+def test_litert_rounds_the_fully_connected_layer_once_where_the_npu_rounds_twice():
+    """conv.tflite's FULLY_CONNECTED at seed 1, recomputed from LiteRT's own input tensor: one
+    rounding half away from zero gives LiteRT's output, TFLite's double rounding (the TFL mode
+    Vela programs) the simulator's; the step docs/npu_arithmetic.md names, and the only one."""
+    pytest.importorskip("ai_edge_litert")
+    from ai_edge_litert.interpreter import Interpreter as Litert
+    from ai_edge_litert.interpreter import OpResolverType
+
+    from npu_opt.dialects.npu.quant import quantise_scale
+    from npu_opt.interpreters.npu.arith import rescale
+
+    inputs, ours, theirs = _run_both("conv.u55-128.legacy", 1)
+    runner = Litert(model_path=str(DATA / "conv.tflite"), experimental_op_resolver_type=OpResolverType.BUILTIN_REF,
+                    experimental_preserve_all_tensors=True)
+    runner.allocate_tensors()
+    runner.set_tensor(runner.get_input_details()[0]["index"], inputs[0])
+    runner.invoke()
+    tensors = {t["index"]: t for t in runner.get_tensor_details()}
+    layer = next(op for op in runner._get_ops_details() if op["op_name"] == "FULLY_CONNECTED")
+    x, w, b = (runner.get_tensor(i).astype(np.int64) for i in layer["inputs"][:3])
+    (qx, qw), qo = (tensors[i]["quantization_parameters"] for i in layer["inputs"][:2]), \
+        tensors[layer["outputs"][0]]["quantization_parameters"]
+    acc = (x.reshape(-1, w.shape[1]) - qx["zero_points"][0]) @ w.T + b
+    multiplier, shift = quantise_scale(float(np.float64(qx["scales"][0]) * qw["scales"][0] / qo["scales"][0]))
+    once, twice = (np.clip(rescale(acc, multiplier, shift, rounding) + qo["zero_points"][0], -128, 127).reshape(-1)
+                   for rounding in ("away_zero", "tflite"))
+    assert np.array_equal(once, theirs[0].reshape(-1))
+    assert np.array_equal(twice, ours[0].reshape(-1))
+    assert np.abs(once - twice).max() == 1
