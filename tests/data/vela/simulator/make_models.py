@@ -34,7 +34,7 @@ BUILDS += [("elementwise", "u65-256"), ("wide_batch", "u65-256")]
 BUILDS += [("classifier", "u65-512"), ("weight_stream", "u65-512")]  # two cores: interleaved OFM channels
 DEFAULT_CORE = [(model, "u55-128") for model in ("classifier", "data_movement", "dilation", "elementwise",
                                                  "int16_elementwise", "kernels", "resize_bilinear", "stride3")]
-DEFAULT_CORE += [("elementwise", "u65-256"), ("classifier", "u65-512")]
+DEFAULT_CORE += [("elementwise", "u65-256"), ("classifier", "u65-512"), ("wide_batch", "u55-128")]
 """(model, config) compiled by Vela's default core too."""
 
 

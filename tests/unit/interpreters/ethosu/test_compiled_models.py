@@ -1,9 +1,10 @@
 """Vela 5.2's compiled models (tests/data/vela/compiled, legacy and default core) run in the
 simulator give what ai-edge-litert's reference kernels give on the source models, bit for bit,
-for seeded random inputs, and so do 23 more (tests/data/vela/simulator: LUTs, every
+for seeded random inputs, and so do 24 more (tests/data/vela/simulator: LUTs, every
 elementwise mode, 32-bit feature maps, reduce-sum, int16, resize, two-core U65-512; 13 by the
-legacy core, 10 by the default core) but for the built-in tanh and sigmoid, within one; npu-run runs them that way (--tflite, --compare-tflite,
---trace)."""
+legacy core, 11 by the default core, whose streams set IFM2_IB_START before a scalar IFM2) but
+for the built-in tanh and sigmoid, within one; npu-run runs them that way (--tflite,
+--compare-tflite, --trace)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -43,7 +44,7 @@ def _run_both(compiled: str, seed: int, folder: Path = COMPILED):
 
 def test_all_compiled_models_are_tested():
     assert len(MODELS) == 12 and sum(".default" in m for m in MODELS) == 2
-    assert len(MORE) == 23 and sum(m.endswith(".default") for m in MORE) == 10
+    assert len(MORE) == 24 and sum(m.endswith(".default") for m in MORE) == 11
 
 
 @pytest.mark.parametrize("compiled", MODELS)
