@@ -75,7 +75,8 @@ def convolve(padded: np.ndarray, weights: np.ndarray, kernel: KernelAttr, out_hw
         if depthwise:
             acc += window * weights[:, ky, kx, 0].astype(np.float64)
         else:  # one 2-D product of a contiguous copy: BLAS's fast path
-            flat += np.ascontiguousarray(window).reshape(-1, window.shape[2]) @ weights[:, ky, kx, :].astype(np.float64).T
+            rows = np.ascontiguousarray(window).reshape(-1, window.shape[2])
+            flat += rows @ weights[:, ky, kx, :].astype(np.float64).T
     return acc.astype(np.int64)
 
 

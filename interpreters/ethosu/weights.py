@@ -58,8 +58,10 @@ def decode_ohwi(stream: bytes, shape: tuple[int, int, int, int], accelerator: Ac
     ohwi = (shape[0], shape[1], shape[2], 1 if depthwise else shape[3])
     cells = _cells(ohwi, accelerator, ofm_block_depth, depthwise, part_kernel_first, ifm_bits, dilation)
     if values.size < cells.size:
+        covered = _depth_it_holds(values.size, ohwi, accelerator, ofm_block_depth, depthwise, part_kernel_first,
+                                  ifm_bits, dilation)
         raise WeightStreamError(f"the weight stream holds {values.size} weight(s), but the operation consumes "
-                                f"{cells.size}{_depth_it_holds(values.size, ohwi, accelerator, ofm_block_depth, depthwise, part_kernel_first, ifm_bits, dilation)}")
+                                f"{cells.size}{covered}")
     weights = np.zeros(int(np.prod(ohwi)) + 1, dtype=np.int64)  # (the last cell takes the padding)
     weights[cells] = values[:cells.size]
     return weights[:-1].reshape(ohwi)
