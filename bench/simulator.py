@@ -242,7 +242,7 @@ def run_one(model: str, source: Path, config: str, core: str, work: Path) -> Out
             outcome.sim_cpu = max(outcome.sim_cpu, time.process_time() - start)
         except UserError as error:
             outcome.status = "refused" if "ethos-u program" in error.diagnostic.message else "not run"
-            outcome.note = " ".join(error.diagnostic.message.split())[:240]
+            outcome.note = " ".join(error.diagnostic.message.split()).replace("its ethos-u program: ", "")[:320]
             if outcome.status == "not run":
                 outcome.note += npu_outputs_before(module, source, inputs)
             return outcome
