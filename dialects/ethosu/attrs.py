@@ -67,7 +67,8 @@ class BlockAttr(AttrDef):
     size = Param(Dims(3, "HxWxD"), POSITIONAL, doc="the OFM block (OFM_BLK_HEIGHT/WIDTH/DEPTH_M1 + 1)")
     ib_end = Param(Int(0), doc="end of the IFM input buffer in SHRAM banks (IFM_IB_END)")
     ab_start = Param(Int(0), doc="start of the accumulator buffer (AB_START)")
-    ib2_start = Param(Int(0), default=None, doc="start of the IFM2 input buffer (IFM2_IB_START), with a tensor IFM2")
+    ib2_start = Param(Int(0), default=None, doc="start of the IFM2 input buffer (IFM2_IB_START): with a tensor "
+                                                "IFM2, and where Vela's default core sets it, a scalar one")
     acc = Param(Word(tuple(ACC_FORMATS), "accumulator format"), default="int32", print_default=True,
                 doc="the accumulator format (ACC_FORMAT)")
 

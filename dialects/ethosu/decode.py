@@ -71,7 +71,7 @@ class _Decoder:
         cls = self.classes.get(raw.command.name)
         if cls is None:
             raise CommandStreamError(f"at byte offset {raw.offset}: {raw.command.name} has no ethosu op")
-        reader = RegisterReader(self.state, raw)
+        reader = RegisterReader(self.state, raw, frozenset(self.pending))
         attrs = cls.attributes_from(reader, raw, 1 + (self.parallel_mode or 0))
         self.ensure_consumed(raw, reader.read)
         if "NPU_OP_KERNEL_WAIT" in self.waits:

@@ -64,8 +64,10 @@ class BlockOp(EthosuOp):
             if not fm.is_addressed or any(getattr(fm, name) is None for name in shape):
                 raise VerifyError(f"the {role} needs its region, bases, tiles, strides and {', '.join(shape)}")
         _only_registers("ifm", self.ifm, IFM_SHAPE)
-        if (self.block.ib2_start is not None) != self.has_ifm2_buffer():
-            raise VerifyError("the block's ib2_start is given exactly when IFM2 is a tensor")
+        given = self.block.ib2_start is not None
+        if given != self.has_ifm2_buffer() and not (given and self.has_ifm2()):
+            raise VerifyError("the block's ib2_start is given when IFM2 is a tensor, may be for a scalar IFM2 (as "
+                              "Vela's default core writes it), and is not without an IFM2")
 
     # hooks of the op kinds
     def prologue_writes(self) -> list[Write]:
@@ -84,6 +86,10 @@ class BlockOp(EthosuOp):
         return False
 
     def has_ifm2_buffer(self) -> bool:
+        return False
+
+    def has_ifm2(self) -> bool:
+        """An IFM2 of either kind: a tensor or a scalar."""
         return False
 
     def register_writes(self, cores: int) -> list[Write]:
@@ -117,7 +123,10 @@ class BlockOp(EthosuOp):
         if cls.KERNEL:
             attrs["kernel"] = read_kernel(reader)
         attrs.update(cls.kind_attributes(reader, command, cores, ifm_extra["scale_mode"], ofm_extra["scaling"]))
-        attrs["block"] = read_block(reader, attrs.get("ifm2_scalar") is None and attrs.get("ifm2") is not None)
+        # a scalar IFM2 has no input buffer, yet Vela's default core sets IFM2_IB_START before it too
+        scalar = attrs.get("ifm2_scalar") is not None
+        attrs["block"] = read_block(reader, attrs.get("ifm2") is not None and (
+            not scalar or "NPU_SET_IFM2_IB_START" in reader.fresh))
         return attrs
 
     @classmethod
@@ -244,6 +253,9 @@ class ElementwiseOp(BlockOp):
 
     def has_ifm2_buffer(self) -> bool:
         return self.ifm2 is not None and self.ifm2_scalar is None
+
+    def has_ifm2(self) -> bool:
+        return self.ifm2 is not None
 
     def prologue_writes(self) -> list[Write]:
         writes = []

@@ -23,8 +23,10 @@ SHAPE_REGISTERS = {"height": "HEIGHT_M1", "width": "WIDTH_M1", "depth": "DEPTH_M
 class RegisterReader:
     """The register state as an NPU_OP_* command finds it; remembers which registers were read."""
 
-    def __init__(self, state: dict[str, RawCommand], op: RawCommand) -> None:
+    def __init__(self, state: dict[str, RawCommand], op: RawCommand, fresh: frozenset[str] = frozenset()) -> None:
         self.state, self.op = state, op
+        self.fresh = fresh
+        """The registers written since the previous operation."""
         self.read: set[str] = set()
 
     def raw(self, name: str) -> RawCommand:

@@ -8,7 +8,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from npu_opt.hardware.perf.shape import div_up, round_up
+
+
+def _round_up(value: int, multiple: int) -> int:
+    """``value`` rounded up to a multiple (here rather than from hardware.perf.shape: importing
+    the perf package from the codec closes a cycle, as hardware.perf.caches imports this module)."""
+    return -(-value // multiple) * multiple
 
 
 @dataclass(frozen=True)
@@ -33,9 +38,9 @@ def _brick(ofm_depth: int, ifm_depth: int, sub: tuple[int, int, int, int], ifm_u
     top, left, rows, columns = sub
     elements = rows * columns
     if partkernel:
-        elements = round_up(elements, 2 if ifm_bits == 16 else 4)
+        elements = _round_up(elements, 2 if ifm_bits == 16 else 4)
     elif depthwise:
-        elements = round_up(elements, 4)
+        elements = _round_up(elements, 4)
     ifm_steps = np.arange(0, ifm_depth, ifm_ublock)
     walk_ifm_first = ifm_steps if partkernel else np.zeros(1, np.int64)
     walk_ifm_inner = np.zeros(1, np.int64) if partkernel else ifm_steps
@@ -59,18 +64,31 @@ def reorder_weights(ohwi: np.ndarray, ifm_ublock_depth: int, ofm_ublock_depth: i
                     depthwise: bool, partkernel: bool, ifm_bits: int, decomp_h: int = 8,
                     decomp_w: int = 8) -> np.ndarray:
     """The weights ``ohwi`` (O x H x W x I, zero point already subtracted) in NPU stream order,
-    zero padded, as int16.
-
-    Blocks of the same extent share one walk (``_brick``): the stream is gathered for all of
-    them at once, from a copy of the weights with a zero cell that padding points to."""
-    ofm_depth, kernel_h, kernel_w, ifm_depth = ohwi.shape
-    if ofm_depth == 0:
+    zero padded, as int16: gathered along ``stream_cells`` from a copy of the weights with a
+    zero cell that padding points to."""
+    if ohwi.shape[0] == 0:
         return np.zeros(0, np.int16)
+    cells = stream_cells(ohwi.shape, ifm_ublock_depth, ofm_ublock_depth, ofm_block_depth, depthwise, partkernel,
+                         ifm_bits, decomp_h, decomp_w)
+    source = np.zeros(ohwi.size + 1, np.int16)
+    source[:ohwi.size] = ohwi.reshape(-1)
+    return source[cells]
+
+
+def stream_cells(shape: tuple[int, ...], ifm_ublock_depth: int, ofm_ublock_depth: int, ofm_block_depth: int,
+                 depthwise: bool, partkernel: bool, ifm_bits: int, decomp_h: int = 8,
+                 decomp_w: int = 8) -> np.ndarray:
+    """For each weight of the NPU's stream, in order, its flat index in the O x H x W x I
+    weights of ``shape``, or O*H*W*I (one past the last) where the stream holds padding. The
+    encoder gathers along it; the command-stream simulator scatters decoded weights back along it.
+
+    Blocks of the same extent share one walk (``_brick``): the cells of all of them are computed
+    at once."""
+    ofm_depth, kernel_h, kernel_w, ifm_depth = shape
     ifm_block_depth = 16 if partkernel or ifm_bits == 16 else 32
-    source = np.zeros((ofm_depth + 1, kernel_h, kernel_w, ifm_depth), np.int16)
-    source[:ofm_depth] = ohwi
-    flat = source.reshape(-1)
-    zero_cell = ofm_depth * kernel_h * kernel_w * ifm_depth  # the first cell of the extra channel
+    zero_cell = ofm_depth * kernel_h * kernel_w * ifm_depth
+    if ofm_depth == 0:
+        return np.zeros(0, np.int64)
     subs = [(y, x, min(decomp_h, kernel_h - y), min(decomp_w, kernel_w - x))
             for y in range(0, kernel_h, decomp_h) for x in range(0, kernel_w, decomp_w)]
     ofm_groups = _block_groups(ofm_depth, ofm_block_depth)
@@ -107,7 +125,7 @@ def reorder_weights(ohwi: np.ndarray, ifm_ublock_depth: int, ofm_ublock_depth: i
             cells = np.concatenate(per_sub, axis=2)
             per_ifm_group.append(cells.reshape(cells.shape[0], -1))
         pieces.append(np.concatenate(per_ifm_group, axis=1).reshape(-1))
-    return flat[np.concatenate(pieces)]
+    return np.concatenate(pieces)
 
 
 def forget_walks() -> None:
@@ -135,17 +153,17 @@ def padded_weight_count(ofm_depth: int, kernel_h: int, kernel_w: int, ifm_depth:
     for sub_y in range(0, kernel_h, decomp_h):
         for sub_x in range(0, kernel_w, decomp_w):
             e = min(kernel_h - sub_y, decomp_h) * min(kernel_w - sub_x, decomp_w)
-            kernel += round_up(e, step) if partkernel else round_up(e, 4) if depthwise else e
-    ofm = sum(round_up(min(ofm_block_depth, ofm_depth - z), ofm_ublock_depth)
+            kernel += _round_up(e, step) if partkernel else _round_up(e, 4) if depthwise else e
+    ofm = sum(_round_up(min(ofm_block_depth, ofm_depth - z), ofm_ublock_depth)
               for z in range(0, ofm_depth, ofm_block_depth))
     if depthwise:
         return ofm * kernel
     if partkernel:
-        ifm = sum(round_up(min(ifm_block_depth, ifm_depth - z), ifm_ublock_depth)
+        ifm = sum(_round_up(min(ifm_block_depth, ifm_depth - z), ifm_ublock_depth)
                   for z in range(0, ifm_depth, ifm_block_depth))
     else:
-        ifm = div_up(ifm_depth, ifm_block_depth) * ifm_block_depth
+        ifm = _round_up(ifm_depth, ifm_block_depth)
     return ofm * kernel * ifm
 
 
-__all__ = ["forget_walks", "padded_weight_count", "reorder_weights"]
+__all__ = ["forget_walks", "padded_weight_count", "reorder_weights", "stream_cells"]

@@ -69,12 +69,14 @@ def convolve(padded: np.ndarray, weights: np.ndarray, kernel: KernelAttr, out_hw
     """Sum over taps of IFM x weight (OHWI; I = 1 depthwise) as exact int64: float64 sums of
     9-bit x 16-bit products stay far below 2^53."""
     acc = np.zeros(out_hw + (weights.shape[0],), dtype=np.float64)
+    flat = acc.reshape(-1, weights.shape[0])
     for ky, kx, rows, cols in taps(kernel, out_hw):
         window = padded[rows, cols]
         if depthwise:
             acc += window * weights[:, ky, kx, 0].astype(np.float64)
-        else:
-            acc += window @ weights[:, ky, kx, :].astype(np.float64).T
+        else:  # one 2-D product of a contiguous copy: BLAS's fast path
+            rows = np.ascontiguousarray(window).reshape(-1, window.shape[2])
+            flat += rows @ weights[:, ky, kx, :].astype(np.float64).T
     return acc.astype(np.int64)
 
 

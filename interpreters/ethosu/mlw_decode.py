@@ -39,6 +39,14 @@ class _Bits:
         self.position = end
         return chunk & ((1 << width) - 1)
 
+    def split(self, count: int, width: int) -> list[int]:
+        """``count`` consecutive fields of ``width`` bits, read as one field and cut up."""
+        if width == 0:
+            return [0] * count
+        whole = self.take(count * width)
+        mask = (1 << width) - 1
+        return [whole >> (k * width) & mask for k in range(count)]
+
     def align(self) -> None:
         self.position = (self.position + 7) & ~7
 
@@ -56,30 +64,44 @@ class _Coding:
     entry_bits: int = 0
     zero_runs: bool | None = None
 
-    def value(self, symbol: int) -> int:
-        """A symbol's weight: a palette slot, else a direct sign-magnitude code."""
-        code = self.palette[symbol] if symbol < len(self.palette) else symbol - len(self.palette) + self.direct_offset
-        return -(code >> 1) if code & 1 else code >> 1
+    def values(self, symbols: np.ndarray) -> np.ndarray:
+        """The symbols' weights: a palette slot, else a direct code; both sign-magnitude."""
+        size = len(self.palette)
+        codes = symbols - size + self.direct_offset
+        if size:
+            palette = np.asarray(self.palette, dtype=np.int64)
+            codes = np.where(symbols < size, palette[np.minimum(symbols, size - 1)], codes)
+        return np.where(codes & 1, -(codes >> 1), codes >> 1)
 
 
-def _unary_quotients(bits: int, positions: int, carry: int, second: _Bits | None,
-                     truncated: bool) -> tuple[list[int], int]:
-    """Quotients finished in one chunk of unary positions (a set bit continues the quotient).
-    Weight chunks (``second`` given) read one more bit per set first bit: each position then adds
-    0, 1 or 2, and a quotient ends at a position adding less than 2 (or at every position when
-    truncated). Zero-run chunks add 1 per set bit and end a quotient at a clear one."""
-    done: list[int] = []
-    count = carry
-    if second is None:
+def _run_table(positions: int) -> list[tuple[tuple[int, ...], int]]:
+    """For every chunk of ``positions`` zero-run bits: the run lengths it finishes (the first
+    still to add the carry) and the count it carries on."""
+    table = []
+    for bits in range(1 << positions):
+        done, count = [], 0
         for i in range(positions):
             if bits >> i & 1:
                 count += 1
             else:
                 done.append(count)
                 count = 0
-        return done, count
-    ones = bin(bits & ((1 << positions) - 1)).count("1")
-    extra = second.take(ones)
+        table.append((tuple(done), count))
+    return table
+
+
+_RUN_TABLES = {positions: _run_table(positions) for positions in (8, 12)}
+
+
+CHUNK_MEMO_LIMIT = 1 << 17
+_WEIGHT_CHUNKS: dict[tuple[int, int, int, bool], tuple[tuple[int, ...], int]] = {}
+"""Memoised weight chunks: (first bits, second bits, positions, truncated) -> the quotients
+finished (the first still to add the carry) and the count carried on. Streams repeat few of them."""
+
+
+def _weight_chunk(bits: int, extra: int, positions: int, truncated: bool) -> tuple[tuple[int, ...], int]:
+    done: list[int] = []
+    count = 0
     for i in range(positions):
         step = 0
         if bits >> i & 1:
@@ -89,14 +111,36 @@ def _unary_quotients(bits: int, positions: int, carry: int, second: _Bits | None
         if step < 2 or truncated:
             done.append(count)
             count = 0
-    return done, count
+    return tuple(done), count
+
+
+def _unary_quotients(bits: int, positions: int, carry: int, second: _Bits | None,
+                     truncated: bool) -> tuple[list[int], int]:
+    """Quotients finished in one chunk of unary positions (a set bit continues the quotient).
+    Weight chunks (``second`` given) read one more bit per set first bit: each position then adds
+    0, 1 or 2, and a quotient ends at a position adding less than 2 (or at every position when
+    truncated). Zero-run chunks add 1 per set bit and end a quotient at a clear one."""
+    if second is None:
+        finished, rest = _RUN_TABLES[positions][bits]
+    else:
+        bits &= (1 << positions) - 1
+        key = (bits, second.take(bin(bits).count("1")), positions, truncated)
+        found = _WEIGHT_CHUNKS.get(key)
+        if found is None:
+            if len(_WEIGHT_CHUNKS) >= CHUNK_MEMO_LIMIT:
+                _WEIGHT_CHUNKS.clear()
+            found = _WEIGHT_CHUNKS[key] = _weight_chunk(*key)
+        finished, rest = found
+    if not finished:
+        return [], carry + rest
+    return [finished[0] + carry, *finished[1:]], rest
 
 
 def decode_weights(data: bytes) -> np.ndarray:
     """The weights of a whole stream (sections and slices up to the end mark), as int16."""
     bits = _Bits(bytes(data))
     coding = _Coding()
-    out: list[int] = []
+    out: list[np.ndarray] = []
     started = False
     while True:
         zero_div = bits.take(3)
@@ -107,12 +151,12 @@ def decode_weights(data: bytes) -> np.ndarray:
             continue
         if zero_div > 3 and zero_div != NO_ZERO_RUNS:
             raise WeightStreamError(f"zero-run divisor {zero_div} at bit {bits.position - 3}: it must be 0-3 or 6")
-        out.extend(_decode_slice(bits, coding, zero_div, not started))
+        out.append(_decode_slice(bits, coding, zero_div, not started))
         started = True
-    return np.asarray(out, dtype=np.int16)
+    return np.concatenate(out).astype(np.int16) if out else np.zeros(0, np.int16)
 
 
-def _decode_slice(bits: _Bits, coding: _Coding, zero_div: int, first: bool) -> list[int]:
+def _decode_slice(bits: _Bits, coding: _Coding, zero_div: int, first: bool) -> np.ndarray:
     """The weights of one slice: header, optional palette, then rounds of unary chunks and the
     remainders of the symbols the previous round finished."""
     start = bits.position - 3
@@ -162,12 +206,12 @@ def _decode_slice(bits: _Bits, coding: _Coding, zero_div: int, first: bool) -> l
         if weight_on:
             new_weight_q, weight_carry = _unary_quotients(first_bits, weight_positions, weight_carry, bits, truncated)
             weights_read += len(new_weight_q)
-        for q in weight_q:
-            if len(symbols) < count:
-                symbols.append((q << weight_div) + bits.take(weight_div))
-        for q in run_q:
-            if len(runs) < run_count:
-                runs.append((q << zero_div) + bits.take(zero_div))
+        if weight_q:
+            weight_q = weight_q[:count - len(symbols)]
+            symbols += [(q << weight_div) + r for q, r in zip(weight_q, bits.split(len(weight_q), weight_div))]
+        if run_q:
+            run_q = run_q[:run_count - len(runs)]
+            runs += [(q << zero_div) + r for q, r in zip(run_q, bits.split(len(run_q), zero_div))]
         pending = weight_on or run_on or bool(weight_q) or bool(run_q)
         weight_q, run_q = new_weight_q, new_run_q
         if not (weight_on or run_on):
@@ -175,16 +219,14 @@ def _decode_slice(bits: _Bits, coding: _Coding, zero_div: int, first: bool) -> l
     if len(symbols) < count or (zero_runs and len(runs) < run_count):
         raise WeightStreamError(f"the slice at bit {start} holds {count} weight(s) but its chunks end after "
                                 f"{len(symbols)}")
-    out: list[int] = []
-    run_index = 0
-    if zero_runs and new_palette:
-        out.extend([0] * runs[0])
-        run_index = 1
-    for symbol in symbols:
-        out.append(coding.value(symbol))
-        if zero_runs:
-            out.extend([0] * runs[run_index])
-            run_index += 1
+    values = coding.values(np.asarray(symbols, dtype=np.int64))
+    if not zero_runs:
+        return values
+    lead = runs[0] if new_palette else 0
+    after = np.asarray(runs[1:] if new_palette else runs, dtype=np.int64)[:len(symbols)]
+    out = np.zeros(lead + len(symbols) + int(after.sum()), dtype=np.int64)
+    # each weight follows the previous weights and the zero runs after them
+    out[lead + np.arange(len(symbols)) + np.concatenate(([0], np.cumsum(after)[:-1]))] = values
     return out
 
 

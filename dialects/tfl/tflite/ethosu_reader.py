@@ -197,7 +197,7 @@ class _Reader:
         stream, read_only = graph.tensors[memory[0]], graph.tensors[memory[1]]
         if stream.data is None or len(stream.data) == 0:
             raise ContainerError(f"{what}: its command-stream tensor '{stream.name}' has no data")
-        if read_only.data is None:
+        if read_only.data is None and read_only.shape != (0,):
             raise ContainerError(f"{what}: its read-only tensor '{read_only.name}' has no buffer")
         try:
             header, words = parse_payload(stream.data)
@@ -205,7 +205,10 @@ class _Reader:
             raise ContainerError(f"{what}: tensor '{stream.name}': {err}") from None
         for role, index in zip(ROLES, memory):
             graph.tensors[index].role = role
-        op = EthosUOperator(words, header, read_only.data, graph.tensors[memory[2]].shape[0],
+        # Vela's default core gives an operator without weights or tables an empty read-only tensor
+        # without a buffer
+        data = read_only.data if read_only.data is not None else memoryview(b"")
+        op = EthosUOperator(words, header, data, graph.tensors[memory[2]].shape[0],
                             graph.tensors[memory[3]].shape[0], (memory[0], memory[1], memory[2], memory[3]),
                             inputs[4:], outputs)
         return op

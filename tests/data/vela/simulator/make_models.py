@@ -1,10 +1,15 @@
-"""Compile more tests/data models with Vela 5.2's legacy core, for the command-stream simulator's
-tests (interpreters/ethosu): LUT activations, every elementwise mode, the built-in tanh and
-sigmoid, 32-bit feature maps,
-reduce-sum, int16, resize, strides, dilations and the two-core U65-512 beyond what
-tests/data/vela/compiled covers.
+"""Compile more tests/data models with Vela 5.2, for the command-stream simulator's tests
+(interpreters/ethosu): LUT activations, every elementwise mode, the built-in tanh and sigmoid,
+32-bit feature maps, reduce-sum, int16, resize, strides, dilations and the two-core U65-512
+beyond what tests/data/vela/compiled covers, by the legacy core (``<model>.<config>.tflite``)
+and by Vela's default C++ core (``<model>.<config>.default.tflite``), whose streams order and
+use the registers otherwise.
 
-    python tests/data/vela/simulator/make_models.py           # write <model>.<config>.tflite here
+Two source models live here, in sources/ (written first, from MLIR text as tests/data's are):
+a stride-4 AVERAGE_POOL over 4 and over 16 channels, which Vela's legacy core turns into a
+convolution whose weights hold one input channel (docs/simulator_design.md, Validation).
+
+    python tests/data/vela/simulator/make_models.py           # write the .tflite files here
     python tests/data/vela/simulator/make_models.py --check   # exit 1 if a committed file differs
 
 Vela is a tool here, never a dependency of the tests.
@@ -31,14 +36,46 @@ BUILDS = [(model, "u55-128") for model in ("classifier", "dilation", "elementwis
                                            "kernels", "resize_bilinear", "stride3", "wide_batch")]
 BUILDS += [("elementwise", "u65-256"), ("wide_batch", "u65-256")]
 BUILDS += [("classifier", "u65-512"), ("weight_stream", "u65-512")]  # two cores: interleaved OFM channels
+DEFAULT_CORE = [(model, "u55-128") for model in ("classifier", "data_movement", "dilation", "elementwise",
+                                                 "int16_elementwise", "kernels", "resize_bilinear", "stride3")]
+DEFAULT_CORE += [("elementwise", "u65-256"), ("classifier", "u65-512"), ("wide_batch", "u55-128")]
+"""(model, config) compiled by Vela's default core too."""
+SOURCES = HERE / "sources"
+STRIDED_POOLS = {"strided_pool4": 4, "strided_pool16": 16}
+"""Source models of sources/: an 8x5 average pool of stride 4 over a 9x5 IFM of this many channels."""
+BUILDS += [(model, "u55-128") for model in STRIDED_POOLS]
+DEFAULT_CORE += [(model, "u55-128") for model in STRIDED_POOLS]
 
 
-def build(vela: str, model: str, config: str, work: Path) -> bytes:
+def strided_pool(channels: int) -> bytes:
+    """The source model of a strided average pool (stride 4 and more: Vela's legacy core's
+    convolution) over ``channels`` channels, exported by npu-opt."""
+    sys.path.insert(0, str(DATA))
+    import make_models as data_models  # (tests/data's generator: its MLIR helpers)
+    from npu_opt.dialects.tfl.tflite import export_tflite
+    from npu_opt.ir.parser import parse_module
+
+    quant = data_models.q8(0.0625, -3)
+    ifm = data_models.t((1, 9, 5, channels), quant)
+    func = data_models.Func("main", [("x", ifm)], None)
+    pooled = func.op("tfl.average_pool_2d", [("%arg0", ifm)], [data_models.t((1, 1, 1, channels), quant)],
+                     'filter_height = 8 : i32, filter_width = 5 : i32, fused_activation_function = "NONE", '
+                     'padding = "VALID", stride_h = 4 : i32, stride_w = 4 : i32', "pool")[0]
+    return export_tflite(parse_module(data_models.module(func.text([pooled])), "strided_pool.mlir"))
+
+
+def source_of(model: str) -> Path:
+    """The source model: tests/data's, or sources/'s."""
+    return SOURCES / f"{model}.tflite" if model in STRIDED_POOLS else DATA / f"{model}.tflite"
+
+
+def build(vela: str, model: str, config: str, legacy: bool, work: Path) -> bytes:
     accel, system, mode = CONFIGS[config]
-    out = work / f"{model}-{config}"
-    command = [vela, "--debug-force-legacy-core", "--optimise", "Performance", "--config", "Arm/vela.ini",
+    out = work / f"{model}-{config}-{'legacy' if legacy else 'default'}"
+    core = ["--debug-force-legacy-core"] if legacy else []
+    command = [vela, *core, "--optimise", "Performance", "--config", "Arm/vela.ini",
                "--accelerator-config", accel, "--system-config", system, "--memory-mode", mode,
-               "--output-format", "tflite", "--output-dir", str(out), str(DATA / f"{model}.tflite")]
+               "--output-format", "tflite", "--output-dir", str(out), str(source_of(model))]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"vela failed on {model} ({config}), exit {done.returncode}:\n{done.stderr}")
@@ -53,10 +90,21 @@ def main() -> int:
     if vela is None:
         return 1
     differ = 0
+    SOURCES.mkdir(exist_ok=True)
+    for model, channels in STRIDED_POOLS.items():
+        data, target = strided_pool(channels), SOURCES / f"{model}.tflite"
+        if args.check:
+            if not target.exists() or target.read_bytes() != data:
+                print(f"sources/{target.name}: differs from the generated model", file=sys.stderr)
+                differ += 1
+        else:
+            target.write_bytes(data)
     with tempfile.TemporaryDirectory() as tmp:
-        for model, config in BUILDS:
-            data = build(vela, model, config, Path(tmp))
-            target = HERE / f"{model}.{config}.tflite"
+        runs = [(model, config, True) for model, config in BUILDS]
+        runs += [(model, config, False) for model, config in DEFAULT_CORE]
+        for model, config, legacy in runs:
+            data = build(vela, model, config, legacy, Path(tmp))
+            target = HERE / f"{model}.{config}{'' if legacy else '.default'}.tflite"
             if args.check:
                 if not target.exists() or target.read_bytes() != data:
                     print(f"{target.name}: differs from Vela's output", file=sys.stderr)

@@ -109,3 +109,18 @@ def test_the_encoder_leaves_out_registers_that_keep_their_value():
     assert len(op_words) == 2
     between = words[op_words[0] + 1:op_words[1]]
     assert all(word & 0x3FF in (0x12F, 0x012) for word in between)  # BLOCKDEP, KERNEL_WAIT only
+
+
+def test_the_default_core_sets_the_ifm2_buffer_before_a_scalar_ifm2():
+    """Vela's default (C++) core writes IFM2_IB_START before an elementwise op with a scalar IFM2
+    (the legacy core does not): the decoder keeps it on that op. The encoder writes registers in
+    the legacy core's order, so the stream encodes back to other words that decode the same."""
+    from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
+    path = STREAMS.parent / "vela" / "simulator" / "wide_batch.u55-128.default.tflite"
+    words = [int(w) for w in read_compiled(path.read_bytes()).ethos_u()[0].command_stream]
+    program = decode_words(words)
+    assert encode_program(program) != words
+    assert printed(decode_words(encode_program(program))) == printed(program)
+    scalar = [op for op in program.regions[0].blocks[0].ops
+              if isinstance(op, ElementwiseOp) and op.ifm2_scalar is not None]
+    assert scalar and all(op.block.ib2_start is not None for op in scalar)

@@ -50,3 +50,14 @@ def test_accelerator_from_the_config_word():
     assert accelerator_of(5).ofm_ublock_depth == 4  # 32 MACs
     with pytest.raises(ValueError, match="names product 3"):
         accelerator_of(0x30000007)
+
+
+def test_a_stream_for_a_shallower_ifm_says_which_depth_it_covers():
+    """kws_dscnn's case (Vela legacy's strided average pool): weights encoded for an IFM 8 deep,
+    run over one 64 deep; the error names the depth the stream covers."""
+    from npu_opt.interpreters.ethosu.mlw_decode import WeightStreamError
+    weights = np.ones((16, 3, 1, 8), dtype=np.int16)
+    stream, _ = mlw_codec.reorder_encode(8, 8, weights, 16, False, True, 8, 8, 8)
+    with pytest.raises(WeightStreamError, match=r"holds 512 weight\(s\), but the operation consumes 4096 \(weights "
+                                                r"for an IFM depth of 8 where the IFM is 64 deep\)"):
+        decode_ohwi(bytes(stream), (16, 3, 1, 64), Accelerator("test", 8, 8), 16, False, True, 8, (1, 1))
