@@ -219,7 +219,7 @@ class _Builder:
             entries.append((name, len(self.buffers) - 1))
         buffers = []
         for data in self.buffers:
-            vec = self.aligned_bytes(data) if data is not None else None
+            vec = self.aligned_bytes(data) if data is not None and len(data) else None  # (empty: no vector, as Vela)
             b.StartObject(3)
             if vec is not None:
                 b.PrependUOffsetTRelativeSlot(S.Buffer.DATA, vec, 0)
