@@ -14,7 +14,7 @@ from npu_opt.ir.pass_manager import IRPrinting, PassCrash, Statistics, Timer
 from npu_opt.ir.pass_registry import Pass, list_passes_text, pipeline_text
 from npu_opt.ir.printer import PrintOptions, print_op
 from npu_opt.tools.output import check_output_path, check_suffix, decode_utf8, read_input, write_output
-from npu_opt.tools.api import is_tflite, parse_pipelines, read_module, run_passes
+from npu_opt.tools.api import compiled_model, is_tflite, parse_pipelines, read_module, run_passes
 from npu_opt.tools.target_options import TargetRequest, prepare_target
 
 if TYPE_CHECKING:
@@ -248,6 +248,9 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
             finally:
                 if timer is not None:
                     timer.add("Output", time.perf_counter() - began)
+        if not print_options.debuginfo and compiled_model(module):  # (its locations are its tensor names)
+            print_options = PrintOptions(generic=print_options.generic, debuginfo=True,
+                                         elide_large_constants=print_options.elide_large_constants)
         text = print_op(module, print_options)
         if timer is not None:
             timer.add("Output", time.perf_counter() - began)

@@ -16,7 +16,7 @@ import flatbuffers
 import numpy as np
 
 from npu_opt.dialects.tfl.common import TflOp
-from npu_opt.dialects.tfl.ops_ethosu import EthosUOp
+from npu_opt.dialects.tfl.ops_ethosu import EthosUOp, holds_ethos_u
 from npu_opt.dialects.tfl.opcodes import BUILTIN_CODES, CUSTOM
 from npu_opt.ir.attributes import (
     ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, IntegerAttr,
@@ -591,7 +591,7 @@ class _Writer:
 def _is_compiled(module: Operation) -> bool:
     """Whether the module is a compiled model: it holds an NPU program (a tfl.ethos_u op), or a
     compiler planned its arena (``tfl.arena_offsets``) though every op runs on the CPU."""
-    return any(isinstance(op, EthosUOp) or ARENA_OFFSETS in op.attributes for op in module.walk())
+    return holds_ethos_u(module) or any(ARENA_OFFSETS in op.attributes for op in module.walk())
 
 
 def export_tflite(module: Operation) -> bytes:
