@@ -16,7 +16,7 @@ from npu_opt.ir.attributes import (
     ArrayAttr, DenseResourceAttr, DictionaryAttr, IntegerAttr, ResourceBlob, StringAttr,
 )
 from npu_opt.ir.core import Block, Operation, Region, Value
-from npu_opt.ir.location import FusedLoc, Location, NameLoc
+from npu_opt.ir.location import FusedLoc, Location
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.ir.traits import ConstantLike
@@ -55,11 +55,10 @@ def _offsets(values: list[int]) -> ArrayAttr:
 
 
 def _location(values: list[Value]) -> Location:
-    """A NameLoc of the output's tensor name, or a FusedLoc of one per output (the exporter names
-    the operator's output tensors from it)."""
-    locations = [v.op.location for v in values]  # type: ignore[union-attr]
-    names = [loc if isinstance(loc, NameLoc) else NameLoc(f"ethos_u_output_{i}") for i, loc in enumerate(locations)]
-    return names[0] if len(names) == 1 else FusedLoc(tuple(names))
+    """The location of the output's op (a NameLoc holds its tensor name), or a FusedLoc of one per
+    output: the exporter names the operator's output tensors from it."""
+    locations = tuple(v.op.location for v in values)  # type: ignore[union-attr]
+    return locations[0] if len(locations) == 1 else FusedLoc(locations)
 
 
 def _scratch_sizes(module: Operation, target: Target) -> tuple[int, int]:
