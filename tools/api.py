@@ -282,5 +282,5 @@ def parse(text: str, name: str = "<string>", *, allow_unregistered_dialect: bool
         return Model(read_module(name, text, allow_unregistered_dialect=allow_unregistered_dialect), name, sources)
 
 
-__all__ = ["Model", "NpuOptError", "compiled_model", "is_tflite", "load", "parse", "parse_pipelines", "read_data", "read_module",
-           "run_passes", "set_target", "target_request"]
+__all__ = ["Model", "NpuOptError", "compiled_model", "is_tflite", "load", "parse", "parse_pipelines", "read_data",
+           "read_module", "run_passes", "set_target", "target_request"]

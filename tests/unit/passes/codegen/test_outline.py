@@ -31,8 +31,8 @@ CONFIGS = {
     "u65-256": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
 }
 MODELS = sorted(p.stem for p in DATA.glob("*.tflite"))
-REFERENCES = {**{(p.name.split(".")[0], p.name.split(".")[1]): p for p in (DATA / "vela" / "compiled").glob("*.legacy.tflite")},
-              **{(p.name.split(".")[0], p.name.split(".")[1]): p for p in (DATA / "vela" / "deployable").glob("*.tflite")}}
+VELA = [*(DATA / "vela" / "compiled").glob("*.legacy.tflite"), *(DATA / "vela" / "deployable").glob("*.tflite")]
+REFERENCES = {(p.name.split(".")[0], p.name.split(".")[1]): p for p in VELA}
 """(model, config) -> Vela's legacy .tflite (tests/data/vela/compiled and tests/data/vela/deployable)."""
 IDENTICAL = {(m, c) for m in ("classifier", "conv", "dilation", "odd_channels", "stride3", "wide_image",
                               "conv_float", "custom", "math") for c in CONFIGS} | {
@@ -66,7 +66,8 @@ def scheduled(model: str, config: str, options: str = "optimise=Performance") ->
 
 
 @lru_cache(maxsize=None)
-def compiled(model: str, config: str, options: str = "optimise=Performance", vela_metadata: bool = False) -> bytes | str:
+def compiled(model: str, config: str, options: str = "optimise=Performance",
+             vela_metadata: bool = False) -> bytes | str:
     """The .tflite ``compile{options}`` writes for ``model`` on ``config`` (the code generation
     run on ``scheduled``'s IR), or the error it reports."""
     text = scheduled(model, config, options)
