@@ -77,6 +77,14 @@ class Rewriter:
         dataflow.on_inserted(op)
         self._modified(op, "ops moved")
 
+    def move_to_end(self, op: Operation, block: Block) -> None:
+        """Move ``op`` (with what it holds) to the end of ``block``, which may be empty or in another region."""
+        dataflow.on_erasing(op)
+        op.detach()
+        block.append(op)
+        dataflow.on_inserted(op)
+        self._modified(op, "ops moved")
+
     # -- erasure and replacement -------------------------------------------------------------
     def erase_op(self, op: Operation) -> None:
         """Erase ``op`` and everything nested in it; its results must have no uses left."""

@@ -30,6 +30,7 @@ PASS_MODULES: dict[str, tuple[str, ...]] = {
     "schedule.width_bands": ("npu-width-bands",),
     "codegen.flash_layout": ("npu-flash-layout",),
     "codegen.lower_commands": ("npu-lower-commands",),
+    "codegen.outline": ("npu-outline",),
     "codegen.pipeline": ("compile",),
     "test_passes": ("test-crash", "test-error", "test-dataflow", "test-break-ir"),
 }

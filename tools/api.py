@@ -5,6 +5,7 @@ Names follow the CLI's flags (``--system-config`` is ``system_config=``); a user
 from __future__ import annotations
 
 import os
+import sys
 import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
@@ -32,6 +33,13 @@ def is_tflite(data: bytes, name: str = "") -> bool:
     """A TFLite model: the ``TFL3`` identifier, or a ``.tflite`` name (then a bad file gets the
     TFLite importer's error rather than a parse error)."""
     return data[4:8] == b"TFL3" or name.endswith(".tflite")
+
+
+def compiled_model(module: "Operation") -> bool:
+    """Whether ``module`` holds a tfl.ethos_u op (a compiled model, whose op locations are its
+    tensor names); one exists only once its dialect is loaded, so nothing is imported to tell."""
+    loaded = sys.modules.get("npu_opt.dialects.tfl.ops_ethosu")
+    return loaded is not None and loaded.holds_ethos_u(module)
 
 
 def read_module(name: str, text: str = "", binary: bytes | None = None,
@@ -158,8 +166,10 @@ class Model:
         return self
 
     def text(self, *, generic: bool = False, debuginfo: bool = False) -> str:
-        """The module's IR as npu-opt prints it (``--print-op-generic``, ``--print-debuginfo``)."""
+        """The module's IR as npu-opt prints it (``--print-op-generic``, ``--print-debuginfo``; a
+        compiled model's locations always, as they hold its tensor names)."""
         from npu_opt.ir.printer import PrintOptions, print_op
+        debuginfo = debuginfo or compiled_model(self.module)
         return print_op(self.module, PrintOptions(generic=generic, debuginfo=debuginfo))
 
     def summary(self) -> dict[str, Any]:
@@ -202,6 +212,24 @@ class Model:
                 write_output(path, export_tflite(self.module))
             else:
                 write_output(path, self.text(generic=generic, debuginfo=debuginfo))
+
+    def write_vela_raw(self, path: str) -> list[Diagnostic]:
+        """Write a compiled model (``compile`` ran) as Vela's raw output (``.npz``), as
+        ``npu-translate --export-vela-raw`` does: the first ethos-u operator; returns the warning
+        when the format leaves others out (also kept in ``diagnostics``)."""
+        from npu_opt.dialects.npu.target_attr import target_of
+        from npu_opt.dialects.tfl.tflite import export_tflite
+        from npu_opt.tools.output import write_output
+        from npu_opt.tools.vela_raw import DROPPED_WARNING, raw_output
+        with _user_errors(self.sources):
+            target = target_of(self.module, required=False)
+            if target is None:
+                raise UserError("the raw format needs the module's target (npu.target): set_target, then compile")
+            found = raw_output(export_tflite(self.module), target.is_spilling_enabled, self.name)
+            write_output(path, found.data)
+        warnings = [Diagnostic("warning", DROPPED_WARNING.format(dropped=found.dropped), None)] if found.dropped else []
+        self.diagnostics.extend(warnings)
+        return warnings
 
     def write_summary_csv(self, path: str) -> None:
         """Write Vela's summary CSV (``--summary-csv``)."""
@@ -254,5 +282,5 @@ def parse(text: str, name: str = "<string>", *, allow_unregistered_dialect: bool
         return Model(read_module(name, text, allow_unregistered_dialect=allow_unregistered_dialect), name, sources)
 
 
-__all__ = ["Model", "NpuOptError", "is_tflite", "load", "parse", "parse_pipelines", "read_data", "read_module",
-           "run_passes", "set_target", "target_request"]
+__all__ = ["Model", "NpuOptError", "compiled_model", "is_tflite", "load", "parse", "parse_pipelines", "read_data",
+           "read_module", "run_passes", "set_target", "target_request"]

@@ -72,7 +72,8 @@ def build_parser(prog: str = "npu-opt") -> argparse.ArgumentParser:
     o.add_argument("--allow-unregistered-dialect", action="store_true",
                    help="accept ops, types and attributes of unknown dialects")
     o.add_argument("--print-op-generic", action="store_true", help="print every op in generic form")
-    o.add_argument("--print-debuginfo", action="store_true", help="print op locations")
+    o.add_argument("--print-debuginfo", action="store_true", help="print op locations (always for a compiled model: "
+                   "they hold its tensor names)")
     o.add_argument("--elide-large-constants", type=int, default=None, metavar="N",
                    help="print constants with more than N elements as dense_resource<__elided__>")
     o.add_argument("--show-dialects", action="store_true", help="list the registered dialects and ops")

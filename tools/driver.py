@@ -14,7 +14,7 @@ from npu_opt.ir.pass_manager import IRPrinting, PassCrash, Statistics, Timer
 from npu_opt.ir.pass_registry import Pass, list_passes_text, pipeline_text
 from npu_opt.ir.printer import PrintOptions, print_op
 from npu_opt.tools.output import check_output_path, check_suffix, decode_utf8, read_input, write_output
-from npu_opt.tools.api import is_tflite, parse_pipelines, read_module, run_passes
+from npu_opt.tools.api import compiled_model, is_tflite, parse_pipelines, read_module, run_passes
 from npu_opt.tools.target_options import TargetRequest, prepare_target
 
 if TYPE_CHECKING:
@@ -100,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
         passes_ = parse_pipelines(args.pipeline)
         target = prepare_target(args)
         check_output_path(args.output)  # before any work: a bad path fails fast, nothing printed
+        if writes_tflite(args.output) and args.split_input_file:
+            raise UserError(f"-o '{args.output}': a .tflite file holds one model, and --split-input-file "
+                            "makes one per chunk; write them as IR text")
         if getattr(args, "perf_report", None):
             check_suffix("--perf-report", args.perf_report, (".csv", ".json"),
                          "the report is CSV or JSON, as the name's suffix says")
@@ -117,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     sources.add(name, text)
     timer = Timer() if args.timing else None
     stats = Statistics() if args.pass_statistics else None
-    outputs: list[str] = []
+    outputs: list[str | bytes] = []
     perf_rows: list[dict] | None = [] if getattr(args, "perf_report", None) else None
     failed = False
     chunks = [Chunk("", "", data)] if is_tflite(data, name) else split_chunks(text, args.split_input_file)
@@ -156,8 +159,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         began = time.perf_counter()
-        write_output(args.output, ("\n" + SPLIT_MARKER + "\n").join(outputs) if args.split_input_file
-                     else "".join(outputs))
+        if writes_tflite(args.output):
+            write_output(args.output, outputs[0])
+        else:
+            write_output(args.output, ("\n" + SPLIT_MARKER + "\n").join(outputs)  # type: ignore[arg-type]
+                         if args.split_input_file else "".join(outputs))  # type: ignore[arg-type]
         if perf_rows is not None:
             from npu_opt.tools.perf_report import render as render_perf_report
             write_output(args.perf_report, render_perf_report(perf_rows, args.perf_report))
@@ -176,8 +182,9 @@ def run(args: argparse.Namespace) -> int:
 def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: list[Pass],
                    engine: DiagnosticEngine, timer: Timer | None, stats: Statistics | None,
                    target: TargetRequest | None = None, perf_rows: list[dict] | None = None,
-                   reports: "Reports | None" = None) -> str | None:
-    """Parse, verify, transform and print one chunk; None if it failed with user errors."""
+                   reports: "Reports | None" = None) -> str | bytes | None:
+    """Parse, verify, transform and print one chunk (or export it, for a ``-o`` naming a
+    .tflite file); None if it failed with user errors."""
     stage = "parsing"
     try:
         began = time.perf_counter()
@@ -231,6 +238,19 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
                 return None
         stage = "printing"
         began = time.perf_counter()
+        if writes_tflite(args.output):
+            from npu_opt.dialects.tfl.tflite import export_tflite
+            try:
+                return export_tflite(module)
+            except UserError as err:
+                engine.emit(err.diagnostic)
+                return None
+            finally:
+                if timer is not None:
+                    timer.add("Output", time.perf_counter() - began)
+        if not print_options.debuginfo and compiled_model(module):  # (its locations are its tensor names)
+            print_options = PrintOptions(generic=print_options.generic, debuginfo=True,
+                                         elide_large_constants=print_options.elide_large_constants)
         text = print_op(module, print_options)
         if timer is not None:
             timer.add("Output", time.perf_counter() - began)
@@ -243,6 +263,11 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
         return None
     except Exception as err:  # noqa: BLE001 - a bug: turn it into a reproducer, not a traceback
         raise InternalError(err, _reproducer_source(chunk, name), stage) from err
+
+
+def writes_tflite(path: str) -> bool:
+    """``-o`` names a .tflite file: the result is exported as a TFLite flatbuffer, not printed."""
+    return path.lower().endswith(".tflite")
 
 
 def _reports(args: argparse.Namespace) -> "Reports | None":
@@ -271,4 +296,4 @@ def _names(text: str) -> set[str]:
     return {part.strip() for part in text.split(",") if part.strip()}
 
 
-__all__ = ["run", "InternalError", "Operation"]
+__all__ = ["run", "InternalError", "Operation", "writes_tflite"]

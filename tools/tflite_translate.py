@@ -67,50 +67,42 @@ def export_tflite_main(args: argparse.Namespace) -> int:
 def export_vela_raw_main(args: argparse.Namespace) -> int:
     """Write a compiled model (IR with tfl.ethos_u ops, or a Vela .tflite) as Vela's raw .npz:
     the first ethos-u operator of the first subgraph holding one, as Vela's legacy core does.
-    The target (--target, --memory-mode) says whether the fast scratch is a memory of its own."""
+    The target (--target, --memory-mode; for IR, else the module's npu.target) says whether the
+    fast scratch is a memory of its own."""
     import npu_opt.dialects  # noqa: F401 - registers dialects
+    from npu_opt.dialects.npu.target_attr import target_of
     from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite, is_tflite
-    from npu_opt.dialects.tfl.tflite.ethosu_custom import ContainerError
-    from npu_opt.dialects.tfl.tflite.ethosu_raw import raw_bytes, raw_files
-    from npu_opt.dialects.tfl.tflite.ethosu_reader import read_compiled
     from npu_opt.hardware.target import resolve_target
     from npu_opt.ir.verifier import verify
     from npu_opt.tools.api import read_data
     from npu_opt.tools.output import read_input, write_binary
     from npu_opt.tools.target_options import prepare_target
+    from npu_opt.tools.vela_raw import DROPPED_WARNING, raw_output
 
     sources = SourceManager()
     engine = DiagnosticEngine(sources)
     try:
         request = prepare_target(args)
-        if request is None or request.accelerator is None:
-            raise UserError("--export-vela-raw needs --target (and --memory-mode): the raw format "
-                            "names the fast scratch's region, which depends on the memory mode")
-        target = resolve_target(request.accelerator, request.system_config, request.memory_mode,
-                                request.arena_cache_size, request.config)
+        target = None
+        if request is not None and request.accelerator is not None:
+            target = resolve_target(request.accelerator, request.system_config, request.memory_mode,
+                                    request.arena_cache_size, request.config)
         name, data = read_input(args.input)
         if not is_tflite(data):
             module = read_data(name, data, sources, args.allow_unregistered_dialect, tflite=False)
             if not verify(module, engine):
                 return 1
+            target = target or target_of(module, required=False)
             data = export_tflite(module)
         else:
             import_tflite(data, name)  # the importer's checks and diagnostics
-        try:
-            model = read_compiled(data)
-            files = raw_files(model, "model", target.is_spilling_enabled)
-        except ContainerError as err:
-            raise UserError(f"{name}: {err}") from None
-        if not files:
-            raise UserError(f"{name}: the model has no ethos-u operator to write in the raw format")
-        dropped = sum(len(g.ethos_u()) for g in model.subgraphs) - len(files)
-        if dropped:
-            sys.stderr.write(f"npu-translate: warning: the raw format holds the first ethos-u operator "
-                             f"of a subgraph; {dropped} more are not written (as Vela does)\n")
-        if len(files) > 1:
-            raise UserError(f"{name}: {len(files)} subgraphs hold ethos-u operators; the raw format "
-                            "writes one file per subgraph, and -o names one")
-        write_binary(args.output, raw_bytes(next(iter(files.values()))), "a binary .npz file")
+        if target is None:
+            raise UserError("--export-vela-raw needs --target (and --memory-mode), or IR with an npu.target: the "
+                            "raw format names the fast scratch's region, which depends on the memory mode")
+        found = raw_output(data, target.is_spilling_enabled, name)
+        if found.dropped:
+            sys.stderr.write(f"npu-translate: warning: {DROPPED_WARNING.format(dropped=found.dropped)}\n")
+        write_binary(args.output, found.data, "a binary .npz file")
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1

@@ -6,6 +6,7 @@ says why it is an op of its own."""
 from __future__ import annotations
 
 from npu_opt.ir.attributes import DenseElementsAttr, DenseResourceAttr
+from npu_opt.ir.core import Operation
 from npu_opt.ir.constraints import AnyTensor, ArrayAttrC, ElementsAttrC, IntAttrC, StrAttrC
 from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
 from npu_opt.ir.traits import IsolatedFromAbove, NoTerminator, SingleBlock
@@ -87,4 +88,10 @@ class EthosUOp(TflOp):
             raise VerifyError("an ethos_u op must write at least one feature map")
 
 
-__all__ = ["EthosUOp", "ARENA_OFFSETS"]
+def holds_ethos_u(op: Operation) -> bool:
+    """Whether ``op`` (a module) holds a compiled NPU program: a deployable model, whose op
+    locations are its tensor names."""
+    return any(isinstance(inner, EthosUOp) for inner in op.walk())
+
+
+__all__ = ["EthosUOp", "ARENA_OFFSETS", "holds_ethos_u"]

@@ -1,13 +1,19 @@
-"""The ``compile`` pipeline: the schedule, then the read-only layout and the command streams."""
+"""The ``compile`` pipeline: the schedule, then the read-only layout, the command streams and the
+tfl.ethos_u ops holding them (a deployable model)."""
 from __future__ import annotations
 
 from npu_opt.ir.pass_registry import register_pipeline
 from npu_opt.passes.schedule.pipeline import SCHEDULE_PIPELINE
 
-COMPILE_PIPELINE = f"{SCHEDULE_PIPELINE},npu-flash-layout,npu-lower-commands"
+CODEGEN_PIPELINE = "npu-flash-layout,npu-lower-commands,npu-outline"
+"""What follows the schedule: the read-only data's layout, one ethosu.program per NPU run, and
+each run outlined into a tfl.ethos_u op."""
+
+COMPILE_PIPELINE = f"{SCHEDULE_PIPELINE},{CODEGEN_PIPELINE}"
 
 register_pipeline("compile", COMPILE_PIPELINE,
-                  "schedule, lay out the read-only data and lower each NPU run to an ethosu.program "
-                  "(Vela's command stream)")
+                  "schedule, lay out the read-only data, lower each NPU run to an ethosu.program (Vela's "
+                  "command stream) and outline it into a tfl.ethos_u op: a model TFLite Micro's Ethos-U "
+                  "kernel runs")
 
-__all__ = ["COMPILE_PIPELINE"]
+__all__ = ["CODEGEN_PIPELINE", "COMPILE_PIPELINE"]

@@ -1,7 +1,8 @@
 """Put a ``CompiledModel`` in the order Vela's legacy core writes, so that a compiled model that
 went through the IR is written back as Vela wrote it: tensors sorted by name, operator codes
-sorted by Vela's operator names, builtin options fields in Vela's order, and the empty
-intermediates and mutating-variable-inputs vectors on every operator."""
+sorted by Vela's operator names, builtin options fields in Vela's order, the empty
+intermediates and mutating-variable-inputs vectors on every operator, and in a subgraph without
+an ethos-u operator a buffer of its own for every tensor (empty for those in the arena)."""
 from __future__ import annotations
 
 from npu_opt.dialects.tfl.opcodes import BUILTIN_OPERATORS
@@ -62,6 +63,9 @@ def vela_layout(model: CompiledModel) -> CompiledModel:
     model.opcodes = sorted(model.opcodes, key=_opcode_key)
     for graph in model.subgraphs:
         _sort_tensors(graph)
+        if not graph.ethos_u():  # Vela's writer, without a scratch tensor, gives each tensor a buffer
+            for tensor in graph.tensors:
+                tensor.data = b"" if tensor.data is None else tensor.data
         for op in graph.operators:
             if isinstance(op, EthosUOperator):
                 op.empty_vectors = True

@@ -51,6 +51,8 @@ class _Builder:
         self.model = model
         self.b = flatbuffers.Builder(0)
         self.buffers: list[bytes | memoryview | None] = [None]
+        self.sizes: list[int] = []
+        """The length of ``buffers`` after each subgraph."""
 
     # -- vectors -----------------------------------------------------------------------------
     def numbers(self, values, size: int, prepend: str) -> int:
@@ -212,14 +214,21 @@ class _Builder:
         codes = {key: index for index, key in enumerate(model.opcodes)}
         code_vec = self.offsets([self.opcode(*key) for key in model.opcodes])
         description = b.CreateString(model.description) if model.description is not None else None
-        graph_vec = self.offsets([self.subgraph(g, codes) for g in model.subgraphs])
+        counted = []
+        for graph in model.subgraphs:
+            counted.append(self.subgraph(graph, codes))
+            self.sizes.append(len(self.buffers))
+        graph_vec = self.offsets(counted)
+        # Vela's writer extends its buffer list by the count so far after each subgraph, so a model
+        # of several subgraphs ends in that many unused empty buffers
+        self.buffers += [None] * (sum(self.sizes) - len(self.buffers))
         entries = []
         for name, data in model.metadata:
             self.buffers.append(encode_offline_allocation(model.subgraphs) if data is None else data)
             entries.append((name, len(self.buffers) - 1))
         buffers = []
         for data in self.buffers:
-            vec = self.aligned_bytes(data) if data is not None else None
+            vec = self.aligned_bytes(data) if data is not None and len(data) else None  # (empty: no vector, as Vela)
             b.StartObject(3)
             if vec is not None:
                 b.PrependUOffsetTRelativeSlot(S.Buffer.DATA, vec, 0)

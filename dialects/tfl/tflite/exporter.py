@@ -16,7 +16,7 @@ import flatbuffers
 import numpy as np
 
 from npu_opt.dialects.tfl.common import TflOp
-from npu_opt.dialects.tfl.ops_ethosu import EthosUOp
+from npu_opt.dialects.tfl.ops_ethosu import EthosUOp, holds_ethos_u
 from npu_opt.dialects.tfl.opcodes import BUILTIN_CODES, CUSTOM
 from npu_opt.ir.attributes import (
     ArrayAttr, Attribute, DenseElementsAttr, DenseResourceAttr, DictionaryAttr, IntegerAttr,
@@ -589,13 +589,14 @@ class _Writer:
 
 
 def _is_compiled(module: Operation) -> bool:
-    """Whether the module holds a compiled NPU program (a tfl.ethos_u op)."""
-    return any(isinstance(op, EthosUOp) for op in module.walk())
+    """Whether the module is a compiled model: it holds an NPU program (a tfl.ethos_u op), or a
+    compiler planned its arena (``tfl.arena_offsets``) though every op runs on the CPU."""
+    return holds_ethos_u(module) or any(ARENA_OFFSETS in op.attributes for op in module.walk())
 
 
 def export_tflite(module: Operation) -> bytes:
     """Serialise ``module`` (verified tfl IR) as a TFLite flatbuffer; UserError if it cannot be.
-    A module holding tfl.ethos_u ops is a compiled model: it is written in Vela's layout."""
+    A compiled model (tfl.ethos_u ops, or arena offsets) is written in Vela's layout."""
     data = _Exporter(module).run()
     if not _is_compiled(module):
         return data

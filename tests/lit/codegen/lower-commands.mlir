@@ -1,9 +1,9 @@
-// npu-flash-layout and npu-lower-commands (the compile pipeline): conv.tflite's first NPU run on a
+// npu-flash-layout and npu-lower-commands after the schedule: conv.tflite's first NPU run on a
 // U65-256 lowers to Vela's command stream: the weight DMA from the read-only data (after the
 // 80 bytes of the conv's bias range) into the fast storage, then the convolution reading it.
-// RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --pass='compile{optimise=Performance}' | %filecheck %s
-// RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --pass='compile{optimise=Performance}' --pass-remarks -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
-// RUN: not %npu_opt %S/../../data/elementwise.tflite --target ethos-u55-128 --pass='compile{optimise=Performance}' -o /dev/null 2>&1 | %filecheck %s --check-prefix=ERROR
+// RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --pass='schedule{optimise=Performance},npu-flash-layout,npu-lower-commands' | %filecheck %s
+// RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --pass='schedule{optimise=Performance},npu-flash-layout,npu-lower-commands' --pass-remarks -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
+// RUN: not %npu_opt %S/../../data/elementwise.tflite --target ethos-u55-128 --pass='schedule{optimise=Performance},npu-flash-layout,npu-lower-commands' -o /dev/null 2>&1 | %filecheck %s --check-prefix=ERROR
 
 // CHECK-LABEL: func.func @main
 // CHECK: "npu.conv2d"{{.*}}npu.flash = #npu.flash<offset = 80, size = 368>

@@ -115,3 +115,20 @@ def test_use_lists_follow_operand_changes():
     Rewriter().set_operand(add1, 0, arg)
     assert len(arg.uses) == before + 1
     assert (add1, 0) not in add0.results[0].uses
+
+
+def test_move_to_end_moves_an_op_into_an_empty_block_of_another_region():
+    """An op moved into a block of its own leaves the function's graph, with its uses kept."""
+    from npu_opt.ir.core import Block, Region
+    _, func = _func()
+    add0, add1, add2, region_op, _ = list(func.regions[0].ops())
+    graph = function_graph(func)
+    assert add2 in graph.nodes
+    target = Block()
+    Region([target])
+    rewriter = Rewriter()
+    rewriter.move_to_end(add2, target)
+    assert list(target.ops) == [add2] and add2 not in list(func.regions[0].ops())
+    assert rewriter.changed and rewriter.counts["ops moved"] == 1
+    assert add2.operands[0] is add1.results[0] and (add2, 0) in add1.results[0].uses
+    assert add2 not in function_graph(func).nodes

@@ -1,0 +1,94 @@
+"""Compile the tests/data models with Vela 5.2's legacy core and keep its .tflite outputs, which
+npu-opt's ``compile`` output is compared with byte for byte (tests/unit/passes/codegen/test_deployable.py).
+
+    python tests/data/vela/deployable/make_deployable.py           # every model Vela compiles, both configs
+    python tests/data/vela/deployable/make_deployable.py --check   # exit 1 if a committed output differs
+
+Each run is ``vela --debug-force-legacy-core --optimise Performance`` with a config's accelerator,
+system config and memory mode (Vela's built-in Arm/vela.ini); the output is kept as
+``<model>.<config>.tflite``. The five models of tests/data/vela/compiled are not repeated here.
+A model Vela fails on is skipped and listed in ``manifest.json`` with the last line Vela printed.
+Vela is a tool here, never a dependency of the tests.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # (tests/data: vela_cli)
+from vela_cli import find_vela  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE.parents[1]
+CONFIGS: dict[str, tuple[str, str, str]] = {
+    "u55-128": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
+    "u65-256": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
+}
+"""Config name -> (accelerator, system config, memory mode), as in tests/data/vela/compiled."""
+ELSEWHERE = ("conv", "branches", "cpu_middle", "two_outputs", "weight_stream")
+"""Models whose outputs tests/data/vela/compiled already keeps."""
+FLAGS = ("--debug-force-legacy-core", "--optimise", "Performance")
+
+
+def compile_one(vela: str, model: str, config: str, work: Path) -> bytes | str:
+    """Vela's .tflite for one model and config, or the last line of its error."""
+    accel, system, mode = CONFIGS[config]
+    out = work / f"{model}-{config}"
+    done = subprocess.run([vela, *FLAGS, "--accelerator-config", accel, "--system-config", system,
+                           "--memory-mode", mode, "--output-dir", str(out), str(DATA / f"{model}.tflite")],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+        return lines[-1] if lines else f"exit {done.returncode}"
+    return (out / f"{model}_vela.tflite").read_bytes()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare with the committed files instead")
+    parser.add_argument("--vela", default="vela", help="the vela executable")
+    args = parser.parse_args(argv)
+    vela = find_vela(args.vela, "make_deployable.py")
+    if vela is None:
+        return 1
+    models = sorted(p.stem for p in DATA.glob("*.tflite") if p.stem not in ELSEWHERE)
+    outputs: dict[str, bytes] = {}
+    failed: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="vela-deployable-") as tmp:
+        for model in models:
+            for config in CONFIGS:
+                found = compile_one(vela, model, config, Path(tmp))
+                if isinstance(found, str):
+                    failed[f"{model}.{config}"] = found
+                else:
+                    outputs[f"{model}.{config}.tflite"] = found
+    version = subprocess.run([vela, "--version"], capture_output=True, text=True).stdout.strip()
+    manifest = {
+        "vela": version,
+        "command": ["vela", *FLAGS, "--accelerator-config", "A", "--system-config", "S", "--memory-mode", "M",
+                    "MODEL"],
+        "configs": {name: list(value) for name, value in CONFIGS.items()},
+        "models": {m: hashlib.sha256((DATA / f"{m}.tflite").read_bytes()).hexdigest() for m in models},
+        "files": sorted(outputs),
+        "vela_failed": failed,
+    }
+    outputs["manifest.json"] = (json.dumps(manifest, indent=1) + "\n").encode()
+    if args.check:
+        stale = [name for name, data in outputs.items()
+                 if not (HERE / name).exists() or (HERE / name).read_bytes() != data]
+        for name in stale:
+            print(f"differs: {name}")
+        return 1 if stale else 0
+    for name, data in outputs.items():
+        (HERE / name).write_bytes(data)
+    print(f"wrote {len(outputs)} files to {HERE.relative_to(DATA.parent.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
