@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # (tests/data: vela_cli)
-from vela_cli import find_vela  # noqa: E402
+from vela_cli import find_vela, write_or_check  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1]
@@ -78,16 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         "vela_failed": failed,
     }
     outputs["manifest.json"] = (json.dumps(manifest, indent=1) + "\n").encode()
-    if args.check:
-        stale = [name for name, data in outputs.items()
-                 if not (HERE / name).exists() or (HERE / name).read_bytes() != data]
-        for name in stale:
-            print(f"differs: {name}")
-        return 1 if stale else 0
-    for name, data in outputs.items():
-        (HERE / name).write_bytes(data)
-    print(f"wrote {len(outputs)} files to {HERE.relative_to(DATA.parent.parent)}")
-    return 0
+    return write_or_check(outputs, HERE, args.check)
 
 
 if __name__ == "__main__":
