@@ -23,7 +23,8 @@ from npu_opt.dialects.npu.schedule_policy import schedule_policy
 from npu_opt.dialects.npu.dma_issue import place_weight_dmas
 from npu_opt.dialects.npu.execution_order import graph_blocks, is_view
 from npu_opt.passes.schedule.alloc_greedy import greedy_allocate
-from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
+from npu_opt.passes.schedule.alloc_bottleneck import Span, bottleneck_allocate
+from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate, neighbour_sets
 from npu_opt.passes.schedule.alloc_linear import linear_allocate
 from npu_opt.passes.schedule.live_ranges import (
     LiveRange, SimpleRange, align, in_half_steps, live_ranges, memory_usage, op_at, op_times, tail_sharing,
@@ -51,13 +52,52 @@ _STATISTICS = {
 }
 
 
-def allocate_ranges(ranges: list[LiveRange], allocator: str, limit: int | None = None) -> list[int]:
-    """Offsets for ``ranges`` (all in one area) by the named allocator."""
+def allocate_ranges(ranges: list[LiveRange], allocator: str, limit: int | None = None,
+                    hard_limit: int | None = None) -> list[int]:
+    """Offsets for ``ranges`` (all in one area) by the named allocator; ``limit`` the bytes to
+    aim for, ``hard_limit`` those the area has."""
     if allocator == "linear":
         return linear_allocate(ranges, ALIGNMENT)
     if allocator == "greedy":
         return greedy_allocate(ranges, ALIGNMENT)
-    return hillclimb_allocate(ranges, ALIGNMENT, limit=limit)
+    as_vela = _as_vela(ranges, hard_limit)
+    if as_vela is not None and _span(ranges, as_vela) <= max(memory_usage(ranges, alignment=ALIGNMENT), default=0):
+        return as_vela  # at the lower bound: nothing packs tighter
+    ours = hillclimb_allocate(ranges, ALIGNMENT, limit=limit)
+    return as_vela if as_vela is not None and _span(ranges, as_vela) <= _span(ranges, ours) else ours
+
+
+def _as_vela(ranges: list[LiveRange], hard_limit: int | None) -> list[int] | None:
+    """Vela's addresses for ``ranges``: its bottleneck search on the ranges' spans in Vela's time,
+    met in Vela's order (docs/codegen_design.md, Scratch addresses). None when some range has no
+    such span, or when the addresses would let two ranges live together in our times share bytes."""
+    spans = [getattr(r, "vela", None) for r in ranges]
+    ranks = [getattr(r, "vela_rank", None) for r in ranges]
+    if not ranges or None in spans or None in ranks:
+        return None
+    used = sorted((i for i, r in enumerate(ranges) if r.size > 0), key=lambda i: ranks[i])  # type: ignore[arg-type,return-value]
+    # Vela rounds every tensor's bytes to the quantum, but not a rolling buffer's
+    found = bottleneck_allocate([Span(spans[i][0], spans[i][1],  # type: ignore[index]
+                                      ranges[i].size if ranges[i].kind == "rolling" else align(ranges[i].size, ALIGNMENT))
+                                 for i in used], ALIGNMENT, limit=hard_limit)
+    offsets = [0] * len(ranges)
+    for i, address in zip(used, found):
+        offsets[i] = address
+    return None if _clashes(ranges, offsets) else offsets
+
+
+def _span(ranges: list[LiveRange], offsets: list[int]) -> int:
+    return max((o + align(r.size, ALIGNMENT) for r, o in zip(ranges, offsets)), default=0)
+
+
+def _clashes(ranges: list[LiveRange], offsets: list[int]) -> bool:
+    """Whether two ranges live at a common time (ours, in half steps where a prefetch may take a
+    double buffer's freed tail) share bytes."""
+    ends = [o + align(r.size, ALIGNMENT) for r, o in zip(ranges, offsets)]
+    timed = _timed(ranges)
+    near = neighbour_sets([r.first for r in timed], [r.last for r in timed],
+                          [i for i, r in enumerate(ranges) if r.size > 0])
+    return any(offsets[i] < ends[j] and offsets[j] < ends[i] for i, group in enumerate(near) for j in group)
 
 
 @register_pass("npu-allocate", statistics=_STATISTICS)
@@ -136,11 +176,11 @@ class Allocate(Pass):
             hard, soft = self._limits(area, target)
             limit = (soft or hard)[0]
             if overlap:
-                packed = pack_with_overlap(chosen, lambda some: allocate_ranges(some, self.allocator, limit))
+                packed = pack_with_overlap(chosen, lambda some: allocate_ranges(some, self.allocator, limit, hard[0]))
                 offsets = packed.offsets
                 dropped += apply_drops(packed, op_phrase, ctx)
             else:
-                offsets = _pack(chosen, self.allocator, limit)
+                offsets = _pack(chosen, self.allocator, limit, hard[0])
                 tails += _tail_sharers(chosen, offsets, ctx)
             offset_of.update(((r.owner, r.second), offset) for r, offset in zip(chosen, offsets))
         _mark_tail_sharers(block, tails, ctx)
@@ -248,15 +288,15 @@ class Allocate(Pass):
 
 
 # --- half steps ----------------------------------------------------------------------------------
-def _pack(ranges: list[LiveRange], allocator: str, limit: int | None) -> list[int]:
+def _pack(ranges: list[LiveRange], allocator: str, limit: int | None, hard_limit: int | None = None) -> list[int]:
     """Offsets for ``ranges`` (one area): packed on whole time indices, and where a prefetch may
     take bytes of a double buffer the op before no longer reads (``tail_sharing``) packed in half
     steps too, keeping that packing only when it spans fewer bytes (so schedules it does not
     improve keep their addresses)."""
-    offsets = allocate_ranges(ranges, allocator, limit)
+    offsets = allocate_ranges(ranges, allocator, limit, hard_limit)
     if not tail_sharing(ranges):
         return offsets
-    halved = allocate_ranges(in_half_steps(ranges), allocator, limit)
+    halved = allocate_ranges(in_half_steps(ranges), allocator, limit, hard_limit)
 
     def span(found: list[int]) -> int:
         return max((o + align(r.size, ALIGNMENT) for r, o in zip(ranges, found)), default=0)
