@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from npu_opt.passes.schedule.alloc_hillclimb import neighbour_sets, urgencies
-from npu_opt.passes.schedule.live_ranges import align
 
 SEED = 1
 """The seed of the Mersenne Twister drawing the moves (Vela seeds Python's with 1 per allocation)."""
@@ -56,6 +55,7 @@ class _Board:
     def __init__(self, spans: Sequence[Span], alignment: int) -> None:
         self.spans = spans
         self.alignment = alignment
+        self.size = [span.size for span in spans]
         # neighbours by the first time they share with the range, then by input position
         self.near = [sorted(group, key=lambda j, s=span.start: (max(spans[j].start, s), j))
                      for span, group in zip(spans, neighbour_sets([s.start for s in spans],
@@ -64,35 +64,52 @@ class _Board:
         self.top = [0] * len(spans)
         self.support = [-1] * len(spans)
         self.turn = [0] * len(spans)
+        self.order: list[int] = []
+        """The order last placed; ``placed`` of its turns were, ``cut`` if it stopped early."""
+        self.placed = 0
+        self.cut = False
+        self.peaks = [0] * len(spans)
+        """The highest end over the turns up to each one, in the last placement."""
 
     def lowest(self, i: int) -> tuple[int, int]:
         """The address ``i`` takes among its placed neighbours, and the last one it was lifted
         over (-1 if none): sweep the neighbours in order, lifting ``i`` above each it would
         overlap, until a sweep lifts it no more."""
-        size = self.spans[i].size
+        size, at, top, quantum = self.size[i], self.at, self.top, self.alignment
         address, support = 0, -1
         lifted = True
         while lifted:
             lifted = False
             for j in self.near[i]:
-                below = self.at[j]
-                if below is None or self.top[j] <= address or below >= address + size:
+                below = at[j]
+                if below is None or top[j] <= address or below >= address + size:
                     continue
-                address, support, lifted = align(self.top[j], self.alignment), j, True
+                address, support, lifted = top[j] + (-top[j] % quantum), j, True
         return address, support
 
     def place(self, order: list[int], ceiling: int | None) -> int:
-        """Place every range afresh in ``order``; stop as soon as one ends above ``ceiling``.
-        Returns the highest end address reached."""
-        self.at = [None] * len(self.spans)
-        peak = 0
-        for turn, i in enumerate(order):
+        """Place the ranges in ``order``, as afresh; stop as soon as one ends above ``ceiling``.
+        Returns the highest end address reached. The turns before the first one where ``order``
+        differs from the last order placed keep their places: each depends only on those before."""
+        keep = 0
+        limit = min(len(order), self.placed - (1 if self.cut else 0))
+        while keep < limit and order[keep] == self.order[keep]:
+            keep += 1
+        for i in self.order[keep:self.placed]:
+            self.at[i] = None
+        peak = self.peaks[keep - 1] if keep else 0
+        self.order, self.placed, self.cut = list(order), keep, False
+        for turn in range(keep, len(order)):
+            i = order[turn]
             address, self.support[i] = self.lowest(i)
             self.at[i] = address
-            self.top[i] = address + self.spans[i].size
+            self.top[i] = address + self.size[i]
             self.turn[i] = turn
             peak = max(peak, self.top[i])
+            self.peaks[turn] = peak
+            self.placed = turn + 1
             if ceiling is not None and peak > ceiling:
+                self.cut = True
                 break
         return peak
 
