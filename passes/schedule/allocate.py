@@ -179,6 +179,7 @@ class Allocate(Pass):
                 packed = pack_with_overlap(chosen, lambda some: allocate_ranges(some, self.allocator, limit, hard[0]))
                 offsets = packed.offsets
                 dropped += apply_drops(packed, op_phrase, ctx)
+                tails += _overlap_tail_sharers(packed.ranges, packed.tails, ctx)
             else:
                 offsets = _pack(chosen, self.allocator, limit, hard[0])
                 tails += _tail_sharers(chosen, offsets, ctx)
@@ -344,18 +345,36 @@ def _reader(r: LiveRange) -> str:
 
 # --- prefetch overlap ------------------------------------------------------------------------------
 def _assert_disjoint(ranges: list[LiveRange], offsets: list[int]) -> None:
-    """Assert that no two of ``ranges`` (one area) live at a common time share bytes: the settled
-    prefetches must leave an allocation npu-check-schedule accepts (rule 3)."""
+    """Assert that no two of ``ranges`` (one area) live at a common time (in half steps where a
+    prefetch takes a freed tail) share bytes: the settled prefetches must leave an allocation
+    npu-check-schedule accepts (rule 3)."""
+    timed = _timed(ranges)
     active: list[int] = []
-    for i in sorted(range(len(ranges)), key=lambda i: ranges[i].first):
-        r = ranges[i]
-        active = [j for j in active if ranges[j].last >= r.first]
+    for i in sorted(range(len(ranges)), key=lambda i: timed[i].first):
+        active = [j for j in active if timed[j].last >= timed[i].first]
         for j in active:
+            r = ranges[i]
             assert not meets(r, offsets[i], ranges[j], offsets[j]), (
                 f"prefetch-overlap left {tensor_name(r, op_phrase)} (live {r.first}..{r.last}) over "
                 f"{tensor_name(ranges[j], op_phrase)} "
                 f"(live {ranges[j].first}..{ranges[j].last})")
         active.append(i)
+
+
+def _overlap_tail_sharers(ranges: list[LiveRange], tails: list[int], ctx: PassContext) -> list[Operation]:
+    """The DMAs of the prefetched buffers prefetch-overlap's settling let take a freed
+    double-buffer tail (``Settled.tails``), each with a remark."""
+    found: list[Operation] = []
+    for index in tails:
+        dma = _dma_of(ranges[index])
+        if dma is None or dma in found:
+            continue
+        ctx.remark(f"the prefetched weights of {_reader(ranges[index])} take bytes of a double buffer of the "
+                   "previous op that its last depth slice does not read, as Vela's live ranges allow; the DMA "
+                   "is issued after that op", dma)
+        ctx.stat("prefetch-into-tail")
+        found.append(dma)
+    return found
 
 
 def _mark_tail_sharers(block: Block, tails: list[Operation], ctx: PassContext) -> None:

@@ -59,6 +59,9 @@ class LiveRange:
     """For a prefetched weight buffer starting before its reader, the time of the NPU op it fills
     under: it holds data from the second half of that time on, while that op computes its last
     slice (module docstring)."""
+    fills_under: int | None = None
+    """Only with ``prefetch_overlap``, for a prefetched weight buffer: the time of the NPU op it
+    fills under (the settling may let it take that op's freed double-buffer tail)."""
     early_end: bool = False
     """The buffer of a double-buffered weight stream its last slice does not read: free in the
     second half of its last time (module docstring)."""
@@ -281,6 +284,7 @@ class _Extraction:
         content: Hashable | None = None
         prefetch_from: int | None = None
         late_from: int | None = None
+        fills_under: int | None = None
         early_end = False
         producer = value.op if isinstance(value, OpResult) else None
         if producer is not None:
@@ -306,6 +310,7 @@ class _Extraction:
                                 late_from = under
                         elif readers and min(readers) > start:
                             first, prefetch_from = min(readers), start
+                            fills_under = self.prefetched_under(producer)
                     if stream.buffering == "double" and len(stream.buffers) == 2 and readers:
                         size = stream.buffers[0]  # (the first buffer; the second is live from its reader)
                         filled = max(first, min(readers))
@@ -319,7 +324,7 @@ class _Extraction:
                     if not isinstance(stream, StreamAttr) or len(stream.slices) == 2:
                         content = (id(source), size)  # the whole constant: identical bytes
         return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content,
-                         prefetch_from, late_from=late_from, early_end=early_end)
+                         prefetch_from, late_from=late_from, early_end=early_end, fills_under=fills_under)
 
 
 def rolling_concat(value: Value) -> Operation | None:
