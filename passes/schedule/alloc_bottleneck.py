@@ -114,6 +114,7 @@ class _Board:
         return peak
 
     def meets(self, i: int, j: int) -> bool:
+        """Whether ranges ``i`` and ``j`` are live at a common time."""
         a, b = self.spans[i], self.spans[j]
         return a.start <= b.end and b.start <= a.end
 

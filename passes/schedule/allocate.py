@@ -35,6 +35,10 @@ from npu_opt.passes.schedule.sram_peak import op_phrase
 ALIGNMENT = 16
 """Bytes every address and reserved size is a multiple of (Vela's allocation quantum)."""
 
+VELA_SEARCH_CAP = 5000
+"""Most iterations of Vela's search while its packing is above the area's hard limit (Vela's own
+cap is 99,999): a schedule search tries many candidates, and one that does not fit is refused."""
+
 ALLOCATORS = ("hillclimb", "greedy", "linear")
 """Values of the ``allocator`` option."""
 
@@ -79,7 +83,7 @@ def _as_vela(ranges: list[LiveRange], hard_limit: int | None) -> list[int] | Non
     # Vela rounds every tensor's bytes to the quantum, but not a rolling buffer's
     found = bottleneck_allocate([Span(spans[i][0], spans[i][1],  # type: ignore[index]
                                       ranges[i].size if ranges[i].kind == "rolling" else align(ranges[i].size, ALIGNMENT))
-                                 for i in used], ALIGNMENT, limit=hard_limit)
+                                 for i in used], ALIGNMENT, limit=hard_limit, max_iterations=VELA_SEARCH_CAP)
     offsets = [0] * len(ranges)
     for i, address in zip(used, found):
         offsets[i] = address
@@ -87,6 +91,7 @@ def _as_vela(ranges: list[LiveRange], hard_limit: int | None) -> list[int] | Non
 
 
 def _span(ranges: list[LiveRange], offsets: list[int]) -> int:
+    """The bytes ``ranges`` at ``offsets`` span (sizes rounded to the quantum)."""
     return max((o + align(r.size, ALIGNMENT) for r, o in zip(ranges, offsets)), default=0)
 
 
