@@ -70,6 +70,8 @@ class _Board:
         self.cut = False
         self.peaks = [0] * len(spans)
         """The highest end over the turns up to each one, in the last placement."""
+        self.placements = 0
+        """Ranges placed so far (the search's work)."""
 
     def lowest(self, i: int) -> tuple[int, int]:
         """The address ``i`` takes among its placed neighbours, and the last one it was lifted
@@ -108,6 +110,7 @@ class _Board:
             peak = max(peak, self.top[i])
             self.peaks[turn] = peak
             self.placed = turn + 1
+            self.placements += 1
             if ceiling is not None and peak > ceiling:
                 self.cut = True
                 break
@@ -159,10 +162,12 @@ def _move(board: _Board, order: list[int], stuck: int, rng: random.Random) -> bo
 
 
 def bottleneck_allocate(spans: Sequence[Span], alignment: int = 16, limit: int | None = None,
-                        max_iterations: int = MAX_ITERATIONS, stats: BottleneckStats | None = None) -> list[int]:
+                        max_iterations: int = MAX_ITERATIONS, max_placements: int | None = None,
+                        stats: BottleneckStats | None = None) -> list[int]:
     """One address per span (same order, which is the tie-break and the neighbour order), each a
     multiple of ``alignment``; ``limit``: the bytes available (the search goes on past its
-    patience while above it)."""
+    patience while above it); ``max_placements``: a bound on the work (ranges placed), past
+    which the best placement so far is returned (no longer Vela's if Vela would go on)."""
     stats = stats if stats is not None else BottleneckStats()
     if not spans:
         return []
@@ -177,6 +182,8 @@ def bottleneck_allocate(spans: Sequence[Span], alignment: int = 16, limit: int |
     iteration = improved = 0
     while best > stats.bound and ((limit is not None and best > limit and iteration < max_iterations)
                                   or iteration - improved < PATIENCE):
+        if max_placements is not None and board.placements >= max_placements:
+            break
         trial = list(order)
         if not _move(board, trial, iteration - improved, rng):
             break

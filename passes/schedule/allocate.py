@@ -39,6 +39,10 @@ VELA_SEARCH_CAP = 5000
 """Most iterations of Vela's search while its packing is above the area's hard limit (Vela's own
 cap is 99,999): a schedule search tries many candidates, and one that does not fit is refused."""
 
+VELA_SEARCH_WORK = 3_000_000
+"""Most ranges Vela's search places in one allocation (about 3 s): deep_chain_conv's search places
+about 290,000; a chain of tens of thousands of ops would take minutes, as in Vela."""
+
 ALLOCATORS = ("hillclimb", "greedy", "linear")
 """Values of the ``allocator`` option."""
 
@@ -83,7 +87,8 @@ def _as_vela(ranges: list[LiveRange], hard_limit: int | None) -> list[int] | Non
     # Vela rounds every tensor's bytes to the quantum, but not a rolling buffer's
     found = bottleneck_allocate([Span(spans[i][0], spans[i][1],  # type: ignore[index]
                                       ranges[i].size if ranges[i].kind == "rolling" else align(ranges[i].size, ALIGNMENT))
-                                 for i in used], ALIGNMENT, limit=hard_limit, max_iterations=VELA_SEARCH_CAP)
+                                 for i in used], ALIGNMENT, limit=hard_limit, max_iterations=VELA_SEARCH_CAP,
+                                 max_placements=VELA_SEARCH_WORK)
     offsets = [0] * len(ranges)
     for i, address in zip(used, found):
         offsets[i] = address

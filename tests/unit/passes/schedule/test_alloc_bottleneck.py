@@ -89,3 +89,13 @@ def test_the_addresses_are_those_of_vela_s_allocator():
         assert ours == vela, spans
         searched += stats.iterations > 0
     assert searched >= 20
+
+
+def test_a_work_bound_stops_the_search_with_its_best_placement():
+    """Bounded to the 4 placements of its first order, the search of test_one_swap_reaches_the_bound
+    makes no move: the first placement (128 bytes) comes back, still valid."""
+    spans = [Span(1, 1, 80), Span(3, 4, 96), Span(0, 2, 16), Span(1, 3, 16)]
+    stats = BottleneckStats()
+    addresses = bottleneck_allocate(spans, 16, max_placements=4, stats=stats)
+    assert stats.iterations == 0 and stats.final == stats.initial == 128
+    assert not _overlapping(spans, addresses)
