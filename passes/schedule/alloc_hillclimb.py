@@ -33,7 +33,7 @@ class HillClimbStats:
     greedy_won: bool = False
 
 
-def _urgencies(first: list[int], last: list[int], size: list[int]) -> list[int]:
+def urgencies(first: list[int], last: list[int], size: list[int]) -> list[int]:
     """Per range, the most bytes live at one time while it is live (range-maximum queries on the
     usage at each distinct start time, through a sparse table)."""
     starts = sorted(set(first))
@@ -64,7 +64,7 @@ def _urgencies(first: list[int], last: list[int], size: list[int]) -> list[int]:
     return result
 
 
-def _neighbours(first: list[int], last: list[int], active_ids: list[int]) -> list[list[int]]:
+def neighbour_sets(first: list[int], last: list[int], active_ids: list[int]) -> list[list[int]]:
     """For each range, the ranges live at a common time (a sweep over start times)."""
     neighbours: list[list[int]] = [[] for _ in first]
     live: list[int] = []
@@ -174,14 +174,14 @@ def hillclimb_allocate(ranges: Sequence[Interval], alignment: int = 16, limit: i
     used = [i for i, s in enumerate(size) if s > 0]  # empty ranges stay at 0, in nobody's way
     if not used:
         return [0] * len(ranges)
-    urgency = _urgencies([first[i] for i in used], [last[i] for i in used], [size[i] for i in used])
+    urgency = urgencies([first[i] for i in used], [last[i] for i in used], [size[i] for i in used])
     stats.bound = max(urgency)
-    neighbours = _neighbours(first, last, used)
+    neighbours = neighbour_sets(first, last, used)
     # the priority order: Vela's live-range times when every range has them (its placements then)
     spans = [getattr(r, "vela", None) for r in ranges]
     start, end = (first, last) if None in spans else ([v[0] for v in spans], [v[1] for v in spans])  # type: ignore[index]
     if start is not first:
-        urgency = _urgencies([start[i] for i in used], [end[i] for i in used], [size[i] for i in used])
+        urgency = urgencies([start[i] for i in used], [end[i] for i in used], [size[i] for i in used])
     urgency_of = dict(zip(used, urgency))
     order = sorted(used, key=lambda i: (-urgency_of[i], start[i] - end[i], start[i], -size[i], i))
     search = _Search(size, neighbours, order)
@@ -223,4 +223,4 @@ def hillclimb_allocate(ranges: Sequence[Interval], alignment: int = 16, limit: i
     return [search.offset[i] if size[i] > 0 else 0 for i in range(len(ranges))]
 
 
-__all__ = ["HillClimbStats", "hillclimb_allocate", "MAX_ITERATIONS", "PATIENCE"]
+__all__ = ["HillClimbStats", "hillclimb_allocate", "neighbour_sets", "urgencies", "MAX_ITERATIONS", "PATIENCE"]

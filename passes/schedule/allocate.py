@@ -23,7 +23,8 @@ from npu_opt.dialects.npu.schedule_policy import schedule_policy
 from npu_opt.dialects.npu.dma_issue import place_weight_dmas
 from npu_opt.dialects.npu.execution_order import graph_blocks, is_view
 from npu_opt.passes.schedule.alloc_greedy import greedy_allocate
-from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate
+from npu_opt.passes.schedule.alloc_bottleneck import Span, bottleneck_allocate
+from npu_opt.passes.schedule.alloc_hillclimb import hillclimb_allocate, neighbour_sets
 from npu_opt.passes.schedule.alloc_linear import linear_allocate
 from npu_opt.passes.schedule.live_ranges import (
     LiveRange, SimpleRange, align, in_half_steps, live_ranges, memory_usage, op_at, op_times, tail_sharing,
@@ -33,6 +34,14 @@ from npu_opt.passes.schedule.sram_peak import op_phrase
 
 ALIGNMENT = 16
 """Bytes every address and reserved size is a multiple of (Vela's allocation quantum)."""
+
+VELA_SEARCH_CAP = 5000
+"""Most iterations of Vela's search while its packing is above the area's hard limit (Vela's own
+cap is 99,999): a schedule search tries many candidates, and one that does not fit is refused."""
+
+VELA_SEARCH_WORK = 3_000_000
+"""Most ranges Vela's search places in one allocation (about 3 s): deep_chain_conv's search places
+about 290,000; a chain of tens of thousands of ops would take minutes, as in Vela."""
 
 ALLOCATORS = ("hillclimb", "greedy", "linear")
 """Values of the ``allocator`` option."""
@@ -51,13 +60,54 @@ _STATISTICS = {
 }
 
 
-def allocate_ranges(ranges: list[LiveRange], allocator: str, limit: int | None = None) -> list[int]:
-    """Offsets for ``ranges`` (all in one area) by the named allocator."""
+def allocate_ranges(ranges: list[LiveRange], allocator: str, limit: int | None = None,
+                    hard_limit: int | None = None) -> list[int]:
+    """Offsets for ``ranges`` (all in one area) by the named allocator; ``limit`` the bytes to
+    aim for, ``hard_limit`` those the area has."""
     if allocator == "linear":
         return linear_allocate(ranges, ALIGNMENT)
     if allocator == "greedy":
         return greedy_allocate(ranges, ALIGNMENT)
-    return hillclimb_allocate(ranges, ALIGNMENT, limit=limit)
+    as_vela = _as_vela(ranges, hard_limit)
+    if as_vela is not None and _span(ranges, as_vela) <= max(memory_usage(ranges, alignment=ALIGNMENT), default=0):
+        return as_vela  # at the lower bound: nothing packs tighter
+    ours = hillclimb_allocate(ranges, ALIGNMENT, limit=limit)
+    return as_vela if as_vela is not None and _span(ranges, as_vela) <= _span(ranges, ours) else ours
+
+
+def _as_vela(ranges: list[LiveRange], hard_limit: int | None) -> list[int] | None:
+    """Vela's addresses for ``ranges``: its bottleneck search on the ranges' spans in Vela's time,
+    met in Vela's order (docs/codegen_design.md, Scratch addresses). None when some range has no
+    such span, or when the addresses would let two ranges live together in our times share bytes."""
+    spans = [getattr(r, "vela", None) for r in ranges]
+    ranks = [getattr(r, "vela_rank", None) for r in ranges]
+    if not ranges or None in spans or None in ranks:
+        return None
+    used = sorted((i for i, r in enumerate(ranges) if r.size > 0), key=lambda i: ranks[i])  # type: ignore[arg-type,return-value]
+    # Vela rounds every tensor's bytes to the quantum, but not a rolling buffer's
+    found = bottleneck_allocate([Span(spans[i][0], spans[i][1],  # type: ignore[index]
+                                      ranges[i].size if ranges[i].kind == "rolling" else align(ranges[i].size, ALIGNMENT))
+                                 for i in used], ALIGNMENT, limit=hard_limit, max_iterations=VELA_SEARCH_CAP,
+                                 max_placements=VELA_SEARCH_WORK)
+    offsets = [0] * len(ranges)
+    for i, address in zip(used, found):
+        offsets[i] = address
+    return None if _clashes(ranges, offsets) else offsets
+
+
+def _span(ranges: list[LiveRange], offsets: list[int]) -> int:
+    """The bytes ``ranges`` at ``offsets`` span (sizes rounded to the quantum)."""
+    return max((o + align(r.size, ALIGNMENT) for r, o in zip(ranges, offsets)), default=0)
+
+
+def _clashes(ranges: list[LiveRange], offsets: list[int]) -> bool:
+    """Whether two ranges live at a common time (ours, in half steps where a prefetch may take a
+    double buffer's freed tail) share bytes."""
+    ends = [o + align(r.size, ALIGNMENT) for r, o in zip(ranges, offsets)]
+    timed = _timed(ranges)
+    near = neighbour_sets([r.first for r in timed], [r.last for r in timed],
+                          [i for i, r in enumerate(ranges) if r.size > 0])
+    return any(offsets[i] < ends[j] and offsets[j] < ends[i] for i, group in enumerate(near) for j in group)
 
 
 @register_pass("npu-allocate", statistics=_STATISTICS)
@@ -136,11 +186,12 @@ class Allocate(Pass):
             hard, soft = self._limits(area, target)
             limit = (soft or hard)[0]
             if overlap:
-                packed = pack_with_overlap(chosen, lambda some: allocate_ranges(some, self.allocator, limit))
+                packed = pack_with_overlap(chosen, lambda some: allocate_ranges(some, self.allocator, limit, hard[0]))
                 offsets = packed.offsets
                 dropped += apply_drops(packed, op_phrase, ctx)
+                tails += _overlap_tail_sharers(packed.ranges, packed.tails, ctx)
             else:
-                offsets = _pack(chosen, self.allocator, limit)
+                offsets = _pack(chosen, self.allocator, limit, hard[0])
                 tails += _tail_sharers(chosen, offsets, ctx)
             offset_of.update(((r.owner, r.second), offset) for r, offset in zip(chosen, offsets))
         _mark_tail_sharers(block, tails, ctx)
@@ -248,15 +299,15 @@ class Allocate(Pass):
 
 
 # --- half steps ----------------------------------------------------------------------------------
-def _pack(ranges: list[LiveRange], allocator: str, limit: int | None) -> list[int]:
+def _pack(ranges: list[LiveRange], allocator: str, limit: int | None, hard_limit: int | None = None) -> list[int]:
     """Offsets for ``ranges`` (one area): packed on whole time indices, and where a prefetch may
     take bytes of a double buffer the op before no longer reads (``tail_sharing``) packed in half
     steps too, keeping that packing only when it spans fewer bytes (so schedules it does not
     improve keep their addresses)."""
-    offsets = allocate_ranges(ranges, allocator, limit)
+    offsets = allocate_ranges(ranges, allocator, limit, hard_limit)
     if not tail_sharing(ranges):
         return offsets
-    halved = allocate_ranges(in_half_steps(ranges), allocator, limit)
+    halved = allocate_ranges(in_half_steps(ranges), allocator, limit, hard_limit)
 
     def span(found: list[int]) -> int:
         return max((o + align(r.size, ALIGNMENT) for r, o in zip(ranges, found)), default=0)
@@ -304,18 +355,36 @@ def _reader(r: LiveRange) -> str:
 
 # --- prefetch overlap ------------------------------------------------------------------------------
 def _assert_disjoint(ranges: list[LiveRange], offsets: list[int]) -> None:
-    """Assert that no two of ``ranges`` (one area) live at a common time share bytes: the settled
-    prefetches must leave an allocation npu-check-schedule accepts (rule 3)."""
+    """Assert that no two of ``ranges`` (one area) live at a common time (in half steps where a
+    prefetch takes a freed tail) share bytes: the settled prefetches must leave an allocation
+    npu-check-schedule accepts (rule 3)."""
+    timed = _timed(ranges)
     active: list[int] = []
-    for i in sorted(range(len(ranges)), key=lambda i: ranges[i].first):
-        r = ranges[i]
-        active = [j for j in active if ranges[j].last >= r.first]
+    for i in sorted(range(len(ranges)), key=lambda i: timed[i].first):
+        active = [j for j in active if timed[j].last >= timed[i].first]
         for j in active:
+            r = ranges[i]
             assert not meets(r, offsets[i], ranges[j], offsets[j]), (
                 f"prefetch-overlap left {tensor_name(r, op_phrase)} (live {r.first}..{r.last}) over "
                 f"{tensor_name(ranges[j], op_phrase)} "
                 f"(live {ranges[j].first}..{ranges[j].last})")
         active.append(i)
+
+
+def _overlap_tail_sharers(ranges: list[LiveRange], tails: list[int], ctx: PassContext) -> list[Operation]:
+    """The DMAs of the prefetched buffers prefetch-overlap's settling let take a freed
+    double-buffer tail (``Settled.tails``), each with a remark."""
+    found: list[Operation] = []
+    for index in tails:
+        dma = _dma_of(ranges[index])
+        if dma is None or dma in found:
+            continue
+        ctx.remark(f"the prefetched weights of {_reader(ranges[index])} take bytes of a double buffer of the "
+                   "previous op that its last depth slice does not read, as Vela's live ranges allow; the DMA "
+                   "is issued after that op", dma)
+        ctx.stat("prefetch-into-tail")
+        found.append(dma)
+    return found
 
 
 def _mark_tail_sharers(block: Block, tails: list[Operation], ctx: PassContext) -> None:

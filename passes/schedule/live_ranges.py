@@ -17,7 +17,7 @@ from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.ir.types import RankedTensorType
 from npu_opt.dialects.npu.execution_order import concat_user, execution_order, on_cpu, storage_home
-from npu_opt.passes.schedule.vela_spans import vela_span, vela_steps
+from npu_opt.passes.schedule.vela_spans import vela_ranks, vela_span, vela_steps
 
 RangeKind = Literal["input", "output", "feature_map", "rolling", "weights"]
 """What a range holds: a graph input, a graph output, an intermediate feature map, a cascade's
@@ -59,12 +59,18 @@ class LiveRange:
     """For a prefetched weight buffer starting before its reader, the time of the NPU op it fills
     under: it holds data from the second half of that time on, while that op computes its last
     slice (module docstring)."""
+    fills_under: int | None = None
+    """Only with ``prefetch_overlap``, for a prefetched weight buffer: the time of the NPU op it
+    fills under (the settling may let it take that op's freed double-buffer tail)."""
     early_end: bool = False
     """The buffer of a double-buffered weight stream its last slice does not read: free in the
     second half of its last time (module docstring)."""
     vela: tuple[int, int] | None = None
     """Its (start, end) in Vela's live-range time, which orders the hill-climb allocation as
     Vela's (passes/schedule/vela_spans.py)."""
+    vela_rank: int | None = None
+    """The order in which Vela's live-range walk first meets it (``vela_ranks``): the allocation's
+    tie-break and neighbour order."""
 
     @property
     def owner(self) -> Value:
@@ -278,6 +284,7 @@ class _Extraction:
         content: Hashable | None = None
         prefetch_from: int | None = None
         late_from: int | None = None
+        fills_under: int | None = None
         early_end = False
         producer = value.op if isinstance(value, OpResult) else None
         if producer is not None:
@@ -303,6 +310,7 @@ class _Extraction:
                                 late_from = under
                         elif readers and min(readers) > start:
                             first, prefetch_from = min(readers), start
+                            fills_under = self.prefetched_under(producer)
                     if stream.buffering == "double" and len(stream.buffers) == 2 and readers:
                         size = stream.buffers[0]  # (the first buffer; the second is live from its reader)
                         filled = max(first, min(readers))
@@ -316,7 +324,7 @@ class _Extraction:
                     if not isinstance(stream, StreamAttr) or len(stream.slices) == 2:
                         content = (id(source), size)  # the whole constant: identical bytes
         return LiveRange(list(record.values), area, size, first, max(first, record.last), kind, content,
-                         prefetch_from, late_from=late_from, early_end=early_end)
+                         prefetch_from, late_from=late_from, early_end=early_end, fills_under=fills_under)
 
 
 def rolling_concat(value: Value) -> Operation | None:
@@ -335,8 +343,9 @@ def _storage_type(value: Value) -> object:
     return getattr(element, "storage_type", element)
 
 
-def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
-    """The IFM whose storage ``op``'s OFM may overwrite in place, if any (module docstring)."""
+def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange], other_run: set[Value] = frozenset()) -> Value | None:
+    """The IFM whose storage ``op``'s OFM may overwrite in place, if any (module docstring);
+    ``other_run``: values an earlier NPU run handed over, never overwritten."""
     interface = costed(op)
     if (not isinstance(op, NpuOp) or interface is None or len(op.results) != 1
             or not (interface.kind.is_elementwise or interface.kind is OpKind.DMA)
@@ -350,7 +359,7 @@ def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
         source = ranges.get(ifm)
         if source is None or storage_home(ifm) is not ifm or source.kind not in ("feature_map", "input"):
             continue
-        if len(ifm.uses) != 1 or source.area != out.area:
+        if len(ifm.uses) != 1 or source.area != out.area or ifm in other_run:
             continue
         if _shape4(ifm) != _shape4(ofm) or _storage_type(ifm) != _storage_type(ofm):
             continue
@@ -359,6 +368,20 @@ def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange]) -> Value | None:
             continue
         return ifm
     return None
+
+
+def _handed_over(order: list[Operation]) -> set[Value]:
+    """Results of NPU ops that an NPU op of a later run reads (an NPU run's output passed
+    through the CPU's side, which Vela keeps write-protected for every later reader)."""
+    run: dict[Operation, int] = {}
+    current = 0
+    for op in order:
+        if on_cpu(op):
+            current += 1
+        else:
+            run[op] = current
+    return {value for op in run for value in op.operands
+            if isinstance(value, OpResult) and value.op in run and run[value.op] != run[op]}
 
 
 def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
@@ -376,10 +399,11 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
     built = {value: state.build(value, record) for value, record in state.homes.items()}
     if fuse_in_place:
         merged: dict[Value, LiveRange] = {}  # a home -> the range it joined
+        handed = _handed_over(state.order)
         for op in state.order:
             view = {v: merged.get(v, r) for v, r in ((v, built.get(v)) for v in (*op.operands, *op.results))
                     if r is not None}
-            ifm = _fusable_ifm(op, view)
+            ifm = _fusable_ifm(op, view, handed)
             if ifm is None:
                 continue
             into, gone = view[ifm], view[op.results[0]]
@@ -396,8 +420,9 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
     result += state.seconds  # (the second buffers, which ``build`` made)
     steps, end = vela_steps(state.order)
     at = {time: op for op, time in state.times.items()}
-    for r in result:
+    for r, rank in zip(result, vela_ranks(block, state.order, result)):
         r.vela = vela_span(r, at, steps, end)
+        r.vela_rank = rank
     position = {id(r): i for i, r in enumerate(result)}
     return sorted(result, key=lambda r: (r.first, position[id(r)]))
 

@@ -5,7 +5,7 @@ Design notes: docs/scheduler_design.md, section Prefetch overlap (prefetch_overl
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from npu_opt.dialects.npu.schedule_attrs import STREAM_ATTR, UNHIDDEN_ATTR, StreamAttr
@@ -39,6 +39,9 @@ class Settled:
     offsets: list[int]
     drops: list[Drop]
     moved: int
+    tails: list[int] = field(default_factory=list)
+    """Indices of the prefetched buffers that take the bytes of a double buffer the op they fill
+    under frees for its last slice (Vela's live ranges allow it): their DMAs wait for that op."""
     repacks: int = 0
     """Repackings kept (each dropped fewer buffer bytes in no more space)."""
 
@@ -107,13 +110,28 @@ def _settle(ranges: list[LiveRange], pack: Callable[[list[LiveRange]], list[int]
         r = copies[index]
         early = r.prefetch_from
         assert early is not None
-        clash, when = None, early
-        for when in times[bisect_left(times, early):bisect_left(times, r.first)]:
-            clash = next((j for j in live[when] if j != index and meets(r, offsets[index], copies[j], offsets[j])),
-                         None)
-            if clash is not None:
-                break
+
+        def first_clash(begin: int, tails: frozenset[int] = frozenset()) -> tuple[int | None, int]:
+            """The first range ``r`` meets from ``begin`` to its reader (but ``tails`` while the op
+            it fills under runs), and when."""
+            for when in times[bisect_left(times, begin):bisect_left(times, r.first)]:
+                found = next((j for j in live[when] if j != index and not (when == r.fills_under and j in tails)
+                              and meets(r, offsets[index], copies[j], offsets[j])), None)
+                if found is not None:
+                    return found, when
+            return None, begin
+
+        clash, when = first_clash(early)
         r.prefetch_from = None
+        under = r.fills_under
+        if clash is not None and under is not None and under in live:
+            tails = frozenset(j for j in live[under] if copies[j].early_end and copies[j].last == under)
+            if tails and first_clash(under, tails)[0] is None:
+                # filled while the op it fills under computes its last slice, as in Vela's ranges
+                occupy(index, under, r.first - 1)
+                r.first, r.late_from = under, under
+                settled.tails.append(index)
+                continue
         if clash is None:
             moved = None
         else:

@@ -3,15 +3,18 @@ allocation: two time steps per scheduled op (a cascade's members share its first
 weight buffer live from its reader's step (the first buffer one earlier when prefetched; the
 buffer of a double-buffered stream its last slice does not read ends a step early), feature maps from their
 producer's step to one past their last reader's, graph inputs from 0 and graph outputs to one
-past the last step. The allocator's placements follow Vela's only when ranges come to it in
-Vela's priority order (docs/codegen_design.md, Scratch addresses)."""
+past the last step; and the order in which Vela first meets each range (``vela_ranks``), which
+breaks its ties and orders each range's neighbours. The allocator's placements follow Vela's only
+when ranges come to it with Vela's spans and in Vela's order (docs/codegen_design.md, Scratch
+addresses)."""
 from __future__ import annotations
 
 from typing import Sequence
 
 from npu_opt.dialects.npu.perf.weight_dma import is_prefetched, is_weight_dma
 from npu_opt.dialects.npu.schedule_attrs import CASCADE_ATTR, CascadeAttr
-from npu_opt.ir.core import BlockArgument, OpResult, Operation
+from npu_opt.dialects.npu.execution_order import storage_home
+from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Value
 
 FIRST_STEP = 2
 """Vela's first scheduled op runs at time 2 (the graph's inputs are marked at 0)."""
@@ -59,4 +62,41 @@ def vela_span(r: object, at: dict[int, Operation], steps: dict[Operation, int], 
     return start, (steps.get(last, start) if last is not None else start) + 1
 
 
-__all__ = ["vela_span", "vela_steps"]
+def vela_ranks(block: Block, order: Sequence[Operation], ranges: Sequence[object]) -> list[int]:
+    """Per range of ``ranges`` (LiveRanges of ``block``), the position at which Vela's live-range
+    walk first meets it: the function's arguments, then op by op in ``order`` its operands, its
+    results and last the weight buffers it reads (first buffer, then second); a range never met
+    comes after, in list order."""
+    owner: dict[Value, int] = {}
+    second: dict[Value, int] = {}
+    for index, r in enumerate(ranges):
+        for value in r.values:  # type: ignore[attr-defined]
+            (second if r.second else owner)[value] = index  # type: ignore[attr-defined]
+    rank: dict[int, int] = {}
+
+    def meet(value: Value, table: dict[Value, int]) -> None:
+        index = table.get(value, table.get(storage_home(value)))
+        if index is not None and index not in rank:
+            rank[index] = len(rank)
+
+    for arg in block.args:
+        meet(arg, owner)
+    for op in order:
+        if is_weight_dma(op):
+            continue
+        buffers = [v for v in op.operands if isinstance(v, OpResult) and is_weight_dma(v.op)]
+        for value in op.operands:
+            if value not in buffers:
+                meet(value, owner)
+        for value in op.results:
+            meet(value, owner)
+        for value in buffers:
+            meet(value, owner)
+            meet(value, second)
+    for index in range(len(ranges)):
+        if index not in rank:
+            rank[index] = len(rank)
+    return [rank[index] for index in range(len(ranges))]
+
+
+__all__ = ["vela_ranks", "vela_span", "vela_steps"]
