@@ -20,11 +20,14 @@ from npu_opt.dialects.npu.schedule_attrs import (
     ALLOC_ATTR, ARG_ALLOC_ATTR, BAND_ATTR, CASCADE_ATTR, FLASH_ATTR, SECOND_BUFFER_ATTR, AllocAttr, CascadeAttr,
     FlashAttr,
 )
-from npu_opt.dialects.npu.stripe_plan import Box, PlanError, Stripe, cascade_stripes, cascades_of
+from npu_opt.dialects.npu.stripe_plan import (
+    Box, PlanError, Stripe, cascade_stripes, cascades_of, feature_map_operands,
+)
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.hardware.op_kind import OpKind
 from npu_opt.hardware.perf.block_config import check_block_config
-from npu_opt.hardware.perf.shape import round_up
+from npu_opt.hardware.perf.op_desc import NpuOpDesc, TensorDesc, derived
+from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.hardware.target import Target
 from npu_opt.interpreters.npu.arith import rounding_of, scale, zero_point as zero_point_of
 from npu_opt.ir.attributes import ArrayAttr
@@ -49,8 +52,9 @@ CLAMP_ONLY = ("none", "relu", "relu6", "relu_n1_to_1", "relu0_to_1", "relu_0_to_
 ACC_FORMAT = {32: "int32", 40: "int40"}
 DTYPE_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-(1 << 15), (1 << 15) - 1),
                 "int32": (-(1 << 31), (1 << 31) - 1)}
-ROUNDINGS = {"tflite": "tfl", "half_up": "natural", "to_zero": "truncate"}
-"""The op's rounding -> OFM_PRECISION's rounding; away from zero is refused (see ``lower``)."""
+ROUNDINGS = {"tflite": "tfl", "half_up": "natural", "to_zero": "truncate", "away_zero": "natural"}
+"""The op's rounding -> OFM_PRECISION's rounding (away from zero: Vela's natural rounding, with
+the zero points of ``_away_zero_points``)."""
 KIND_OPS = {OpKind.CONV2D: ConvOp, OpKind.TRANSPOSE_CONV2D: ConvOp, OpKind.VECTOR_PRODUCT: ConvOp,
             OpKind.DEPTHWISE_CONV2D: DepthwiseOp, OpKind.MAX_POOL: PoolOp, OpKind.AVG_POOL: PoolOp,
             OpKind.REDUCE_SUM: PoolOp,
@@ -110,6 +114,35 @@ def _rolling_rows(stored: Value, height: int) -> int:
     return height
 
 
+def _stripe_desc(desc: NpuOpDesc, stripe: Stripe) -> NpuOpDesc:
+    """``desc`` with the stripe's OFM box and input boxes as its feature maps' shapes (Vela
+    chooses an operation's SHRAM layout on them)."""
+    def boxed(tensor: TensorDesc | None, box: Box | None) -> TensorDesc | None:
+        if tensor is None or box is None:
+            return tensor
+        return derived(tensor, shape=Shape4(1, *box.shape), whole=None)
+    return derived(desc, ofm=boxed(desc.ofm, stripe.ofm), ifm=boxed(desc.ifm, stripe.inputs.get(0)),
+                   ifm2=boxed(desc.ifm2, stripe.inputs.get(1)))
+
+
+def _away_zero_points(op: Operation, kind: OpKind | None) -> tuple[int | None, int | None]:
+    """The IFM and OFM zero points (None: the quantisation's) of an op rounding away from zero,
+    as Vela writes them: 0 for an average pool computed as a convolution unless it had SAME
+    padding, 0 for the OFM of one computed as a depthwise convolution over a folded PAD."""
+    if getattr(op.attr("padding_mode"), "value", None) == "replicate":
+        raise LoweringError(op, "replicated padding (a bilinear resize's phases: Vela's tile padding) "
+                                "is not lowered yet")
+    padding = getattr(op.attr("pool_padding"), "value", None)
+    if padding is None:
+        raise LoweringError(op, "it rounds away from zero but has no pool_padding (npu-legalize writes it "
+                                "on the average pools it computes as convolutions)")
+    if kind is OpKind.CONV2D and padding in ("valid", "explicit"):
+        return 0, 0
+    if kind is OpKind.DEPTHWISE_CONV2D and padding == "explicit":
+        return None, 0
+    return None, None
+
+
 def _element_bytes(dtype: str) -> int:
     return int(dtype.lstrip("u").removeprefix("int")) // 8
 
@@ -122,6 +155,7 @@ class _Lowering:
         args = func.attr(ARG_ALLOC_ATTR)
         self.arg_allocs = list(args.elements) if isinstance(args, ArrayAttr) else []
         self.luts = LutPlacer(target.accelerator)
+        self.buffers: dict[Operation, WeightBuffer | None] = {}
 
     def alloc_of(self, op: Operation, value: Value) -> AllocAttr:
         """The storage of ``value`` (through reshape views), refusing parts of concatenations."""
@@ -228,8 +262,7 @@ class _Lowering:
             raise LoweringError(op, f"ops of kind {kind.value if kind else op.name} are not lowered yet")
         rounding = ROUNDINGS.get(rounding_of(op))
         if rounding is None:
-            raise LoweringError(op, f"rounding {rounding_of(op)} is not lowered yet (Vela's zero points for it "
-                                    "depend on the padding the IR no longer records)")
+            raise LoweringError(op, f"rounding {rounding_of(op)} is not lowered yet")
         act = op.attr("activation")
         if act is not None and act.kind not in CLAMP_ONLY and act.kind != "lut":
             raise LoweringError(op, f"activation {act.kind} (a built-in function) is not lowered yet")
@@ -237,7 +270,11 @@ class _Lowering:
         given = op.attr(BLOCK_ATTR)
         if desc is None or not isinstance(given, BlockAttr):
             raise LoweringError(op, "it has no npu.block (run the schedule first)")
-        buffer = weight_buffer_of(op, self.target) if cls is not PoolOp else None
+        if stripe is not None:  # the SHRAM layout is chosen for the stripe's feature maps
+            desc = _stripe_desc(desc, stripe)
+        if op not in self.buffers:  # (encoded once for all the op's stripes)
+            self.buffers[op] = weight_buffer_of(op, self.target) if cls is not PoolOp else None
+        buffer = self.buffers[op]
         # the NPU is told the traversal the weights were encoded in; only convolutions have a choice
         part_kernel = bool(buffer and buffer.part_kernel and kind in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D))
         block = check_block_config(desc, self.target.accelerator, given.ofm_block, part_kernel)
@@ -247,6 +284,8 @@ class _Lowering:
         if block.acc_bits not in ACC_FORMAT:
             raise LoweringError(op, f"{block.acc_bits}-bit accumulators are not lowered yet")
         ifm_zero = ofm_zero = None
+        if rounding_of(op) == "away_zero":
+            ifm_zero, ofm_zero = _away_zero_points(op, kind)
         pool_scale = None
         if kind is OpKind.AVG_POOL:
             kernel_attr = op.attr("kernel")
@@ -462,6 +501,19 @@ Lowered = tuple[type, dict, "Inputs | None"]
 """An ethosu op to build: its class, its attributes and a block op's input shapes."""
 
 
+def _in_stripes(op: Operation) -> bool:
+    """Whether ``op`` is lowered through the stripe plan: a cascade member, or an NPU op on
+    feature maps of its own (the whole OFM one stripe, its input boxes Vela's; a slice view's
+    read or a constant or scalar operand is lowered whole)."""
+    if isinstance(op.attr(CASCADE_ATTR), CascadeAttr):
+        return True
+    if op.name == "npu.dma" or costed(op) is None or is_table_lookup_alone(op):
+        return False
+    return all(isinstance(value, BlockArgument) or not (value.op.name == "npu.slice" or value.op.has_trait(ConstantLike))
+               for value in (op.operands[i] for i in feature_map_operands(op))) \
+        and all(len(op.operands[i].type.shape) == 4 for i in feature_map_operands(op))  # type: ignore[attr-defined]
+
+
 def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramOp:
     """The ethosu.program of one NPU run of ``func``, with its waits and block dependencies;
     LoweringError at the first op it cannot lower."""
@@ -469,7 +521,7 @@ def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramO
     lowered = []
     for group in cascades_of(run):
         try:
-            stripes = cascade_stripes(group) if isinstance(group[0].attr(CASCADE_ATTR), CascadeAttr) else None
+            stripes = cascade_stripes(group) if _in_stripes(group[0]) else None
         except PlanError as err:
             raise LoweringError(err.op, str(err)) from None
         if stripes is None:
