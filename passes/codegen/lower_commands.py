@@ -565,10 +565,10 @@ class LowerCommands(Pass):
 
     Handled so far: convolutions, depthwise and transpose convolutions, vector products, max and
     average pooling, reduce-sums, binary elementwise operations (add, sub, mul, min, max, shifts)
-    and leading-zero counts over whole feature maps or slice views in one tile, with weights
-    read in place or streamed by DMAs per depth slice, and lookup tables copied into SHRAM; not
-    cascades, stripes or concatenation writers. Anything else is an error at the op naming what
-    is not handled, and no program is written."""
+    and leading-zero counts, stripe by stripe (cascade members interleaved, rolling buffers in
+    tiles) or over slice views, with weights read in place or streamed by DMAs per depth slice,
+    and lookup tables copied into SHRAM; not concatenation writers. Anything else is an error at
+    the op naming what is not handled, and no program is written."""
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
