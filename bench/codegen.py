@@ -53,16 +53,23 @@ def vela_outputs(model: Path, config: str, strategy: str, tmp: Path) -> tuple[li
     """Vela's command streams (one per ethos-u operator, in order) and the read-only data."""
     accelerator, system, memory = CONFIGS[config]
     out = tmp / f"{model.stem}_{config}_{strategy}"
+    compiled_path = out / f"{model.stem}_vela.tflite"
+    if not compiled_path.exists():  # (else kept from an earlier run with --vela-dir)
+        _run_vela(model, config, strategy, out)
+    compiled = read_compiled(compiled_path.read_bytes())
+    operators = compiled.ethos_u()
+    read_only = bytes(operators[0].read_only) if operators else b""
+    return [[int(w) for w in op.command_stream] for op in operators], read_only
+
+
+def _run_vela(model: Path, config: str, strategy: str, out: Path) -> None:
+    accelerator, system, memory = CONFIGS[config]
     done = subprocess.run(["vela", "--config", "Arm/vela.ini", "--accelerator-config", accelerator,
                            "--system-config", system, "--memory-mode", memory, "--optimise", strategy,
                            "--debug-force-legacy-core", "--output-dir", str(out), str(model)],
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"vela failed: {done.stderr.strip().splitlines()[-1:]}")
-    compiled = read_compiled((out / f"{model.stem}_vela.tflite").read_bytes())
-    operators = compiled.ethos_u()
-    read_only = bytes(operators[0].read_only) if operators else b""
-    return [[int(w) for w in op.command_stream] for op in operators], read_only
 
 
 def our_streams(model: Path, config: str, strategy: str) -> tuple[list[list[int] | str], list, bytes | str]:
@@ -157,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", default="A,B,C")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
     parser.add_argument("--out", type=Path, default=HERE / "CODEGEN.md")
+    parser.add_argument("--vela-dir", type=Path, default=None,
+                        help="keep Vela's outputs here and reuse those present (Vela is the slow part)")
     args = parser.parse_args(argv)
     models = [m for m in args.models.split(",") if m]
     paths = corpus_models(args.corpus, models)
@@ -167,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     if partial_run_refused("codegen.py", args.out, HERE / "CODEGEN.md", chosen, full):
         return 1
     rows, failures = [], []
-    with tempfile.TemporaryDirectory(prefix="codegen-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="codegen-") as scratch:
+        tmp = str(args.vela_dir) if args.vela_dir is not None else scratch
         for path in paths:
             for config in args.configs.split(","):
                 for strategy in args.strategies.split(","):

@@ -12,9 +12,9 @@ for configs A, B and C and pipelines ``schedule{optimise=Performance}``, ``sched
 and ``schedule{sram-budget=...}`` (the search, at the Performance schedule's SRAM less a quarter),
 and the SHA-256 of each output text (or of its error) is recorded. ``--check FILE`` compares with a
 committed file (its cases of the models run here) and exits 1 naming every case whose text changed.
-``--ignore-attr NAME`` (with ``--check``, repeatable) compares texts with the unit attribute NAME
-taken out, for a change that adds a fact to the printed IR and nothing else: a case equal only so
-is named, and does not fail the check.
+``--ignore-attr NAME`` (with ``--check``, repeatable) compares texts with the attribute NAME (a unit
+attribute or a string) taken out, for a change that adds a fact to the printed IR and nothing else:
+a case equal only so is named, and does not fail the check.
 """
 from __future__ import annotations
 
@@ -58,9 +58,10 @@ def _run(model: Path, config: str, pipeline: str) -> tuple[str, str]:
 
 
 def _without(text: str, attrs: tuple[str, ...]) -> str:
-    """``text`` with each unit attribute of ``attrs`` taken out of the attribute dictionaries."""
+    """``text`` with each attribute of ``attrs`` (a unit attribute, or one with a string value)
+    taken out of the attribute dictionaries."""
     for name in attrs:
-        word = re.escape(name)
+        word = re.escape(name) + r'(?: = "[^"]*")?'
         text = re.sub(rf", {word}(?=[,}}])|(?<={{){word}, |\{{{word}\}} ?", "", text)
     return text
 

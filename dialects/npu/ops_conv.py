@@ -20,6 +20,9 @@ from npu_opt.ir.traits import Pure
 PADDING_MODES: tuple[str, ...] = ("zero", "replicate")
 """What a depthwise convolution's padding holds: the IFM zero point, or the IFM's edge values."""
 
+POOL_PADDINGS: tuple[str, ...] = ("same", "valid", "explicit")
+"""The TFLite padding of an average pool computed as a convolution (a PAD folded in: explicit)."""
+
 
 def _upscale(op: NpuComputeOp) -> int:
     """IFM upscaling factor of the op's resampling mode (x2 for nearest and transpose)."""
@@ -44,6 +47,9 @@ class _ConvLike(NpuComputeOp):
     resampling = AttrDef(ResamplingC, optional=True,
                          doc="IFM upscaling: 'nearest' (x2 nearest neighbour), 'transpose' (x2 zero "
                              "insertion); default 'none'")
+    pool_padding = AttrDef(StrAttrC(POOL_PADDINGS), optional=True,
+                           doc="the TFLite padding of the average pool this op computes (written by "
+                               "npu-legalize; Vela's zero points under away-from-zero rounding follow it)")
     ofm = ResultDef(FeatureMap4D, doc="NHWC output feature map")
 
 
@@ -187,4 +193,4 @@ class VectorProductOp(NpuComputeOp):
         _check_bias(self, w[0])
 
 
-__all__ = ["PADDING_MODES", "Conv2DOp", "DepthwiseConv2DOp", "TransposeConv2DOp", "VectorProductOp"]
+__all__ = ["PADDING_MODES", "POOL_PADDINGS", "Conv2DOp", "DepthwiseConv2DOp", "TransposeConv2DOp", "VectorProductOp"]

@@ -44,18 +44,46 @@ def _meet(first: list[Span], second: list[Span]) -> bool:
     return any(a[0] == b[0] and a[1] < b[2] and b[1] < a[2] for a in first for b in second)
 
 
-def feature_map_spans(fm: FeatureMapAttr, height: int, width: int, depth: int) -> list[Span]:
-    """The bytes of a one-tile feature map of that shape, from its first element to its last."""
-    assert fm.region is not None and fm.bases is not None and fm.strides is not None and fm.tiles is not None
-    if fm.tiles[1] != fm.tiles[0] or fm.tiles[0] < height or fm.tiles[2] < width:
-        raise DependencyError("the dependencies of a feature map in several tiles are not computed yet")
+def _address(fm: FeatureMapAttr, y: int, x: int, c: int) -> int:
+    """The byte of element (y, x, c) of a feature map in up to four tiles (tile 1 right of
+    width0, tiles 2 and 3 below height0 and height1)."""
+    assert fm.bases is not None and fm.strides is not None and fm.tiles is not None
     size = ELEMENT_BYTES[fm.dtype]
+    height0, height1, width0 = fm.tiles
+    tile = 0
+    if x >= width0:
+        x, tile = x - width0, 1
+        if y >= height1:
+            y, tile = y - height1, 3
+    elif y >= height0:
+        y, tile = y - height0, 2
     x_stride = 16 * size if fm.layout == "NHCWB16" else fm.strides[0]
     brick_stride = fm.strides[2] if fm.layout == "NHCWB16" else 16 * size
+    return fm.bases[tile] + y * fm.strides[1] + x * x_stride + (c // 16) * brick_stride + (c % 16) * size
+
+
+def _span(fm: FeatureMapAttr, first: tuple[int, int, int], last: tuple[int, int, int]) -> Span:
+    """The bytes from element ``first`` to element ``last`` (inclusive; one tile)."""
+    assert fm.region is not None
+    return (fm.region, _address(fm, *first), _address(fm, *last) + ELEMENT_BYTES[fm.dtype])
+
+
+def feature_map_spans(fm: FeatureMapAttr, height: int, width: int, depth: int) -> list[Span]:
+    """The bytes of a feature map of that shape, per tile in use from its first element to its
+    last."""
+    assert fm.tiles is not None
+    height0, height1, width0 = fm.tiles
     c = depth - 1
-    last = (fm.bases[0] + (height - 1) * fm.strides[1] + (width - 1) * x_stride + (c // 16) * brick_stride
-            + (c % 16) * size)
-    return [(fm.region, fm.bases[0], last + size)]
+    spans = [_span(fm, (0, 0, 0), (min(height, height0) - 1, min(width, width0) - 1, c))]
+    right = width > width0
+    below = height > height0
+    if right:
+        spans.append(_span(fm, (0, width0, 0), (min(height, height1) - 1, width - 1, c)))
+    if below:
+        spans.append(_span(fm, (height0, 0, 0), (height - 1, min(width, width0) - 1, c)))
+    if right and below:
+        spans.append(_span(fm, (height1, width0, 0), (height - 1, width - 1, c)))
+    return spans
 
 
 def _stream_spans(stream: StreamAttr) -> list[Span]:
@@ -113,17 +141,21 @@ def accesses_of(op: Operation, inputs: Inputs | None, accel: AcceleratorConfig) 
 def _row_spans(fm: FeatureMapAttr, shape: tuple[int, int, int], start: tuple[int, int, int],
                end: tuple[int, int, int]) -> list[Span]:
     """The bytes of the box from ``start`` to ``end`` (y, x, c; inclusive, clipped to the
-    shape) of a one-tile feature map, one span per row."""
-    assert fm.region is not None and fm.bases is not None and fm.strides is not None
-    size = ELEMENT_BYTES[fm.dtype]
-    x_stride = 16 * size if fm.layout == "NHCWB16" else fm.strides[0]
-    brick_stride = fm.strides[2] if fm.layout == "NHCWB16" else 16 * size
-
-    def address(y: int, x: int, c: int) -> int:
-        return fm.bases[0] + y * fm.strides[1] + x * x_stride + (c // 16) * brick_stride + (c % 16) * size
-
+    shape) of a feature map, one span per row of each tile it meets."""
+    assert fm.tiles is not None
+    height0, height1, width0 = fm.tiles
+    y0, x0, c0 = start
     y1, x1, c1 = (min(end[i], shape[i] - 1) for i in range(3))
-    return [(fm.region, address(y, start[1], start[2]), address(y, x1, c1) + size) for y in range(start[0], y1 + 1)]
+    parts = []  # (rows, first x, last x) per tile met
+    if x0 < width0 and y0 < height0:
+        parts.append((range(y0, min(y1, height0 - 1) + 1), x0, min(x1, width0 - 1)))
+    if x1 >= width0 and y0 < height1:
+        parts.append((range(y0, min(y1, height1 - 1) + 1), max(x0, width0), x1))
+    if x0 < width0 and y1 >= height0:
+        parts.append((range(max(y0, height0), y1 + 1), x0, min(x1, width0 - 1)))
+    if x1 >= width0 and y1 >= height1:
+        parts.append((range(max(y0, height1), y1 + 1), max(x0, width0), x1))
+    return [_span(fm, (y, first, c0), (y, last, c1)) for rows, first, last in parts for y in rows]
 
 
 def _block_at(shape: tuple[int, int, int], block: tuple[int, int, int], index: int) -> tuple[int, int, int] | None:

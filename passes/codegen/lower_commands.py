@@ -17,12 +17,17 @@ from npu_opt.dialects.tfl.shapes import constant_array
 from npu_opt.dialects.npu.perf.ir_adapter import describe_op
 from npu_opt.dialects.npu.perf.ir_attrs import BLOCK_ATTR, BlockAttr
 from npu_opt.dialects.npu.schedule_attrs import (
-    ALLOC_ATTR, ARG_ALLOC_ATTR, CASCADE_ATTR, FLASH_ATTR, SECOND_BUFFER_ATTR, STRIPE_ATTR, AllocAttr, FlashAttr,
+    ALLOC_ATTR, ARG_ALLOC_ATTR, BAND_ATTR, CASCADE_ATTR, FLASH_ATTR, SECOND_BUFFER_ATTR, AllocAttr, CascadeAttr,
+    FlashAttr,
+)
+from npu_opt.dialects.npu.stripe_plan import (
+    Box, PlanError, Stripe, cascade_stripes, cascades_of, feature_map_operands,
 )
 from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.hardware.op_kind import OpKind
 from npu_opt.hardware.perf.block_config import check_block_config
-from npu_opt.hardware.perf.shape import round_up
+from npu_opt.hardware.perf.op_desc import NpuOpDesc, TensorDesc, derived
+from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.hardware.target import Target
 from npu_opt.interpreters.npu.arith import rounding_of, scale, zero_point as zero_point_of
 from npu_opt.ir.attributes import ArrayAttr
@@ -36,6 +41,7 @@ from npu_opt.passes.codegen.flash_layout import is_table_lookup_alone
 from npu_opt.passes.codegen.lookup_tables import LutPlacer
 from npu_opt.passes.codegen.read_only import constant_bytes
 from npu_opt.passes.codegen.pooling import average_pool_scaling, reduce_sum_scaling
+from npu_opt.passes.codegen.stripes import box_tiles, stripe_padding
 from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, weight_buffer_of, weight_stream_of
 
 FLASH_REGION = 0
@@ -46,8 +52,9 @@ CLAMP_ONLY = ("none", "relu", "relu6", "relu_n1_to_1", "relu0_to_1", "relu_0_to_
 ACC_FORMAT = {32: "int32", 40: "int40"}
 DTYPE_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-(1 << 15), (1 << 15) - 1),
                 "int32": (-(1 << 31), (1 << 31) - 1)}
-ROUNDINGS = {"tflite": "tfl", "half_up": "natural", "to_zero": "truncate"}
-"""The op's rounding -> OFM_PRECISION's rounding; away from zero is refused (see ``lower``)."""
+ROUNDINGS = {"tflite": "tfl", "half_up": "natural", "to_zero": "truncate", "away_zero": "natural"}
+"""The op's rounding -> OFM_PRECISION's rounding (away from zero: Vela's natural rounding, with
+the zero points of ``_away_zero_points``)."""
 KIND_OPS = {OpKind.CONV2D: ConvOp, OpKind.TRANSPOSE_CONV2D: ConvOp, OpKind.VECTOR_PRODUCT: ConvOp,
             OpKind.DEPTHWISE_CONV2D: DepthwiseOp, OpKind.MAX_POOL: PoolOp, OpKind.AVG_POOL: PoolOp,
             OpKind.REDUCE_SUM: PoolOp,
@@ -98,6 +105,44 @@ def _unary_zero(op: Operation) -> int | None:
     return None
 
 
+def _rolling_rows(stored: Value, height: int) -> int:
+    """The rows a feature map's storage holds: its rolling buffer's when a cascade member writes
+    it into one (rows wrap round it), else all ``height``."""
+    cascade = stored.op.attr(CASCADE_ATTR) if isinstance(stored, OpResult) else None
+    if isinstance(cascade, CascadeAttr) and cascade.rolling is not None:
+        return int(cascade.rolling[0])
+    return height
+
+
+def _stripe_desc(desc: NpuOpDesc, stripe: Stripe) -> NpuOpDesc:
+    """``desc`` with the stripe's OFM box and input boxes as its feature maps' shapes (Vela
+    chooses an operation's SHRAM layout on them)."""
+    def boxed(tensor: TensorDesc | None, box: Box | None) -> TensorDesc | None:
+        if tensor is None or box is None:
+            return tensor
+        return derived(tensor, shape=Shape4(1, *box.shape), whole=None)
+    return derived(desc, ofm=boxed(desc.ofm, stripe.ofm), ifm=boxed(desc.ifm, stripe.inputs.get(0)),
+                   ifm2=boxed(desc.ifm2, stripe.inputs.get(1)))
+
+
+def _away_zero_points(op: Operation, kind: OpKind | None) -> tuple[int | None, int | None]:
+    """The IFM and OFM zero points (None: the quantisation's) of an op rounding away from zero,
+    as Vela writes them: 0 for an average pool computed as a convolution unless it had SAME
+    padding, 0 for the OFM of one computed as a depthwise convolution over a folded PAD."""
+    if getattr(op.attr("padding_mode"), "value", None) == "replicate":
+        raise LoweringError(op, "replicated padding (a bilinear resize's phases: Vela's tile padding) "
+                                "is not lowered yet")
+    padding = getattr(op.attr("pool_padding"), "value", None)
+    if padding is None:
+        raise LoweringError(op, "it rounds away from zero but has no pool_padding (npu-legalize writes it "
+                                "on the average pools it computes as convolutions)")
+    if kind is OpKind.CONV2D and padding in ("valid", "explicit"):
+        return 0, 0
+    if kind is OpKind.DEPTHWISE_CONV2D and padding == "explicit":
+        return None, 0
+    return None, None
+
+
 def _element_bytes(dtype: str) -> int:
     return int(dtype.lstrip("u").removeprefix("int")) // 8
 
@@ -110,6 +155,7 @@ class _Lowering:
         args = func.attr(ARG_ALLOC_ATTR)
         self.arg_allocs = list(args.elements) if isinstance(args, ArrayAttr) else []
         self.luts = LutPlacer(target.accelerator)
+        self.buffers: dict[Operation, WeightBuffer | None] = {}
 
     def alloc_of(self, op: Operation, value: Value) -> AllocAttr:
         """The storage of ``value`` (through reshape views), refusing parts of concatenations."""
@@ -129,15 +175,19 @@ class _Lowering:
             raise LoweringError(op, "an operand has no #npu.alloc (npu-allocate has not run, or a view of a view)")
         return alloc
 
-    def feature_map(self, op: Operation, value: Value, is_ofm: bool, zero_point: int | None = None) -> FeatureMapAttr:
-        """The registers of ``value`` as a feature map in one tile: the whole tensor, or the box a
-        slice view reads (based at its first element, with the strides of the sliced tensor)."""
+    def feature_map(self, op: Operation, value: Value, is_ofm: bool, zero_point: int | None = None,
+                    box: Box | None = None) -> FeatureMapAttr:
+        """The registers of ``value`` as a feature map: the whole tensor in one tile, the box a
+        slice view reads (based at its first element, with the strides of the sliced tensor), or
+        a stripe's ``box`` (in up to two tiles where it wraps round a rolling buffer)."""
         _, height, width, depth = _shape4(op, value)
         dtype = _dtype(op, value)
         size = _element_bytes(dtype)
         stored, start = value, (0, 0, 0)
         producer = value.op if isinstance(value, OpResult) else None
         if producer is not None and producer.name == "npu.slice":
+            if box is not None:
+                raise LoweringError(op, "a stripe of a slice view is not lowered yet")
             stored = producer.operands[0]
             start = tuple(int(v) for v in producer.offset.values[1:])  # type: ignore[attr-defined]
         _, _, full_width, full_depth = _shape4(op, stored)
@@ -147,19 +197,24 @@ class _Lowering:
             strides = [16 * size, full_width * round_up(full_depth, 16) * size, 16 * full_width * size]
             if start[2] % 16:
                 raise LoweringError(op, f"a slice from channel {start[2]} of an NHCWB16 tensor is not lowered yet")
-            offset = start[0] * strides[1] + start[1] * strides[0] + (start[2] // 16) * strides[2]
         else:
             strides = [full_depth * size, full_width * full_depth * size, size]
-            offset = start[0] * strides[1] + start[1] * strides[0] + start[2] * size
         alloc = self.alloc_of(op, stored)
         if zero_point is None and dtype == "int32" and not is_ofm:
             zero_point = 0  # an int32 input's zero point is not applied
         if zero_point is None:
             zero_point = zero_point_of(value)
-        shape = {"height": height, "width": width} if is_ofm else {}
+        if box is None:
+            box = Box((0, start[0], start[1], start[2]), (1, start[0] + height, start[1] + width, start[2] + depth))
+            rows = _shape4(op, stored)[1]
+        else:
+            rows = _rolling_rows(stored, height)
+        tiles, bases = box_tiles(box, rows, alloc.offset, layout, strides, size)
+        box_height, box_width, box_depth = box.shape
+        shape = {"height": box_height, "width": box_width} if is_ofm else {}
         return FeatureMapAttr.build(dtype=dtype, layout=layout, region=region_of(alloc.area, self.target),
-                                    bases=[alloc.offset + offset, 0, 0, 0], tiles=[height, height, width],
-                                    strides=strides, depth=depth, zero_point=zero_point, **shape)
+                                    bases=bases, tiles=tiles, strides=strides, depth=box_depth,
+                                    zero_point=zero_point, **shape)
 
     def weight_slices(self, op: Operation, buffer: WeightBuffer) -> list[tuple[int, int, dict | None]]:
         """Per depth slice of ``op``'s weights: the region and address the op reads the slice's
@@ -193,13 +248,13 @@ class _Lowering:
             slices.append((region, home.offset, copy))
         return slices
 
-    def lower(self, op: Operation) -> list[Lowered]:
-        """The ethosu ops of ``op``: its weight DMAs, then its operation (per depth slice)."""
+    def lower(self, op: Operation, stripe: Stripe | None = None) -> list[Lowered]:
+        """The ethosu ops of ``op`` (per depth slice: its weight DMA, its table's DMA, its
+        operation), or of one ``stripe`` of it (its weight DMA only on the first row of stripes)."""
         if op.name == "npu.dma":
             return []  # a weight DMA: issued with the op reading it
-        for name in (CASCADE_ATTR, STRIPE_ATTR):
-            if op.attr(name) is not None:
-                raise LoweringError(op, f"an op with {name} (a cascade member or striped op) is not lowered yet")
+        if op.attr(BAND_ATTR) is not None:
+            raise LoweringError(op, "an op in column bands (npu.band) is not lowered yet")
         interface = costed(op)
         kind = interface.kind if interface is not None else None
         cls = KIND_OPS.get(kind)  # type: ignore[arg-type]
@@ -207,8 +262,7 @@ class _Lowering:
             raise LoweringError(op, f"ops of kind {kind.value if kind else op.name} are not lowered yet")
         rounding = ROUNDINGS.get(rounding_of(op))
         if rounding is None:
-            raise LoweringError(op, f"rounding {rounding_of(op)} is not lowered yet (Vela's zero points for it "
-                                    "depend on the padding the IR no longer records)")
+            raise LoweringError(op, f"rounding {rounding_of(op)} is not lowered yet")
         act = op.attr("activation")
         if act is not None and act.kind not in CLAMP_ONLY and act.kind != "lut":
             raise LoweringError(op, f"activation {act.kind} (a built-in function) is not lowered yet")
@@ -216,7 +270,11 @@ class _Lowering:
         given = op.attr(BLOCK_ATTR)
         if desc is None or not isinstance(given, BlockAttr):
             raise LoweringError(op, "it has no npu.block (run the schedule first)")
-        buffer = weight_buffer_of(op, self.target) if cls is not PoolOp else None
+        if stripe is not None:  # the SHRAM layout is chosen for the stripe's feature maps
+            desc = _stripe_desc(desc, stripe)
+        if op not in self.buffers:  # (encoded once for all the op's stripes)
+            self.buffers[op] = weight_buffer_of(op, self.target) if cls is not PoolOp else None
+        buffer = self.buffers[op]
         # the NPU is told the traversal the weights were encoded in; only convolutions have a choice
         part_kernel = bool(buffer and buffer.part_kernel and kind in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D))
         block = check_block_config(desc, self.target.accelerator, given.ofm_block, part_kernel)
@@ -226,6 +284,8 @@ class _Lowering:
         if block.acc_bits not in ACC_FORMAT:
             raise LoweringError(op, f"{block.acc_bits}-bit accumulators are not lowered yet")
         ifm_zero = ofm_zero = None
+        if rounding_of(op) == "away_zero":
+            ifm_zero, ofm_zero = _away_zero_points(op, kind)
         pool_scale = None
         if kind is OpKind.AVG_POOL:
             kernel_attr = op.attr("kernel")
@@ -238,18 +298,23 @@ class _Lowering:
             ofm_zero = 0
         if is_table_lookup_alone(op):  # the OFM is written in the IFM's quantisation: the table rescales
             ofm_zero = zero_point_of(op.operands[0])
-        ofm = self.feature_map(op, op.results[0], True, ofm_zero)
+        boxes = stripe.inputs if stripe is not None else {}
+        ofm = self.feature_map(op, op.results[0], True, ofm_zero, stripe.ofm if stripe is not None else None)
         activation, table_copy = self.activation(op, act, ofm.dtype, ofm_zero == 0)
         if cls is ElementwiseOp:  # its operands may be constants, scalars or swapped: see ``elementwise``
             ifm = ofm
         else:
-            ifm = self.feature_map(op, op.operands[0], False, ifm_zero)
+            ifm = self.feature_map(op, op.operands[0], False, ifm_zero, boxes.get(0))
         if kind not in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D, OpKind.VECTOR_PRODUCT, OpKind.REDUCE_SUM):
             ifm = ifm.replaced(depth=ofm.depth)  # IFM_DEPTH follows the OFM but for convolutions and sums
         ifm_shape = _shape4(op, op.operands[0])[1:] if cls is not ElementwiseOp else (0, 0, 0)
+        if stripe is not None and cls is not ElementwiseOp:
+            ifm_shape = (*boxes[0].shape[:2], ifm.depth)
         kernel = op.attr("kernel")
         size, stride, dilation, padding = ((1, 1), (1, 1), (1, 1), (0, 0, 0, 0)) if kernel is None else (
             tuple(kernel.size), tuple(kernel.stride), tuple(kernel.dilation), tuple(kernel.padding))
+        if stripe is not None and kernel is not None and kind is not OpKind.VECTOR_PRODUCT:
+            padding = stripe_padding(padding, stripe, _shape4(op, op.operands[0])[2])
         resampling = getattr(op.attr("resampling"), "value", None) or "none"
         layout = block.layout
         attrs = {
@@ -262,10 +327,7 @@ class _Lowering:
             "kernel": EthosuKernel.build(size=size, stride=stride, dilation=dilation, padding=list(padding),
                                          part_kernel_first=part_kernel),
         }
-        if table_copy is not None:
-            lowered_table: list[Lowered] = [(DmaOp, table_copy, None)]
-        else:
-            lowered_table = []
+        lowered_table: list[Lowered] = [(DmaOp, table_copy, None)] if table_copy is not None else []
         if cls is PoolOp:
             attrs["mode"] = {OpKind.MAX_POOL: "max", OpKind.AVG_POOL: "average"}.get(kind, "reduce_sum")
             if pool_scale is not None:
@@ -273,21 +335,26 @@ class _Lowering:
             return [*lowered_table, (cls, attrs, (ifm_shape, None))]
         if cls is ElementwiseOp:
             del attrs["kernel"]
-            found, inputs = self.elementwise(op, attrs, layout.ifm2_start)
+            found, inputs = self.elementwise(op, attrs, layout.ifm2_start, boxes)
             return [*lowered_table, (cls, found, inputs)]
         assert buffer is not None
-        lowered: list[Lowered] = list(lowered_table)
-        for (region, address, copy), part, (d0, d1) in zip(self.weight_slices(op, buffer), buffer.ranges,
-                                                             zip(buffer.slices, buffer.slices[1:])):
-            if copy is not None:
+        lowered: list[Lowered] = []
+        slices = list(zip(self.weight_slices(op, buffer), buffer.ranges, zip(buffer.slices, buffer.slices[1:])))
+        if stripe is not None:  # one slice, already windowed by the stripe's boxes
+            slices = [slices[stripe.depth_index]]
+        for (region, address, copy), part, (d0, d1) in slices:
+            if copy is not None and (stripe is None or stripe.first_row):
                 lowered.append((DmaOp, copy, None))
+            lowered += lowered_table  # (Vela copies the table after the first slice's weights)
+            lowered_table = []
             inputs = (ifm_shape, None)
             records = round_up(len(part.scales), 16)
             sliced = dict(attrs)
-            sliced["ofm"] = _depth_window(ofm, d0, d1)
-            if kind is OpKind.DEPTHWISE_CONV2D:
-                sliced["ifm"] = _depth_window(ifm, d0, d1)
-                inputs = ((ifm_shape[0], ifm_shape[1], d1 - d0), None)
+            if stripe is None:
+                sliced["ofm"] = _depth_window(ofm, d0, d1)
+                if kind is OpKind.DEPTHWISE_CONV2D:
+                    sliced["ifm"] = _depth_window(ifm, d0, d1)
+                    inputs = ((ifm_shape[0], ifm_shape[1], d1 - d0), None)
             sliced["scales"] = StreamAttr.build(region=region, base=address, length=records)
             sliced["weights"] = StreamAttr.build(region=region, base=address + records, length=len(part.weights))
             lowered.append((cls, sliced, inputs))
@@ -326,10 +393,18 @@ class _Lowering:
                     "length": round_up(len(data), 16)}
         return attr, copy
 
-    def elementwise(self, op: Operation, attrs: dict, ifm2_start: int) -> tuple[dict, Inputs]:
+    def elementwise(self, op: Operation, attrs: dict, ifm2_start: int,
+                    boxes: dict[int, Box]) -> tuple[dict, Inputs]:
         """A binary elementwise op's attributes and input shapes: the IFM2 (a feature map of the
         IFM's shape or broadcast along axes of size 1, a constant in the read-only data, or a
-        scalar), the operands swapped when the first is the broadcast or scalar one, the scaling."""
+        scalar), the operands swapped when the first is the broadcast or scalar one, the scaling;
+        ``boxes``: the operands' boxes in a stripe (by operand index)."""
+        if boxes:
+            if is_table_lookup_alone(op) or any(isinstance(v, OpResult) and v.op.has_trait(ConstantLike)
+                                                or not len(v.type.shape)  # type: ignore[attr-defined]
+                                                for v in op.operands[:2]):
+                raise LoweringError(op, "a stripe of an elementwise op with a constant, scalar or table "
+                                        "operand is not lowered yet")
         if is_table_lookup_alone(op):  # the add of a scalar zero, rescaled by the IFM's scale only
             found = dict(attrs)
             found["ifm"] = self.operand_map(op, op.operands[0], attrs["ofm"].depth)
@@ -341,10 +416,12 @@ class _Lowering:
             return found, (_shape4(op, op.operands[0])[1:], None)
         if costed(op).kind is OpKind.ELEMENTWISE_UNARY:  # type: ignore[union-attr]
             found = dict(attrs)
-            found["ifm"] = self.operand_map(op, op.operands[0], attrs["ofm"].depth, _unary_zero(op))
+            found["ifm"] = self.operand_map(op, op.operands[0], attrs["ofm"].depth, _unary_zero(op), boxes.get(0))
             found.update(elementwise_registers(op, 8 * _element_bytes(found["ifm"].dtype)))
-            return found, (_shape4(op, op.operands[0])[1:], None)
+            shape = boxes[0].shape if boxes else _shape4(op, op.operands[0])[1:]
+            return found, (shape, None)
         first, second = op.operands[0], op.operands[1]
+        box1, box2 = boxes.get(0), boxes.get(1)
         rank1, rank2 = len(first.type.shape), len(second.type.shape)  # type: ignore[attr-defined]
         shape1 = _shape4(op, first)[1:] if rank1 else None
         shape2 = _shape4(op, second)[1:] if rank2 else None
@@ -359,10 +436,10 @@ class _Lowering:
         swapped = swapped or shape1 is None or (
             shape2 is not None and any(a == 1 and b > 1 for a, b in zip(shape1, shape2)))
         if swapped:
-            first, second, shape1, shape2 = second, first, shape2, shape1
+            first, second, shape1, shape2, box1, box2 = second, first, shape2, shape1, box2, box1
         assert shape1 is not None
         found = dict(attrs)
-        found["ifm"] = self.operand_map(op, first, attrs["ofm"].depth, _unary_zero(op))
+        found["ifm"] = self.operand_map(op, first, attrs["ofm"].depth, _unary_zero(op), box1)
         if shape2 is None:  # a scalar: its quantised value in IFM2_SCALAR
             scale_, zero = scale_and_zero_point(quant_of(second))
             scale_, zero = float(scale_), int(zero)
@@ -371,7 +448,7 @@ class _Lowering:
             found["ifm2"] = FeatureMapAttr.build(dtype=_dtype(op, second), layout="NHWC",
                                                  zero_point=0 if _dtype(op, second) == "int32" else zero)
         else:
-            ifm2 = self.operand_map(op, second, None)
+            ifm2 = self.operand_map(op, second, None, None, box2)
             found["ifm2"] = FeatureMapAttr.build(dtype=ifm2.dtype, layout=ifm2.layout, region=ifm2.region,
                                                  bases=ifm2.bases, tiles=ifm2.tiles, strides=ifm2.strides,
                                                  zero_point=ifm2.zero_point)
@@ -382,12 +459,15 @@ class _Lowering:
         if swapped:
             found["reversed_operands"] = True
         found.update(elementwise_registers(op, 8 * _element_bytes(found["ifm"].dtype), swapped))
+        if box1 is not None and box2 is not None:
+            return found, (box1.shape, box2.shape)
         return found, (shape1, shape2)
 
     def operand_map(self, op: Operation, value: Value, depth: int | None,
-                    zero_point: int | None = None) -> FeatureMapAttr:
+                    zero_point: int | None = None, box: Box | None = None) -> FeatureMapAttr:
         """An elementwise operand as a feature map: in the scratch, or a constant in the
-        read-only data (``npu.flash`` on the constant); ``depth`` overrides IFM_DEPTH."""
+        read-only data (``npu.flash`` on the constant); ``depth`` overrides IFM_DEPTH; ``box``:
+        the part a stripe reads."""
         if isinstance(value, OpResult) and value.op.has_trait(ConstantLike):
             flash = value.op.attr(FLASH_ATTR)
             if not isinstance(flash, FlashAttr):
@@ -399,7 +479,7 @@ class _Lowering:
                                       strides=[channels * size, width * channels * size, size], depth=channels,
                                       zero_point=zero_point_of(value) if _dtype(op, value) != "int32" else 0)
         else:
-            fm = self.feature_map(op, value, False, zero_point)
+            fm = self.feature_map(op, value, False, zero_point, box)
         return fm if depth is None else fm.replaced(depth=depth)
 
 
@@ -421,11 +501,33 @@ Lowered = tuple[type, dict, "Inputs | None"]
 """An ethosu op to build: its class, its attributes and a block op's input shapes."""
 
 
+def _in_stripes(op: Operation) -> bool:
+    """Whether ``op`` is lowered through the stripe plan: a cascade member, or an NPU op on
+    feature maps of its own (the whole OFM one stripe, its input boxes Vela's; a slice view's
+    read or a constant or scalar operand is lowered whole)."""
+    if isinstance(op.attr(CASCADE_ATTR), CascadeAttr):
+        return True
+    if op.name == "npu.dma" or costed(op) is None or is_table_lookup_alone(op):
+        return False
+    return all(isinstance(value, BlockArgument) or not (value.op.name == "npu.slice" or value.op.has_trait(ConstantLike))
+               for value in (op.operands[i] for i in feature_map_operands(op))) \
+        and all(len(op.operands[i].type.shape) == 4 for i in feature_map_operands(op))  # type: ignore[attr-defined]
+
+
 def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramOp:
     """The ethosu.program of one NPU run of ``func``, with its waits and block dependencies;
     LoweringError at the first op it cannot lower."""
     lowering = _Lowering(func, target)
-    lowered = [(op, item) for op in run for item in lowering.lower(op)]
+    lowered = []
+    for group in cascades_of(run):
+        try:
+            stripes = cascade_stripes(group) if _in_stripes(group[0]) else None
+        except PlanError as err:
+            raise LoweringError(err.op, str(err)) from None
+        if stripes is None:
+            lowered += [(op, item) for op in group for item in lowering.lower(op)]
+        else:
+            lowered += [(stripe.op, item) for stripe in stripes for item in lowering.lower(stripe.op, stripe)]
     made = [(cls, attrs, op) for op, (cls, attrs, _) in lowered]
     shapes = [inputs for _, (_, _, inputs) in lowered]
     drafts = [cls.build(attrs=attrs) for cls, attrs, _ in made]
@@ -463,10 +565,10 @@ class LowerCommands(Pass):
 
     Handled so far: convolutions, depthwise and transpose convolutions, vector products, max and
     average pooling, reduce-sums, binary elementwise operations (add, sub, mul, min, max, shifts)
-    and leading-zero counts over whole feature maps or slice views in one tile, with weights
-    read in place or streamed by DMAs per depth slice, and lookup tables copied into SHRAM; not
-    cascades, stripes or concatenation writers. Anything else is an error at the op naming what
-    is not handled, and no program is written."""
+    and leading-zero counts, stripe by stripe (cascade members interleaved, rolling buffers in
+    tiles) or over slice views, with weights read in place or streamed by DMAs per depth slice,
+    and lookup tables copied into SHRAM; not concatenation writers. Anything else is an error at
+    the op naming what is not handled, and no program is written."""
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)

@@ -303,14 +303,14 @@ def emit(plan: ConvPlan, b: Builder) -> Value:
     if plan.kind == "depthwise":
         weights = _weights(b, plan, np.transpose(plan.hwio, (2, 0, 1, 3)), (1, kh, kw, o), 3)
         return b.npu(DepthwiseConv2DOp, [ifm, weights, _bias(b, plan, o)], ofm_type, plan.name, kernel=kernel,
-                     resampling=plan.extra.get("resampling"), **common)
+                     resampling=plan.extra.get("resampling"), pool_padding=plan.extra.get("pool_padding"), **common)
     weights = _weights(b, plan, np.transpose(plan.hwio, (3, 0, 1, 2)), (o, kh, kw, i), 0)
     if plan.kind == "tconv":
         resampling = "transpose" if plan.upscale != (1, 1) else "none"
         return b.npu(TransposeConv2DOp, [ifm, weights, _bias(b, plan, o)], ofm_type, plan.name, kernel=kernel,
                      resampling=resampling, **common)
     return b.npu(Conv2DOp, [ifm, weights, _bias(b, plan, o)], ofm_type, plan.name, kernel=kernel,
-                 width_fold=plan.extra.get("width_fold"), **common)
+                 width_fold=plan.extra.get("width_fold"), pool_padding=plan.extra.get("pool_padding"), **common)
 
 
 def symmetric_weights(plan: ConvPlan) -> None:

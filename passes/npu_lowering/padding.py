@@ -5,14 +5,9 @@ All results are (top, left, bottom, right), the order of ``#npu.kernel``'s ``pad
 """
 from __future__ import annotations
 
+from npu_opt.hardware.padding import needed_total_padding
+
 Padding4 = tuple[int, int, int, int]
-
-
-def needed_total_padding(size: int, stride: int, kernel: int) -> int:
-    """Total padding along one axis that TFLite's SAME needs: what the kernel overhangs the
-    last stride step (a whole stride when ``size`` divides evenly)."""
-    last_step = size % stride or stride
-    return max(kernel - last_step, 0)
 
 
 def explicit_axis(size: int, stride: int, kernel: int, before: int, after: int) -> tuple[int, int]:

@@ -53,6 +53,7 @@ def lower_pool(op: Operation, lowering: Lowering) -> None:
         plan = _ones_plan("conv", b.name + "_conv2d", view.ifm, ifm4, ofm4, ofm_elem, (kh, kw), (stride_h, stride_w),
                           padding, act)
         plan.rounding = "away_zero"
+        plan.extra["pool_padding"] = "explicit" if op in lowering.absorbed_pads else padding.lower()
         rewrite(plan, op, lowering, from_conv_op=False)
         b.finish(op, [emit(plan, b)])
         return
@@ -65,6 +66,7 @@ def lower_pool(op: Operation, lowering: Lowering) -> None:
             plan.extra["bias32"] = True
         else:
             plan.rounding = "away_zero"
+            plan.extra["pool_padding"] = "explicit"
             q = quant(source)
             zp = q.zero_points[0] if q is not None else 0
             plan.bias = b.const(np.full(ofm4[3], zp * kh * kw, dtype=np.int64), tensor((ofm4[3],), I32))

@@ -2,6 +2,7 @@
 
     python tests/data/ethosu/make_streams.py                     # every model x both configs
     python tests/data/ethosu/make_streams.py --models conv,int16
+    python tests/data/ethosu/make_streams.py --optimise Size --models kernels,branches   # into <config>/size/
 
 For each model and config, Vela compiles the model (``vela --config Arm/vela.ini
 --accelerator-config A --system-config S --memory-mode M --debug-force-legacy-core``: the
@@ -99,7 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--models", default=",".join(MODELS), help="comma-separated model names")
     parser.add_argument("--vela", default="vela", help="the vela executable")
+    parser.add_argument("--optimise", choices=("Performance", "Size"), default="Performance",
+                        help="Vela's strategy (Size streams go to <config>/size/)")
     args = parser.parse_args(argv)
+    strategy = ("--optimise", args.optimise)
+    subfolder = "size" if args.optimise == "Size" else ""
     vela = find_vela(args.vela, "make_streams.py")
     if vela is None:
         return 1
@@ -107,8 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     manifest_path = HERE / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else {}
     manifest["vela"] = subprocess.run([vela, "--version"], capture_output=True, text=True).stdout.strip()
-    manifest["configs"] = {name: ["vela", "--config", "Arm/vela.ini", *flags, "MODEL"]
-                           for name, flags in CONFIGS.items()}
+    manifest.setdefault("configs", {}).update(
+        {f"{name}/{subfolder}".rstrip("/"): ["vela", "--config", "Arm/vela.ini", *flags, *strategy, "MODEL"]
+         for name, flags in CONFIGS.items()})
     manifest.setdefault("models", {})
     with tempfile.TemporaryDirectory(prefix="vela-streams-") as tmp:
         for name in models:
@@ -118,13 +124,13 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             for config, flags in CONFIGS.items():
                 out = Path(tmp) / config
-                done = subprocess.run([vela, "--config", "Arm/vela.ini", *flags, "--output-dir", str(out), str(model)],
-                                      capture_output=True, text=True)
+                done = subprocess.run([vela, "--config", "Arm/vela.ini", *flags, *strategy, "--output-dir", str(out),
+                                       str(model)], capture_output=True, text=True)
                 if done.returncode != 0:
                     print(f"error: vela failed on {name} ({config}):\n{done.stderr}", file=sys.stderr)
                     return 1
-                folder = HERE / config
-                folder.mkdir(exist_ok=True)
+                folder = HERE / config / subfolder
+                folder.mkdir(parents=True, exist_ok=True)
                 for stale in folder.glob(f"{name}_*.bin"):
                     stale.unlink()
                 payloads = ethos_u_payloads(out / f"{name}_vela.tflite")

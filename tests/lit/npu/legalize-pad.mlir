@@ -34,7 +34,7 @@ func.func @into_conv(%x: tensor<1x8x8x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<
 // CHECK-LABEL: func.func @into_avg_pool
 // CHECK-DAG: %[[W:.*]] = "tfl.pseudo_qconst"() <{qtype = tensor<1x3x3x4x!quant.uniform<i8:f32, 0.1111111111111111>>
 // CHECK-DAG: %[[B:.*]] = "tfl.pseudo_const"() <{value = dense<18> : tensor<4xi32>}>
-// CHECK: "npu.depthwise_conv2d"(%[[X:.*]], %[[W]], %[[B]]) <{name = "pool", activation = #npu.act<none, min = -128, max = 127>, rounding = "away_zero", kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>}>
+// CHECK: "npu.depthwise_conv2d"(%[[X:.*]], %[[W]], %[[B]]) <{name = "pool", activation = #npu.act<none, min = -128, max = 127>, rounding = "away_zero", kernel = #npu.kernel<3x3, stride = 1x1, dilation = 1x1, padding = [1, 1, 1, 1]>, pool_padding = "explicit"}>
 func.func @into_avg_pool(%x: tensor<1x8x8x4x!quant.uniform<i8:f32, 0.5:2>>) -> tensor<1x8x8x4x!quant.uniform<i8:f32, 0.5:2>> {
   %p = "tfl.pseudo_const"() <{value = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi32>}> : () -> tensor<4x2xi32>
   %0 = "tfl.pad"(%x, %p) : (tensor<1x8x8x4x!quant.uniform<i8:f32, 0.5:2>>, tensor<4x2xi32>) -> tensor<1x10x10x4x!quant.uniform<i8:f32, 0.5:2>> loc("pad")

@@ -43,7 +43,7 @@ func.func @global_pool(%x: tensor<1x8x8x64x!quant.uniform<i8:f32, 0.5>>) -> tens
 // CHECK: %[[V:.*]] = "npu.reshape"(%[[X:.*]]) <{name = "pool"}> : (tensor<1x25x5x64x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x25x1x320x!quant.uniform<i8:f32, 0.5>>
 // CHECK: %[[W:.*]] = "tfl.pseudo_qconst"() <{qtype = tensor<64x24x1x5x!quant.uniform<i8:f32, 0.008333333333333333>>, value = dense<1> : tensor<64x24x1x5xi8>}>
 // CHECK: %[[B:.*]] = "tfl.pseudo_const"() <{value = dense<0> : tensor<64xi32>}>
-// CHECK: %[[C:.*]] = "npu.conv2d"(%[[V]], %[[W]], %[[B]]) <{name = "pool_conv2d", activation = #npu.act<none, min = -128, max = 127>, rounding = "away_zero", kernel = #npu.kernel<24x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>, width_fold = 5 : i64}>
+// CHECK: %[[C:.*]] = "npu.conv2d"(%[[V]], %[[W]], %[[B]]) <{name = "pool_conv2d", activation = #npu.act<none, min = -128, max = 127>, rounding = "away_zero", kernel = #npu.kernel<24x1, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>, pool_padding = "valid", width_fold = 5 : i64}>
 // CHECK-SAME: -> tensor<1x1x1x64x!quant.uniform<i8:f32, 0.5>>
 func.func @strided_avg_pool(%x: tensor<1x25x5x64x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x1x1x64x!quant.uniform<i8:f32, 0.5>> {
   %0 = "tfl.average_pool_2d"(%x) <{filter_height = 24 : i32, filter_width = 5 : i32, fused_activation_function = "NONE", padding = "VALID", stride_h = 24 : i32, stride_w = 5 : i32}> : (tensor<1x25x5x64x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x1x1x64x!quant.uniform<i8:f32, 0.5>> loc("pool")
