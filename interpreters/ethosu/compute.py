@@ -9,7 +9,7 @@ import numpy as np
 
 from npu_opt.dialects.ethosu.attrs import KernelAttr
 from npu_opt.dialects.npu.quant import pooling_scale
-from npu_opt.interpreters.npu.arith import rescale, shift_round, wide_product
+from npu_opt.interpreters.npu.arith import add_headroom, rescale, scaled_operands, shift_round, wide_product
 from npu_opt.interpreters.npu.table import table_lookup
 
 ROUNDING = {"tfl": "tflite", "natural": "half_up", "truncate": "to_zero"}
@@ -117,16 +117,12 @@ def add_sub(a: np.ndarray, b: np.ndarray, mode: str, scale_mode: str, opa: tuple
     With a 32-bit scale on one operand (Vela's advanced scaling) that operand is rescaled with
     TFLite's double rounding from 20 (8-bit) or 15 bits of headroom, and the other is shifted
     left by the headroom less one: the arithmetic Vela's scales are derived for."""
-    headroom = 20 if ifm_bits == 8 else 15
     if scale_mode == "opa16_opb16":
         a2 = shift_round(wide_product(a, opa[0]), opa[1], "tflite")
         b2 = wide_product(b, opb)
-    elif scale_mode == "opa32":
-        a2 = shift_round(wide_product(a << headroom, opa[0]), opa[1] + headroom, "tflite")
-        b2 = b << (headroom - 1)
     else:
-        a2 = a << (headroom - 1)
-        b2 = shift_round(wide_product(b << headroom, opa[0]), opa[1] + headroom, "tflite")
+        headroom = add_headroom(ifm_bits)
+        a2, b2 = scaled_operands(a, b, headroom, 0 if scale_mode == "opa32" else 1, opa[0], opa[1] + headroom)
     return a2 + b2 if mode == "add" else a2 - b2
 
 
