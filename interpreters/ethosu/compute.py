@@ -11,6 +11,7 @@ from npu_opt.dialects.ethosu.attrs import KernelAttr
 from npu_opt.dialects.npu.quant import pooling_scale
 from npu_opt.interpreters.npu.arith import add_headroom, rescale, scaled_operands, shift_round, wide_product
 from npu_opt.interpreters.npu.table import table_lookup
+from npu_opt.interpreters.npu.windows import upscale_array
 
 ROUNDING = {"tfl": "tflite", "natural": "half_up", "truncate": "to_zero"}
 """The OFM_PRECISION rounding codes as interpreters/npu/arith.py names the same computations."""
@@ -34,17 +35,8 @@ def window_input(values: np.ndarray, kernel: KernelAttr, upscale: str, upscaled_
     that are IFM (not padding). ``fill`` stands in padding and transpose's inserted zeros."""
     h_up, w_up = upscaled_hw
     c = values.shape[2]
-    if upscale == "nearest":
-        grown = values.repeat(2, axis=0).repeat(2, axis=1)
-        inside = np.ones(grown.shape[:2], dtype=bool)
-    elif upscale == "transpose":
-        grown = np.full((2 * values.shape[0], 2 * values.shape[1], c), fill, dtype=np.float64)
-        grown[::2, ::2] = values
-        inside = np.zeros(grown.shape[:2], dtype=bool)
-        inside[::2, ::2] = True
-    else:
-        grown = values.astype(np.float64)
-        inside = np.ones(values.shape[:2], dtype=bool)
+    grown = upscale_array(values.astype(np.float64), upscale, fill)
+    inside = upscale_array(np.ones(values.shape[:2] + (1,), dtype=bool), upscale, False)[..., 0]
     grown, inside = grown[:h_up, :w_up], inside[:h_up, :w_up]
     top, left, bottom, right = kernel.padding
     padded = np.full((top + h_up + bottom, left + w_up + right, c), fill, dtype=np.float64)
