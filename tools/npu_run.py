@@ -87,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", default=None, metavar="FILE",
                    help="write one line per command-stream op the Ethos-U simulator runs (a compiled .tflite's "
                         "tfl.ethos_u ops): index, name, IFM/OFM boxes, bytes moved")
+    p.add_argument("--sim-check", choices=("strict", "order"), default="strict",
+                   help="strict (default): the Ethos-U simulator checks the waits, so a command touching bytes a "
+                        "DMA or NPU operation still in flight uses is an error; order: commands run in stream "
+                        "order and the waits are not checked")
     p.add_argument("--list-passes", action="store_true", help="list the passes and pipelines, then exit")
     p.add_argument("--pass-remarks", action="store_true", help="print the remarks passes emit")
     p.add_argument("--allow-unregistered-dialect", action="store_true",
@@ -170,14 +174,16 @@ def execute(module: "Operation", inputs: Sequence[Any], remark: Callable[[str], 
 
 
 @contextmanager
-def _tracing(tracer: Callable[[str], None] | None) -> Iterator[None]:
-    """The Ethos-U simulator's trace goes to ``tracer`` within the block (nowhere when None)."""
-    if tracer is None:
-        yield
-        return
-    from npu_opt.interpreters.ethosu.tfl_kernel import tracing
-    with tracing(tracer):
-        yield
+def _tracing(tracer: Callable[[str], None] | None, checks: str = "strict") -> Iterator[None]:
+    """The Ethos-U simulator's trace goes to ``tracer`` within the block (nowhere when None), and
+    it checks as ``checks`` says (--sim-check)."""
+    from npu_opt.interpreters.ethosu.tfl_kernel import sim_checks, tracing
+    with sim_checks(checks):
+        if tracer is None:
+            yield
+            return
+        with tracing(tracer):
+            yield
 
 
 def _values_text(array: "np.ndarray") -> str:
@@ -292,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
             if args.compare_each_op:
                 named = NamedResults(set(litert.tensors) - {p.name for p in arg_ports})
         trace: list[str] = []
-        with _tracing(trace.append if args.trace is not None else None):
+        with _tracing(trace.append if args.trace is not None else None, args.sim_check):
             outputs = execute(loaded.module, inputs.arrays,  # (this remark shows without --pass-remarks)
                               lambda text: sys.stderr.write(render(Diagnostic("remark", text)) + "\n"), named)
         if args.trace is not None:

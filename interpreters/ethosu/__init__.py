@@ -1,6 +1,7 @@
 """A functional simulator of the Ethos-U command stream: runs an ``ethosu.program`` on byte
-arrays of its memory regions, as Vela compiled it, and checks the memory it touches; the kernel
-of ``tfl.ethos_u``, so a compiled .tflite runs in the interpreter.
+arrays of its memory regions, as Vela compiled it, and checks the memory it touches and the
+waits between DMAs and NPU operations; the kernel of ``tfl.ethos_u``, so a compiled .tflite
+runs in the interpreter.
 
 Design notes: docs/simulator_design.md."""
 from __future__ import annotations

@@ -9,8 +9,9 @@ import numpy as np
 
 from npu_opt.dialects.ethosu.attrs import KernelAttr
 from npu_opt.dialects.npu.quant import pooling_scale
-from npu_opt.interpreters.npu.arith import rescale, shift_round, wide_product
+from npu_opt.interpreters.npu.arith import add_headroom, rescale, scaled_operands, shift_round, wide_product
 from npu_opt.interpreters.npu.table import table_lookup
+from npu_opt.interpreters.npu.windows import upscale_array
 
 ROUNDING = {"tfl": "tflite", "natural": "half_up", "truncate": "to_zero"}
 """The OFM_PRECISION rounding codes as interpreters/npu/arith.py names the same computations."""
@@ -34,17 +35,8 @@ def window_input(values: np.ndarray, kernel: KernelAttr, upscale: str, upscaled_
     that are IFM (not padding). ``fill`` stands in padding and transpose's inserted zeros."""
     h_up, w_up = upscaled_hw
     c = values.shape[2]
-    if upscale == "nearest":
-        grown = values.repeat(2, axis=0).repeat(2, axis=1)
-        inside = np.ones(grown.shape[:2], dtype=bool)
-    elif upscale == "transpose":
-        grown = np.full((2 * values.shape[0], 2 * values.shape[1], c), fill, dtype=np.float64)
-        grown[::2, ::2] = values
-        inside = np.zeros(grown.shape[:2], dtype=bool)
-        inside[::2, ::2] = True
-    else:
-        grown = values.astype(np.float64)
-        inside = np.ones(values.shape[:2], dtype=bool)
+    grown = upscale_array(values.astype(np.float64), upscale, fill)
+    inside = upscale_array(np.ones(values.shape[:2] + (1,), dtype=bool), upscale, False)[..., 0]
     grown, inside = grown[:h_up, :w_up], inside[:h_up, :w_up]
     top, left, bottom, right = kernel.padding
     padded = np.full((top + h_up + bottom, left + w_up + right, c), fill, dtype=np.float64)
@@ -117,16 +109,12 @@ def add_sub(a: np.ndarray, b: np.ndarray, mode: str, scale_mode: str, opa: tuple
     With a 32-bit scale on one operand (Vela's advanced scaling) that operand is rescaled with
     TFLite's double rounding from 20 (8-bit) or 15 bits of headroom, and the other is shifted
     left by the headroom less one: the arithmetic Vela's scales are derived for."""
-    headroom = 20 if ifm_bits == 8 else 15
     if scale_mode == "opa16_opb16":
         a2 = shift_round(wide_product(a, opa[0]), opa[1], "tflite")
         b2 = wide_product(b, opb)
-    elif scale_mode == "opa32":
-        a2 = shift_round(wide_product(a << headroom, opa[0]), opa[1] + headroom, "tflite")
-        b2 = b << (headroom - 1)
     else:
-        a2 = a << (headroom - 1)
-        b2 = shift_round(wide_product(b << headroom, opa[0]), opa[1] + headroom, "tflite")
+        headroom = add_headroom(ifm_bits)
+        a2, b2 = scaled_operands(a, b, headroom, 0 if scale_mode == "opa32" else 1, opa[0], opa[1] + headroom)
     return a2 + b2 if mode == "add" else a2 - b2
 
 

@@ -15,6 +15,10 @@ SHRAM = -1
 """The key of the NPU's internal memory (a DMA's ``internal`` end; the LUTs live at its end)."""
 
 
+Access = tuple[int, bool, "np.ndarray | tuple[int, int]"]
+"""(region, whether it writes, the byte addresses or a [start, end) span) of one access."""
+
+
 class SimulatorError(UserError):
     """A command the simulator cannot run, or a memory access the stream should not make."""
 
@@ -44,6 +48,12 @@ class Memory:
         self.where = "before the first op"
         self.moved = 0
         """Bytes read and written since the last ``take_moved``: the trace's traffic figure."""
+        self.accesses: list[Access] | None = None
+        """When a list, every read and write is appended to it (the wait checks' footprints)."""
+
+    def _note(self, number: int, writes: bool, where: np.ndarray | tuple[int, int]) -> None:
+        if self.accesses is not None:
+            self.accesses.append((number, writes, where))
 
     def region(self, number: int) -> Region:
         if number not in self.regions:
@@ -70,6 +80,7 @@ class Memory:
             first = int(offsets[unwritten].min())
             raise SimulatorError(f"{self.where}: {what} reads byte {first} of {region.label}, which nothing wrote")
         self.moved += int(addresses.size) * width
+        self._note(region.number, False, offsets)
         raw = region.bytes[offsets].astype(np.int64)
         return (raw << (8 * np.arange(width))).sum(axis=-1)
 
@@ -83,6 +94,7 @@ class Memory:
             region.bytes[addresses + k] = (values >> (8 * k)) & 0xFF
             region.written[addresses + k] = True
         self.moved += int(addresses.size) * width
+        self._note(region.number, True, addresses[..., None] + np.arange(width))
 
     def read_bytes(self, number: int, start: int, length: int, what: str) -> bytes:
         """``length`` bytes from ``start``, sliced rather than gathered address by address."""
@@ -95,6 +107,7 @@ class Memory:
             raise SimulatorError(f"{self.where}: {what} reads byte {start + int(unwritten[0])} of {region.label}, "
                                  "which nothing wrote")
         self.moved += length
+        self._note(region.number, False, (start, start + length))
         return region.bytes[start:start + length].tobytes()
 
     def write_bytes(self, number: int, start: int, data: bytes, what: str) -> None:
@@ -106,6 +119,7 @@ class Memory:
         region.bytes[start:start + len(data)] = np.frombuffer(data, dtype=np.uint8)
         region.written[start:start + len(data)] = True
         self.moved += len(data)
+        self._note(region.number, True, (start, start + len(data)))
 
 
-__all__ = ["FAST_SCRATCH", "Memory", "READ_ONLY", "Region", "SCRATCH", "SHRAM", "SimulatorError"]
+__all__ = ["Access", "FAST_SCRATCH", "Memory", "READ_ONLY", "Region", "SCRATCH", "SHRAM", "SimulatorError"]

@@ -9,14 +9,21 @@ from typing import Callable
 import numpy as np
 
 from npu_opt.dialects.ethosu.attrs import FeatureMapAttr
+from npu_opt.dialects.ethosu.decode import WAITS
+from npu_opt.dialects.ethosu.encode import encode_program
 from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, ElementwiseOp, PoolOp
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp, StopOp
 from npu_opt.interpreters.ethosu import compute
 from npu_opt.interpreters.ethosu.elementwise import elementwise
 from npu_opt.interpreters.ethosu.featuremap import ELEMENT_BYTES, SIGNED, read_fm, type_range, write_fm
-from npu_opt.interpreters.ethosu.memory import SHRAM, Memory, SimulatorError
+from npu_opt.interpreters.ethosu.memory import SHRAM, Access, Memory, SimulatorError
 from npu_opt.interpreters.ethosu.mlw_decode import WeightStreamError
+from npu_opt.interpreters.ethosu.timing import Footprint, Running, Timeline, WaitError
 from npu_opt.interpreters.ethosu.weights import RECORD_BYTES, Accelerator, decode_ohwi, scale_records
+from npu_opt.hardware.accelerators import MAX_OUTSTANDING_KERNELS
+from npu_opt.hardware.accelerators import SHRAM_BANK_SIZE, AcceleratorConfig
+from npu_opt.hardware.accelerators import accelerator as accelerator_config
+from npu_opt.hardware.commands.words import read_commands
 from npu_opt.interpreters.npu.arith import rescale
 from npu_opt.ir.core import Operation
 
@@ -223,14 +230,57 @@ class _Run:
         self.finish(op, scaled)
 
 
-def run_program(program: ProgramOp, memory: Memory, accelerator: Accelerator, trace: Tracer | None = None) -> None:
-    """Execute every op of ``program`` in stream order on ``memory``."""
+def command_offsets(program: ProgramOp) -> list[int]:
+    """The byte offset of each op's NPU_OP_* command in the program's encoding (for Vela's
+    streams the same as in the file: the register order differs, the op positions do not)."""
+    return [raw.offset for raw in read_commands(encode_program(program))
+            if raw.command.is_operation and raw.command.name not in WAITS]
+
+
+def _racing(program: ProgramOp, error: WaitError) -> SimulatorError:
+    """The wait error located: both commands by index, name and byte offset, and the wait missing."""
+    offsets = command_offsets(program)
+    later, earlier = error.command, error.earlier
+    wait = "NPU_OP_DMA_WAIT" if isinstance(earlier.op, DmaOp) else "NPU_OP_KERNEL_WAIT"
+    return SimulatorError(f"op {later.index} ({later.op.name}, command at byte offset {offsets[later.index]}) "
+                          f"{error.what} op {earlier.index} ({earlier.op.name}, at byte offset "
+                          f"{offsets[earlier.index]}) {error.how}: no {wait} before op {later.index} retires it")
+
+
+def _shram_banks(op: BlockOp, config: AcceleratorConfig, shram_bytes: int, cores: int) -> list[Access]:
+    """The SHRAM an NPU operation may fill with IFM data and accumulators, per core: the banks
+    from the start of the core's half, all but the LUT's on a configuration without reserved
+    end banks when the op uses a table (a LUT DMA there must wait for it)."""
+    banks = config.available_shram_banks(op.activation.function.startswith("lut"))
+    half = shram_bytes // cores
+    return [(SHRAM, True, (core * half, core * half + min(half, banks * SHRAM_BANK_SIZE))) for core in range(cores)]
+
+
+def run_program(program: ProgramOp, memory: Memory, accelerator: Accelerator, trace: Tracer | None = None,
+                check_waits: bool = True) -> None:
+    """Execute every op of ``program`` in stream order on ``memory``; with ``check_waits``, an op
+    that touches bytes a DMA or NPU operation still in flight uses is an error."""
     run = _Run(memory, accelerator, program.cores, trace)
+    config = accelerator_config(accelerator.name)
+    timeline = Timeline(config.max_outstanding_dma, MAX_OUTSTANDING_KERNELS) if check_waits else None
     ops = list(program.regions[0].blocks[0].ops)
     for index, op in enumerate(ops):
         if isinstance(op, StopOp):
             break
+        if timeline is None:
+            run.op(index, op)
+            continue
+        is_dma = isinstance(op, DmaOp)
+        timeline.issue(is_dma, getattr(op, "kernel_wait", None), getattr(op, "dma_wait", None))
+        memory.accesses = []
         run.op(index, op)
+        if not is_dma:
+            memory.accesses += _shram_banks(op, config, accelerator.shram_bytes, program.cores)
+        footprint, memory.accesses = Footprint.of(memory.accesses), None
+        try:
+            timeline.start(Running(index, op, footprint), is_dma)
+        except WaitError as error:
+            raise _racing(program, error) from None
 
 
-__all__ = ["Tracer", "run_program"]
+__all__ = ["Tracer", "command_offsets", "run_program"]

@@ -19,6 +19,10 @@ from npu_opt.ir.diagnostics import location_prefix
 from npu_opt.ir.interpreter import InterpretError, fail, storage_dtype
 
 _TRACERS: list[Tracer] = []
+_CHECKS: list[str] = []
+SIM_CHECKS = ("strict", "order")
+"""``strict``: the waits are checked (a command touching bytes a DMA or NPU operation in flight
+uses is an error); ``order``: commands run in stream order and the waits are not looked at."""
 
 
 @contextmanager
@@ -29,6 +33,18 @@ def tracing(tracer: Tracer) -> Iterator[None]:
         yield
     finally:
         _TRACERS.remove(tracer)
+
+
+@contextmanager
+def sim_checks(mode: str) -> Iterator[None]:
+    """Within the block, the simulator checks as ``mode`` says (npu-run --sim-check; strict outside)."""
+    if mode not in SIM_CHECKS:
+        raise ValueError(f"simulator check mode '{mode}' is not one of {', '.join(SIM_CHECKS)}")
+    _CHECKS.append(mode)
+    try:
+        yield
+    finally:
+        _CHECKS.pop()
 
 
 def _offsets(attr: Any) -> list[int]:
@@ -83,24 +99,24 @@ def ethos_u(op: Operation, args: list[Any]) -> list[np.ndarray]:
     regions = {READ_ONLY: Region(READ_ONLY, len(read_only), read_only), SCRATCH: arena, FAST_SCRATCH: fast,
                SHRAM: Region(SHRAM, accelerator.shram_bytes)}
     memory = Memory(regions)
-    memory.where = "placing the inputs"
-    for offset, array in zip(inputs, args):
-        memory.write_bytes(SCRATCH, offset - scratch_offset, np.ascontiguousarray(array).tobytes(), "an input")
     try:
+        memory.where = "placing the inputs"
+        for offset, array in zip(inputs, args):
+            memory.write_bytes(SCRATCH, offset - scratch_offset, np.ascontiguousarray(array).tobytes(), "an input")
         tracer = _TRACERS[-1] if _TRACERS else None
         if tracer is not None:
             tracer(f"# tfl.ethos_u {location_prefix(op.diag_location())} ({accelerator.name})")
-        run_program(program, memory, accelerator, tracer)
+        run_program(program, memory, accelerator, tracer, check_waits=(_CHECKS or ["strict"])[-1] == "strict")
+        memory.where = "reading the outputs"
+        results = []
+        for offset, result in zip(outputs, op.results):
+            dtype = np.dtype(storage_dtype(result.type))
+            count = int(np.prod(result.type.shape))  # type: ignore[attr-defined]
+            data = memory.read_bytes(SCRATCH, offset - scratch_offset, count * dtype.itemsize, "an output")
+            results.append(np.frombuffer(data, dtype=dtype).reshape(result.type.shape).copy())  # type: ignore[attr-defined]
     except (SimulatorError, ValueError) as error:
         raise InterpretError(f"its ethos-u program: {error}", op.diag_location()) from None
-    results = []
-    for offset, result in zip(outputs, op.results):
-        dtype = np.dtype(storage_dtype(result.type))
-        count = int(np.prod(result.type.shape))  # type: ignore[attr-defined]
-        memory.where = "reading the outputs"
-        data = memory.read_bytes(SCRATCH, offset - scratch_offset, count * dtype.itemsize, "an output")
-        results.append(np.frombuffer(data, dtype=dtype).reshape(result.type.shape).copy())  # type: ignore[attr-defined]
     return results
 
 
-__all__ = ["arena_offset", "ethos_u", "tracing"]
+__all__ = ["SIM_CHECKS", "arena_offset", "ethos_u", "sim_checks", "tracing"]

@@ -85,6 +85,22 @@ def rescale(acc: Any, multiplier: Any, shift: Any, rounding: str) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------
 # Quantisation read from the types
+def add_headroom(bits: int) -> int:
+    """Bits an add or sub operand is shifted up before the operands meet: 20 for 8-bit inputs, 15 for wider."""
+    return 20 if bits == 8 else 15
+
+
+def scaled_operands(a: np.ndarray, b: np.ndarray, headroom: int, rescaled: int | None, multiplier: int = 0,
+                    shift: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Add/sub operands at one scale: each shifted left by the headroom less one, except the one
+    ``rescaled`` names (0: a, 1: b), taken from the full headroom times ``multiplier`` and shifted
+    right by ``shift`` with TFLite's double rounding (Vela's advanced scaling)."""
+    def scaled(x: np.ndarray) -> np.ndarray:
+        return shift_round(wide_product(x << headroom, multiplier), shift, "tflite")
+    return (scaled(a) if rescaled == 0 else a << (headroom - 1),
+            scaled(b) if rescaled == 1 else b << (headroom - 1))
+
+
 def zero_point(value_or_type: Value | Type) -> int:
     """The per-tensor zero point of a value's type (0 for plain integers)."""
     q = quant_of(value_or_type)
@@ -225,6 +241,6 @@ def leading_zeros(values: np.ndarray) -> np.ndarray:
     return 32 - bits
 
 
-__all__ = ["explicit_rescale", "finish", "ifm_zero_point", "is_unscaled", "leading_zeros", "per_channel", "rescale",
-           "rounding_of", "scale", "shift_round", "target_quant", "to_ofm", "wide_product", "wrap32", "zero_point",
+__all__ = ["add_headroom", "explicit_rescale", "finish", "ifm_zero_point", "is_unscaled", "leading_zeros", "per_channel", "rescale",
+           "rounding_of", "scale", "scaled_operands", "shift_round", "target_quant", "to_ofm", "wide_product", "wrap32", "zero_point",
            "zero_point_of_target"]

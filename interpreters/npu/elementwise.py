@@ -10,8 +10,8 @@ import numpy as np
 
 from npu_opt.dialects.npu.dialect import NPU
 from npu_opt.interpreters.npu.arith import (
-    explicit_rescale, finish, ifm_zero_point, leading_zeros, rescale, rounding_of, scale, shift_round, target_quant,
-    wide_product, wrap32,
+    add_headroom, explicit_rescale, finish, ifm_zero_point, leading_zeros, rescale, rounding_of, scale,
+    scaled_operands, shift_round, target_quant, wide_product, wrap32,
 )
 from npu_opt.dialects.npu.ops_common import storage_of
 from npu_opt.dialects.npu.ops_elementwise import (
@@ -41,7 +41,7 @@ def _out_scale(op: Operation) -> float | None:
 
 def _headroom(op: Operation) -> int:
     storage = storage_of(op.operands[0].type) or storage_of(op.operands[1].type)
-    return 20 if storage is not None and storage.width == 8 else 15
+    return add_headroom(storage.width if storage is not None else 16)
 
 
 def _addend_scale(op: Operation, index: int) -> float | None:
@@ -69,14 +69,8 @@ def add_sub(op: Operation, a: np.ndarray, b: np.ndarray, sign: int) -> np.ndarra
     m1, sh1 = quantise_scale(float(np.double(s1) / twice))
     m2, sh2 = quantise_scale(float(np.double(s2) / twice))
     mo, sho = quantise_scale(float(twice / (np.double(so) * (1 << headroom))))
-    if s1 == s2:
-        scaled_a, scaled_b = a << (headroom - 1), b << (headroom - 1)
-    elif s1 > s2:
-        scaled_a = a << (headroom - 1)
-        scaled_b = shift_round(wide_product(b << headroom, m2), sh2, "tflite")
-    else:
-        scaled_a = shift_round(wide_product(a << headroom, m1), sh1, "tflite")
-        scaled_b = b << (headroom - 1)
+    rescaled, (multiplier, shift) = (None, (0, 0)) if s1 == s2 else (1, (m2, sh2)) if s1 > s2 else (0, (m1, sh1))
+    scaled_a, scaled_b = scaled_operands(a, b, headroom, rescaled, multiplier, shift)
     return rescale(scaled_a + sign * scaled_b, mo, sho, rounding_of(op))
 
 

@@ -82,19 +82,24 @@ def ifm_rows_needed(op: Operation, first: int, last: int) -> tuple[int, int]:
     return u_lo // up, -(-u_hi // up)
 
 
-def upscale(op: Operation, x: np.ndarray, fill: float) -> np.ndarray:
-    """The IFM ``x`` (N, H, W, C) upscaled x2 as the op's resampling does: 'nearest' repeats
-    every row and column, 'transpose' puts each value at the even position of its 2x2 block and
-    ``fill`` elsewhere."""
-    mode = resampling_of(op)
+def upscale_array(x: np.ndarray, mode: str, fill: object) -> np.ndarray:
+    """``x`` (rows and columns its third and second last axes) upscaled x2 as ``mode`` says:
+    'nearest' repeats every row and column, 'transpose' puts each value at the even position of
+    its 2x2 block and ``fill`` elsewhere, 'none' leaves it."""
     if mode == "nearest":
-        return np.repeat(np.repeat(x, 2, axis=1), 2, axis=2)
+        return np.repeat(np.repeat(x, 2, axis=-3), 2, axis=-2)
     if mode == "transpose":
-        n, h, w, c = x.shape
-        out = np.full((n, 2 * h, 2 * w, c), fill, dtype=x.dtype)
-        out[:, ::2, ::2, :] = x
+        shape = list(x.shape)
+        shape[-3], shape[-2] = 2 * shape[-3], 2 * shape[-2]
+        out = np.full(shape, fill, dtype=x.dtype)
+        out[..., ::2, ::2, :] = x
         return out
     return x
+
+
+def upscale(op: Operation, x: np.ndarray, fill: float) -> np.ndarray:
+    """The IFM ``x`` (N, H, W, C) upscaled x2 as the op's resampling does."""
+    return upscale_array(x, resampling_of(op), fill)
 
 
 def input_window(op: Operation, x: np.ndarray, fill: float, ofm_rows: tuple[int, int] | None,
@@ -144,4 +149,4 @@ def sliding(window: np.ndarray, kernel: KernelAttr, out_h: int, out_w: int):
 
 
 __all__ = ["ifm_rows_needed", "is_windowed", "input_window", "resampling_of", "sliding", "upscale",
-           "upscale_of", "upscaled_rows"]
+           "upscale_array", "upscale_of", "upscaled_rows"]

@@ -23,3 +23,12 @@
 // RUN: sed -e 's/"ethosu.pool"() <{ifm = #ethosu.fm<int8, NHWC, region = 1, bases = \[320,/"ethosu.pool"() <{ifm = #ethosu.fm<int8, NHWC, region = 1, bases = [600,/' %t.mlir > %t.bad.mlir
 // RUN: not npu-run %t.bad.mlir 2>&1 | %filecheck %s --check-prefix=UNWRITTEN
 // UNWRITTEN: bad.mlir:{{[0-9]+}}:{{[0-9]+}}: error: its ethos-u program: op 0 (ethosu.pool): the IFM reads byte 600 of region 1, which nothing wrote
+
+// A convolution that no longer waits for the DMA of its weights reads bytes the DMA may still be
+// writing: one error naming both commands, their byte offsets, the bytes and the missing wait;
+// --sim-check=order runs the stream in order without looking at the waits.
+// RUN: sed -e 's/length = 80>, dma_wait = 0 : i32}>/length = 80>}>/' %t.mlir > %t.nowait.mlir
+// RUN: not npu-run %t.nowait.mlir 2>&1 | %filecheck %s --check-prefix=NOWAIT
+// RUN: npu-run %t.nowait.mlir --sim-check=order --print-limit 0 | %filecheck %s --check-prefix=ORDER
+// NOWAIT: nowait.mlir:{{[0-9]+}}:{{[0-9]+}}: error: its ethos-u program: op 1 (ethosu.conv2d, command at byte offset {{[0-9]+}}) reads bytes 320 to {{[0-9]+}} of region 1, which op 0 (ethosu.dma, at byte offset {{[0-9]+}}) may still be writing: no NPU_OP_DMA_WAIT before op 1 retires it
+// ORDER: output 0 'logits': {{.*}} crc32 6c15d195
