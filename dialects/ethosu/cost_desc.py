@@ -1,0 +1,274 @@
+"""From a decoded command stream to the cost model's descriptions: each ethosu operation as an
+``NpuOpDesc`` with its register block, the stripes and depth slices of one scheduled op put back
+together, and the weight DMAs feeding each op. Design notes: docs/command_stream_costing.md."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from npu_opt.dialects.ethosu.attrs import FeatureMapAttr
+from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, ElementwiseOp, PoolOp, UNARY_MODES
+from npu_opt.dialects.ethosu.ops_stream import DmaOp
+from npu_opt.hardware.accelerators import AcceleratorConfig
+from npu_opt.hardware.perf.block_config import BlockConfig, check_block_config
+from npu_opt.hardware.perf.op_desc import (
+    SHRAM, Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc,
+)
+from npu_opt.hardware.perf.shape import Shape4
+from npu_opt.hardware.target import Target
+from npu_opt.ir.core import Operation
+
+ELEMENT_BITS = {"uint8": 8, "int8": 8, "uint16": 16, "int16": 16, "int32": 32}
+TYPE_RANGES = {"uint8": (0, 255), "int8": (-128, 127), "uint16": (0, 65535), "int16": (-32768, 32767),
+               "int32": (-(1 << 31), (1 << 31) - 1)}
+POOL_KINDS = {"max": OpKind.MAX_POOL, "average": OpKind.AVG_POOL, "reduce_sum": OpKind.REDUCE_SUM}
+ELEMENTWISE_NAMES = {"lrelu": "leaky_relu"}
+"""Elementwise modes whose cost-model operator is spelt otherwise."""
+ACC_BITS = {"int32": 32, "int40": 40, "fp_s5_10": 16}
+PRODUCTS = {0: "ethos-u55", 1: "ethos-u65"}
+READ_ONLY_REGION, SCRATCH_REGION, FAST_SCRATCH_REGION = 0, 1, 2
+"""Vela's base-pointer regions: permanent storage, the tensor arena and the fast scratch."""
+
+
+def accelerator_name(config_word: int) -> str:
+    """The accelerator a driver payload's NPU CONFIG word names (``ethos-u55-128``); ValueError for
+    a product or MAC count no Ethos-U has."""
+    product, macs = (config_word >> 28) & 0xF, 1 << (config_word & 0xF)
+    if product not in PRODUCTS:
+        raise ValueError(f"NPU CONFIG word {config_word:#x} names product {product}; only 0 (U55) and 1 (U65) exist")
+    return f"{PRODUCTS[product]}-{macs}"
+
+
+def region_area(region: int, target: Target) -> str:
+    """The memory a region's addresses are in on ``target``: permanent storage, the fast storage
+    for the fast scratch, the arena for the scratch and the driver's other regions."""
+    if region == READ_ONLY_REGION:
+        return target.permanent_storage_area
+    if region == FAST_SCRATCH_REGION:
+        return target.fast_storage_area
+    return target.feature_map_storage_area
+
+
+@dataclass
+class Part:
+    """One NPU operation of the stream: the op, its OFM box (rows, channels) and where its
+    register facts put it."""
+
+    op: BlockOp
+    weight_dmas: list[DmaOp] = field(default_factory=list)
+    """The DMAs writing into this operation's weight range since the previous operation."""
+    lut_bytes: int = 0
+    """Bytes DMA'd into SHRAM just before it (its LUT)."""
+
+
+@dataclass
+class CostedOp:
+    """A scheduled op as its parts in the stream: every stripe (rows) and depth slice (channels)."""
+
+    parts: list[Part]
+    interleaved: bool = False
+    """Its parts alternate with another op's (a cascade's stripes)."""
+
+    @property
+    def first(self) -> BlockOp:
+        return self.parts[0].op
+
+    @property
+    def weight_dmas(self) -> list[DmaOp]:
+        return [dma for part in self.parts for dma in part.weight_dmas]
+
+
+def _signature(op: BlockOp) -> tuple:
+    """What the parts of one scheduled op share: everything but where their boxes are."""
+    def fm(attr: FeatureMapAttr | None) -> tuple | None:
+        return None if attr is None else (attr.dtype, attr.layout, attr.region, attr.strides)
+    ifm2 = op.ifm2 if isinstance(op, ElementwiseOp) else None
+    return (type(op).__name__, getattr(op, "mode", None), op.attr("kernel") and (op.kernel.size, op.kernel.stride,
+            op.kernel.dilation), op.activation, op.block, fm(op.ifm), fm(op.ofm), fm(ifm2), op.upscale)
+
+
+def _continues(prev: BlockOp, op: BlockOp) -> bool:
+    """``op`` writes the OFM rows or channels right after ``prev``'s (the next stripe or slice)."""
+    a, b = prev.ofm, op.ofm
+    below = a.bases[0] + a.height * a.strides[1]
+    return (b.bases[0] == below and b.width == a.width and b.depth == a.depth) or (
+        _beside(a, b) and b.height == a.height and b.width == a.width)
+
+
+def group_parts(program: Operation) -> list[CostedOp | DmaOp]:
+    """The program's scheduled ops in order of their first part, and its feature-map DMAs: each
+    operation joins the open op of the same signature it continues; weight DMAs go with the
+    operation reading them, LUT DMAs with the operation after them."""
+    found: list[CostedOp | DmaOp] = []
+    open_ops: dict[tuple, CostedOp] = {}
+    pending: list[DmaOp] = []
+    for op in program.regions[0].blocks[0].ops:
+        if isinstance(op, DmaOp):
+            pending.append(op)
+            continue
+        if not isinstance(op, BlockOp):
+            continue
+        part = Part(op)
+        for dma in pending:
+            if dma.dst.internal:
+                part.lut_bytes += int(dma.length)
+            elif _feeds_weights(dma, op):
+                part.weight_dmas.append(dma)
+            else:
+                found.append(dma)
+        pending = []
+        key = _signature(op)
+        current = open_ops.get(key)
+        if current is not None and _continues(current.parts[-1].op, op):
+            if found[-1] is not current:
+                current.interleaved = True
+            current.parts.append(part)
+            continue
+        grouped = CostedOp([part])
+        open_ops[key] = grouped
+        found.append(grouped)
+    found.extend(pending)
+    return found
+
+
+def _feeds_weights(dma: DmaOp, op: BlockOp) -> bool:
+    """The DMA writes into the weight or scale range ``op`` reads."""
+    for name in ("weights", "scales"):
+        stream = op.attr(name) and getattr(op, name)
+        if stream is None or stream.region != dma.dst.region:
+            continue
+        start, end = dma.dst.address, dma.dst.address + int(dma.length)
+        if start < stream.base + stream.length and stream.base < end:
+            return True
+    return False
+
+
+def _activation(op: BlockOp) -> str:
+    """The cost model's activation: a table lookup, a clamp narrower than the OFM's type (a ReLU
+    fused by the scheduler) or none."""
+    function = op.activation.function
+    if function in ("tanh", "sigmoid"):
+        return function
+    if function.startswith("lut"):
+        return "lut"
+    low, high = TYPE_RANGES[op.ofm.dtype]
+    return "relu" if (op.activation.min, op.activation.max) != (low, high) else "none"
+
+
+def _kernel(op: BlockOp) -> Kernel:
+    if not op.attr("kernel"):
+        return Kernel()
+    k = op.kernel
+    return Kernel(k.size[1], k.size[0], k.stride[1], k.stride[0], k.dilation[1], k.dilation[0])
+
+
+def _ifm_extent(out: int, stride: int, area: int, before: int, after: int, upscale: int) -> int:
+    """The IFM rows (or columns) an OFM extent reads, less the padding, before upscaling."""
+    return max(1, -(-((out - 1) * stride + area - before - after) // upscale))
+
+
+def _tensor(fm: FeatureMapAttr, shape: Shape4, target: Target) -> TensorDesc:
+    return TensorDesc(shape, ELEMENT_BITS[fm.dtype], TensorFormat(fm.layout), region_area(fm.region, target))
+
+
+def _beside(prev: FeatureMapAttr, fm: FeatureMapAttr) -> bool:
+    """``fm`` starts at the channel after ``prev``'s last (the next depth slice)."""
+    if prev.layout == "NHCWB16":
+        return fm.bases[0] == prev.bases[0] + (prev.depth // 16) * prev.strides[2]
+    return fm.bases[0] == prev.bases[0] + prev.depth * ELEMENT_BITS[prev.dtype] // 8
+
+
+def _ofm_extent(costed: CostedOp) -> tuple[int, int]:
+    """The OFM height and depth of all parts together: depth slices add channels, stripes rows."""
+    parts = [p.op.ofm for p in costed.parts]
+    if len(parts) > 1 and _beside(parts[0], parts[1]):
+        return parts[0].height, sum(fm.depth for fm in parts)
+    return sum(fm.height for fm in parts), parts[0].depth
+
+
+def describe(costed: CostedOp, target: Target, encoded_bytes: int | None = None,
+             weights_area: str | None = None) -> NpuOpDesc:
+    """The cost model's description of a scheduled op from its parts' registers: the kind from the
+    command (a 1x1 convolution over a 1x1 OFM is a vector product), the OFM of all parts, the
+    IFM it reads (from the kernel, strides, padding and upscaling), formats and memories from
+    the layouts and regions on ``target``, the weights at ``encoded_bytes`` (default: the
+    streams' lengths) read from ``weights_area`` (default: their region's memory)."""
+    op = costed.first
+    height, depth = _ofm_extent(costed)
+    ofm_shape = Shape4(1, height, op.ofm.width, depth)
+    kernel = _kernel(op)
+    resampling = Resampling({"none": "none", "nearest": "nearest", "transpose": "transpose"}[op.upscale])
+    up = resampling.upscale
+    top, left = op.kernel.padding[0:2] if op.attr("kernel") else (0, 0)
+    last = costed.parts[-1].op
+    bottom, right = last.kernel.padding[2:4] if last.attr("kernel") else (0, 0)
+    ifm_h = _ifm_extent(height, kernel.stride_y, kernel.area_height(), top, bottom, up)
+    ifm_w = _ifm_extent(op.ofm.width, kernel.stride_x, kernel.area_width(), left, right, up)
+    lut_bytes = sum(p.lut_bytes for p in costed.parts)
+    common = dict(activation=_activation(op), resampling=resampling, lut_bytes=lut_bytes,
+                  lut_memory=target.permanent_storage_area)
+    ofm = _tensor(op.ofm, ofm_shape, target)
+    if isinstance(op, ElementwiseOp):
+        ifm = _tensor(op.ifm, Shape4(1, height, op.ofm.width, depth), target)
+        operator = ELEMENTWISE_NAMES.get(op.mode, op.mode)
+        if op.mode in UNARY_MODES:
+            return NpuOpDesc(OpKind.ELEMENTWISE_UNARY, ifm, ofm, elementwise=operator, **common)
+        axes = op.broadcast or ""
+        scalar = op.ifm2_scalar is not None
+        ifm2_shape = Shape4(1, 1 if scalar or "h" in axes else height, 1 if scalar or "w" in axes else op.ofm.width,
+                            1 if scalar or "c" in axes else depth)
+        ifm2 = TensorDesc(ifm2_shape, ELEMENT_BITS[op.ifm2.dtype], TensorFormat(op.ifm2.layout),
+                          region_area(op.ifm2.region, target) if op.ifm2.region is not None else ofm.memory)
+        if op.reversed_operands:
+            ifm, ifm2 = ifm2, ifm
+        return NpuOpDesc(OpKind.ELEMENTWISE_BINARY, ifm, ofm, ifm2, elementwise=operator, ifm2_scalar=scalar,
+                         **common)
+    ifm_depth = op.ifm.depth if isinstance(op, ConvOp) else depth
+    ifm = _tensor(op.ifm, Shape4(1, ifm_h, ifm_w, ifm_depth), target)
+    padding = (top, left, bottom, right)
+    if isinstance(op, PoolOp):
+        return NpuOpDesc(POOL_KINDS[op.mode], ifm, ofm, kernel=kernel, padding=padding, **common)
+    if isinstance(op, DepthwiseOp):
+        kind, raw = OpKind.DEPTHWISE_CONV2D, kernel.elements_wh() * depth
+    elif resampling is Resampling.TRANSPOSE:
+        kind, raw = OpKind.TRANSPOSE_CONV2D, kernel.elements_wh() * ifm_depth * depth
+    elif kernel.elements_wh() == 1 and height == 1 and op.ofm.width == 1:
+        kind, raw = OpKind.VECTOR_PRODUCT, ifm_depth * depth
+    else:
+        kind, raw = OpKind.CONV2D, kernel.elements_wh() * ifm_depth * depth
+    if encoded_bytes is None:
+        encoded_bytes = sum(_stream_bytes(p.op) for p in costed.parts)
+    area = weights_area if weights_area is not None else region_area(op.weights.region, target)
+    weights = WeightsDesc(encoded_bytes, raw, area)
+    return NpuOpDesc(kind, ifm, ofm, kernel=kernel, weights=weights, padding=padding, **common)
+
+
+def _stream_bytes(op: BlockOp) -> int:
+    """Weight and scale bytes an operation reads (both cores')."""
+    total = 0
+    for name in ("weights", "scales"):
+        stream = getattr(op, name)
+        total += stream.length + (stream.length1 or 0)
+    return total
+
+
+def block_config(op: BlockOp, desc: NpuOpDesc, accel: AcceleratorConfig) -> BlockConfig | None:
+    """The block configuration the op's registers chose (OFM block, traversal), fitted to ``desc``;
+    None when it does not fit the cost model's SHRAM layout for it."""
+    height, width, depth = op.block.size
+    part_kernel = bool(op.attr("kernel") and op.kernel.part_kernel_first)
+    return check_block_config(desc, accel, Shape4(1, height, width, depth), part_kernel)
+
+
+def dma_desc(dma: DmaOp, target: Target) -> NpuOpDesc:
+    """A feature-map DMA as the cost model's copy: its bytes from the source's memory to the
+    destination's."""
+    size = Shape4(1, 1, 1, max(1, int(dma.length)))
+    source = region_area(dma.src.region, target)
+    destination = SHRAM if dma.dst.internal else region_area(dma.dst.region, target)
+    if destination == SHRAM:
+        destination = source
+    return NpuOpDesc(OpKind.DMA, TensorDesc(size, memory=source), TensorDesc(size, memory=destination))
+
+
+__all__ = ["CostedOp", "Part", "accelerator_name", "block_config", "describe", "dma_desc", "group_parts",
+           "region_area"]
