@@ -13,7 +13,7 @@ from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.hardware.perf.arch import PerfTarget, perf_target
 from npu_opt.hardware.perf.dma import WeightStreaming
 from npu_opt.hardware.perf.estimate import estimate_op, op_compute_cycles
-from npu_opt.hardware.perf.op_desc import MEMORY_AREAS, derived
+from npu_opt.hardware.perf.op_desc import MEMORY_AREAS, NpuOpDesc, derived
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.hardware.target import Target, resolve_target
 from npu_opt.ir.core import Operation
@@ -109,23 +109,24 @@ class EthosuEstimate(Pass):
                       f"{perf.accel.name}'s SHRAM as the cost model lays it out", costed.first)
             return None
         streaming = None
+        planned = _as_planned(desc, target)
         if dmas and desc.weights is not None:
             ctx.stat("streamed")
             stream_bytes = sum(int(d.length) for d in dmas)
             destination = region_area(dmas[0].dst.region, target)
             desc = derived(desc, weights=derived(desc.weights, memory=destination, buffered=True,
                                                  encoded_bytes=stream_bytes))
-            last = describe(CostedOp([costed.parts[-1]]), target, weights_area=destination)
+            last = _as_planned(describe(CostedOp([costed.parts[-1]]), target, weights_area=destination), target)
             tail = float(op_compute_cycles(perf, derived(last, weights=derived(last.weights, buffered=True)), block))
             streaming = WeightStreaming(region_area(dmas[0].src.region, target), destination, stream_bytes,
                                         0 if costed.interleaved else stream_bytes, round_up(int(dmas[0].length), 16),
                                         len({d.dst.address for d in dmas}) > 1, tail)
             slack = tail
         elif desc.weights is not None:
-            fast = derived(desc, weights=derived(desc.weights, memory=perf.fast_storage, buffered=True))
+            fast = derived(planned, weights=derived(desc.weights, memory=perf.fast_storage, buffered=True))
             slack = float(op_compute_cycles(perf, fast, block))
         else:
-            slack = float(op_compute_cycles(perf, desc, block))
+            slack = float(op_compute_cycles(perf, planned, block))
         cost = estimate_op(perf, desc, block, streaming, prev_slack if self.chain_slack else 0.0)
         stored = [0] * len(MEMORY_AREAS)
         if desc.weights is not None:
@@ -134,6 +135,17 @@ class EthosuEstimate(Pass):
         encoded = desc.weights.encoded_bytes if desc.weights is not None else 0
         raw = desc.weights.raw_elements if desc.weights is not None else 0
         return CostAttr.of(cost, encoded, tuple(stored), raw), slack
+
+
+def _as_planned(desc: NpuOpDesc, target: Target) -> NpuOpDesc:
+    """``desc`` with its feature maps in fast storage moved back to the arena, where they were
+    when the scheduler took its weight-buffering decisions (the DMA slack npu-estimate chains)."""
+    if not target.is_spilling_enabled:
+        return desc
+    fast, arena = target.fast_storage_area, target.feature_map_storage_area
+    changes = {name: derived(fm, memory=arena) for name in ("ifm", "ifm2", "ofm")
+               if (fm := getattr(desc, name)) is not None and fm.memory == fast}
+    return derived(desc, **changes) if changes else desc
 
 
 __all__ = ["EthosuEstimate"]
