@@ -10,6 +10,7 @@ from npu_opt.dialects.ethosu.cost_desc import (
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp
 from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, TOTALS_ATTR, CostAttr
 from npu_opt.dialects.npu.target_attr import target_of
+from npu_opt.hardware.accelerators import accelerator
 from npu_opt.hardware.perf.arch import PerfTarget, perf_target
 from npu_opt.hardware.perf.dma import WeightStreaming
 from npu_opt.hardware.perf.estimate import estimate_op, op_compute_cycles
@@ -63,11 +64,10 @@ class EthosuEstimate(Pass):
                 ctx.error(str(err), owner)
                 return None
         if given is not None:
-            if named is not None and given.accelerator.name.lower() != named.replace("ethos-u", "ethos_u"):
-                if not given.accelerator.name.lower().replace("_", "-") == named:
-                    ctx.error(f"the operator's CONFIG word names {named}, but the target is "
-                              f"{given.accelerator.name}: cost it on {named} (--target={named})", owner)
-                    return None
+            if named is not None and accelerator(named).name != given.accelerator.name:
+                ctx.error(f"the operator's CONFIG word names {named}, but the target is "
+                          f"{given.accelerator.name}: cost it on {named} (--target={named})", owner)
+                return None
             return given
         if named is None:
             ctx.error("no target: the stream's operator has no CONFIG word and the module no npu.target "

@@ -222,7 +222,8 @@ def describe(costed: CostedOp, target: Target, encoded_bytes: int | None = None,
             ifm, ifm2 = ifm2, ifm
         return NpuOpDesc(OpKind.ELEMENTWISE_BINARY, ifm, ofm, ifm2, elementwise=operator, ifm2_scalar=scalar,
                          **common)
-    ifm_depth = op.ifm.depth if isinstance(op, ConvOp) else depth
+    reduces = isinstance(op, PoolOp) and op.mode == "reduce_sum"  # (sums the IFM's channels)
+    ifm_depth = op.ifm.depth if isinstance(op, ConvOp) or reduces else depth
     ifm = _tensor(op.ifm, Shape4(1, ifm_h, ifm_w, ifm_depth), target)
     padding = (top, left, bottom, right)
     if isinstance(op, PoolOp):
