@@ -9,7 +9,7 @@ from npu_opt.dialects.ethosu.cost_desc import (
 )
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp
 from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, TOTALS_ATTR, CostAttr
-from npu_opt.dialects.npu.target_attr import target_of
+from npu_opt.dialects.npu.target_attr import TARGET_ATTR, TargetAttr, target_of
 from npu_opt.hardware.accelerators import accelerator
 from npu_opt.hardware.perf.arch import PerfTarget, perf_target
 from npu_opt.hardware.perf.dma import WeightStreaming
@@ -41,14 +41,32 @@ class EthosuEstimate(Pass):
 
     def run(self, module: Operation, ctx: PassContext) -> None:
         given = target_of(module, required=False)
+        programs = [op for op in module.walk() if isinstance(op, ProgramOp)]
+        if given is None:
+            given = self._target_of_streams(module, programs, ctx)
         totals: list[CostAttr] = []
-        for program in [op for op in module.walk() if isinstance(op, ProgramOp)]:
+        for program in programs:
             target = self._target(program, given, ctx)
             if target is None:
                 continue
             self._estimate_program(program, target, totals, ctx)
             ctx.stat("programs")
         ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.summed(totals))
+
+    @staticmethod
+    def _target_of_streams(module: Operation, programs: list[ProgramOp], ctx: PassContext) -> Target | None:
+        """When every operator's CONFIG word names one accelerator: the module's npu.target set to
+        it on Vela's defaults (the reports read the clock and memories there); else None."""
+        words = {int(owner.attr("npu_config").value) for p in programs
+                 if (owner := p.parent_op()) is not None and owner.attr("npu_config") is not None}
+        try:
+            names = {accelerator_name(word) for word in words}
+        except ValueError:
+            return None  # (each operator's error comes with its own target)
+        if len(names) != 1:
+            return None
+        ctx.rewriter.set_attr(module, TARGET_ATTR, TargetAttr.get(names.pop()))
+        return target_of(module)
 
     @staticmethod
     def _target(program: ProgramOp, given: Target | None, ctx: PassContext) -> Target | None:

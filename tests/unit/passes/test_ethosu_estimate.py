@@ -61,3 +61,14 @@ def test_a_target_other_than_the_stream_s_is_an_error():
     model.set_target("ethos-u65-256")
     with pytest.raises(api.NpuOptError, match="CONFIG word names ethos-u55-128, but the target is"):
         model.run("ethosu-estimate")
+
+
+def test_summary_of_a_compiled_model_costs_its_streams(capsys):
+    """``npu-opt model_vela.tflite --summary`` runs ethosu-estimate when no pass is named, on the
+    accelerator the CONFIG word names."""
+    from npu_opt.tools.npu_opt import main
+
+    path = DATA / "vela" / "compiled" / "conv.u55-128.legacy.tflite"
+    assert main([str(path), "--summary", "-o", "/dev/null"]) == 0
+    text = capsys.readouterr().out
+    assert "Target: Ethos_U55_128" in text and "Total cycles: 2,742" in text
