@@ -16,6 +16,7 @@ from npu_opt.hardware.perf.dma import WeightStreaming
 from npu_opt.hardware.perf.estimate import estimate_op, op_compute_cycles
 from npu_opt.hardware.perf.op_desc import MEMORY_AREAS, NpuOpDesc, derived
 from npu_opt.hardware.perf.shape import round_up
+from npu_opt.hardware.perf.weight_buffering import buffered_cycles
 from npu_opt.hardware.target import Target, resolve_target
 from npu_opt.ir.core import Operation
 from npu_opt.ir.pass_manager import PassContext
@@ -134,8 +135,7 @@ class EthosuEstimate(Pass):
             destination = region_area(dmas[0].dst.region, target)
             desc = derived(desc, weights=derived(desc.weights, memory=destination, buffered=True,
                                                  encoded_bytes=stream_bytes))
-            last = _as_planned(describe(CostedOp([costed.parts[-1]]), target, weights_area=destination), target)
-            tail = float(op_compute_cycles(perf, derived(last, weights=derived(last.weights, buffered=True)), block))
+            tail = buffered_cycles(perf, _as_planned(desc, target), block)(costed.parts[-1].op.ofm.depth)
             streaming = WeightStreaming(region_area(dmas[0].src.region, target), destination, stream_bytes,
                                         0 if costed.interleaved else stream_bytes, round_up(int(dmas[0].length), 16),
                                         len({d.dst.address for d in dmas}) > 1, tail)

@@ -50,12 +50,11 @@ def region_area(region: int, target: Target) -> str:
 
 @dataclass
 class Part:
-    """One NPU operation of the stream: the op, its OFM box (rows, channels) and where its
-    register facts put it."""
+    """One NPU operation of the stream with the DMAs that feed it."""
 
     op: BlockOp
     weight_dmas: list[DmaOp] = field(default_factory=list)
-    """The DMAs writing into this operation's weight range since the previous operation."""
+    """The DMAs writing the weight or scale range this operation reads first."""
     lut_bytes: int = 0
     """Bytes DMA'd into SHRAM just before it (its LUT)."""
 
@@ -96,37 +95,38 @@ def _continues(prev: BlockOp, op: BlockOp) -> bool:
 
 def group_parts(program: Operation) -> list[CostedOp | DmaOp]:
     """The program's scheduled ops in order of their first part, and its feature-map DMAs: each
-    operation joins the open op of the same signature it continues; weight DMAs go with the
-    operation reading them, LUT DMAs with the operation after them."""
+    operation joins the open op of the same signature it continues; a weight DMA goes with the
+    first later operation reading the range it writes (it may be issued operations ahead), a LUT
+    DMA with the operation after it, any other DMA is a copy of its own."""
+    ops = list(program.regions[0].blocks[0].ops)
+    parts = {id(op): Part(op) for op in ops if isinstance(op, BlockOp)}
+    copies: dict[int, DmaOp] = {}
+    for index, op in enumerate(ops):
+        if not isinstance(op, DmaOp):
+            continue
+        later = [parts[id(o)] for o in ops[index + 1:] if id(o) in parts]
+        reader = next((part for part in later if _feeds_weights(op, part.op)), None)
+        if reader is not None:
+            reader.weight_dmas.append(op)
+        elif op.dst.internal and later:
+            later[0].lut_bytes += int(op.length)
+        else:
+            copies[id(op)] = op
     found: list[CostedOp | DmaOp] = []
     open_ops: dict[tuple, CostedOp] = {}
-    pending: list[DmaOp] = []
-    for op in program.regions[0].blocks[0].ops:
-        if isinstance(op, DmaOp):
-            pending.append(op)
+    for op in ops:
+        if id(op) in copies:
+            found.append(op)  # type: ignore[arg-type]
+        if id(op) not in parts:
             continue
-        if not isinstance(op, BlockOp):
-            continue
-        part = Part(op)
-        for dma in pending:
-            if dma.dst.internal:
-                part.lut_bytes += int(dma.length)
-            elif _feeds_weights(dma, op):
-                part.weight_dmas.append(dma)
-            else:
-                found.append(dma)
-        pending = []
-        key = _signature(op)
+        part, key = parts[id(op)], _signature(op)
         current = open_ops.get(key)
         if current is not None and _continues(current.parts[-1].op, op):
-            if found[-1] is not current:
-                current.interleaved = True
+            current.interleaved = current.interleaved or found[-1] is not current
             current.parts.append(part)
             continue
-        grouped = CostedOp([part])
-        open_ops[key] = grouped
-        found.append(grouped)
-    found.extend(pending)
+        open_ops[key] = CostedOp([part])
+        found.append(open_ops[key])
     return found
 
 
@@ -253,11 +253,11 @@ def _stream_bytes(op: BlockOp) -> int:
 
 
 def block_config(op: BlockOp, desc: NpuOpDesc, accel: AcceleratorConfig) -> BlockConfig | None:
-    """The block configuration the op's registers chose (OFM block, traversal), fitted to ``desc``;
-    None when it does not fit the cost model's SHRAM layout for it."""
+    """The OFM block the op's registers chose, fitted to ``desc`` with the traversal the cost
+    model picks for it (Vela's model times the traversal its block search picks, which the weight
+    encoder may not have used); None when it does not fit the model's SHRAM layout."""
     height, width, depth = op.block.size
-    part_kernel = bool(op.attr("kernel") and op.kernel.part_kernel_first)
-    return check_block_config(desc, accel, Shape4(1, height, width, depth), part_kernel)
+    return check_block_config(desc, accel, Shape4(1, height, width, depth))
 
 
 def dma_desc(dma: DmaOp, target: Target) -> NpuOpDesc:
