@@ -13,7 +13,7 @@ from npu_opt.hardware.perf.block_config import BlockConfig, check_block_config
 from npu_opt.hardware.perf.op_desc import (
     SHRAM, Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc,
 )
-from npu_opt.hardware.perf.shape import Shape4
+from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.hardware.target import Target
 from npu_opt.ir.core import Operation
 
@@ -85,12 +85,16 @@ def _signature(op: BlockOp) -> tuple:
             op.kernel.dilation), op.activation, op.block, fm(op.ifm), fm(op.ofm), fm(ifm2), op.upscale)
 
 
-def _continues(prev: BlockOp, op: BlockOp) -> bool:
-    """``op`` writes the OFM rows or channels right after ``prev``'s (the next stripe or slice)."""
-    a, b = prev.ofm, op.ofm
-    below = a.bases[0] + a.height * a.strides[1]
-    return (b.bases[0] == below and b.width == a.width and b.depth == a.depth) or (
-        _beside(a, b) and b.height == a.height and b.width == a.width)
+def _continues(prev: Part, part: Part, interleaved: bool) -> bool:
+    """``part`` is the next piece of ``prev``'s op: a depth slice (its own weight DMA, the OFM
+    channels after ``prev``'s, a convolution's same IFM) or, between another op's parts, a
+    cascade's next stripe (the OFM rows below ``prev``'s)."""
+    a, b = prev.op.ofm, part.op.ofm
+    if _beside(a, b):
+        same_ifm = not isinstance(part.op, ConvOp) or part.op.ifm.bases == prev.op.ifm.bases
+        return bool(part.weight_dmas) and same_ifm and (b.height, b.width) == (a.height, a.width)
+    below = b.bases[0] == a.bases[0] + a.height * a.strides[1]
+    return interleaved and below and (b.width, b.depth) == (a.width, a.depth)
 
 
 def group_parts(program: Operation) -> list[CostedOp | DmaOp]:
@@ -121,7 +125,7 @@ def group_parts(program: Operation) -> list[CostedOp | DmaOp]:
             continue
         part, key = parts[id(op)], _signature(op)
         current = open_ops.get(key)
-        if current is not None and _continues(current.parts[-1].op, op):
+        if current is not None and _continues(current.parts[-1], part, found[-1] is not current):
             current.interleaved = current.interleaved or found[-1] is not current
             current.parts.append(part)
             continue
@@ -166,8 +170,29 @@ def _ifm_extent(out: int, stride: int, area: int, before: int, after: int, upsca
     return max(1, -(-((out - 1) * stride + area - before - after) // upscale))
 
 
+def _whole(fm: FeatureMapAttr, shape: Shape4) -> Shape4 | None:
+    """The tensor the strides say ``shape`` is a window of (a channel or column slice, a part of a
+    concatenation), at ``shape``'s height; None when it is the whole tensor as far as they tell."""
+    element = ELEMENT_BITS[fm.dtype] // 8
+    stride_x, stride_y, stride_c = fm.strides
+    if fm.layout == "NHCWB16":
+        width = stride_c // (16 * element) if stride_c else 0
+        depth = stride_y // stride_c * 16 if stride_c else 0
+        fits = depth >= shape.depth or depth == round_up(shape.depth, 16)
+    else:
+        depth = stride_x // element
+        width = stride_y // stride_x if stride_x else 0
+        fits = depth >= shape.depth
+    whole = Shape4(1, shape.height, width, max(depth, shape.depth))
+    if not fits or width < shape.width or whole == shape or (
+            fm.layout == "NHCWB16" and whole.depth == round_up(shape.depth, 16) and width == shape.width):
+        return None
+    return whole
+
+
 def _tensor(fm: FeatureMapAttr, shape: Shape4, target: Target) -> TensorDesc:
-    return TensorDesc(shape, ELEMENT_BITS[fm.dtype], TensorFormat(fm.layout), region_area(fm.region, target))
+    return TensorDesc(shape, ELEMENT_BITS[fm.dtype], TensorFormat(fm.layout), region_area(fm.region, target),
+                      _whole(fm, shape))
 
 
 def _beside(prev: FeatureMapAttr, fm: FeatureMapAttr) -> bool:
