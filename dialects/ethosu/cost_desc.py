@@ -66,6 +66,8 @@ class CostedOp:
     parts: list[Part]
     interleaved: bool = False
     """Its parts alternate with another op's (a cascade's stripes)."""
+    sliced: bool = False
+    """Its parts are depth slices (each with its weight stream), not stripes of rows."""
 
     @property
     def first(self) -> BlockOp:
@@ -85,16 +87,42 @@ def _signature(op: BlockOp) -> tuple:
             op.kernel.dilation), op.activation, op.block, fm(op.ifm), fm(op.ofm), fm(ifm2), op.upscale)
 
 
-def _continues(prev: Part, part: Part, interleaved: bool) -> bool:
-    """``part`` is the next piece of ``prev``'s op: a depth slice (its own weight DMA, the OFM
-    channels after ``prev``'s, a convolution's same IFM) or, between another op's parts, a
-    cascade's next stripe (the OFM rows below ``prev``'s)."""
-    a, b = prev.op.ofm, part.op.ofm
-    if _beside(a, b):
-        same_ifm = not isinstance(part.op, ConvOp) or part.op.ifm.bases == prev.op.ifm.bases
-        return bool(part.weight_dmas) and same_ifm and (b.height, b.width) == (a.height, a.width)
-    below = b.bases[0] == a.bases[0] + a.height * a.strides[1]
-    return interleaved and below and (b.width, b.depth) == (a.width, a.depth)
+def _continues(costed: CostedOp, part: Part, interleaved: bool) -> str | None:
+    """``part`` is the next piece of ``costed``: a depth slice (its own weight DMA, the OFM
+    channels after the last part's, a convolution's same IFM) or, between another op's parts, a
+    cascade's next stripe: the OFM rows below the last part's, or back where the first stripe went
+    (a rolling buffer wrapping) while reading another IFM window than the first stripe did (an op
+    run again on the same buffers reads the same window). Says which ("slice", "stripe") or None."""
+    a, b = costed.parts[-1].op.ofm, part.op.ofm
+    if _beside(a, b) and part.weight_dmas and (b.height, b.width) == (a.height, a.width):
+        if not isinstance(part.op, ConvOp) or part.op.ifm.bases == costed.parts[-1].op.ifm.bases:
+            return "slice"
+    if (b.width, b.depth) != (a.width, a.depth) or costed.sliced:
+        return None
+    first = costed.first
+    if b.bases[0] == a.bases[0] + a.height * a.strides[1]:
+        stripe = interleaved or _reads_on(costed.parts[-1].op, part.op)
+    else:
+        stripe = interleaved and b.bases[0] == first.ofm.bases[0] and _window(part.op) != _window(first)
+    return "stripe" if stripe else None
+
+
+def _reads_on(prev: BlockOp, op: BlockOp) -> bool:
+    """``op`` reads the IFM rows right after the ones ``prev`` finished with: the next stripe of
+    the same op, run back to back (as a cascade's first op fills its buffer)."""
+    if op.ifm.region != prev.ifm.region or op.ifm.strides != prev.ifm.strides:
+        return False
+    stride, top, top_next = 1, 0, 0
+    if op.attr("kernel"):
+        stride, top, top_next = op.kernel.stride[0], prev.kernel.padding[0], op.kernel.padding[0]
+    rows = prev.ofm.height * stride - top + top_next
+    up = 1 if op.upscale == "none" else 2
+    return rows % up == 0 and op.ifm.bases[0] - prev.ifm.bases[0] == rows // up * prev.ifm.strides[1]
+
+
+def _window(op: BlockOp) -> tuple:
+    """Where an operation reads its IFM: its tiles' bases and sizes and its padding."""
+    return (tuple(op.ifm.bases), tuple(op.ifm.tiles), tuple(op.kernel.padding) if op.attr("kernel") else ())
 
 
 def group_parts(program: Operation) -> list[CostedOp | DmaOp]:
@@ -118,6 +146,7 @@ def group_parts(program: Operation) -> list[CostedOp | DmaOp]:
             copies[id(op)] = op
     found: list[CostedOp | DmaOp] = []
     open_ops: dict[tuple, CostedOp] = {}
+    last: CostedOp | None = None  # the op the previous operation was a part of
     for op in ops:
         if id(op) in copies:
             found.append(op)  # type: ignore[arg-type]
@@ -125,12 +154,15 @@ def group_parts(program: Operation) -> list[CostedOp | DmaOp]:
             continue
         part, key = parts[id(op)], _signature(op)
         current = open_ops.get(key)
-        if current is not None and _continues(current.parts[-1], part, found[-1] is not current):
-            current.interleaved = current.interleaved or found[-1] is not current
+        joins = _continues(current, part, last is not current) if current is not None else None
+        if current is not None and joins is not None:
+            current.interleaved = current.interleaved or last is not current
+            current.sliced = joins == "slice"
             current.parts.append(part)
-            continue
-        open_ops[key] = CostedOp([part])
-        found.append(open_ops[key])
+        else:
+            current = open_ops[key] = CostedOp([part])
+            found.append(current)
+        last = current
     return found
 
 
@@ -205,7 +237,7 @@ def _beside(prev: FeatureMapAttr, fm: FeatureMapAttr) -> bool:
 def _ofm_extent(costed: CostedOp) -> tuple[int, int]:
     """The OFM height and depth of all parts together: depth slices add channels, stripes rows."""
     parts = [p.op.ofm for p in costed.parts]
-    if len(parts) > 1 and _beside(parts[0], parts[1]):
+    if costed.sliced:
         return parts[0].height, sum(fm.depth for fm in parts)
     return sum(fm.height for fm in parts), parts[0].depth
 
@@ -262,7 +294,8 @@ def describe(costed: CostedOp, target: Target, encoded_bytes: int | None = None,
     else:
         kind, raw = OpKind.CONV2D, kernel.elements_wh() * ifm_depth * depth
     if encoded_bytes is None:
-        encoded_bytes = sum(_stream_bytes(p.op) for p in costed.parts)
+        # (depth slices read a stream each, stripes all the same one)
+        encoded_bytes = sum(_stream_bytes(p.op) for p in costed.parts) if costed.sliced else _stream_bytes(op)
     area = weights_area if weights_area is not None else region_area(op.weights.region, target)
     weights = WeightsDesc(encoded_bytes, raw, area)
     return NpuOpDesc(kind, ifm, ofm, kernel=kernel, weights=weights, padding=padding, **common)
