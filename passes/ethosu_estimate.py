@@ -96,9 +96,10 @@ class EthosuEstimate(Pass):
 
     def _estimate_program(self, program: ProgramOp, target: Target, totals: list[CostAttr],
                           ctx: PassContext) -> None:
-        """Cost the program's scheduled ops in stream order, chaining the DMA slack."""
+        """Cost the program's scheduled ops in stream order, chaining the DMA slack; a remark
+        says how its operations were grouped and what they cost."""
         perf = perf_target(target)
-        slack = 0.0
+        slack, ops, parts, cycles = 0.0, 0, 0, 0.0
         for item in group_parts(program):
             if isinstance(item, DmaOp):
                 cost = estimate_op(perf, dma_desc(item, target), None, None, slack if self.chain_slack else 0.0)
@@ -110,10 +111,14 @@ class EthosuEstimate(Pass):
                     continue
                 attr, slack = measured
                 anchor = item.first
-                ctx.stat("ops")
-                ctx.stat("parts", len(item.parts))
+                ops, parts = ops + 1, parts + len(item.parts)
             ctx.rewriter.set_attr(anchor, COST_ATTR, attr)
             totals.append(attr)
+            cycles += attr.cycle("total")
+        ctx.stat("ops", ops)
+        ctx.stat("parts", parts)
+        ctx.remark(f"{_count(parts, 'NPU operation')} costed as {_count(ops, 'scheduled op')} on "
+                   f"{target.accelerator.name}: {cycles:,.0f} cycles", program)
 
     def _estimate_op(self, costed: CostedOp, target: Target, perf: PerfTarget, prev_slack: float,
                      ctx: PassContext) -> tuple[CostAttr, float] | None:
@@ -153,6 +158,10 @@ class EthosuEstimate(Pass):
         encoded = desc.weights.encoded_bytes if desc.weights is not None else 0
         raw = desc.weights.raw_elements if desc.weights is not None else 0
         return CostAttr.of(cost, encoded, tuple(stored), raw), slack
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def _as_planned(desc: NpuOpDesc, target: Target) -> NpuOpDesc:
