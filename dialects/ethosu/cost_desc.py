@@ -89,13 +89,14 @@ def _signature(op: BlockOp) -> tuple:
 
 def _continues(costed: CostedOp, part: Part, interleaved: bool) -> str | None:
     """``part`` is the next piece of ``costed``: a depth slice (its own weight DMA, the OFM
-    channels after the last part's, a convolution's same IFM) or, between another op's parts, a
+    channels after the last part's, a convolution's same IFM, another op's next IFM channels) or, between another op's parts, a
     cascade's next stripe: the OFM rows below the last part's, or back where the first stripe went
     (a rolling buffer wrapping) while reading another IFM window than the first stripe did (an op
     run again on the same buffers reads the same window). Says which ("slice", "stripe") or None."""
     a, b = costed.parts[-1].op.ofm, part.op.ofm
     if _beside(a, b) and part.weight_dmas and (b.height, b.width) == (a.height, a.width):
-        if not isinstance(part.op, ConvOp) or part.op.ifm.bases == costed.parts[-1].op.ifm.bases:
+        prev_ifm, ifm = costed.parts[-1].op.ifm, part.op.ifm
+        if ifm.bases == prev_ifm.bases if isinstance(part.op, ConvOp) else _beside(prev_ifm, ifm):
             return "slice"
     if (b.width, b.depth) != (a.width, a.depth) or costed.sliced:
         return None
