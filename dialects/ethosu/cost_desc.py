@@ -90,7 +90,8 @@ def _signature(op: BlockOp) -> tuple:
 def _continues(costed: CostedOp, part: Part, interleaved: bool) -> str | None:
     """``part`` is the next piece of ``costed``: a depth slice (its own weight DMA, the OFM
     channels after the last part's, a convolution's same IFM, another op's next IFM channels) or, between another op's parts, a
-    cascade's next stripe: the OFM rows below the last part's, or back where the first stripe went
+    cascade's next stripe: the OFM rows below the last part's (reading the IFM rows after its
+    window, or on in a rolling buffer), or back where the first stripe went
     (a rolling buffer wrapping) while reading another IFM window than the first stripe did (an op
     run again on the same buffers reads the same window). Says which ("slice", "stripe") or None."""
     a, b = costed.parts[-1].op.ofm, part.op.ofm
@@ -101,11 +102,28 @@ def _continues(costed: CostedOp, part: Part, interleaved: bool) -> str | None:
     if (b.width, b.depth) != (a.width, a.depth) or costed.sliced:
         return None
     first = costed.first
+    prev = costed.parts[-1].op
+    if _reads_output_of(part.op, prev) or _reads_output_of(part.op, part.op):
+        return None  # (a stripe never reads what its op wrote, nor works in place: ops of a chain)
     if b.bases[0] == a.bases[0] + a.height * a.strides[1]:
-        stripe = interleaved or _reads_on(costed.parts[-1].op, part.op)
+        stripe = _reads_on(prev, part.op) or (interleaved and _in_rolling_buffer(costed, part.op))
     else:
         stripe = interleaved and b.bases[0] == first.ofm.bases[0] and _window(part.op) != _window(first)
     return "stripe" if stripe else None
+
+
+def _reads_output_of(op: BlockOp, prev: BlockOp) -> bool:
+    """``op`` reads an input where ``prev`` wrote its OFM."""
+    inputs = [op.ifm, op.ifm2 if isinstance(op, ElementwiseOp) else None]
+    return any(fm is not None and fm.region == prev.ofm.region and fm.bases is not None
+               and fm.bases[0] == prev.ofm.bases[0] for fm in inputs)
+
+
+def _in_rolling_buffer(costed: CostedOp, op: BlockOp) -> bool:
+    """``op`` reads its IFM rows from a rolling buffer the stripes of ``costed`` go round: across
+    its end (a third tile, here or in the last stripe) or back at a window an earlier stripe read."""
+    prev = costed.parts[-1].op.ifm
+    return bool(op.ifm.bases[2] or prev.bases[2]) or op.ifm.bases[0] in {p.op.ifm.bases[0] for p in costed.parts}
 
 
 def _reads_on(prev: BlockOp, op: BlockOp) -> bool:
@@ -276,8 +294,6 @@ def describe(costed: CostedOp, target: Target, encoded_bytes: int | None = None,
                             1 if scalar or "c" in axes else depth)
         ifm2 = TensorDesc(ifm2_shape, ELEMENT_BITS[op.ifm2.dtype], TensorFormat(op.ifm2.layout),
                           region_area(op.ifm2.region, target) if op.ifm2.region is not None else ofm.memory)
-        if op.reversed_operands:
-            ifm, ifm2 = ifm2, ifm
         return NpuOpDesc(OpKind.ELEMENTWISE_BINARY, ifm, ofm, ifm2, elementwise=operator, ifm2_scalar=scalar,
                          **common)
     reduces = isinstance(op, PoolOp) and op.mode == "reduce_sum"  # (sums the IFM's channels)
