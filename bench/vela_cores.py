@@ -181,8 +181,9 @@ def render(rows: dict[tuple[str, str], dict[str, Compiled]]) -> str:
     pairs = list(rows.values())
     theirs = sum(c["default"].vela_cycles < c["legacy"].vela_cycles for c in pairs)
     ours = sum(c["default"].our_cycles < c["legacy"].our_cycles for c in pairs)
-    lines += ["", f"By its own figures the default core is faster on {theirs} of {len(pairs)} model-configs; costed in our",
-              f"model, on {ours}: where they disagree, the gain Vela reports comes from its own cost model, not from choices ours credits."]
+    lines += ["", f"By its own figures the default core is faster on {theirs} of {len(pairs)} model-configs; costed in "
+                  f"our model, on {ours}:", "where they disagree, the gain Vela reports comes from its own cost model, "
+                  "not from choices ours credits."]
     lines += ["", "## What the default core chose otherwise", "",
               "Ops are matched by kind and OFM shape in stream order; a matched pair is put down to the first of",
               "the IFM shape or kernel (a lowering), cascading, weight streaming and block that differs; ops",
