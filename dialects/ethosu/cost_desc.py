@@ -11,7 +11,7 @@ from npu_opt.dialects.ethosu.ops_stream import DmaOp
 from npu_opt.hardware.accelerators import AcceleratorConfig
 from npu_opt.hardware.perf.block_config import BlockConfig, check_block_config
 from npu_opt.hardware.perf.op_desc import (
-    SHRAM, Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc,
+    Kernel, NpuOpDesc, OpKind, Resampling, TensorDesc, TensorFormat, WeightsDesc,
 )
 from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.hardware.target import Target
@@ -23,7 +23,6 @@ TYPE_RANGES = {"uint8": (0, 255), "int8": (-128, 127), "uint16": (0, 65535), "in
 POOL_KINDS = {"max": OpKind.MAX_POOL, "average": OpKind.AVG_POOL, "reduce_sum": OpKind.REDUCE_SUM}
 ELEMENTWISE_NAMES = {"lrelu": "leaky_relu"}
 """Elementwise modes whose cost-model operator is spelt otherwise."""
-ACC_BITS = {"int32": 32, "int40": 40, "fp_s5_10": 16}
 PRODUCTS = {0: "ethos-u55", 1: "ethos-u65"}
 READ_ONLY_REGION, SCRATCH_REGION, FAST_SCRATCH_REGION = 0, 1, 2
 """Vela's base-pointer regions: permanent storage, the tensor arena and the fast scratch."""
@@ -83,17 +82,17 @@ def _signature(op: BlockOp) -> tuple:
     def fm(attr: FeatureMapAttr | None) -> tuple | None:
         return None if attr is None else (attr.dtype, attr.layout, attr.region, attr.strides)
     ifm2 = op.ifm2 if isinstance(op, ElementwiseOp) else None
-    return (type(op).__name__, getattr(op, "mode", None), op.attr("kernel") and (op.kernel.size, op.kernel.stride,
-            op.kernel.dilation), op.activation, op.block, fm(op.ifm), fm(op.ofm), fm(ifm2), op.upscale)
+    kernel = (op.kernel.size, op.kernel.stride, op.kernel.dilation) if op.attr("kernel") else None
+    return (type(op).__name__, getattr(op, "mode", None), kernel, op.activation, op.block, fm(op.ifm), fm(op.ofm),
+            fm(ifm2), op.upscale)
 
 
 def _continues(costed: CostedOp, part: Part, interleaved: bool) -> str | None:
-    """``part`` is the next piece of ``costed``: a depth slice (its own weight DMA, the OFM
-    channels after the last part's, a convolution's same IFM, another op's next IFM channels) or, between another op's parts, a
-    cascade's next stripe: the OFM rows below the last part's (reading the IFM rows after its
-    window, or on in a rolling buffer), or back where the first stripe went
-    (a rolling buffer wrapping) while reading another IFM window than the first stripe did (an op
-    run again on the same buffers reads the same window). Says which ("slice", "stripe") or None."""
+    """Whether ``part`` is the next piece of ``costed``, and which: a "slice" (its own weight DMA,
+    the OFM channels after the last part's, a convolution's same IFM or another op's next IFM
+    channels) or a "stripe" (the OFM rows below the last part's, reading on; or back where the
+    first stripe went, a rolling buffer wrapping, reading another IFM window than it did); None.
+    docs/command_stream_costing.md says why these rules."""
     a, b = costed.parts[-1].op.ofm, part.op.ofm
     if _beside(a, b) and part.weight_dmas and (b.height, b.width) == (a.height, a.width):
         prev_ifm, ifm = costed.parts[-1].op.ifm, part.op.ifm
@@ -272,7 +271,7 @@ def describe(costed: CostedOp, target: Target, encoded_bytes: int | None = None,
     height, depth = _ofm_extent(costed)
     ofm_shape = Shape4(1, height, op.ofm.width, depth)
     kernel = _kernel(op)
-    resampling = Resampling({"none": "none", "nearest": "nearest", "transpose": "transpose"}[op.upscale])
+    resampling = Resampling(op.upscale)  # (IFM_UPSCALE's names are the model's)
     up = resampling.upscale
     top, left = op.kernel.padding[0:2] if op.attr("kernel") else (0, 0)
     last = costed.parts[-1].op
@@ -340,9 +339,7 @@ def dma_desc(dma: DmaOp, target: Target) -> NpuOpDesc:
     destination's."""
     size = Shape4(1, 1, 1, max(1, int(dma.length)))
     source = region_area(dma.src.region, target)
-    destination = SHRAM if dma.dst.internal else region_area(dma.dst.region, target)
-    if destination == SHRAM:
-        destination = source
+    destination = source if dma.dst.internal else region_area(dma.dst.region, target)  # (SHRAM: LUTs, costed apart)
     return NpuOpDesc(OpKind.DMA, TensorDesc(size, memory=source), TensorDesc(size, memory=destination))
 
 
