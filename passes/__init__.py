@@ -18,6 +18,7 @@ PASS_MODULES: dict[str, tuple[str, ...]] = {
     "npu_legalize": ("npu-legalize",),
     "npu_order": ("npu-order",),
     "npu_perf": ("npu-select-block-config", "npu-estimate", "estimate"),
+    "ethosu_estimate": ("ethosu-estimate",),
     "npu_place": ("npu-format-nhcwb16", "npu-place-tensors"),
     "schedule.allocate": ("npu-allocate",),
     "schedule.buffer_weights": ("npu-buffer-weights",),

@@ -211,6 +211,8 @@ def _process_chunk(args: argparse.Namespace, chunk: Chunk, name: str, passes_: l
         if stats is not None:
             instrumentations.append(stats)
         stage = "verification and passes"
+        if not passes_ and reports is not None and compiled_model(module):
+            passes_ = parse_pipelines(["ethosu-estimate"])  # a compiled model's report: its streams costed
         progress = _progress(args, len(passes_))
         if progress is not None:
             instrumentations.append(progress)

@@ -15,7 +15,8 @@ from bench_loader import BENCH, load_bench_script
 EMPTY_CORPUS_RUNS = [("width_bands", "WIDTH_BANDS.md", []), ("budget_sweep", "BUDGET_SWEEP.md", []),
                      ("tflite_io", "TFLITE_IO.md", []), ("size_peak", "SIZE_PEAK.md", []),
                      ("summary_csv_fidelity", "SUMMARY_CSV_FIDELITY.md", []), ("codec_speed", "CODEC_SPEED.md", []),
-                     ("codegen", "CODEGEN.md", []), ("simulator", "SIMULATOR.md", [])]
+                     ("codegen", "CODEGEN.md", []), ("simulator", "SIMULATOR.md", []),
+                     ("vela_cores", "VELA_CORES.md", [])]
 """(bench, its committed result, extra arguments): benches run whole against an empty corpus."""
 
 
