@@ -75,7 +75,8 @@ def compiled(model: str, config: str, options: str = "optimise=Performance",
         return "error: no schedule fits"
     found = api.parse(text, f"{model}.mlir")
     try:
-        found.run(f"{CODEGEN_PIPELINE}{'{vela-metadata}' if vela_metadata else ''}")
+        found.run(CODEGEN_PIPELINE.replace("npu-outline", "npu-outline{vela-metadata}") if vela_metadata
+                  else CODEGEN_PIPELINE)
     except api.NpuOptError as err:
         return str(err)
     return export_tflite(found.module)
