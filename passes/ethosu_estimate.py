@@ -10,6 +10,8 @@ from npu_opt.dialects.ethosu.cost_desc import (
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp
 from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, TOTALS_ATTR, CostAttr
 from npu_opt.dialects.npu.target_attr import TARGET_ATTR, TargetAttr, target_of
+from npu_opt.dialects.tfl.ops_ethosu import EthosUOp
+from npu_opt.dialects.tfl.tflite.ethosu_ir import blob_bytes, payload_bytes
 from npu_opt.hardware.accelerators import accelerator
 from npu_opt.hardware.perf.arch import PerfTarget, perf_target
 from npu_opt.hardware.perf.dma import WeightStreaming
@@ -52,7 +54,11 @@ class EthosuEstimate(Pass):
                 continue
             self._estimate_program(program, target, totals, ctx)
             ctx.stat("programs")
-        ctx.rewriter.set_attr(module, TOTALS_ATTR, CostAttr.summed(totals))
+        summed = CostAttr.summed(totals)
+        compiled = [op for op in module.walk() if isinstance(op, EthosUOp)]
+        if compiled and given is not None:
+            summed = summed.replaced(stored=_constants_stored(compiled, given))
+        ctx.rewriter.set_attr(module, TOTALS_ATTR, summed)
 
     @staticmethod
     def _target_of_streams(module: Operation, programs: list[ProgramOp], ctx: PassContext) -> Target | None:
@@ -158,6 +164,15 @@ class EthosuEstimate(Pass):
         encoded = desc.weights.encoded_bytes if desc.weights is not None else 0
         raw = desc.weights.raw_elements if desc.weights is not None else 0
         return CostAttr.of(cost, encoded, tuple(stored), raw), slack
+
+
+def _constants_stored(compiled: list[Operation], target: Target) -> tuple[int, ...]:
+    """Per memory area, the bytes a compiled model keeps there for good: in its permanent
+    storage each distinct read-only tensor and each operator's command-stream payload, every one
+    rounded up to 16 bytes as Vela lays them out (what its summary counts as memory used)."""
+    blobs = {bytes(blob_bytes(op, "read_only")) for op in compiled}
+    total = sum(round_up(len(blob), 16) for blob in blobs) + sum(round_up(payload_bytes(op), 16) for op in compiled)
+    return tuple(total if area == target.permanent_storage_area else 0 for area in MEMORY_AREAS)
 
 
 def _count(number: int, noun: str) -> str:

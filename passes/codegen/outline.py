@@ -33,8 +33,9 @@ DESCRIPTION = "Compiled by npu-opt"
 """The model description of a compiled model."""
 VELA_VERSION = "5.2.0"
 """The Vela release npu-opt's output is compared with (its description and metadata, if asked)."""
-KEPT_MODULE_ATTRS = (TARGET_ATTR,)
-"""Module attributes of the schedule a compiled module keeps: the target (the raw export reads it)."""
+KEPT_MODULE_ATTRS = (TARGET_ATTR, USAGE_ATTR)
+"""Module attributes of the schedule a compiled module keeps: the target (the raw export reads it)
+and the memory each area's allocation spans (the scratch areas the operators declare)."""
 _U8 = IntegerType(8, "unsigned")
 
 

@@ -72,6 +72,13 @@ def command_words(op: Operation) -> np.ndarray:
     return np.frombuffer(blob_bytes(op, "command_stream"), dtype="<u4")
 
 
+def payload_bytes(op: Operation) -> int:
+    """Bytes of a tfl.ethos_u op's driver payload as the file holds it: the header for its CONFIG
+    and ID words, the CmdStream tag, then its command stream."""
+    header = PayloadHeader.for_npu(int_attr(op, "npu_config"), int_attr(op, "npu_id"))
+    return 4 * (len(header.words) + 1 + len(command_words(op)))
+
+
 def blob_bytes(op: Operation, key: str) -> memoryview:
     """The bytes of a dense or dense_resource attribute of a tfl.ethos_u op."""
     attr = op.attr(key)
