@@ -12,7 +12,6 @@ Vela is a tool here, never a dependency of the tests.
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import subprocess
@@ -21,38 +20,17 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # (tests/data: vela_cli)
-from vela_cli import find_vela, write_or_check  # noqa: E402
+from vela_cli import CONFIGS, find_vela, script_arguments, vela_tflite, write_or_check  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1]
-CONFIGS: dict[str, tuple[str, str, str]] = {
-    "u55-128": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
-    "u65-256": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
-}
-"""Config name -> (accelerator, system config, memory mode), as in tests/data/vela/compiled."""
 ELSEWHERE = ("conv", "branches", "cpu_middle", "two_outputs", "weight_stream")
 """Models whose outputs tests/data/vela/compiled already keeps."""
 FLAGS = ("--debug-force-legacy-core", "--optimise", "Performance")
 
 
-def compile_one(vela: str, model: str, config: str, work: Path) -> bytes | str:
-    """Vela's .tflite for one model and config, or the last line of its error."""
-    accel, system, mode = CONFIGS[config]
-    out = work / f"{model}-{config}"
-    done = subprocess.run([vela, *FLAGS, "--accelerator-config", accel, "--system-config", system,
-                           "--memory-mode", mode, "--output-dir", str(out), str(DATA / f"{model}.tflite")],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
-        return lines[-1] if lines else f"exit {done.returncode}"
-    return (out / f"{model}_vela.tflite").read_bytes()
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="compare with the committed files instead")
-    parser.add_argument("--vela", default="vela", help="the vela executable")
-    args = parser.parse_args(argv)
+def main() -> int:
+    args = script_arguments(__doc__)
     vela = find_vela(args.vela, "make_deployable.py")
     if vela is None:
         return 1
@@ -62,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="vela-deployable-") as tmp:
         for model in models:
             for config in CONFIGS:
-                found = compile_one(vela, model, config, Path(tmp))
+                found = vela_tflite(vela, FLAGS, config, DATA / f"{model}.tflite", Path(tmp))
                 if isinstance(found, str):
                     failed[f"{model}.{config}"] = found
                 else:
