@@ -5,7 +5,7 @@ writes them (``npu.cost`` per scheduled op, ``npu.cost_totals`` on the module), 
 from __future__ import annotations
 
 from npu_opt.dialects.ethosu.cost_desc import (
-    CostedOp, accelerator_name, block_config, describe, dma_desc, group_parts, region_area,
+    CostedOp, accelerator_name, block_config, describe, dma_desc, encoded_weight_bytes, group_parts, region_area,
 )
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp
 from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, TOTALS_ATTR, CostAttr
@@ -161,7 +161,7 @@ class EthosuEstimate(Pass):
         if desc.weights is not None:
             source = region_area((dmas[0].src.region if dmas else costed.first.weights.region), target)
             stored[MEMORY_AREAS.index(source)] = sum(int(d.length) for d in dmas) if dmas else desc.weights.encoded_bytes
-        encoded = desc.weights.encoded_bytes if desc.weights is not None else 0
+        encoded = encoded_weight_bytes(costed) if desc.weights is not None else 0
         raw = desc.weights.raw_elements if desc.weights is not None else 0
         return CostAttr.of(cost, encoded, tuple(stored), raw), slack
 

@@ -100,6 +100,11 @@ def vela_pass_counts(module: Operation) -> tuple[int, int]:
     from npu_opt.dialects.npu.perf.ir_attrs import COST_ATTR, CostAttr
     from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks, npu_runs, on_cpu
 
+    from npu_opt.dialects.tfl.ops_ethosu import EthosUOp
+
+    def costed_in(op: Operation) -> int:
+        return sum(isinstance(inner.attr(COST_ATTR), CostAttr) for inner in op.walk())
+
     cpu_side, npu_side = 1, 0
     for block in graph_blocks(module):
         try:
@@ -107,9 +112,11 @@ def vela_pass_counts(module: Operation) -> tuple[int, int]:
             order = execution_order(block)
         except ValueError:  # partly ordered: npu-order has not run to the end
             continue
+        # a compiled run is one tfl.ethos_u op, whose program's scheduled ops ethosu-estimate costed
         costed = [sum(isinstance(op.attr(COST_ATTR), CostAttr) for op in run) for run in runs]
+        costed += [costed_in(op) for op in order if isinstance(op, EthosUOp)]
         runs = [count for count in costed if count]
-        cpu_side += len(runs) + sum(on_cpu(op) for op in order)
+        cpu_side += len(runs) + sum(on_cpu(op) and not isinstance(op, EthosUOp) for op in order)
         npu_side += sum(1 + count for count in runs)
     return cpu_side + npu_side, cpu_side
 

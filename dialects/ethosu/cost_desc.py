@@ -317,13 +317,19 @@ def describe(costed: CostedOp, target: Target, encoded_bytes: int | None = None,
     return NpuOpDesc(kind, ifm, ofm, kernel=kernel, weights=weights, padding=padding, **common)
 
 
-def _stream_bytes(op: BlockOp) -> int:
-    """Weight and scale bytes an operation reads (both cores')."""
+def _stream_bytes(op: BlockOp, names: tuple[str, ...] = ("weights", "scales")) -> int:
+    """Weight and scale bytes an operation reads (both cores'; ``names``: which streams)."""
     total = 0
-    for name in ("weights", "scales"):
+    for name in names:
         stream = getattr(op, name)
         total += stream.length + (stream.length1 or 0)
     return total
+
+
+def encoded_weight_bytes(costed: CostedOp) -> int:
+    """The compressed weights an op reads, without their scale records (Vela's encoded weights)."""
+    parts = [p.op for p in costed.parts] if costed.sliced else [costed.first]
+    return sum(_stream_bytes(op, ("weights",)) for op in parts if op.weights is not None)
 
 
 def block_config(op: BlockOp, desc: NpuOpDesc, accel: AcceleratorConfig) -> BlockConfig | None:
@@ -343,5 +349,5 @@ def dma_desc(dma: DmaOp, target: Target) -> NpuOpDesc:
     return NpuOpDesc(OpKind.DMA, TensorDesc(size, memory=source), TensorDesc(size, memory=destination))
 
 
-__all__ = ["CostedOp", "Part", "accelerator_name", "block_config", "describe", "dma_desc", "group_parts",
-           "region_area"]
+__all__ = ["CostedOp", "Part", "accelerator_name", "block_config", "describe", "dma_desc", "encoded_weight_bytes",
+           "group_parts", "region_area"]
