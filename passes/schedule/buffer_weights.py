@@ -320,7 +320,8 @@ class BufferWeights(Pass):
         ctx.stat("double" if double else "single")
         if prefetch:
             ctx.stat("prefetch")
-        return prefetch, buffers[-1]
+        # the buffer the last slice reads: slices alternate between the buffers from the first
+        return prefetch, buffers[(len(encoded.depth_slices) - 2) % len(buffers)]
 
     @staticmethod
     def _read_in_place(step: _Step, decision: BufferingDecision, limit: int, perf_area: str,
