@@ -46,6 +46,7 @@ TARGETS = {
 RUNS = [
     ("weight_stream", "shared", "schedule{optimise=Performance prefetch-overlap=true}"),
     ("weight_stream", "shared", "schedule{optimise=Size}"),
+    ("kernels", "shared", "schedule{optimise=Performance prefetch-overlap=true}"),  # a prefetch taken back
     ("branches", "dedicated", "schedule{sram-budget=100000000}"),
     ("cpu_middle", "shared", "schedule"),
     ("elementwise", "shared", "schedule"),
