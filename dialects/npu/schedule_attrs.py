@@ -114,6 +114,9 @@ class CascadeAttr(AttrDef):
     NAME = "npu.cascade"
     id = Param(COUNT, POSITIONAL, doc="the time index of the cascade's first op")
     rolling = Param(SHAPE, default=None, doc="the rolling buffer HxWxD")
+    staged = Param(COUNT, default=0, doc="bytes of the member's full-depth weight buffer that stripe growth "
+                                         "staged (Vela's sub-schedule buffering): they count in the cascade's "
+                                         "memory, and the member keeps that buffer (0: none staged)")
 
 
 def _knob(type: Any, syntax: str, default: Any, phrase: Any, reader: str, doc: str, **more: Any) -> Param:

@@ -156,7 +156,8 @@ def propose_weight_buffering(perf: PerfTarget, desc: NpuOpDesc, block: BlockConf
     buffer_size = min(encoded.total_bytes, encoded.max_range_bytes)
     if buffer_size > buffer_limit:
         in_place = derived(desc, weights=derived(weights, encoded_bytes=full.total_bytes, buffered=False))
-        return BufferingDecision(full, None, own, in_place, buffer_size)
+        # the slack stays the slicing's tail: Vela keeps the cycles of the slicing it tried
+        return BufferingDecision(full, None, slack, in_place, buffer_size)
     double = encoded.double_buffer_size <= buffer_limit and buffer_size < encoded.total_bytes
     streaming = WeightStreaming(weights.memory, perf.fast_storage, encoded.total_bytes,
                                 0 if cascaded else full.total_bytes, encoded.first_slice_bytes, double, slack)

@@ -4,6 +4,7 @@ in schedule order by Vela's weight-buffering policy.
 Design notes: docs/scheduler_design.md, section npu-buffer-weights (buffer_weights)."""
 from __future__ import annotations
 
+import math
 from typing import Literal, NamedTuple
 
 from npu_opt.dialects.npu.ops_memory import DmaOp
@@ -43,6 +44,8 @@ class _Step(NamedTuple):
     limit: int
     """Fast-storage bytes free for this op's buffers: the limit less the bytes of other storage
     (feature maps, rolling buffers; not weight buffers) live while its buffer would be."""
+    staged: int = 0
+    """Bytes of the full-depth buffer stripe growth staged for this cascade member (it keeps it)."""
 
 
 class _Choice(NamedTuple):
@@ -88,6 +91,27 @@ class _Snapshot:
         if isinstance(cascade, CascadeAttr):
             end = max(end, self.cascade_end.get(cascade.id, end))
         return self.limit - max(self.usage[start:end + 1], default=0)
+
+
+def _with_staged(steps: list[_Step]) -> list[_Step]:
+    """The steps with the buffers stripe growth staged for cascade members (``npu.cascade``'s
+    ``staged``): each member keeps its own, and all of them count in the memory of every member
+    of their cascade, as they are in Vela's memory snapshot at the cascade's time."""
+    total: dict[int, int] = {}
+    for step in steps:
+        cascade = step.op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr) and cascade.staged:
+            total[cascade.id] = total.get(cascade.id, 0) + cascade.staged
+    if not total:
+        return steps
+    out = []
+    for step in steps:
+        cascade = step.op.attr(CASCADE_ATTR)
+        if isinstance(cascade, CascadeAttr) and cascade.id in total:
+            step = step._replace(limit=step.limit - total[cascade.id],
+                                 staged=cascade.staged if step.dma is not None else 0)
+        out.append(step)
+    return out
 
 
 def _why_streamed(step: _Step, perf: PerfTarget, decision: BufferingDecision, prev_slack: float,
@@ -230,6 +254,8 @@ class BufferWeights(Pass):
         leaves (its free bytes less its own last buffer: Vela's slack memory). With
         ``together`` (a limit to fill) a cascade member's buffers get the limit less those
         given to the members before it too, as all of them are live until the cascade ends."""
+        if not together:
+            steps = _with_staged(steps)
         known = self._encode_ahead(steps, perf, ctx) if self.encode_weights else {}
         held: dict[int, int] = {}  # (with a limit to fill) bytes of buffers given to each cascade's members
         whole: dict[int, int] = {}  # (otherwise) full-depth weight bytes of each cascade's members so far
@@ -247,6 +273,8 @@ class BufferWeights(Pass):
             used = 0
             if step.dma is not None and choice.decision is not None:
                 prefetch, used = self._apply(step, choice.decision, prev_room, ctx)
+                if step.staged and used > step.limit:
+                    used = 0  # a kept buffer that does not fit takes nothing from the room Vela counts
                 if together and isinstance(cascade, CascadeAttr) and choice.decision.streaming is not None:
                     held[cascade.id] = beside + sum(step.dma.attr(STREAM_ATTR).buffers)
                 elif not together and isinstance(cascade, CascadeAttr):
@@ -268,8 +296,8 @@ class BufferWeights(Pass):
         planned = with_weights(step.planned, encode((0, depth)).total_bytes)
         if step.dma is None:  # read in place: the whole OFM's compute is the slack
             return _Choice(None, buffered_cycles(perf, planned, step.block)(depth))
-        decision = propose_weight_buffering(perf, planned, step.block, encode, prev_slack, max(step.limit, 0),
-                                            step.cascaded)
+        limit = math.inf if step.staged else max(step.limit, 0)  # a staged buffer is kept whatever fits
+        decision = propose_weight_buffering(perf, planned, step.block, encode, prev_slack, limit, step.cascaded)
         return _Choice(decision, decision.slack_cycles)
 
     def _apply(self, step: _Step, decision: BufferingDecision, prev_room: int | None,
@@ -292,7 +320,8 @@ class BufferWeights(Pass):
         ctx.stat("double" if double else "single")
         if prefetch:
             ctx.stat("prefetch")
-        return prefetch, buffers[-1]
+        # the buffer the last slice reads: slices alternate between the buffers from the first
+        return prefetch, buffers[(len(encoded.depth_slices) - 2) % len(buffers)]
 
     @staticmethod
     def _read_in_place(step: _Step, decision: BufferingDecision, limit: int, perf_area: str,

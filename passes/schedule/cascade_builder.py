@@ -113,6 +113,9 @@ class Cascade:
     rolling: dict[int, Shape4]
     mem_usage: int
     concats: dict[int, Shape4] = field(default_factory=dict)
+    staged: dict[int, int] = field(default_factory=dict)
+    """Per member, the bytes of the full-depth weight buffer stripe growth staged for it (set
+    when a grown proposal replaced the MIN cascade, as Vela's sub-schedule does)."""
 
     @property
     def start(self) -> int:

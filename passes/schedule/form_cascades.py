@@ -224,6 +224,9 @@ class FormCascades(Pass):
                 cascades.append(cascade)
             else:
                 cascades.extend(grown.cascades)
+                # Vela's sub-schedule replaces the MIN cascade: its members keep their staged buffers
+                for formed in grown.cascades:
+                    formed.staged = weights(dict(formed.stripes))
                 for index in cascade.members[:-1]:
                     stops.pop(index, None)
                 # the chain still ends where the MIN build ended it, for the MIN build's reason
@@ -373,7 +376,8 @@ class FormCascades(Pass):
             ctx.rewriter.set_attr(op, STRIPE_ATTR, StripeAttr((height, stripe.width, stripe.depth)))
             rolling = cascade.rolling.get(index)
             ctx.rewriter.set_attr(op, CASCADE_ATTR, CascadeAttr(
-                cascade_id, None if rolling is None else (rolling.height, rolling.width, rolling.depth)))
+                cascade_id, None if rolling is None else (rolling.height, rolling.width, rolling.depth),
+                cascade.staged.get(index, 0)))
         written = [ops[i] for i in cascade.members]
         for reader, shape in cascade.concats.items():
             concat = concat_read_by(ops[reader])

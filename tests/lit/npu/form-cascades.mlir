@@ -194,7 +194,7 @@ module attributes {npu.target = #npu.target<"ethos-u55-128", system_config = "Et
 // so whole anyway) in 8000 bytes of dedicated SRAM. Without cascade joins the add is not
 // cascadable and the chain stops at the project conv.
 // CHECK-LABEL: func.func @residual(
-// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.cascade = #npu.cascade<0>}
+// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.cascade = #npu.cascade<0, staged = 240>}
 // CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}{npu.time = 3 : i64} :
 // REMARK: remark: cascading stops at 'c_project': its consumer 'd_join' cannot be cascaded: its second operand is a feature map (only a constant or scalar may be)
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000>} {
@@ -219,7 +219,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // pool after it, with a final stripe of 4 rows. The written npu.schedule keeps the flag.
 // CHECK: npu.policy = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>
 // CHECK-LABEL: func.func @residual_joined(
-// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
+// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16, staged = 240>}
 // CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 12x16x16>}
 // CHECK: "npu.max_pool"{{.*}}name = "e"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0>}
 // REMARK: remark: cascade of 4 ops from 'b_conv' to 'e': final stripe 4 rows, 7168 bytes of rolling buffers, 7968 bytes of fast storage
@@ -247,8 +247,8 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // CHECK: npu.policy = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_branches>
 // CHECK-LABEL: func.func @residual_branched(
 // CHECK: name = "a_in"{{.*}}npu.stripe = #npu.stripe<2x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
-// CHECK: name = "b_conv"{{.*}}npu.cascade = #npu.cascade<0, rolling = 4x16x16>}
-// CHECK: name = "c_project"{{.*}}npu.cascade = #npu.cascade<0, rolling = 4x16x16>}
+// CHECK: name = "b_conv"{{.*}}npu.cascade = #npu.cascade<0, rolling = 4x16x16, staged = 560>}
+// CHECK: name = "c_project"{{.*}}npu.cascade = #npu.cascade<0, rolling = 4x16x16, staged = 240>}
 // CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
 // CHECK: name = "e"{{.*}}npu.cascade = #npu.cascade<0>}
 // REMARK: remark: cascade of 5 ops from 'a_in' to 'e': final stripe 2 rows, 6144 bytes of rolling buffers, 6944 bytes of fast storage
@@ -276,7 +276,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // consumer): the chain stops before the add, which starts a cascade of its own with the pool
 // (both its operands are whole, written before it).
 // CHECK-LABEL: func.func @self_join(
-// CHECK: name = "c_project"}> {npu.time = 1 : i64, npu.stripe = #npu.stripe<{{.*}}>, npu.cascade = #npu.cascade<0>}
+// CHECK: name = "c_project"}> {npu.time = 1 : i64, npu.stripe = #npu.stripe<{{.*}}>, npu.cascade = #npu.cascade<0, staged = 240>}
 // CHECK: name = "d_join"{{.*}}npu.cascade = #npu.cascade<1, rolling =
 // REMARK: remark: cascading stops at 'c_project': it must write its whole OFM ('d_join' reads it 2 times)
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>} {
@@ -297,7 +297,7 @@ module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Et
 // write it): the chain runs through the second operand and the first is read whole; the same
 // cascade forms.
 // CHECK-LABEL: func.func @residual_skip_first(
-// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16>}
+// CHECK: "npu.conv2d"{{.*}}name = "c_project"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 8x16x16, staged = 240>}
 // CHECK: "npu.add"{{.*}}name = "d_join"{{.*}}npu.stripe = #npu.stripe<4x16x16>, npu.cascade = #npu.cascade<0, rolling = 12x16x16>}
 // CHECK: "npu.max_pool"{{.*}}name = "e"{{.*}}npu.cascade = #npu.cascade<0>}
 module attributes {npu.target = #npu.target<"ethos-u65-256", system_config = "Ethos_U65_High_End", memory_mode = "Dedicated_Sram_384KB">, npu.schedule = #npu.schedule<Performance, arena_cache_size = 393216, sram_target = 8000, cascade_joins>} {

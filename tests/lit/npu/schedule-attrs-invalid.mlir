@@ -31,7 +31,7 @@
 
 // -----
 
-// expected-error@+1 {{#npu.cascade: unknown field 'rows' (expected rolling)}}
+// expected-error@+1 {{#npu.cascade: unknown field 'rows' (expected rolling or staged)}}
 "foo.op"() {a = #npu.cascade<3, rows = 4>} : () -> ()
 
 // -----

@@ -50,17 +50,17 @@
 // and each of those replaces its point on the frontier.
 // REMARK-DAG: remark: candidate Performance with an SRAM target of 16 bytes: 38353 cycles, 0 bytes of SRAM (dominated)
 // REMARK-DAG: remark: candidate Performance with an SRAM target of 16 bytes, fastest block configs: 36894 cycles, 0 bytes of SRAM (on the frontier)
-// REMARK-DAG: remark: candidate Performance with an SRAM target of 4688 bytes, fastest block configs: 36423 cycles, 3072 bytes of SRAM (on the frontier)
-// REMARK-DAG: remark: candidate Performance with an SRAM target of 6640 bytes: 32816 cycles, 4784 bytes of SRAM (dominated)
-// REMARK-DAG: remark: candidate Performance with an SRAM target of 6640 bytes, fastest block configs: 31178 cycles, 4784 bytes of SRAM (on the frontier)
-// REMARK: remark: chose Performance with an SRAM target of 6640 bytes, cascade joins, fastest block configs: the fastest of {{[0-9]+}} schedules within the budget of 8000 bytes (29978 cycles, 5280 bytes)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 4688 bytes, fastest block configs: 35376 cycles, 4432 bytes of SRAM (on the frontier)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 6640 bytes: 32176 cycles, 5968 bytes of SRAM (dominated)
+// REMARK-DAG: remark: candidate Performance with an SRAM target of 6640 bytes, stripe heights by cost, fastest block configs: 33205 cycles, 4784 bytes of SRAM (on the frontier)
+// REMARK: remark: chose Performance with an SRAM target of 6640 bytes, cascade joins, fastest block configs: the fastest of {{[0-9]+}} schedules within the budget of 8000 bytes (29338 cycles, 5968 bytes)
 
 // CHECK-LABEL: module attributes
 // CHECK-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 6640, cascade_joins, fastest_blocks>
 // CHECK-SAME: npu.search = #npu.search<budget = 8000, chosen = 1, performance = [27913, 14496], size = [47856, 768], points = [
-// CHECK-SAME: [Performance, 16384, 27913, 14496], [Performance, 6640, 29978, 5280, cascade_joins, fastest_blocks], [Performance, 6640, 31178, 4784, fastest_blocks], [Performance, 4688, 36423, 3072, fastest_blocks], [Performance, 16, 36894, 0, fastest_blocks]]>
-// CHECK-SAME: npu.usage = #npu.usage<Dram = [13824, 13824], Sram = [5280, 5280]>
-// CHECK-SAME: npu.cost_totals = #npu.cost<total = 29978.467
+// CHECK-SAME: [Performance, 16384, 27913, 14496], [Performance, 6640, 29338, 5968, cascade_joins, fastest_blocks], [Performance, 6640, 33205, 4784, cost_growth, fastest_blocks], [Performance, 4688, 35376, 4432, fastest_blocks], [Performance, 16, 36894, 0, fastest_blocks]]>
+// CHECK-SAME: npu.usage = #npu.usage<Dram = [13824, 13824], Sram = [5968, 5968]>
+// CHECK-SAME: npu.cost_totals = #npu.cost<total = 29338.467
 
 // KNOBS-LABEL: module attributes
 // KNOBS-SAME: npu.schedule = #npu.schedule<Performance, arena_cache_size = 16384, sram_target = 6640, cascade_joins, fastest_blocks>

@@ -48,13 +48,13 @@ def test_small_frontier_svg_numbers_points_as_the_summary(tmp_path, capsys):
     assert main([str(ROOT / "tests" / "data" / "branches.tflite"), *BRANCHES, "-o", os.devnull, "--summary",
                  f"--pareto={out}"]) == 0
     summary = capsys.readouterr().out
-    assert "point 2: 29,978 cycles, 5,280 B" in summary and summary.count("<- chosen") == 1
+    assert "point 2: 29,338 cycles, 5,968 B" in summary and summary.count("<- chosen") == 1
     assert "<- chosen" in summary.split("point 2:")[1].split("\n")[0]
     texts = svg_texts(out)
     assert "chosen: point 2" in texts  # the legend names the chosen point by the summary's number
     assert [t for t in texts if t in {"1", "2", "3", "4", "5"}][-5:] == ["1", "2", "3", "4", "5"]  # point labels
     rows = [t.split() for t in texts if t.lstrip().startswith("2*")]
-    assert rows == [["2*", "29,978", "5,280", "Performance", "sram_target=6640", "cascade_joins", "fastest_blocks"]]
+    assert rows == [["2*", "29,338", "5,968", "Performance", "sram_target=6640", "cascade_joins", "fastest_blocks"]]
     # (the table row of the chosen point, its knobs as the CSV spells them)
     assert texts.count("budget 8,000 B (7.812 KiB)") == 2  # the dashed line's label and its legend entry
     assert "total cycles (k)" in texts and "SRAM used (KiB)" in texts

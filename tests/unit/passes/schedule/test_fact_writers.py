@@ -46,7 +46,7 @@ TARGETS = {
 RUNS = [
     ("weight_stream", "shared", "schedule{optimise=Performance prefetch-overlap=true}"),
     ("weight_stream", "shared", "schedule{optimise=Size}"),
-    ("int16", "shared", "schedule{optimise=Performance prefetch-overlap=true}"),  # (a prefetch dropped: npu.unhidden)
+    ("kernels", "shared", "schedule{optimise=Performance prefetch-overlap=true}"),  # a prefetch taken back
     ("branches", "dedicated", "schedule{sram-budget=100000000}"),
     ("cpu_middle", "shared", "schedule"),
     ("elementwise", "shared", "schedule"),
