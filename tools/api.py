@@ -70,6 +70,15 @@ def read_data(name: str, data: bytes, sources: SourceManager, allow_unregistered
     return read_module(name, text, allow_unregistered_dialect=allow_unregistered_dialect)
 
 
+def read_verified_ir(name: str, data: bytes, sources: SourceManager, engine: DiagnosticEngine,
+                     allow_unregistered_dialect: bool = False) -> "Operation | None":
+    """The verified module of MLIR text ``data`` from file ``name`` (what npu-translate's exports
+    read), or None after the verifier reported to ``engine``; UserError for text that does not parse."""
+    from npu_opt.ir.verifier import verify
+    module = read_data(name, data, sources, allow_unregistered_dialect, tflite=False)
+    return module if verify(module, engine) else None
+
+
 def target_request(target: str | None = None, *, config: Iterable[str] = (), system_config: str | None = None,
                    memory_mode: str | None = None, arena_cache_size: int | None = None) -> "TargetRequest":
     """The checked target options (as ``--target``, ``--config``, ...); raises UserError for a bad one."""

@@ -76,16 +76,15 @@ def encode_command_stream_main(args: argparse.Namespace) -> int:
     from npu_opt.dialects.ethosu.encode import encode_program
     from npu_opt.dialects.ethosu.ops_stream import ProgramOp
     from npu_opt.hardware.commands.words import bytes_from_words
-    from npu_opt.ir.verifier import verify
-    from npu_opt.tools.api import read_data
+    from npu_opt.tools.api import read_verified_ir
     from npu_opt.tools.output import read_input, write_binary
 
     sources = SourceManager()
     engine = DiagnosticEngine(sources)
     try:
         name, data = read_input(args.input)
-        module = read_data(name, data, sources, args.allow_unregistered_dialect, tflite=False)
-        if not verify(module, engine):
+        module = read_verified_ir(name, data, sources, engine, args.allow_unregistered_dialect)
+        if module is None:
             return 1
         programs = [op for op in module.walk() if isinstance(op, ProgramOp)]
         if len(programs) != 1:

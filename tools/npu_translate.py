@@ -21,19 +21,18 @@ def _mlir_to_dot(args: argparse.Namespace) -> int:
     import npu_opt.dialects  # noqa: F401
     from npu_opt.ir.dataflow import function_graph
     from npu_opt.ir.diagnostics import DiagnosticEngine, SourceManager, UserError
-    from npu_opt.tools.api import read_data
+    from npu_opt.tools.api import read_verified_ir
     from npu_opt.tools.output import read_input, write_output
 
     sources = SourceManager()
     engine = DiagnosticEngine(sources)
     try:
         name, data = read_input(args.input)
-        module = read_data(name, data, sources, args.allow_unregistered_dialect, tflite=False)
+        module = read_verified_ir(name, data, sources, engine, args.allow_unregistered_dialect)
     except UserError as err:
         engine.emit(err.diagnostic)
         return 1
-    from npu_opt.ir.verifier import verify
-    if not verify(module, engine):  # the graph is only defined for valid IR
+    if module is None:  # the graph is only defined for valid IR
         return 1
     lines = ["digraph dataflow {", "  node [shape=box];"]
     for func in module.walk():

@@ -43,7 +43,7 @@ def export_tflite_main(args: argparse.Namespace) -> int:
     """Parse and verify IR (or import a .tflite file) and write it as a TFLite flatbuffer."""
     import npu_opt.dialects  # noqa: F401 - registers dialects
     from npu_opt.ir.verifier import verify
-    from npu_opt.tools.api import read_data
+    from npu_opt.tools.api import read_verified_ir
     from npu_opt.tools.output import read_input, write_binary
     from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite, is_tflite
 
@@ -53,10 +53,12 @@ def export_tflite_main(args: argparse.Namespace) -> int:
         name, data = read_input(args.input)
         if is_tflite(data):
             module = import_tflite(data, name)
+            if not verify(module, engine):
+                return 1
         else:
-            module = read_data(name, data, sources, args.allow_unregistered_dialect, tflite=False)
-        if not verify(module, engine):
-            return 1
+            module = read_verified_ir(name, data, sources, engine, args.allow_unregistered_dialect)
+            if module is None:
+                return 1
         write_binary(args.output, export_tflite(module), "a binary .tflite file")
     except UserError as err:
         engine.emit(err.diagnostic)
@@ -73,8 +75,7 @@ def export_vela_raw_main(args: argparse.Namespace) -> int:
     from npu_opt.dialects.npu.target_attr import target_of
     from npu_opt.dialects.tfl.tflite import export_tflite, import_tflite, is_tflite
     from npu_opt.hardware.target import resolve_target
-    from npu_opt.ir.verifier import verify
-    from npu_opt.tools.api import read_data
+    from npu_opt.tools.api import read_verified_ir
     from npu_opt.tools.output import read_input, write_binary
     from npu_opt.tools.target_options import prepare_target
     from npu_opt.tools.vela_raw import DROPPED_WARNING, raw_output
@@ -89,8 +90,8 @@ def export_vela_raw_main(args: argparse.Namespace) -> int:
                                     request.arena_cache_size, request.config)
         name, data = read_input(args.input)
         if not is_tflite(data):
-            module = read_data(name, data, sources, args.allow_unregistered_dialect, tflite=False)
-            if not verify(module, engine):
+            module = read_verified_ir(name, data, sources, engine, args.allow_unregistered_dialect)
+            if module is None:
                 return 1
             target = target or target_of(module, required=False)
             data = export_tflite(module)
