@@ -32,39 +32,28 @@ def test_the_unedited_model_runs():
     _run_edited(CONV_IFM, CONV_IFM)
 
 
-def test_reading_bytes_nothing_wrote():
-    with pytest.raises(InterpretError, match=r"op 1 \(ethosu.conv2d\): the IFM reads byte 700 of region 1, "
-                                             r"which nothing wrote"):
-        _run_edited(CONV_IFM, CONV_IFM.replace("bases = [0,", "bases = [700,"))
+DMA_SRC = "src = #ethosu.mem<region = 0, address = 80>"
+WEIGHTS = "weights = #ethosu.stream<region = 1, base = 400, length = 288>"
+ACT = "activation = #ethosu.act<none, min = 3, max = 127>"
+EDITS = [  # (what is edited, into what, the error it must give)
+    (CONV_IFM, CONV_IFM.replace("bases = [0,", "bases = [700,"),
+     r"op 1 \(ethosu.conv2d\): the IFM reads byte 700 of region 1, which nothing wrote"),
+    (CONV_IFM, CONV_IFM.replace("bases = [0,", "bases = [900,"),
+     r"op 1 \(ethosu.conv2d\): the IFM address 1091 is outside region 1 \(size 944\)"),
+    (DMA_SRC, DMA_SRC.replace("region = 0", "region = 5"), r"op 0 \(ethosu.dma\): region 5 has no base pointer"),
+    (WEIGHTS, WEIGHTS.replace("288", "16"),
+     r"op 1 \(ethosu.conv2d\): the weight stream at region 1 address 400 \(length 16\): the weight stream ends "
+     r"at byte 16"),
+    (DMA_SRC, DMA_SRC.replace("80>", "80, stride_mode = d2>"),
+     r"op 0 \(ethosu.dma\): DMA stride mode d2/d1 is not modelled"),
+    (ACT, ACT.replace("none", "tanh"),
+     r"op 1 \(ethosu.conv2d\): the built-in 'tanh' activation is modelled for 16-bit OFMs only, not int8"),
+]
+"""Reading bytes nothing wrote, an address outside its region, a region without a base pointer,
+a weight stream read past its end, an operation it does not model, a built-in tanh of an 8-bit OFM."""
 
 
-def test_an_address_outside_its_region():
-    with pytest.raises(InterpretError, match=r"op 1 \(ethosu.conv2d\): the IFM address 1091 is outside region 1 "
-                                             r"\(size 944\)"):
-        _run_edited(CONV_IFM, CONV_IFM.replace("bases = [0,", "bases = [900,"))
-
-
-def test_a_region_without_base_pointer():
-    dma = "src = #ethosu.mem<region = 0, address = 80>"
-    with pytest.raises(InterpretError, match=r"op 0 \(ethosu.dma\): region 5 has no base pointer"):
-        _run_edited(dma, dma.replace("region = 0", "region = 5"))
-
-
-def test_a_weight_stream_read_past_its_end():
-    weights = "weights = #ethosu.stream<region = 1, base = 400, length = 288>"
-    with pytest.raises(InterpretError, match=r"op 1 \(ethosu.conv2d\): the weight stream at region 1 address 400 "
-                                             r"\(length 16\): the weight stream ends at byte 16"):
-        _run_edited(weights, weights.replace("288", "16"))
-
-
-def test_an_operation_it_does_not_model():
-    dma = "src = #ethosu.mem<region = 0, address = 80>"
-    with pytest.raises(InterpretError, match=r"op 0 \(ethosu.dma\): DMA stride mode d2/d1 is not modelled"):
-        _run_edited(dma, dma.replace("80>", "80, stride_mode = d2>"))
-
-
-def test_the_built_in_tanh_of_an_8_bit_ofm_is_refused():
-    act = "activation = #ethosu.act<none, min = 3, max = 127>"
-    with pytest.raises(InterpretError, match=r"op 1 \(ethosu.conv2d\): the built-in 'tanh' activation is modelled "
-                                             r"for 16-bit OFMs only, not int8"):
-        _run_edited(act, act.replace("none", "tanh"))
+@pytest.mark.parametrize(("old", "new", "error"), EDITS)
+def test_each_broken_command_is_one_error_naming_the_op(old: str, new: str, error: str):
+    with pytest.raises(InterpretError, match=error):
+        _run_edited(old, new)
