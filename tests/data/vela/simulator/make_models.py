@@ -16,14 +16,13 @@ Vela is a tool here, never a dependency of the tests.
 """
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # (tests/data: vela_cli)
-from vela_cli import find_vela  # noqa: E402
+from vela_cli import find_vela, script_arguments, write_or_check  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1]
@@ -83,35 +82,19 @@ def build(vela: str, model: str, config: str, legacy: bool, work: Path) -> bytes
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare with the committed files instead of writing")
-    args = parser.parse_args()
-    vela = find_vela("vela", "make_models.py")
+    args = script_arguments(__doc__)
+    vela = find_vela(args.vela, "make_models.py")
     if vela is None:
         return 1
-    differ = 0
     SOURCES.mkdir(exist_ok=True)
-    for model, channels in STRIDED_POOLS.items():
-        data, target = strided_pool(channels), SOURCES / f"{model}.tflite"
-        if args.check:
-            if not target.exists() or target.read_bytes() != data:
-                print(f"sources/{target.name}: differs from the generated model", file=sys.stderr)
-                differ += 1
-        else:
-            target.write_bytes(data)
+    outputs = {f"{SOURCES.name}/{model}.tflite": strided_pool(channels) for model, channels in STRIDED_POOLS.items()}
     with tempfile.TemporaryDirectory() as tmp:
         runs = [(model, config, True) for model, config in BUILDS]
         runs += [(model, config, False) for model, config in DEFAULT_CORE]
         for model, config, legacy in runs:
-            data = build(vela, model, config, legacy, Path(tmp))
-            target = HERE / f"{model}.{config}{'' if legacy else '.default'}.tflite"
-            if args.check:
-                if not target.exists() or target.read_bytes() != data:
-                    print(f"{target.name}: differs from Vela's output", file=sys.stderr)
-                    differ += 1
-            else:
-                target.write_bytes(data)
-    return 1 if differ else 0
+            outputs[f"{model}.{config}{'' if legacy else '.default'}.tflite"] = build(vela, model, config, legacy,
+                                                                                   Path(tmp))
+    return write_or_check(outputs, HERE, args.check)
 
 
 if __name__ == "__main__":
