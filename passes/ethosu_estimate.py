@@ -170,8 +170,9 @@ def _constants_stored(compiled: list[Operation], target: Target) -> tuple[int, .
     """Per memory area, the bytes a compiled model keeps there for good: in its permanent
     storage each distinct read-only tensor and each operator's command-stream payload, every one
     rounded up to 16 bytes as Vela lays them out (what its summary counts as memory used)."""
-    blobs = {bytes(blob_bytes(op, "read_only")) for op in compiled}
-    total = sum(round_up(len(blob), 16) for blob in blobs) + sum(round_up(payload_bytes(op), 16) for op in compiled)
+    read_only = {id(attr): op for op in compiled if (attr := op.attr("read_only")) is not None}  # (shared once)
+    total = sum(round_up(len(blob_bytes(op, "read_only")), 16) for op in read_only.values())
+    total += sum(round_up(payload_bytes(op), 16) for op in compiled)
     return tuple(total if area == target.permanent_storage_area else 0 for area in MEMORY_AREAS)
 
 
