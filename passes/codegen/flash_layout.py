@@ -13,7 +13,7 @@ from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.traits import ConstantLike
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, register_pass
-from npu_opt.passes.codegen.weight_bytes import LoweringError, weight_buffer_of
+from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffers
 
 ALIGNMENT = 16
 """Every range of the read-only data starts at a multiple of this many bytes."""
@@ -67,8 +67,12 @@ class FlashLayout(Pass):
     (a table lookup on its own has a scalar zero before its table), then each op's buffer; a buffer equal to one already
     placed takes the same offset. Every range is rounded up to 16 bytes."""
 
+    PRESERVES = (WeightBuffers,)
+    """It sets npu.flash alone: every weight buffer stays as encoded."""
+
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
+        encoded = ctx.analyses.get(WeightBuffers, module)
         end = 0
         placed: dict[bytes, int] = {}
         for _block, runs in runs_by_function(module, ctx):
@@ -76,7 +80,7 @@ class FlashLayout(Pass):
                 buffers = []
                 for op in run:
                     try:
-                        buffer = weight_buffer_of(op, target)
+                        buffer = encoded.of(op, target)
                     except LoweringError as err:
                         ctx.error(str(err), err.op)
                         return

@@ -30,6 +30,7 @@ from npu_opt.hardware.perf.op_desc import NpuOpDesc, TensorDesc, derived
 from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.hardware.target import Target
 from npu_opt.interpreters.npu.arith import rounding_of, scale, zero_point as zero_point_of
+from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
 from npu_opt.ir.pass_manager import PassContext
@@ -42,7 +43,7 @@ from npu_opt.passes.codegen.lookup_tables import LutPlacer
 from npu_opt.passes.codegen.read_only import constant_bytes
 from npu_opt.passes.codegen.pooling import average_pool_scaling, reduce_sum_scaling
 from npu_opt.passes.codegen.stripes import box_tiles, stripe_padding
-from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, weight_buffer_of, weight_stream_of
+from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, WeightBuffers, weight_stream_of
 
 FLASH_REGION = 0
 SCRATCH_REGION = 1
@@ -150,12 +151,12 @@ def _element_bytes(dtype: str) -> int:
 class _Lowering:
     """The lowering of one function's NPU runs on a target."""
 
-    def __init__(self, func: Operation, target: Target) -> None:
+    def __init__(self, func: Operation, target: Target, buffers: WeightBuffers) -> None:
         self.target = target
+        self.buffers = buffers
         args = func.attr(ARG_ALLOC_ATTR)
         self.arg_allocs = list(args.elements) if isinstance(args, ArrayAttr) else []
         self.luts = LutPlacer(target.accelerator)
-        self.buffers: dict[Operation, WeightBuffer | None] = {}
 
     def alloc_of(self, op: Operation, value: Value) -> AllocAttr:
         """The storage of ``value`` (through reshape views), refusing parts of concatenations."""
@@ -272,9 +273,7 @@ class _Lowering:
             raise LoweringError(op, "it has no npu.block (run the schedule first)")
         if stripe is not None:  # the SHRAM layout is chosen for the stripe's feature maps
             desc = _stripe_desc(desc, stripe)
-        if op not in self.buffers:  # (encoded once for all the op's stripes)
-            self.buffers[op] = weight_buffer_of(op, self.target) if cls is not PoolOp else None
-        buffer = self.buffers[op]
+        buffer = self.buffers.of(op, self.target) if cls is not PoolOp else None  # (once for all its stripes)
         # the NPU is told the traversal the weights were encoded in; only convolutions have a choice
         part_kernel = bool(buffer and buffer.part_kernel and kind in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D))
         block = check_block_config(desc, self.target.accelerator, given.ofm_block, part_kernel)
@@ -514,10 +513,12 @@ def _in_stripes(op: Operation) -> bool:
         and all(len(op.operands[i].type.shape) == 4 for i in feature_map_operands(op))  # type: ignore[attr-defined]
 
 
-def lower_run(run: list[Operation], func: Operation, target: Target) -> ProgramOp:
-    """The ethosu.program of one NPU run of ``func``, with its waits and block dependencies;
-    LoweringError at the first op it cannot lower."""
-    lowering = _Lowering(func, target)
+def lower_run(run: list[Operation], func: Operation, target: Target, buffers: WeightBuffers | None = None
+              ) -> ProgramOp:
+    """The ethosu.program of one NPU run of ``func``, with its waits and block dependencies
+    (weight buffers from ``buffers`` when given); LoweringError at the first op it cannot lower."""
+    module = func.parent_op() or func
+    lowering = _Lowering(func, target, buffers if buffers is not None else WeightBuffers(module, AnalysisManager()))
     lowered = []
     for group in cascades_of(run):
         try:
@@ -570,19 +571,23 @@ class LowerCommands(Pass):
     and lookup tables copied into SHRAM; not concatenation writers. Anything else is an error at
     the op naming what is not handled, and no program is written."""
 
+    PRESERVES = (WeightBuffers,)
+    """It appends programs: every weight buffer stays as encoded (npu-outline reads them)."""
+
     def run(self, module: Operation, ctx: PassContext) -> None:
         target = target_of(module)
+        encoded = ctx.analyses.get(WeightBuffers, module)
         programs = []
         try:
             for block, runs in runs_by_function(module, ctx):
                 for run in runs:
-                    programs.append(lower_run(run, block.parent_op(), target))
+                    programs.append(lower_run(run, block.parent_op(), target, encoded))
         except LoweringError as err:
             ctx.error(str(err), err.op)
             return
         body = module.regions[0].blocks[0]
         for program in programs:
-            body.append(program)
+            ctx.rewriter.append(program, body)
             ctx.stat("programs")
             for op in program.regions[0].blocks[0].ops:
                 ctx.stat("dmas" if isinstance(op, DmaOp) else "operations", 0 if isinstance(op, StopOp) else 1)

@@ -23,7 +23,7 @@ from npu_opt.ir.traits import ConstantLike
 from npu_opt.ir.types import I64, IntegerType, RankedTensorType
 from npu_opt.passes.codegen.read_only import read_only_data
 from npu_opt.passes.codegen.run_boundary import OutlineError, RunBoundary, arena_offset, run_boundaries
-from npu_opt.passes.codegen.weight_bytes import LoweringError
+from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffers
 
 READ_ONLY_KEY = "ethos_u_read_only"
 """The resource key of the read-only data every tfl.ethos_u op of the module shares."""
@@ -120,7 +120,7 @@ class Outline(Pass):
         try:
             plans = _plans(module, target, ctx)
             has_runs = any(plan.runs for plan in plans)
-            read_only = read_only_data(module, target) if has_runs else b""
+            read_only = read_only_data(module, target, ctx.analyses.get(WeightBuffers, module)) if has_runs else b""
             scratch = _scratch_sizes(module, target) if has_runs else (0, 0)
         except LoweringError as err:
             ctx.error(str(err), err.op)

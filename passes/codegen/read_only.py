@@ -11,9 +11,10 @@ from npu_opt.dialects.npu.schedule_attrs import FLASH_ATTR, FlashAttr
 from npu_opt.dialects.tfl.shapes import constant_array
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.hardware.target import Target
+from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.core import Operation
 from npu_opt.ir.traits import ConstantLike
-from npu_opt.passes.codegen.weight_bytes import LoweringError, weight_buffer_of
+from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffers
 
 ALIGNMENT = 16
 
@@ -29,9 +30,10 @@ def constant_bytes(op: Operation) -> bytes:
     return np.ascontiguousarray(array).astype(f"<{kind}{element_bits(value) // 8}").tobytes()
 
 
-def read_only_data(module: Operation, target: Target) -> bytes:
+def read_only_data(module: Operation, target: Target, buffers: WeightBuffers | None = None) -> bytes:
     """The bytes of the read-only data: every ``npu.flash`` range filled, its length the end of
-    the last range rounded up to 16 bytes."""
+    the last range rounded up to 16 bytes (weight buffers from ``buffers`` when given)."""
+    buffers = buffers if buffers is not None else WeightBuffers(module, AnalysisManager())
     pieces: list[tuple[int, bytes]] = []
     for op in module.walk():
         flash = op.attr(FLASH_ATTR)
@@ -40,7 +42,7 @@ def read_only_data(module: Operation, target: Target) -> bytes:
         if op.has_trait(ConstantLike):
             data = constant_bytes(op)
         else:
-            buffer = weight_buffer_of(op, target)
+            buffer = buffers.of(op, target)
             if buffer is None:
                 raise LoweringError(op, "npu.flash on an op without weights")
             data = buffer.data

@@ -14,6 +14,7 @@ from npu_opt.hardware.codec.weight_size import WeightEncoder
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.hardware.target import Target
 from npu_opt.interpreters.npu.scale_records import op_scale_bias
+from npu_opt.ir.analysis import Analysis, AnalysisManager
 from npu_opt.ir.core import Operation
 
 
@@ -75,4 +76,19 @@ def weight_buffer_of(op: Operation, target: Target) -> WeightBuffer | None:
     return WeightBuffer(encoder.checked(slices), tuple(ranges), encoder.part_kernel)
 
 
-__all__ = ["LoweringError", "WeightBuffer", "weight_buffer_of", "weight_stream_of"]
+class WeightBuffers(Analysis):
+    """Each weighted op's encoded buffer, encoded once for the read-only layout, the lowering and
+    the outlining of one compile (their passes change no weights, streams or blocks, and say so)."""
+
+    def __init__(self, module: Operation, manager: AnalysisManager) -> None:
+        super().__init__(module, manager)
+        self._buffers: dict[Operation, WeightBuffer | None] = {}
+
+    def of(self, op: Operation, target: Target) -> WeightBuffer | None:
+        """``weight_buffer_of(op, target)``, encoded at the first request."""
+        if op not in self._buffers:
+            self._buffers[op] = weight_buffer_of(op, target)
+        return self._buffers[op]
+
+
+__all__ = ["LoweringError", "WeightBuffer", "WeightBuffers", "weight_buffer_of", "weight_stream_of"]
