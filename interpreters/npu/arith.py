@@ -108,31 +108,9 @@ def zero_point(value_or_type: Value | Type) -> int:
 
 
 def scale(value_or_type: Value | Type) -> float | None:
-    """The per-tensor scale of a value's type; None for plain integers and for the legalisation's
-    "no scale" tensors (see ``is_unscaled``)."""
+    """The per-tensor scale of a value's type; None for plain integers."""
     q = quant_of(value_or_type)
-    if q is None:
-        return None
-    if isinstance(value_or_type, Value) and is_unscaled(value_or_type):
-        return None
-    return float(q.scales[0])
-
-
-def is_unscaled(value: Value) -> bool:
-    """Is ``value`` one of Vela's "no scale" tensors? The legalisation writes those as scale 1
-    with the source's zero point (softmax's raw 32-bit steps, its per-pixel maximum): a constant
-    with scale 1 and a non-zero zero point, or a scale-1 value written by an op with the explicit
-    identity rescale."""
-    q = quant_of(value)
-    if q is None or float(q.scales[0]) != 1.0:
-        return False
-    owner = getattr(value, "op", None)
-    while owner is not None and owner.name == "npu.reshape":
-        value = owner.operands[0]
-        owner = getattr(value, "op", None)
-    if q.zero_points[0] != 0 and owner is not None and not owner.name.startswith("npu."):
-        return True
-    return owner is not None and explicit_rescale(owner) == (1, 0)
+    return float(q.scales[0]) if q is not None else None
 
 
 def target_quant(op: Operation) -> QuantUniformType | None:
@@ -241,6 +219,6 @@ def leading_zeros(values: np.ndarray) -> np.ndarray:
     return 32 - bits
 
 
-__all__ = ["add_headroom", "explicit_rescale", "finish", "ifm_zero_point", "is_unscaled", "leading_zeros", "per_channel", "rescale",
+__all__ = ["add_headroom", "explicit_rescale", "finish", "ifm_zero_point", "leading_zeros", "per_channel", "rescale",
            "rounding_of", "scale", "scaled_operands", "shift_round", "target_quant", "to_ofm", "wide_product", "wrap32", "zero_point",
            "zero_point_of_target"]

@@ -44,24 +44,12 @@ def _headroom(op: Operation) -> int:
     return add_headroom(storage.width if storage is not None else 16)
 
 
-def _addend_scale(op: Operation, index: int) -> float | None:
-    """The scale of add/sub operand ``index``: None for "no scale" values and for constants of
-    scale 1, which the legalisation only makes as Vela's unscaled constants (softmax's
-    fixed-point constants)."""
-    value = op.operands[index]
-    found = scale(value)
-    owner = getattr(value, "op", None)
-    if found == 1.0 and owner is not None and not owner.name.startswith("npu."):
-        return None
-    return found
-
-
 def add_sub(op: Operation, a: np.ndarray, b: np.ndarray, sign: int) -> np.ndarray:
     """The rescaled a + sign * b of an add or sub (before the OFM zero point)."""
     explicit = explicit_rescale(op)
     if explicit is not None:
         return rescale(a + sign * b, explicit[0], explicit[1], rounding_of(op))
-    s1, s2, so = _addend_scale(op, 0), _addend_scale(op, 1), _out_scale(op)
+    s1, s2, so = scale(op.operands[0]), scale(op.operands[1]), _out_scale(op)
     if s1 is None or s2 is None or so is None:
         return a + sign * b
     headroom = _headroom(op)

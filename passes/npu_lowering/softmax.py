@@ -143,7 +143,7 @@ def _softmax8(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[in
     exp_type = steps.full(quant_type(I32, 1.0, 127))
     table = b.const(np.asarray(softmax_exp_lut(beta, in_scale), dtype=np.int64), tensor((256,), I32))
     exps = seq.op(SubOp, "sub", [ifm, b.reshape(ifm_max, steps.column_shape)], exp_type, lut=table,
-                  activation=b.activation("lut", exp_type))
+                  activation=b.activation("lut", exp_type), rescale=b.rescale(1, 0))
     right_shift, half_denominator = _normalised_sum(steps, exps)
     inverse = _newton_raphson_inverse(steps, half_denominator)
     # the exponentials times the inverse, shifted into the OFM. Both products carry Vela's scaling
@@ -183,15 +183,19 @@ def _newton_raphson_inverse(steps: _Int32Steps, half_denominator: Value) -> Valu
     """1 / (1 + x) from d = (1 + x) / 2: the estimate 48/17 - 32/17 d refined three times by
     x <- x + x (1 - d x) (constants in Q2.29 and Q0.31)."""
     one_type, two_type = steps.column(steps.one), steps.column(steps.two)
-    scaled = steps.step(MulOp, "mul", [half_denominator, steps.const(-1010580540, steps.one)], two_type, factor=2)
-    estimate = steps.step(AddOp, "add", [scaled, steps.const(1515870810)], one_type)
+    # the Q2.29 constants have no scale, so the sums with them are not rescaled, and products of
+    # two scale-1 values are halved into scale 2
+    unscaled, halved = steps.b.rescale(1, 0), steps.b.rescale(*elementwise_mul_scale(1.0, 1.0, 2.0))
+    scaled = steps.step(MulOp, "mul", [half_denominator, steps.const(-1010580540, steps.one)], two_type, factor=2,
+                        rescale=halved)
+    estimate = steps.step(AddOp, "add", [scaled, steps.const(1515870810)], one_type, rescale=unscaled)
     one_q29, four = steps.const(1 << 29), steps.const(4)
     for _ in range(3):
-        product = steps.step(MulOp, "mul", [estimate, half_denominator], two_type, factor=2)
-        error = steps.step(SubOp, "sub", [one_q29, product], one_type)
-        correction = steps.step(MulOp, "mul", [estimate, error], two_type, factor=2)
+        product = steps.step(MulOp, "mul", [estimate, half_denominator], two_type, factor=2, rescale=halved)
+        error = steps.step(SubOp, "sub", [one_q29, product], one_type, rescale=unscaled)
+        correction = steps.step(MulOp, "mul", [estimate, error], two_type, factor=2, rescale=halved)
         correction = steps.raw_step(MulOp, "mul", [correction, four])
-        estimate = steps.step(AddOp, "add", [estimate, correction], one_type)
+        estimate = steps.step(AddOp, "add", [estimate, correction], one_type, rescale=unscaled)
     return estimate
 
 
@@ -211,7 +215,8 @@ def _softmax16(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[i
     ifm_max = s.op(MaxPoolOp, "maxpool", [lanes], max_type, kernel=b.kernel((1, c)),
                    activation=b.activation("none", max_type), rescale=ident)
     sub_type = tensor(full, quant_type(I32, in_scale, zp))
-    sub1 = s.op(SubOp, "sub", [ifm, b.reshape(ifm_max, col)], sub_type, activation=b.activation("none", sub_type))
+    sub1 = s.op(SubOp, "sub", [ifm, b.reshape(ifm_max, col)], sub_type, activation=b.activation("none", sub_type),
+                rescale=ident)
     mul2_range = 10.0 / 65535.0
     mul2_scale, _ = elementwise_mul_scale(in_scale, beta, mul2_range, True)
     mul2_type = tensor(full, quant_type(I32, mul2_range, out_zp))
@@ -221,7 +226,7 @@ def _softmax16(b: Builder, ifm: Value, source: Value, ofm: Value, shape: tuple[i
     exp_table = _int16_table(np.exp, -_EXP16_RANGE, 0.0)
     exp_lut = b.const(np.asarray(exp_table, dtype=np.int64), tensor((512,), I32))
     ifm_exp = s.op(AddOp, "add", [mul2, s.const(32767, no_scale)], exp_type, lut=exp_lut,
-                   activation=b.activation("lut", exp_type))
+                   activation=b.activation("lut", exp_type), rescale=ident)
     col_type = tensor(col, no_scale)
     sum_of_exp = s.op(ReduceSumOp, "reduce_sum", [ifm_exp], col_type, activation=b.activation("none", col_type),
                       rescale=ident)

@@ -9,7 +9,7 @@
 // CHECK: %[[LANES:.*]] = "npu.reshape"(%[[X]]) <{name = "sm"}> : ({{.*}}) -> tensor<1x1x10x1x!quant.uniform<i8:f32, 0.125:3>>
 // CHECK: %[[MAX:.*]] = "npu.max_pool"(%[[LANES]]) <{name = "sm_maxpool0", activation = #npu.act<none, min = -128, max = 127>, rescale = #npu.rescale<multiplier = 1, shift = 0>, kernel = #npu.kernel<1x10, {{.*}}}> : ({{.*}}) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 1.0:3>>
 // CHECK: %[[EXP_LUT:.*]] = "tfl.pseudo_const"() <{value = dense<"0x{{[0-9A-F]+}}"> : tensor<256xi32>}>
-// CHECK: %[[EXP:.*]] = "npu.sub"(%[[V]], %[[MAX]], %[[EXP_LUT]]) <{name = "sm_sub1", activation = #npu.act<lut, min = -128, max = 127>}> : ({{.*}}) -> tensor<1x1x1x10x!quant.uniform<i32:f32, 1.0:127>>
+// CHECK: %[[EXP:.*]] = "npu.sub"(%[[V]], %[[MAX]], %[[EXP_LUT]]) <{name = "sm_sub1", activation = #npu.act<lut, min = -128, max = 127>, rescale = #npu.rescale<multiplier = 1, shift = 0>}> : ({{.*}}) -> tensor<1x1x1x10x!quant.uniform<i32:f32, 1.0:127>>
 // CHECK: "npu.shr"(%[[EXP]], %{{.*}}) <{name = "sm_shr2", activation = #npu.act<clip, min = -125, max = 130>, rescale = #npu.rescale<multiplier = 1, shift = 0>, rounding = "half_up"}>
 // CHECK: "npu.reduce_sum"({{.*}}) <{name = "sm_reduce_sum3"
 // CHECK: "npu.clz"({{.*}}) <{name = "sm_clz4"
@@ -19,10 +19,10 @@
 // CHECK: "npu.sub"({{.*}}) <{name = "sm_sub8"
 // CHECK: "npu.shl"({{.*}}) <{name = "sm_shl9"
 // CHECK: "npu.add"({{.*}}) <{name = "sm_add10", activation = #npu.act<clip, min = -128, max = 127>, rescale = #npu.rescale<multiplier = 1, shift = 1>}>
-// CHECK: "npu.mul"({{.*}}) <{name = "sm_mul11", activation = #npu.act<clip, min = -128, max = 127>}> : ({{.*}}) -> tensor<1x1x1x1x!quant.uniform<i32:f32, 2.0>>
-// CHECK: "npu.add"({{.*}}) <{name = "sm_add12"
+// CHECK: "npu.mul"({{.*}}) <{name = "sm_mul11", activation = #npu.act<clip, min = -128, max = 127>, rescale = #npu.rescale<multiplier = 1073741824, shift = 31>}> : ({{.*}}) -> tensor<1x1x1x1x!quant.uniform<i32:f32, 2.0>>
+// CHECK: "npu.add"({{.*}}) <{name = "sm_add12", activation = #npu.act<clip, min = -128, max = 127>, rescale = #npu.rescale<multiplier = 1, shift = 0>}>
 // CHECK: "npu.mul"({{.*}}) <{name = "sm_mul13"
-// CHECK: "npu.sub"({{.*}}) <{name = "sm_sub14"
+// CHECK: "npu.sub"({{.*}}) <{name = "sm_sub14", activation = #npu.act<clip, min = -128, max = 127>, rescale = #npu.rescale<multiplier = 1, shift = 0>}>
 // CHECK: "npu.mul"({{.*}}) <{name = "sm_mul15"
 // CHECK: "npu.mul"({{.*}}) <{name = "sm_mul16"
 // CHECK: "npu.add"({{.*}}) <{name = "sm_add17"
@@ -57,7 +57,7 @@ func.func @softmax_batch(%x: tensor<2x1x4x5x!quant.uniform<i8:f32, 0.125>>) -> t
 // CHECK: "npu.sub"({{.*}}) <{name = "sm_sub1"
 // CHECK: "npu.mul"({{.*}}) <{name = "sm_mul2"
 // CHECK: %[[EXP_LUT:.*]] = "tfl.pseudo_const"() <{value = dense<"0x{{[0-9A-F]+}}"> : tensor<512xi32>}>
-// CHECK: "npu.add"({{.*}}, %[[EXP_LUT]]) <{name = "sm_add3", activation = #npu.act<lut, min = -32768, max = 32767>}>
+// CHECK: "npu.add"({{.*}}, %[[EXP_LUT]]) <{name = "sm_add3", activation = #npu.act<lut, min = -32768, max = 32767>, rescale = #npu.rescale<multiplier = 1, shift = 0>}>
 // CHECK: "npu.reduce_sum"({{.*}}) <{name = "sm_reduce_sum4"
 // CHECK: "npu.clz"({{.*}}) <{name = "sm_clz5"
 // CHECK: "npu.sub"({{.*}}) <{name = "sm_sub6"
