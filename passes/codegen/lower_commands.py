@@ -4,7 +4,7 @@ registers of each operation and weight DMA as Vela 5.2's legacy generator sets t
 from __future__ import annotations
 
 from npu_opt.dialects.ethosu.attrs import (
-    ActivationAttr, BlockAttr as EthosuBlock, FeatureMapAttr, KernelAttr as EthosuKernel, MemAttr, StreamAttr,
+    ActivationAttr, BlockAttr as EthosuBlock, FeatureMapAttr, KernelAttr as EthosuKernel, MemAttr,
 )
 from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, ElementwiseOp, PoolOp
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp, StopOp
@@ -43,7 +43,9 @@ from npu_opt.passes.codegen.lookup_tables import LutPlacer
 from npu_opt.passes.codegen.read_only import constant_bytes
 from npu_opt.passes.codegen.pooling import average_pool_scaling, reduce_sum_scaling
 from npu_opt.passes.codegen.stripes import box_tiles, stripe_padding
-from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, WeightBuffers, weight_stream_of
+from npu_opt.passes.codegen.weight_bytes import (
+    LoweringError, WeightBuffer, WeightBuffers, core_streams, weight_stream_of,
+)
 
 FLASH_REGION = 0
 SCRATCH_REGION = 1
@@ -223,14 +225,13 @@ class _Lowering:
         flash = op.attr(FLASH_ATTR)
         if not isinstance(flash, FlashAttr):
             raise LoweringError(op, "it has no npu.flash (run npu-flash-layout first)")
-        if self.target.accelerator.cores != 1:
-            raise LoweringError(op, "weights encoded for several cores are not lowered yet")
         starts = [0]
-        for part in buffer.ranges:
-            starts.append(starts[-1] + WeightBuffer.range_bytes(part))
+        for ranges in buffer.by_slice:
+            starts.append(starts[-1] + sum(WeightBuffer.range_bytes(part) for part in ranges))
+        count = len(starts) - 1
         stream = weight_stream_of(op)
         if stream is None:
-            return [(FLASH_REGION, flash.offset + starts[i], None) for i in range(len(buffer.ranges))]
+            return [(FLASH_REGION, flash.offset + starts[i], None) for i in range(count)]
         dma = weight_dma(op)
         assert dma is not None  # (a stream is a weight DMA's fact)
         buffers = [self.alloc_of(dma, dma.results[0])]
@@ -240,7 +241,7 @@ class _Lowering:
                 raise LoweringError(dma, "a double-buffered weight stream without npu.second_buffer")
             buffers.append(second)
         slices = []
-        for index in range(len(buffer.ranges)):
+        for index in range(count):
             home = buffers[index % len(buffers)]
             region = region_of(home.area, self.target)
             copy = {"src": MemAttr.build(region=FLASH_REGION, address=flash.offset + starts[index]),
@@ -338,24 +339,22 @@ class _Lowering:
             return [*lowered_table, (cls, found, inputs)]
         assert buffer is not None
         lowered: list[Lowered] = []
-        slices = list(zip(self.weight_slices(op, buffer), buffer.ranges, zip(buffer.slices, buffer.slices[1:])))
+        slices = list(zip(self.weight_slices(op, buffer), buffer.by_slice, zip(buffer.slices, buffer.slices[1:])))
         if stripe is not None:  # one slice, already windowed by the stripe's boxes
             slices = [slices[stripe.depth_index]]
-        for (region, address, copy), part, (d0, d1) in slices:
+        for (region, address, copy), ranges, (d0, d1) in slices:
             if copy is not None and (stripe is None or stripe.first_row):
                 lowered.append((DmaOp, copy, None))
             lowered += lowered_table  # (Vela copies the table after the first slice's weights)
             lowered_table = []
             inputs = (ifm_shape, None)
-            records = round_up(len(part.scales), 16)
             sliced = dict(attrs)
             if stripe is None:
                 sliced["ofm"] = _depth_window(ofm, d0, d1)
                 if kind is OpKind.DEPTHWISE_CONV2D:
                     sliced["ifm"] = _depth_window(ifm, d0, d1)
                     inputs = ((ifm_shape[0], ifm_shape[1], d1 - d0), None)
-            sliced["scales"] = StreamAttr.build(region=region, base=address, length=records)
-            sliced["weights"] = StreamAttr.build(region=region, base=address + records, length=len(part.weights))
+            sliced.update(core_streams(region, address, ranges, self.target.accelerator.cores))
             lowered.append((cls, sliced, inputs))
         return lowered
 

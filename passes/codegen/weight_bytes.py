@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from npu_opt.dialects.ethosu.attrs import StreamAttr as EthosuStream
 from npu_opt.dialects.npu.perf.ir_adapter import describe_op, op_weights_hwio, weights_source
 from npu_opt.dialects.npu.perf.ir_attrs import op_block_config
 from npu_opt.dialects.npu.perf.weight_dma import weight_dma
@@ -39,6 +40,17 @@ class WeightBuffer:
     def range_bytes(part: RangeBytes) -> int:
         """A range's bytes in the buffer: its records padded to 16, then its weights."""
         return round_up(len(part.scales), 16) + len(part.weights)
+
+    @property
+    def by_slice(self) -> list[list[RangeBytes]]:
+        """The ranges of each depth slice (one per core that computes part of it), slice by slice."""
+        grouped: list[list[RangeBytes]] = []
+        for part in self.ranges:
+            if grouped and grouped[-1][0].depth_offset == part.depth_offset:
+                grouped[-1].append(part)
+            else:
+                grouped.append([part])
+        return grouped
 
     @property
     def data(self) -> bytes:
@@ -76,6 +88,26 @@ def weight_buffer_of(op: Operation, target: Target) -> WeightBuffer | None:
     return WeightBuffer(encoder.checked(slices), tuple(ranges), encoder.part_kernel)
 
 
+def core_streams(region: int, address: int, ranges: list[RangeBytes], cores: int) -> dict[str, EthosuStream]:
+    """The ``scales`` and ``weights`` streams of one depth slice whose per-core ranges lie one after
+    the other from ``address``; on two cores a core without a range reads nothing (length 0)."""
+    found: dict[str, list[tuple[int, int]]] = {"scales": [], "weights": []}
+    for part in ranges:
+        records = round_up(len(part.scales), 16)
+        found["scales"].append((address, records))
+        found["weights"].append((address + records, len(part.weights)))
+        address += WeightBuffer.range_bytes(part)
+    streams = {}
+    for name, pieces in found.items():
+        (base, length), rest = pieces[0], pieces[1:]
+        if cores == 2:
+            base1, length1 = rest[0] if rest else (base, 0)
+            streams[name] = EthosuStream.build(region=region, base=base, length=length, base1=base1, length1=length1)
+        else:
+            streams[name] = EthosuStream.build(region=region, base=base, length=length)
+    return streams
+
+
 class WeightBuffers(Analysis):
     """Each weighted op's encoded buffer, encoded once for the read-only layout, the lowering and
     the outlining of one compile (their passes change no weights, streams or blocks, and say so)."""
@@ -91,4 +123,4 @@ class WeightBuffers(Analysis):
         return self._buffers[op]
 
 
-__all__ = ["LoweringError", "WeightBuffer", "WeightBuffers", "weight_buffer_of", "weight_stream_of"]
+__all__ = ["LoweringError", "WeightBuffer", "WeightBuffers", "core_streams", "weight_buffer_of", "weight_stream_of"]

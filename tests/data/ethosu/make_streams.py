@@ -1,6 +1,7 @@
 """Run Vela 5.2 on the tests/data models and keep each ``ethos-u`` operator's command stream.
 
-    python tests/data/ethosu/make_streams.py                     # every model x both configs
+    python tests/data/ethosu/make_streams.py                     # every model x every config
+    python tests/data/ethosu/make_streams.py --configs u65-512   # the two-core U65 only
     python tests/data/ethosu/make_streams.py --models conv,int16
     python tests/data/ethosu/make_streams.py --optimise Size --models kernels,branches   # into <config>/size/
 
@@ -35,6 +36,8 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "u55-128": ("--accelerator-config", "ethos-u55-128", "--system-config", "Ethos_U55_High_End_Embedded",
                 "--memory-mode", "Shared_Sram", "--debug-force-legacy-core"),
     "u65-256": ("--accelerator-config", "ethos-u65-256", "--system-config", "Ethos_U65_High_End",
+                "--memory-mode", "Dedicated_Sram", "--debug-force-legacy-core"),
+    "u65-512": ("--accelerator-config", "ethos-u65-512", "--system-config", "Ethos_U65_High_End",
                 "--memory-mode", "Dedicated_Sram", "--debug-force-legacy-core"),
 }
 """Config directory -> the flags that select it."""
@@ -99,6 +102,7 @@ def sha256(path: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--models", default=",".join(MODELS), help="comma-separated model names")
+    parser.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated config names")
     parser.add_argument("--vela", default="vela", help="the vela executable")
     parser.add_argument("--optimise", choices=("Performance", "Size"), default="Performance",
                         help="Vela's strategy (Size streams go to <config>/size/)")
@@ -109,12 +113,13 @@ def main(argv: list[str] | None = None) -> int:
     if vela is None:
         return 1
     models = [m.strip() for m in args.models.split(",") if m.strip()]
+    configs = {name: CONFIGS[name] for name in (c.strip() for c in args.configs.split(",")) if name}
     manifest_path = HERE / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else {}
     manifest["vela"] = subprocess.run([vela, "--version"], capture_output=True, text=True).stdout.strip()
     manifest.setdefault("configs", {}).update(
         {f"{name}/{subfolder}".rstrip("/"): ["vela", "--config", "Arm/vela.ini", *flags, *strategy, "MODEL"]
-         for name, flags in CONFIGS.items()})
+         for name, flags in configs.items()})
     manifest.setdefault("models", {})
     with tempfile.TemporaryDirectory(prefix="vela-streams-") as tmp:
         for name in models:
@@ -122,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             if not model.exists():
                 print(f"error: no model tests/data/{name}.tflite", file=sys.stderr)
                 return 1
-            for config, flags in CONFIGS.items():
+            for config, flags in configs.items():
                 out = Path(tmp) / config
                 done = subprocess.run([vela, "--config", "Arm/vela.ini", *flags, *strategy, "--output-dir", str(out),
                                        str(model)], capture_output=True, text=True)
