@@ -43,6 +43,7 @@ CONFIGS = {
     "A": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "B": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
     "C": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB"),
+    "D": ("ethos-u65-512", "Ethos_U65_High_End", "Dedicated_Sram"),
 }
 STRATEGIES = ("Performance", "Size")
 MODELS = ("kws_dscnn", "vww_mobilenet_v1_025", "ic_resnet8", "ad_autoencoder", "mobilenet_v2_035_96",
@@ -132,7 +133,7 @@ def render(rows: list[dict], failures: list[str]) -> str:
         "# Codegen fidelity: npu-opt's command streams against Vela 5.2 (legacy core)", "",
         "Made by `python bench/codegen.py` (see its docstring). Per model, config (A: ethos-u55-128 "
         "Ethos_U55_High_End_Embedded Shared_Sram; B: ethos-u65-256 Ethos_U65_High_End Dedicated_Sram; C: as B "
-        "with Dedicated_Sram_384KB) and strategy: Vela's NPU runs (ethos-u operators) and how many of npu-opt's "
+        "with Dedicated_Sram_384KB; D: as B on the two-core ethos-u65-512) and strategy: Vela's NPU runs (ethos-u operators) and how many of npu-opt's "
         "are byte-identical, equal but for scratch addresses (with the waits/BLOCKDEP they decide), differing, "
         "or not lowered; the first issue; weight buffers whose bytes at npu.flash equal Vela's read-only data, "
         "and whether the whole read-only data (passes/codegen/read_only.py) is Vela's.",
@@ -161,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=default_corpus())
     parser.add_argument("--models", default=",".join(MODELS))
-    parser.add_argument("--configs", default="A,B,C")
+    parser.add_argument("--configs", default="A,B,C,D")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
     parser.add_argument("--out", type=Path, default=HERE / "CODEGEN.md")
     parser.add_argument("--vela-dir", type=Path, default=None,
