@@ -16,6 +16,7 @@ from npu_opt.hardware.perf.op_desc import (
 from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.hardware.target import Target
 from npu_opt.ir.core import Operation
+from npu_opt.ir.location import NameLoc
 
 ELEMENT_BITS = {"uint8": 8, "int8": 8, "uint16": 16, "int16": 16, "int32": 32}
 TYPE_RANGES = {"uint8": (0, 255), "int8": (-128, 127), "uint16": (0, 65535), "int16": (-32768, 32767),
@@ -91,7 +92,7 @@ def _continues(costed: CostedOp, part: Part, interleaved: bool) -> str | None:
     """Whether ``part`` is the next piece of ``costed``, and which: a "slice" (its own weight DMA,
     the OFM channels after the last part's, a convolution's same IFM or another op's next IFM
     channels) or a "stripe" (the OFM rows below the last part's, reading on; or back where the
-    first stripe went, a rolling buffer wrapping, reading another IFM window than it did); None.
+    first stripe went, a rolling buffer wrapping, reading on or another IFM window than it did); None.
     docs/command_stream_costing.md says why these rules."""
     a, b = costed.parts[-1].op.ofm, part.op.ofm
     if _beside(a, b) and part.weight_dmas and (b.height, b.width) == (a.height, a.width):
@@ -104,10 +105,13 @@ def _continues(costed: CostedOp, part: Part, interleaved: bool) -> str | None:
     prev = costed.parts[-1].op
     if _reads_output_of(part.op, prev) or _reads_output_of(part.op, part.op):
         return None  # (a stripe never reads what its op wrote, nor works in place: ops of a chain)
+    cascaded = interleaved or costed.interleaved  # (a member's stripes may also run back to back)
     if b.bases[0] == a.bases[0] + a.height * a.strides[1]:
-        stripe = _reads_on(prev, part.op) or (interleaved and _in_rolling_buffer(costed, part.op))
+        stripe = _reads_on(prev, part.op) or (cascaded and _in_rolling_buffer(costed, part.op))
+    elif b.bases[0] == first.ofm.bases[0]:  # a rolling buffer wrapping
+        stripe = _reads_on(prev, part.op) or (cascaded and _window(part.op) != _window(first))
     else:
-        stripe = interleaved and b.bases[0] == first.ofm.bases[0] and _window(part.op) != _window(first)
+        stripe = False
     return "stripe" if stripe else None
 
 
@@ -145,7 +149,8 @@ def _window(op: BlockOp) -> tuple:
 
 def group_parts(program: Operation) -> list[CostedOp | DmaOp]:
     """The program's scheduled ops in order of their first part, and its feature-map DMAs: each
-    operation joins the open op of the same signature it continues; a weight DMA goes with the
+    operation joins the open op of the same signature and location name (npu-lower-commands names
+    each part after its scheduled op) or, in a decoded stream, that it continues; a weight DMA goes with the
     first later operation reading the range it writes (it may be issued operations ahead), a LUT
     DMA with the operation after it, any other DMA is a copy of its own."""
     ops = list(program.regions[0].blocks[0].ops)
@@ -163,23 +168,32 @@ def group_parts(program: Operation) -> list[CostedOp | DmaOp]:
         else:
             copies[id(op)] = op
     found: list[CostedOp | DmaOp] = []
-    open_ops: dict[tuple, CostedOp] = {}
+    open_ops: dict[tuple, list[CostedOp]] = {}  # per signature, the ops a part may continue, latest first
     last: CostedOp | None = None  # the op the previous operation was a part of
     for op in ops:
         if id(op) in copies:
             found.append(op)  # type: ignore[arg-type]
         if id(op) not in parts:
             continue
-        part, key = parts[id(op)], _signature(op)
-        current = open_ops.get(key)
-        joins = _continues(current, part, last is not current) if current is not None else None
-        if current is not None and joins is not None:
+        part = parts[id(op)]
+        if isinstance(op.location, NameLoc):  # the lowering named the scheduled op: its parts share the name
+            candidates = open_ops.setdefault((_signature(op), str(op.location)), [])
+            current = candidates[0] if candidates else None
+            joins = (_continues(current, part, last is not current) or "stripe") if current is not None else None
+        else:  # a decoded stream: the parts are told apart by where they read and write
+            candidates = open_ops.setdefault(_signature(op), [])
+            # two ops of one signature may interleave (a cascade's branch of equal convolutions)
+            current, joins = next(((c, j) for c in candidates if (j := _continues(c, part, last is not c)) is not None),
+                                  (None, None))
+        if current is not None:
             current.interleaved = current.interleaved or last is not current
             current.sliced = joins == "slice"
             current.parts.append(part)
+            candidates.remove(current)
         else:
-            current = open_ops[key] = CostedOp([part])
+            current = CostedOp([part])
             found.append(current)
+        candidates.insert(0, current)
         last = current
     return found
 

@@ -199,41 +199,41 @@ def _stored(value: Value) -> Value:
     return value
 
 
-def cascade_feeds(members: list[Operation]) -> dict[Operation, tuple[Operation, int]]:
-    """Per member but the first: the member writing the feature map it reads, and that operand's
-    index (its IFM's producer first)."""
+def cascade_feeds(members: list[Operation]) -> dict[Operation, list[tuple[Operation, int]]]:
+    """Per member but the first: each member writing a feature map it reads, with that operand's
+    index, in operand order (a join may read two members: a branch point and the branch's end)."""
     feeds = {}
     for member in members[1:]:
+        found = []
         for index in feature_map_operands(member):
             value = _stored(member.operands[index])
             producer = value.op if isinstance(value, OpResult) else None
             if producer in members:
-                feeds[member] = (producer, index)
-                break
-        else:
+                found.append((producer, index))
+        if not found:
             raise PlanError(member, "a cascade member reads no feature map another member writes")
+        feeds[member] = found
     return feeds
 
 
 def cascade_stripes(members: list[Operation]) -> list[Stripe]:
     """The stripes of a cascade in issue order: the last member's, each preceded by the producer
-    stripes (recursively) that complete the input box it reads. Producer rows no stripe needs
-    are never issued."""
+    stripes (recursively, producer by producer in operand order, as the scheduled executor pulls
+    them) that complete the input boxes it reads. Producer rows no stripe needs are never issued."""
     plans = {member: op_stripes(member) for member in members}
     feeds = cascade_feeds(members)
     issued: list[Stripe] = []
     position = {member: 0 for member in members}
-    present: dict[Operation, Coord] = {member: (0, 0, 0, 0) for member in members}
+    written: dict[Operation, Coord] = {member: (0, 0, 0, 0) for member in members}
 
-    def issue(member: Operation) -> Stripe:
+    def issue(member: Operation) -> None:
         stripe = plans[member][position[member]]
         position[member] += 1
-        if member in feeds:
-            producer, index = feeds[member]
-            while not stripe.inputs[index].within(present[member]) and position[producer] < len(plans[producer]):
-                present[member] = issue(producer).ofm.end
+        for producer, index in feeds.get(member, []):
+            while not stripe.inputs[index].within(written[producer]) and position[producer] < len(plans[producer]):
+                issue(producer)
         issued.append(stripe)
-        return stripe
+        written[member] = stripe.ofm.end
 
     last = members[-1]
     while position[last] < len(plans[last]):

@@ -33,6 +33,7 @@ from npu_opt.interpreters.npu.arith import rounding_of, scale, zero_point as zer
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
+from npu_opt.ir.location import NameLoc
 from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, register_pass
 from npu_opt.ir.traits import ConstantLike
@@ -512,6 +513,13 @@ def _in_stripes(op: Operation) -> bool:
         and all(len(op.operands[i].type.shape) == 4 for i in feature_map_operands(op))  # type: ignore[attr-defined]
 
 
+def part_location(op: Operation) -> NameLoc:
+    """Where an NPU operation or DMA of ``op`` comes from: the scheduled op's name around its
+    location, shared by all its parts (ethosu-estimate groups the parts by it)."""
+    name = op.attr("name")
+    return NameLoc(str(name.value) if name is not None else op.name, op.location)
+
+
 def lower_run(run: list[Operation], func: Operation, target: Target, buffers: WeightBuffers | None = None
               ) -> ProgramOp:
     """The ethosu.program of one NPU run of ``func``, with its waits and block dependencies
@@ -547,7 +555,7 @@ def lower_run(run: list[Operation], func: Operation, target: Target, buffers: We
                 final["kernel_wait"] = kernel_wait
             if dma_wait is not None:
                 final["dma_wait"] = dma_wait
-            block.append(cls.build(attrs=final))
+            block.append(cls.build(attrs=final, location=part_location(op)))
     except DependencyError as err:
         raise LoweringError(current, str(err)) from None
     block.append(StopOp.build(attrs={"mask": 0xFFFF}))

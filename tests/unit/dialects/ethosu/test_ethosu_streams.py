@@ -50,8 +50,8 @@ def check_round_trips(words: list[int]) -> ProgramOp:
 
 
 def test_the_committed_streams_are_all_there():
-    assert len(COMMITTED) == 36
-    assert {path.parent.name for path in COMMITTED} == {"u55-128", "u65-256"}
+    assert len(COMMITTED) == 54
+    assert {path.parent.name for path in COMMITTED} == {"u55-128", "u65-256", "u65-512"}
 
 
 @pytest.mark.parametrize("path", COMMITTED, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import functools
 import random
-import sys
-from pathlib import Path
 
-import numpy as np
 import pytest
 
 import npu_opt.dialects  # noqa: F401
@@ -26,33 +23,14 @@ from npu_opt.ir.printer import print_op
 from npu_opt.passes.schedule.check_rules import readers
 from npu_opt.passes.schedule.rolling_rows import Member, live_rows, same_rows, window
 from npu_opt.tools.api import set_target
+from residual_models import residual_text
 from targeted_import import MODELS, check_scheduled, imported_with_target, run_pipeline, seeded_inputs
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "data"))
-import make_models as mm  # noqa: E402  (the tests/data model builders)
 
 TARGETS = {
     "shared": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram", None),
     "dedicated": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB", None),
 }
-
-
-def _residual_text(height: int = 32, blocks: int = 2) -> str:
-    """A stem conv, then ``blocks`` residual blocks (three 3x3 convs, add of the block's input),
-    then a strided head: a bottleneck stage in miniature."""
-    f = mm.Func("main", [("input", mm.t((1, height, height, 8), mm.q8(mm.A, 0)))], np.random.default_rng(7))
-    shape = (1, height, height, 16)
-    x = mm._conv(f, ("%arg0", mm.t((1, height, height, 8), mm.q8(mm.A, 0))), mm.t(shape, mm.q8(0.125, 0)), (3, 3),
-                 (8, 16), mm.A, "stem", act="RELU")
-    for block in range(blocks):
-        a = mm._conv(f, x, mm.t(shape, mm.q8(0.25, 0)), (3, 3), (16, 16), 0.125, f"block{block}_a", act="RELU")
-        a = mm._conv(f, a, mm.t(shape, mm.q8(0.25, 0)), (3, 3), (16, 16), 0.25, f"block{block}_b", act="RELU")
-        b = mm._conv(f, a, mm.t(shape, mm.q8(0.25, 0)), (3, 3), (16, 16), 0.25, f"block{block}_c")
-        x = f.op("tfl.add", [x, b], [mm.t(shape, mm.q8(0.125, 0))], 'fused_activation_function = "RELU"',
-                 f"block{block}_add")[0]
-    half = height // 2
-    out = mm._conv(f, x, mm.t((1, half, half, 32), mm.q8(0.5, 0)), (3, 3), (16, 32), 0.125, "head", stride=(2, 2))
-    return mm.module(f.text([out]))
 
 
 def _module(target: str, text: str):
@@ -63,7 +41,7 @@ def _module(target: str, text: str):
 
 @functools.lru_cache(maxsize=None)
 def _scheduled(target: str, strategy: str, branches: bool) -> str:
-    module = _module(target, _residual_text())
+    module = _module(target, residual_text())
     option = " cascade-branches=true" if branches else ""
     errors = run_pipeline(module, f"schedule{{optimise={strategy}{option}}}")
     assert not errors, errors
@@ -154,7 +132,7 @@ def test_branched_schedules_check_and_run_like_the_legalised_model(target: str, 
     assert print_op(module) == text
     assert schedule_policy(module).cascade_branches
     assert run_pipeline(module, "npu-check-schedule") == ""
-    reference = _module(target, _residual_text())
+    reference = _module(target, residual_text())
     assert run_pipeline(reference, "npu-legalize") == ""
     inputs = seeded_inputs(_func(reference))
     expected = run_function(reference, inputs)
@@ -188,7 +166,7 @@ def test_searched_schedules_with_branches_and_a_buffer_limit_check_and_run_like_
         budget: int) -> None:
     # on the shared target the fastest point within a large budget is Size's cascades (whole
     # residual blocks) with the passes after them filling more than the MIN schedule's peak
-    module = _module("shared", _residual_text())
+    module = _module("shared", residual_text())
     assert run_pipeline(module, f"schedule{{sram-budget={budget}}}") == ""
     text = print_op(module)
     searched = parse_module(text, "residual.mlir")
@@ -198,7 +176,7 @@ def test_searched_schedules_with_branches_and_a_buffer_limit_check_and_run_like_
         assert schedule.strategy == "Size" and schedule.cascade_branches and schedule.buffer_limit > 0
         assert schedule.sram_target == schedule.buffer_limit
     assert run_pipeline(searched, "npu-check-schedule") == ""
-    reference = _module("shared", _residual_text())
+    reference = _module("shared", residual_text())
     assert run_pipeline(reference, "npu-legalize") == ""
     inputs = seeded_inputs(_func(reference))
     for a, b in zip(run_scheduled(searched, inputs), run_function(reference, inputs)):
