@@ -39,7 +39,10 @@ from npu_opt.tools import api  # noqa: E402
 CONFIGS = {
     "A": ("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "B": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram"),
+    "C": ("ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB"),
 }
+REPORTED = ("A", "B")
+"""The configs of VELA_CORES.md (C serves bench/default_core_quality.py)."""
 MODELS = ("kws_dscnn", "vww_mobilenet_v1_025", "ic_resnet8", "ad_autoencoder", "mobilenet_v2_035_96",
           "mobilenet_v1_100_224")
 CORES = ("legacy", "default")
@@ -83,10 +86,15 @@ def compile_model(vela: str, model: Path, config: str, core: str, work: Path) ->
 
 def cost(out: Path, model: str, config: str) -> Compiled:
     """The output in ``out`` costed by ethosu-estimate, with Vela's own figure."""
-    accel, system, mode = CONFIGS[config]
     (report,) = out.glob("*summary*.csv")
     vela_cycles = float(next(csv.DictReader(report.open()))["cycles_total"])
-    loaded = api.load(str(out / f"{model}_vela.tflite"))
+    return cost_compiled(out / f"{model}_vela.tflite", config, vela_cycles)
+
+
+def cost_compiled(path: Path, config: str, vela_cycles: float = float("nan")) -> Compiled:
+    """Any compiled .tflite (Vela's or npu-opt's) costed from its command streams by ethosu-estimate."""
+    accel, system, mode = CONFIGS[config]
+    loaded = api.load(str(path))
     loaded.set_target(accel, system_config=system, memory_mode=mode)
     loaded.run("ethosu-estimate")
     target = target_of(loaded.module)
@@ -115,11 +123,12 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-def differences(legacy: Compiled, default: Compiled) -> list[str]:
-    """What the default core chose otherwise, each with the cycles it accounts for in our model."""
+def differences(legacy: Compiled, default: Compiled, name: str = "legacy") -> list[str]:
+    """What the default core chose otherwise than ``legacy`` (called ``name`` in the notes), each
+    with the cycles it accounts for in our model."""
     notes: list[str] = []
     if legacy.cpu_ops != default.cpu_ops:
-        notes.append(f"lowering: {default.cpu_ops} ops on the CPU, legacy {legacy.cpu_ops}")
+        notes.append(f"lowering: {default.cpu_ops} ops on the CPU, {name} {legacy.cpu_ops}")
     pending: dict[tuple[str, str], list[NpuOp]] = defaultdict(list)
     for op in legacy.ops:
         pending[(op.kind, op.ofm)].append(op)
@@ -148,17 +157,17 @@ def differences(legacy: Compiled, default: Compiled) -> list[str]:
         kinds.subtract(Counter(op.kind for op in left))
         shown = ", ".join(f"{k} {n:+d}" for k, n in sorted(kinds.items()) if n)
         cycles = sum(op.cycles for op in unmatched) - sum(op.cycles for op in left)
-        notes.append(f"lowering: {_count(len(unmatched), 'NPU op')} of its own against {len(left)} of legacy's"
+        notes.append(f"lowering: {_count(len(unmatched), 'NPU op')} of its own against {len(left)} of {name}'s"
                      f"{' (' + shown + ')' if shown else ' (other OFM shapes)'}, {cycles:+,.0f} cycles")
     if reshaped:
         notes.append(f"lowering: {_count(reshaped, 'op')} of the same kind and OFM reading another IFM shape or kernel, "
                      f"{reshape_delta:+,.0f} cycles")
     cascaded = (sum(op.cascaded for op in default.ops), sum(op.cascaded for op in legacy.ops))
     if cascaded != (0, 0):
-        notes.append(f"cascades: {_count(cascaded[0], 'cascaded op')}, legacy {cascaded[1]}, {cascade_delta:+,.0f} cycles")
+        notes.append(f"cascades: {_count(cascaded[0], 'cascaded op')}, {name} {cascaded[1]}, {cascade_delta:+,.0f} cycles")
     streamed = (sum(op.streamed for op in default.ops), sum(op.streamed for op in legacy.ops))
     if stream_delta or streamed[0] != streamed[1]:
-        notes.append(f"weight streaming: {_count(streamed[0], 'op')} streaming weights, legacy {streamed[1]}, "
+        notes.append(f"weight streaming: {_count(streamed[0], 'op')} streaming weights, {name} {streamed[1]}, "
                      f"{stream_delta:+,.0f} cycles")
     if blocks:
         notes.append(f"blocks: {_count(blocks, 'op')} of the same kind and OFM with another block, "
@@ -198,7 +207,7 @@ def render(rows: dict[tuple[str, str], dict[str, Compiled]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=bi.default_corpus())
-    parser.add_argument("--configs", default=",".join(CONFIGS))
+    parser.add_argument("--configs", default=",".join(REPORTED))
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--work", type=Path, default=None, help="keep Vela's outputs here (reused when present)")
@@ -208,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     if not bi.inputs_present("vela_cores.py", args.out, bi.corpus_models(args.corpus, models), [args.vela]):
         return 1
     if bi.partial_run_refused("vela_cores.py", args.out, OUT, {"models": args.models, "configs": args.configs},
-                              {"models": ",".join(MODELS), "configs": ",".join(CONFIGS)}):
+                              {"models": ",".join(MODELS), "configs": ",".join(REPORTED)}):
         return 1
     with tempfile.TemporaryDirectory() as scratch:
         work = args.work or Path(scratch)
