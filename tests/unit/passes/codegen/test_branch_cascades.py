@@ -40,6 +40,14 @@ def _scheduled(target: str) -> str:
     return model.text()
 
 
+@functools.lru_cache(maxsize=None)
+def _compiled(target: str) -> api.Model:
+    """The code generation run on ``_scheduled(target)`` (once for both tests)."""
+    compiled = api.parse(_scheduled(target), "scheduled.mlir")
+    compiled.run(CODEGEN_PIPELINE)
+    return compiled
+
+
 def _branch_cascade(text: str) -> bool:
     """Some cascade holds a join and both the ops it reads."""
     module = parse_module(text, "scheduled.mlir")
@@ -57,9 +65,7 @@ def _branch_cascade(text: str) -> bool:
 def test_a_residual_cascade_compiles_to_what_its_schedule_computes(target: str) -> None:
     text = _scheduled(target)
     assert _branch_cascade(text)
-    compiled = api.parse(text, "scheduled.mlir")
-    compiled.run(CODEGEN_PIPELINE)
-    written = import_tflite(export_tflite(compiled.module), "compiled.tflite")
+    written = import_tflite(export_tflite(_compiled(target).module), "compiled.tflite")
     scheduled = parse_module(text, "scheduled.mlir")
     inputs = seeded_inputs(next(op for op in scheduled.walk() if op.name == "func.func"), seed=3)
     simulated = run_function(written, inputs)
@@ -73,8 +79,7 @@ def test_the_stream_costs_what_the_schedule_costs(target: str) -> None:
     estimate within 0.5 %, and it sees as many ops."""
     text = _scheduled(target)
     scheduled = parse_module(text, "scheduled.mlir")
-    compiled = api.parse(text, "scheduled.mlir")
-    compiled.run(CODEGEN_PIPELINE)
+    compiled = _compiled(target)
     ours, theirs = scheduled.attr(TOTALS_ATTR), compiled.module.attr(TOTALS_ATTR)
     assert abs(theirs.cycle("total") / ours.cycle("total") - 1) < 0.005, (theirs.cycle("total"), ours.cycle("total"))
     costed = [op for op in compiled.module.walk() if op.name.startswith("ethosu.") and op.attr("npu.cost") is not None]
