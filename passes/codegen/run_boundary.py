@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from npu_opt.dialects.npu.execution_order import is_view
 from npu_opt.dialects.npu.ops_common import NpuOp, encoding_of
-from npu_opt.dialects.npu.ops_memory import ReshapeOp
+from npu_opt.dialects.npu.ops_memory import ConcatOp, ReshapeOp
 from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, ARG_ALLOC_ATTR, AllocAttr
 from npu_opt.hardware.target import Target
 from npu_opt.ir.attributes import ArrayAttr
@@ -101,12 +101,12 @@ def _read(run: RunBoundary, reader: Operation, value: Value, owner: dict[Operati
 
 def arena_offset(value: Value, func: Operation, target: Target) -> int:
     """The arena offset of a feature map the CPU and the NPU share (through reshape views, its
-    storage's allocation; -1 when it has none). OutlineError if it lies outside the arena, is not
-    NHWC, or is a slice or concatenation."""
-    while isinstance(value, OpResult) and is_view(value.op):
+    storage's allocation; a concatenation's own; -1 when it has none). OutlineError if it lies
+    outside the arena, is not NHWC, or is a slice."""
+    while isinstance(value, OpResult) and is_view(value.op) and not isinstance(value.op, ConcatOp):
         if not isinstance(value.op, ReshapeOp):
-            raise OutlineError(value.op, "a feature map crossing the NPU/CPU boundary through a slice or "
-                                         "concatenation view is not outlined yet")
+            raise OutlineError(value.op, "a feature map crossing the NPU/CPU boundary through a slice "
+                                         "view is not outlined yet")
         value = value.op.operands[0]
     if isinstance(value, BlockArgument):
         allocs = func.attr(ARG_ALLOC_ATTR)

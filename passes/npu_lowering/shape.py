@@ -23,6 +23,9 @@ from npu_opt.passes.npu_lowering.support import pool_strides
 from npu_opt.passes.npu_lowering.tables import lut8
 from npu_opt.passes.npu_lowering.view import constant, scaling_equal, shape4, shape_list, view_of
 
+WRITE_ROUNDING = "half_up"
+"""The rounding of a concatenation's (and a PAD's) writes and of a resize's x2 steps: Vela's
+natural rounding there, TFLite's elsewhere."""
 FAF_OP_NAME = {"RELU": "Relu", "RELU6": "Relu6", "RELU_N1_TO_1": "ReluN1To1", "RELU_0_TO_1": "Relu0To1",
                "TANH": "Tanh"}
 """Vela's op type names, used to name an activation unfused from a concatenation."""
@@ -126,13 +129,14 @@ def lower_pad(op: Operation, lowering: Lowering) -> None:
     elem = element_type_of(ofm.type)
     q = elem if hasattr(elem, "zero_points") else None
     zero_point = q.zero_points[0] if q is not None else 0  # type: ignore[union-attr]
-    writes: list[Value] = [avgpool_nop(b, b.reshape(source, ifm4), tensor(ifm4, elem), b.name + "_main")]
+    writes: list[Value] = [avgpool_nop(b, b.reshape(source, ifm4), tensor(ifm4, elem), b.name + "_main",
+                                       rounding=WRITE_ROUNDING)]
     offsets = [(0, top, left, near)]
     shape = list(ifm4)
 
     def fill(suffix: str, box: list[int], offset: tuple[int, int, int, int]) -> None:
         const = b.const(np.full(box, zero_point, dtype=np.int64), tensor(box, elem))
-        writes.append(avgpool_nop(b, const, tensor(box, elem), f"{b.name}_{suffix}"))
+        writes.append(avgpool_nop(b, const, tensor(box, elem), f"{b.name}_{suffix}", rounding=WRITE_ROUNDING))
         offsets.append(offset)
 
     if top:
@@ -173,7 +177,8 @@ def lower_concat(op: Operation, lowering: Lowering) -> None:
         offset = [0, 0, 0, 0]
         offset[axis4] = position
         position += shape4_[axis4]
-        writes.append(avgpool_nop(b, b.reshape(value, shape4_), tensor(shape4_, elem), f"{b.name}{index}_avgpool"))
+        writes.append(avgpool_nop(b, b.reshape(value, shape4_), tensor(shape4_, elem), f"{b.name}{index}_avgpool",
+                                  rounding=WRITE_ROUNDING))
         offsets.append(OffsetAttr(tuple(offset)))
     result = b.npu(ConcatOp, writes, tensor(shape4(shape_list(ofm)), elem), offsets=offsets)
     faf = view.faf()
@@ -213,7 +218,7 @@ def upscale_steps(b: Builder, ifm: Value, ifm4: list[int], ofm4: list[int], elem
     for count in range(steps - 1):
         shape = [shape[0], shape[1] * (2 if up_h != 1 else 1), shape[2] * (2 if up_w != 1 else 1), shape[3]]
         name = b.name if count == 0 else f"{b.name}_{count}"
-        current = avgpool_nop(b, current, tensor(shape, elem), name, resampling="nearest")
+        current = avgpool_nop(b, current, tensor(shape, elem), name, resampling="nearest", rounding=WRITE_ROUNDING)
     return current, (b.name if steps == 1 else f"{b.name}_{steps - 1}"), (up_h, up_w)
 
 
@@ -240,7 +245,7 @@ def lower_resize_nearest(op: Operation, lowering: Lowering) -> None:
     current, name, (up_h, up_w) = upscale_steps(b, ifm, ifm4, ofm4, elem, align)
     ofm_type = tensor(ofm4, elem)
     if not align:
-        b.finish(op, [avgpool_nop(b, current, ofm_type, name, resampling="nearest")])
+        b.finish(op, [avgpool_nop(b, current, ofm_type, name, resampling="nearest", rounding=WRITE_ROUNDING)])
         return
     channels = ofm4[3]
     weights = np.zeros((1, up_h, up_w, channels), dtype=np.int64)
