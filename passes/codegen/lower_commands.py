@@ -30,7 +30,7 @@ from npu_opt.hardware.perf.block_config import check_block_config
 from npu_opt.hardware.perf.op_desc import NpuOpDesc, TensorDesc, derived
 from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.hardware.target import Target
-from npu_opt.interpreters.npu.arith import rounding_of, scale, zero_point as zero_point_of
+from npu_opt.interpreters.npu.arith import explicit_rescale, rounding_of, scale, zero_point as zero_point_of
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
@@ -42,7 +42,7 @@ from npu_opt.passes.codegen.elementwise import elementwise_registers
 from npu_opt.passes.codegen.flash_layout import is_table_lookup_alone
 from npu_opt.passes.codegen.lookup_tables import LutPlacer
 from npu_opt.passes.codegen.read_only import constant_bytes
-from npu_opt.passes.codegen.pooling import average_pool_scaling, reduce_sum_scaling
+from npu_opt.passes.codegen.pooling import BUILT_IN_FUNCTIONS, average_pool_scaling, reduce_sum_scaling
 from npu_opt.passes.codegen.stripes import box_tiles, stripe_padding
 from npu_opt.passes.codegen.weight_bytes import LoweringError, WeightBuffer, WeightBuffers, weight_stream_of
 
@@ -297,8 +297,8 @@ class _Lowering:
         if rounding is None:
             raise LoweringError(op, f"rounding {rounding_of(op)} is not lowered yet")
         act = op.attr("activation")
-        if act is not None and act.kind not in CLAMP_ONLY and act.kind != "lut":
-            raise LoweringError(op, f"activation {act.kind} (a built-in function) is not lowered yet")
+        if act is not None and act.kind not in CLAMP_ONLY and act.kind not in ("lut", *BUILT_IN_FUNCTIONS):
+            raise LoweringError(op, f"activation {act.kind} is not lowered yet")
         desc = describe_op(op, self.target)
         given = op.attr(BLOCK_ATTR)
         if desc is None or not isinstance(given, BlockAttr):
@@ -306,6 +306,8 @@ class _Lowering:
         # the SHRAM layout is chosen for the feature maps the operation reads and writes (the
         # stripe's; a slice read or a concatenation part, not the whole tensor the scheduler sized)
         desc = _stripe_desc(desc, stripe) if stripe is not None else _own_desc(desc)
+        if explicit_rescale(op) is not None:
+            desc = derived(desc, rescaled=False)  # an explicit rescale stands for Vela's unscaled operand
         buffer = self.buffers.of(op, self.target) if cls is not PoolOp else None  # (once for all its stripes)
         # the NPU is told the traversal the weights were encoded in; only convolutions have a choice
         part_kernel = bool(buffer and buffer.part_kernel and kind in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D))
@@ -407,7 +409,8 @@ class _Lowering:
             low, high = max(low, bounds[0]), min(high, bounds[1])
         if act is None or act.kind != "lut":  # type: ignore[attr-defined]
             self.luts.op_without_table()
-            return ActivationAttr.build(function="none", min=low, max=high), None
+            function = act.kind if act is not None and act.kind in BUILT_IN_FUNCTIONS else "none"  # type: ignore[attr-defined]
+            return ActivationAttr.build(function=function, min=low, max=high), None
         table = op.lut_operand()  # type: ignore[attr-defined]
         flash = table.op.attr(FLASH_ATTR) if isinstance(table, OpResult) else None
         if not isinstance(flash, FlashAttr):
