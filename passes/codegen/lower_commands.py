@@ -601,11 +601,12 @@ class LowerCommands(Pass):
     """Lower each NPU run of a scheduled module to an ``ethosu.program`` appended to the module.
 
     Handled so far: convolutions, depthwise and transpose convolutions, vector products, max and
-    average pooling, reduce-sums, binary elementwise operations (add, sub, mul, min, max, shifts)
-    and leading-zero counts, stripe by stripe (cascade members interleaved, rolling buffers in
-    tiles) or over slice views, with weights read in place or streamed by DMAs per depth slice,
-    and lookup tables copied into SHRAM; not concatenation writers. Anything else is an error at
-    the op naming what is not handled, and no program is written."""
+    average pooling, reduce-sums, binary elementwise operations (add, sub, mul, min, max, shifts),
+    abs, leaky ReLU and leading-zero counts, the built-in tanh and sigmoid, stripe by stripe
+    (cascade members interleaved, rolling buffers in tiles) or over slice views, writes into a
+    concatenation at their offsets, with weights read in place or streamed by DMAs per depth
+    slice, and lookup tables copied into SHRAM. Anything else is an error at the op naming what
+    is not handled, and no program is written."""
 
     PRESERVES = (WeightBuffers,)
     """It appends programs: every weight buffer stays as encoded (npu-outline reads them)."""

@@ -45,12 +45,22 @@ PLACED_OTHERWISE = {("branches", "u55-128"), ("cpu_middle", "u55-128"), ("cpu_mi
 """The runs whose feature maps npu-allocate places elsewhere than Vela's allocator (its
 randomised search found another packing; docs/codegen_design.md), measured: the arena offsets and
 the stream's scratch addresses differ, the container is Vela's (checked by giving ours Vela's)."""
+READ_ONLY_OTHERWISE = {(m, c) for m in ("data_movement", "elementwise") for c in CONFIGS}
+"""The runs whose read-only data differs from Vela's (measured): data_movement's resize keeps its
+16-byte size constant in Vela's, elementwise's squared difference has two equal weight buffers
+Vela does not share (docs/codegen_design.md, What remains); given Vela's, the container is Vela's."""
 OPTIONS_REWRITTEN = {("generic", "u55-128"), ("generic", "u65-256")}
 """Vela writes GATHER's options anew without the batch_dims field its table predates; npu-opt
 keeps the options of an operator outside the tfl dialect as the model stored them."""
-LITERT_BOUNDS = {"conv": 1}
+REFERENCE_INTERPRETER_OFF = {"elementwise"}
+"""Models whose scheduled IR the reference interpreter computes otherwise than the NPU (measured:
+elementwise's stand-alone ReLU, ReLU6 and ReLU_N1_TO_1 average pools into an OFM of zero point 1
+clamp one step high there); the simulator agrees with LiteRT on them bit for bit."""
+LITERT_BOUNDS = {"conv": 1, "int16_elementwise": 1}
 """conv ends in a FULLY_CONNECTED that LiteRT's reference kernel rounds once where the NPU rounds
-as a convolution does (docs/npu_arithmetic.md); the reference interpreter computes the NPU's."""
+as a convolution does (docs/npu_arithmetic.md); the reference interpreter computes the NPU's.
+int16_elementwise's 16-bit tanh and sigmoid are the NPU's built-in functions, which LiteRT
+interpolates from its own table (docs/npu_arithmetic.md: at most 1 apart)."""
 
 
 @lru_cache(maxsize=None)
@@ -106,6 +116,9 @@ def test_compile_writes_vela_s_tflite(model, config):
     for graph, reference in zip(mine.subgraphs, theirs.subgraphs):
         for op, other in zip(graph.ethos_u(), reference.ethos_u()):
             op.command_stream = other.command_stream
+            if (model, config) in READ_ONLY_OTHERWISE:
+                assert bytes(op.read_only) != bytes(other.read_only)
+                op.read_only = other.read_only
         assert [t.name for t in graph.tensors] == [t.name for t in reference.tensors]
         for tensor, other in zip(graph.tensors, reference.tensors):
             tensor.arena_offset = other.arena_offset
@@ -165,8 +178,9 @@ def _simulated(model: str, config: str, options: str) -> bool:
     for seed in (0, 1):
         inputs = gather_inputs(arguments, [], seed).arrays
         ours = run_function(module, inputs)
-        expected = _scheduled_reference(model, config, options, inputs)
-        assert [a.tobytes() for a in ours] == [b.tobytes() for b in expected], seed
+        if model not in REFERENCE_INTERPRETER_OFF:
+            expected = _scheduled_reference(model, config, options, inputs)
+            assert [a.tobytes() for a in ours] == [b.tobytes() for b in expected], seed
         theirs = [array for _, array in run_litert_here(source.read_bytes(), str(source), inputs).outputs]
         for mine, reference in zip(ours, theirs):
             difference = np.abs(mine.astype(np.int64).ravel() - reference.astype(np.int64).ravel())
