@@ -40,6 +40,13 @@ def _constant_operands(op: Operation) -> list[Value]:
     return [v for v in op.operands if isinstance(v, OpResult) and v.op.has_trait(ConstantLike)]
 
 
+def _kept_input_bytes(op: Operation) -> int:
+    """Bytes of the constant input Vela keeps on an op the NPU never reads (a resize's size, on
+    its first step): a range it reserves and writes nothing into."""
+    size = op.attr("resize_size")
+    return 0 if size is None else int(size.type.num_elements()) * 4  # (int32 values)
+
+
 def _kept_bias_bytes(op: Operation) -> int:
     """A transpose convolution's constant bias keeps a range of its own before the records'
     (Vela gives the op a new bias tensor and leaves the original among the pass's inputs)."""
@@ -65,7 +72,8 @@ class FlashLayout(Pass):
     range per weighted op of its scale/bias records' size (Vela allocates the op's bias tensor
     there and writes no bytes into it; a transpose convolution's original bias before it) and
     per other op each constant it reads (a lookup table, an elementwise operand) not placed yet
-    (a table lookup on its own has a scalar zero before its table), then each op's buffer; a buffer
+    (a table lookup on its own has a scalar zero before its table; a resize's first step a range
+    for the size Vela keeps on it), then each op's buffer; a buffer
     of the same weight constant equal to one already placed takes its offset. Every range is
     rounded up to 16 bytes."""
 
@@ -103,6 +111,7 @@ class FlashLayout(Pass):
                                 flash = FlashAttr.build(offset=end, size=_raw_bytes(value))
                                 ctx.rewriter.set_attr(value.op, FLASH_ATTR, flash)  # type: ignore[union-attr]
                                 end += round_up(_raw_bytes(value), ALIGNMENT)
+                        end += round_up(_kept_input_bytes(op), ALIGNMENT)
                 for op, buffer in buffers:
                     data = buffer.data
                     key = (weights_source(op), data)  # Vela shares the encoding of one weight tensor
