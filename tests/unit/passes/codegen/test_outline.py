@@ -49,10 +49,6 @@ the stream's scratch addresses differ, the container is Vela's (checked by givin
 OPTIONS_REWRITTEN = {("generic", "u55-128"), ("generic", "u65-256")}
 """Vela writes GATHER's options anew without the batch_dims field its table predates; npu-opt
 keeps the options of an operator outside the tfl dialect as the model stored them."""
-REFERENCE_INTERPRETER_OFF = {"elementwise"}
-"""Models whose scheduled IR the reference interpreter computes otherwise than the NPU (measured:
-elementwise's stand-alone ReLU, ReLU6 and ReLU_N1_TO_1 average pools into an OFM of zero point 1
-clamp one step high there); the simulator agrees with LiteRT on them bit for bit."""
 LITERT_BOUNDS = {"conv": 1, "int16_elementwise": 1}
 """conv ends in a FULLY_CONNECTED that LiteRT's reference kernel rounds once where the NPU rounds
 as a convolution does (docs/npu_arithmetic.md); the reference interpreter computes the NPU's.
@@ -172,9 +168,8 @@ def _simulated(model: str, config: str, options: str) -> bool:
     for seed in (0, 1):
         inputs = gather_inputs(arguments, [], seed).arrays
         ours = run_function(module, inputs)
-        if model not in REFERENCE_INTERPRETER_OFF:
-            expected = _scheduled_reference(model, config, options, inputs)
-            assert [a.tobytes() for a in ours] == [b.tobytes() for b in expected], seed
+        expected = _scheduled_reference(model, config, options, inputs)
+        assert [a.tobytes() for a in ours] == [b.tobytes() for b in expected], seed
         theirs = [array for _, array in run_litert_here(source.read_bytes(), str(source), inputs).outputs]
         for mine, reference in zip(ours, theirs):
             difference = np.abs(mine.astype(np.int64).ravel() - reference.astype(np.int64).ravel())
