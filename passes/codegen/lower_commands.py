@@ -39,6 +39,7 @@ from npu_opt.ir.pass_registry import Pass, register_pass
 from npu_opt.ir.traits import ConstantLike
 from npu_opt.passes.codegen.dependencies import DependencyError, Inputs, blockdep, waits
 from npu_opt.passes.codegen.elementwise import elementwise_registers
+from npu_opt.passes.codegen.encodable import check_encodable
 from npu_opt.passes.codegen.flash_layout import is_table_lookup_alone
 from npu_opt.passes.codegen.lookup_tables import LutPlacer
 from npu_opt.passes.codegen.read_only import constant_bytes
@@ -584,7 +585,8 @@ def lower_run(run: list[Operation], func: Operation, target: Target, buffers: We
                 final["kernel_wait"] = kernel_wait
             if dma_wait is not None:
                 final["dma_wait"] = dma_wait
-            block.append(cls.build(attrs=final))
+            check_encodable(op, final, target.accelerator)
+            block.append(cls.build(attrs=final, location=op.location))  # (a register's error points at the op)
     except DependencyError as err:
         raise LoweringError(current, str(err)) from None
     block.append(StopOp.build(attrs={"mask": 0xFFFF}))

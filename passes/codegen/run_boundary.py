@@ -16,6 +16,10 @@ from npu_opt.ir.traits import ConstantLike
 from npu_opt.passes.codegen.weight_bytes import LoweringError
 
 
+OFFLINE_OFFSET_MAX = (1 << 31) - 1
+"""The largest arena offset TFLite Micro's OfflineMemoryAllocation metadata holds (an int32)."""
+
+
 class OutlineError(LoweringError):
     """A run whose boundary a tfl.ethos_u op cannot express (raised with the op at fault)."""
 
@@ -124,7 +128,10 @@ def arena_offset(value: Value, func: Operation, target: Target) -> int:
     encoding = encoding_of(value)
     if encoding is not None and encoding.format != "NHWC":
         raise OutlineError(holder, f"a feature map the CPU shares is stored {encoding.format}; the CPU reads NHWC")
+    if alloc.offset > OFFLINE_OFFSET_MAX:
+        raise OutlineError(holder, f"a feature map the CPU shares at arena offset {alloc.offset} cannot be written: "
+                                   f"OfflineMemoryAllocation holds offsets up to {OFFLINE_OFFSET_MAX}")
     return alloc.offset
 
 
-__all__ = ["OutlineError", "RunBoundary", "aliased", "arena_offset", "run_boundaries"]
+__all__ = ["OFFLINE_OFFSET_MAX", "OutlineError", "RunBoundary", "aliased", "arena_offset", "run_boundaries"]
