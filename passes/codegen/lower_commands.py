@@ -228,7 +228,8 @@ class _Lowering:
         if layout == "NHCWB16":
             strides = [16 * size, full_width * round_up(full_depth, 16) * size, 16 * full_width * size]
             if start[2] % 16:
-                raise LoweringError(op, f"a slice from channel {start[2]} of an NHCWB16 tensor is not lowered yet")
+                raise LoweringError(op, f"a window from channel {start[2]} of an NHCWB16 tensor cannot be encoded: "
+                                        "NHCWB16 windows start on a multiple of 16 channels")
         else:
             strides = [full_depth * size, full_width * full_depth * size, size]
         alloc = self.alloc_of(op, stored)
