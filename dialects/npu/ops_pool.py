@@ -13,6 +13,7 @@ from npu_opt.dialects.npu.ops_common import (
     FeatureMap4D, KernelC, LookupTable, NpuComputeOp, ResamplingC, check_depth, check_window, element_bits,
     shape_of,
 )
+from npu_opt.ir.constraints import ElementsAttrC
 from npu_opt.ir.opdef import AttrDef, OperandDef, ResultDef, VerifyError
 from npu_opt.ir.traits import Pure
 
@@ -25,6 +26,9 @@ class _Pool(NpuComputeOp):
     lut = OperandDef(LookupTable, optional=True, doc="table of a fused 'lut' activation")
     kernel = AttrDef(KernelC, doc="window size, strides and explicit padding (dilation 1x1)")
     resampling = AttrDef(ResamplingC, optional=True, doc="IFM upscaling: 'nearest' (x2) or 'none' (default)")
+    resize_size = AttrDef(ElementsAttrC(), optional=True,
+                          doc="the output size of the resize whose first step this is, which Vela keeps among "
+                              "the op's inputs: a range of the read-only data the NPU never reads")
     ofm = ResultDef(FeatureMap4D, doc="NHWC output feature map")
 
     def verify_shapes(self) -> None:

@@ -157,20 +157,23 @@ def explicit_rescale(op: Operation) -> tuple[int, int] | None:
 
 # ---------------------------------------------------------------------------------------------
 # The output stage
-def finish(op: NpuComputeOp, scaled: np.ndarray, args: list[Any], ofm_zp: int | None = None) -> np.ndarray:
+def finish(op: NpuComputeOp, scaled: np.ndarray, args: list[Any], ofm_zp: int | None = None,
+           bounds: tuple[int, int] | None = None) -> np.ndarray:
     """The rescaled accumulator ``scaled`` through the rest of the output stage: plus the OFM
     zero point (the target quantisation's unless ``ofm_zp`` is given), clamped to the
-    activation range, looked up in the table of a ``lut`` activation, in the OFM's dtype."""
+    activation range (``bounds`` when given), looked up in the table of a ``lut`` activation,
+    in the OFM's dtype."""
     act: ActivationAttr = op.activation_attr()
     zp = zero_point_of_target(op) if ofm_zp is None else ofm_zp
+    low, high = (act.min, act.max) if bounds is None else bounds
     storage = storage_of(op.results[0].type)
     if storage is not None and storage.width == 32 and act.kind != "lut":
         # a 32-bit OFM is written as computed: no zero point, no clamp (the activation registers
         # are 16-bit), saturated to int32
         return to_ofm(op, np.asarray(np.minimum(np.maximum(scaled, -(1 << 31)), (1 << 31) - 1), dtype=np.int64))
     values = scaled + zp if zp else scaled
-    values = np.clip(values, act.min, act.max) if values.dtype != object else \
-        np.asarray(np.minimum(np.maximum(values, act.min), act.max), dtype=np.int64)
+    values = np.clip(values, low, high) if values.dtype != object else \
+        np.asarray(np.minimum(np.maximum(values, low), high), dtype=np.int64)
     values = np.asarray(values, dtype=np.int64)
     if act.kind == "lut":
         lut_operand = op.lut_operand()

@@ -14,7 +14,7 @@ from npu_opt.interpreters.npu.arith import (
     explicit_rescale, finish, ifm_zero_point, rescale, rounding_of, scale, target_quant, to_ofm,
 )
 from npu_opt.interpreters.npu.windows import input_window, sliding
-from npu_opt.dialects.npu.ops_common import quant_of
+from npu_opt.dialects.npu.ops_common import quant_of, storage_of
 from npu_opt.dialects.npu.ops_pool import AvgPoolOp, MaxPoolOp, ReduceSumOp
 from npu_opt.dialects.npu.quant import pooling_scale, quantise_scale, round_away_zero
 from npu_opt.ir.core import Operation
@@ -63,6 +63,21 @@ def _builtin(op: Operation, x: np.ndarray, kind: str) -> np.ndarray:
     return to_ofm(op, np.clip(q, act.min, act.max).astype(np.int64))
 
 
+def _bounds_without_zero_point(op: Operation, act: Any) -> tuple[int, int]:
+    """The clamp of an average pool whose OFM zero point the NPU does not add: npu-legalize put
+    the zero point into the bounds, the NPU's registers hold them without it (a bound at the
+    OFM type's limit, no clamp, stays)."""
+    quant = quant_of(op.results[0])
+    zero = int(quant.zero_points[0]) if quant is not None else 0
+    storage = storage_of(op.results[0].type)
+    if not zero or storage is None:
+        return act.min, act.max
+    bits = storage.width
+    limits = (0, (1 << bits) - 1) if getattr(storage, "is_unsigned", False) else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+    return tuple(bound if bound == limit else bound - zero  # type: ignore[return-value]
+                 for bound, limit in zip((act.min, act.max), limits))
+
+
 @NPU.kernel(AvgPoolOp)
 def avg_pool(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_channels: Rows = None) -> list[np.ndarray]:
     ifm = np.asarray(args[0], dtype=np.int64)
@@ -93,7 +108,8 @@ def avg_pool(op: Operation, args: list[Any], *, ofm_rows: Rows = None, ofm_chann
         if ratio != 1.0:
             multipliers = np.vectorize(lambda m: round_away_zero(int(m) * float(np.double(ratio))),
                                        otypes=[np.int64])(multipliers)
-        return [finish(op, rescale(sums, multipliers, shifts, rounding_of(op)), args, 0)]  # type: ignore[arg-type]
+        return [finish(op, rescale(sums, multipliers, shifts, rounding_of(op)), args, 0,  # type: ignore[arg-type]
+                       _bounds_without_zero_point(op, act))]
     if concat:
         bits = 0
         if ratio > 1:

@@ -10,12 +10,14 @@ from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.quant import add_sub_scale, elementwise_mul_scale, quantise_scale
 from npu_opt.interpreters.npu.arith import explicit_rescale, scale, target_quant
 from npu_opt.ir.core import Operation
+from npu_opt.passes.codegen.pooling import BUILT_IN_FUNCTIONS, FUNCTION_INPUT_UNITS
 from npu_opt.passes.codegen.weight_bytes import LoweringError
 
 MODES = {"add": "add", "sub": "sub", "mul": "mul", "min": "min", "max": "max", "shl": "shl", "shr": "shr",
-         "clz": "clz"}
+         "clz": "clz", "abs": "abs", "leaky_relu": "lrelu"}
 """The binary elementwise operators lowered so far and their NPU mode."""
-GLOBAL_SCALED = ("add", "sub", "mul")
+GLOBAL_SCALED = ("add", "sub", "mul", "lrelu", "abs")
+"""The modes whose OFM_SCALE is global (the others are not rescaled)."""
 INPUT_SHIFT = 16
 """Fraction bits of the simplified add/sub input scales."""
 
@@ -47,10 +49,13 @@ def elementwise_registers(op: Operation, ifm_bits: int, reversed_operands: bool 
     mode = MODES.get(operator or "")
     if mode is None:
         raise LoweringError(op, f"elementwise {operator or op.name} is not lowered yet")
-    if mode == "clz":
+    if mode in ("clz", "abs", "lrelu"):
         return _unary_registers(op, mode)
     in1, in2, out = scales if scales is not None else (scale(op.operands[0]), scale(op.operands[1]),
                                                        _output_scale(op))
+    act = op.attr("activation")
+    if act is not None and act.kind in BUILT_IN_FUNCTIONS:  # the function reads units of 1/0x3000
+        out = 1 / FUNCTION_INPUT_UNITS
     if reversed_operands:
         in1, in2 = in2, in1
     explicit = explicit_rescale(op)
@@ -95,10 +100,26 @@ def elementwise_registers(op: Operation, ifm_bits: int, reversed_operands: bool 
 
 
 def _unary_registers(op: Operation, mode: str) -> dict:
-    """A count of leading zeros is not rescaled (OFM_SCALE 1, no global scaling)."""
+    """OFM_SCALE of a unary operation: none for a count of leading zeros (not globally scaled), the
+    IFM/OFM scale ratio (in float32) for an absolute value, alpha for a leaky ReLU (which the
+    NPU runs only between equal scales)."""
     if explicit_rescale(op) not in (None, (1, 0)):
-        raise LoweringError(op, f"a rescaled {mode} is not lowered yet")
-    return {"mode": mode, "scale_mode": "opa16_opb16", "ofm_scale": ScaleAttr.build(scale=1, shift=0)}
+        raise LoweringError(op, f"a {mode} with an explicit rescale {explicit_rescale(op)} is not lowered yet")
+    multiplier, shift = 1, 0
+    if mode == "abs":
+        in_scale, out_scale = scale(op.operands[0]), _output_scale(op)
+        if in_scale is not None and out_scale is not None:
+            multiplier, shift = quantise_scale(float(np.float32(in_scale) / np.float32(out_scale)))
+    elif mode == "lrelu":
+        in_scale, out_scale = scale(op.operands[0]), _output_scale(op)
+        if in_scale != out_scale:
+            raise LoweringError(op, f"a leaky ReLU from scale {in_scale} to scale {out_scale} cannot be "
+                                    "encoded: the NPU's leaky ReLU keeps the IFM's scale")
+        multiplier, shift = quantise_scale(float(op.attr("alpha").value))  # type: ignore[union-attr]
+    attrs = {"mode": mode, "scale_mode": "opa16_opb16", "ofm_scale": ScaleAttr.build(scale=multiplier, shift=shift)}
+    if mode in GLOBAL_SCALED:
+        attrs["global_scale"] = True
+    return attrs
 
 
 __all__ = ["elementwise_registers"]

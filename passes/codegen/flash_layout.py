@@ -8,6 +8,7 @@ from npu_opt.dialects.npu.target_attr import target_of
 from npu_opt.hardware.perf.shape import round_up
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import element_bits
+from npu_opt.dialects.npu.perf.ir_adapter import weights_source
 from npu_opt.hardware.op_kind import OpKind
 from npu_opt.ir.core import OpResult, Operation, Value
 from npu_opt.ir.traits import ConstantLike
@@ -39,6 +40,13 @@ def _constant_operands(op: Operation) -> list[Value]:
     return [v for v in op.operands if isinstance(v, OpResult) and v.op.has_trait(ConstantLike)]
 
 
+def _kept_input_bytes(op: Operation) -> int:
+    """Bytes of the constant input Vela keeps on an op the NPU never reads (a resize's size, on
+    its first step): a range it reserves and writes nothing into."""
+    size = op.attr("resize_size")
+    return 0 if size is None else int(size.type.num_elements()) * 4  # (int32 values)
+
+
 def _kept_bias_bytes(op: Operation) -> int:
     """A transpose convolution's constant bias keeps a range of its own before the records'
     (Vela gives the op a new bias tensor and leaves the original among the pass's inputs)."""
@@ -53,7 +61,7 @@ def _kept_bias_bytes(op: Operation) -> int:
 
 @register_pass("npu-flash-layout", statistics={
     "buffers": "weight buffers given an offset",
-    "shared": "buffers equal to one placed before, sharing its bytes",
+    "shared": "buffers of a weight tensor placed before with the same bytes, sharing them",
     "bytes": "bytes of read-only data laid out",
 })
 class FlashLayout(Pass):
@@ -64,8 +72,10 @@ class FlashLayout(Pass):
     range per weighted op of its scale/bias records' size (Vela allocates the op's bias tensor
     there and writes no bytes into it; a transpose convolution's original bias before it) and
     per other op each constant it reads (a lookup table, an elementwise operand) not placed yet
-    (a table lookup on its own has a scalar zero before its table), then each op's buffer; a buffer equal to one already
-    placed takes the same offset. Every range is rounded up to 16 bytes."""
+    (a table lookup on its own has a scalar zero before its table; a resize's first step a range
+    for the size Vela keeps on it), then each op's buffer; a buffer
+    of the same weight constant equal to one already placed takes its offset. Every range is
+    rounded up to 16 bytes."""
 
     PRESERVES = (WeightBuffers,)
     """It sets npu.flash alone: every weight buffer stays as encoded."""
@@ -74,7 +84,7 @@ class FlashLayout(Pass):
         target = target_of(module)
         encoded = ctx.analyses.get(WeightBuffers, module)
         end = 0
-        placed: dict[bytes, int] = {}
+        placed: dict[tuple[Value | None, bytes], int] = {}
         for _block, runs in runs_by_function(module, ctx):
             for run in runs:
                 buffers = []
@@ -101,11 +111,13 @@ class FlashLayout(Pass):
                                 flash = FlashAttr.build(offset=end, size=_raw_bytes(value))
                                 ctx.rewriter.set_attr(value.op, FLASH_ATTR, flash)  # type: ignore[union-attr]
                                 end += round_up(_raw_bytes(value), ALIGNMENT)
+                        end += round_up(_kept_input_bytes(op), ALIGNMENT)
                 for op, buffer in buffers:
                     data = buffer.data
-                    offset = placed.get(data)
+                    key = (weights_source(op), data)  # Vela shares the encoding of one weight tensor
+                    offset = placed.get(key)
                     if offset is None:
-                        offset = placed[data] = end
+                        offset = placed[key] = end
                         end += round_up(len(data), ALIGNMENT)
                         ctx.stat("bytes", round_up(len(data), ALIGNMENT))
                     else:

@@ -9,9 +9,10 @@ from npu_opt.dialects.ethosu.attrs import (
 from npu_opt.dialects.ethosu.ops_block import BlockOp, ConvOp, DepthwiseOp, ElementwiseOp, PoolOp
 from npu_opt.dialects.ethosu.ops_stream import DmaOp, ProgramOp, StopOp
 from npu_opt.dialects.npu.perf.weight_dma import weight_dma
-from npu_opt.dialects.npu.execution_order import concat_user, is_view, runs_by_function
+from npu_opt.dialects.npu.execution_order import is_view, runs_by_function
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.dialects.npu.ops_common import encoding_of, quant_of, storage_of
+from npu_opt.dialects.npu.ops_memory import ConcatOp, SliceOp
 from npu_opt.dialects.npu.quant import quantise_float32, scale_and_zero_point
 from npu_opt.dialects.tfl.shapes import constant_array
 from npu_opt.dialects.npu.perf.ir_adapter import describe_op
@@ -29,7 +30,7 @@ from npu_opt.hardware.perf.block_config import check_block_config
 from npu_opt.hardware.perf.op_desc import NpuOpDesc, TensorDesc, derived
 from npu_opt.hardware.perf.shape import Shape4, round_up
 from npu_opt.hardware.target import Target
-from npu_opt.interpreters.npu.arith import rounding_of, scale, zero_point as zero_point_of
+from npu_opt.interpreters.npu.arith import explicit_rescale, rounding_of, scale, zero_point as zero_point_of
 from npu_opt.ir.analysis import AnalysisManager
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
@@ -39,10 +40,11 @@ from npu_opt.ir.pass_registry import Pass, register_pass
 from npu_opt.ir.traits import ConstantLike
 from npu_opt.passes.codegen.dependencies import DependencyError, Inputs, blockdep, waits
 from npu_opt.passes.codegen.elementwise import elementwise_registers
+from npu_opt.passes.codegen.encodable import check_encodable
 from npu_opt.passes.codegen.flash_layout import is_table_lookup_alone
 from npu_opt.passes.codegen.lookup_tables import LutPlacer
 from npu_opt.passes.codegen.read_only import constant_bytes
-from npu_opt.passes.codegen.pooling import average_pool_scaling, reduce_sum_scaling
+from npu_opt.passes.codegen.pooling import BUILT_IN_FUNCTIONS, average_pool_scaling, reduce_sum_scaling
 from npu_opt.passes.codegen.stripes import box_tiles, stripe_padding
 from npu_opt.passes.codegen.weight_bytes import (
     LoweringError, WeightBuffer, WeightBuffers, core_streams, weight_stream_of,
@@ -129,6 +131,14 @@ def _stripe_desc(desc: NpuOpDesc, stripe: Stripe) -> NpuOpDesc:
                    ifm2=boxed(desc.ifm2, stripe.inputs.get(1)))
 
 
+def _own_desc(desc: NpuOpDesc) -> NpuOpDesc:
+    """``desc`` with each feature map its own shape rather than the whole tensor it is a window
+    or a part of."""
+    def own(tensor: TensorDesc | None) -> TensorDesc | None:
+        return None if tensor is None else derived(tensor, whole=None)
+    return derived(desc, ofm=own(desc.ofm), ifm=own(desc.ifm), ifm2=own(desc.ifm2))
+
+
 def _away_zero_points(op: Operation, kind: OpKind | None) -> tuple[int | None, int | None]:
     """The IFM and OFM zero points (None: the quantisation's) of an op rounding away from zero,
     as Vela writes them: 0 for an average pool computed as a convolution unless it had SAME
@@ -147,6 +157,25 @@ def _away_zero_points(op: Operation, kind: OpKind | None) -> tuple[int | None, i
     return None, None
 
 
+def _concat_of(value: Value) -> ConcatOp | None:
+    """The concatenation ``value`` is written into (in place, as one of its parts), if any."""
+    return next((user for user in value.users() if isinstance(user, ConcatOp)), None)
+
+
+def _concat_offset(op: Operation, concat: ConcatOp, part: Value) -> tuple[int, int, int]:
+    """The (y, x, c) offset at which ``op`` writes its OFM ``part`` into ``concat``'s buffer
+    (Vela's write offset); an interleaved (strided) write is refused."""
+    steps = concat.steps()
+    if steps != (1, 1, 1, 1):
+        raise LoweringError(op, f"a write into a concatenation with element strides {list(steps)} "
+                                "(the OFM stride multiplier) is not lowered yet")
+    index = next(i for i, operand in enumerate(concat.operands) if operand is part)
+    offset = tuple(int(v) for v in concat.offsets[index].values)
+    if offset[0] != 0:
+        raise LoweringError(op, f"a write into a concatenation at batch {offset[0]} is not lowered yet")
+    return offset[1], offset[2], offset[3]  # type: ignore[return-value]
+
+
 def _element_bytes(dtype: str) -> int:
     return int(dtype.lstrip("u").removeprefix("int")) // 8
 
@@ -162,15 +191,14 @@ class _Lowering:
         self.luts = LutPlacer(target.accelerator)
 
     def alloc_of(self, op: Operation, value: Value) -> AllocAttr:
-        """The storage of ``value`` (through reshape views), refusing parts of concatenations."""
-        while True:
-            if concat_user(value) is not None:
-                raise LoweringError(op, "an operand written into a concatenation's buffer is not lowered yet")
+        """The storage of ``value`` (through reshape views; a concatenation's own)."""
+        for _ in range(10_000):  # a chain of views is finite; the bound guards against malformed IR
+            if _concat_of(value) is not None:
+                raise LoweringError(op, "a concatenation's part is read as a feature map of its own")
             producer = value.op if isinstance(value, OpResult) else None
-            if producer is not None and is_view(producer) and producer.name != "npu.slice":
-                value = producer.operands[0]
-                continue
-            break
+            if producer is None or not is_view(producer) or isinstance(producer, (SliceOp, ConcatOp)):
+                break
+            value = producer.operands[0]
         if isinstance(value, BlockArgument):
             alloc = self.arg_allocs[value.index] if value.index < len(self.arg_allocs) else None
         else:
@@ -189,18 +217,22 @@ class _Lowering:
         size = _element_bytes(dtype)
         stored, start = value, (0, 0, 0)
         producer = value.op if isinstance(value, OpResult) else None
-        if producer is not None and producer.name == "npu.slice":
+        concat = _concat_of(value) if is_ofm else None
+        if isinstance(producer, SliceOp):
             if box is not None:
                 raise LoweringError(op, "a stripe of a slice view is not lowered yet")
             stored = producer.operands[0]
-            start = tuple(int(v) for v in producer.offset.values[1:])  # type: ignore[attr-defined]
+            start = tuple(int(v) for v in producer.offset.values[1:])
+        elif isinstance(concat, ConcatOp):  # written in place into the concatenation at its offset
+            stored, start = concat.results[0], _concat_offset(op, concat, value)
         _, _, full_width, full_depth = _shape4(op, stored)
         encoding = encoding_of(stored)
         layout = encoding.format if encoding is not None else "NHWC"
         if layout == "NHCWB16":
             strides = [16 * size, full_width * round_up(full_depth, 16) * size, 16 * full_width * size]
             if start[2] % 16:
-                raise LoweringError(op, f"a slice from channel {start[2]} of an NHCWB16 tensor is not lowered yet")
+                raise LoweringError(op, f"a window from channel {start[2]} of an NHCWB16 tensor cannot be encoded: "
+                                        "NHCWB16 windows start on a multiple of 16 channels")
         else:
             strides = [full_depth * size, full_width * full_depth * size, size]
         alloc = self.alloc_of(op, stored)
@@ -212,7 +244,9 @@ class _Lowering:
             box = Box((0, start[0], start[1], start[2]), (1, start[0] + height, start[1] + width, start[2] + depth))
             rows = _shape4(op, stored)[1]
         else:
-            rows = _rolling_rows(stored, height)
+            shift = (0, *start)
+            box = Box(tuple(a + b for a, b in zip(box.start, shift)), tuple(a + b for a, b in zip(box.end, shift)))
+            rows = _rolling_rows(stored, _shape4(op, stored)[1])
         tiles, bases = box_tiles(box, rows, alloc.offset, layout, strides, size)
         box_height, box_width, box_depth = box.shape
         shape = {"height": box_height, "width": box_width} if is_ofm else {}
@@ -267,14 +301,17 @@ class _Lowering:
         if rounding is None:
             raise LoweringError(op, f"rounding {rounding_of(op)} is not lowered yet")
         act = op.attr("activation")
-        if act is not None and act.kind not in CLAMP_ONLY and act.kind != "lut":
-            raise LoweringError(op, f"activation {act.kind} (a built-in function) is not lowered yet")
+        if act is not None and act.kind not in CLAMP_ONLY and act.kind not in ("lut", *BUILT_IN_FUNCTIONS):
+            raise LoweringError(op, f"activation {act.kind} is not lowered yet")
         desc = describe_op(op, self.target)
         given = op.attr(BLOCK_ATTR)
         if desc is None or not isinstance(given, BlockAttr):
             raise LoweringError(op, "it has no npu.block (run the schedule first)")
-        if stripe is not None:  # the SHRAM layout is chosen for the stripe's feature maps
-            desc = _stripe_desc(desc, stripe)
+        # the SHRAM layout is chosen for the feature maps the operation reads and writes (the
+        # stripe's; a slice read or a concatenation part, not the whole tensor the scheduler sized)
+        desc = _stripe_desc(desc, stripe) if stripe is not None else _own_desc(desc)
+        if explicit_rescale(op) is not None:
+            desc = derived(desc, rescaled=False)  # an explicit rescale stands for Vela's unscaled operand
         buffer = self.buffers.of(op, self.target) if cls is not PoolOp else None  # (once for all its stripes)
         # the NPU is told the traversal the weights were encoded in; only convolutions have a choice
         part_kernel = bool(buffer and buffer.part_kernel and kind in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D))
@@ -291,7 +328,7 @@ class _Lowering:
         if kind is OpKind.AVG_POOL:
             kernel_attr = op.attr("kernel")
             pool_scale, zero = average_pool_scaling(op, tuple(kernel_attr.padding) if kernel_attr else (0, 0, 0, 0))
-            if zero:
+            if zero and _concat_of(op.results[0]) is None:  # a concatenation's write keeps them (Vela)
                 ifm_zero = ofm_zero = 0
         elif kind is OpKind.REDUCE_SUM:
             pool_scale = reduce_sum_scaling(op)
@@ -304,8 +341,8 @@ class _Lowering:
         activation, table_copy = self.activation(op, act, ofm.dtype, ofm_zero == 0)
         if cls is ElementwiseOp:  # its operands may be constants, scalars or swapped: see ``elementwise``
             ifm = ofm
-        else:
-            ifm = self.feature_map(op, op.operands[0], False, ifm_zero, boxes.get(0))
+        else:  # (a pool may read a constant: a PAD's border fill)
+            ifm = self.operand_map(op, op.operands[0], None, ifm_zero, boxes.get(0))
         if kind not in (OpKind.CONV2D, OpKind.TRANSPOSE_CONV2D, OpKind.VECTOR_PRODUCT, OpKind.REDUCE_SUM):
             ifm = ifm.replaced(depth=ofm.depth)  # IFM_DEPTH follows the OFM but for convolutions and sums
         ifm_shape = _shape4(op, op.operands[0])[1:] if cls is not ElementwiseOp else (0, 0, 0)
@@ -374,7 +411,8 @@ class _Lowering:
             low, high = max(low, bounds[0]), min(high, bounds[1])
         if act is None or act.kind != "lut":  # type: ignore[attr-defined]
             self.luts.op_without_table()
-            return ActivationAttr.build(function="none", min=low, max=high), None
+            function = act.kind if act is not None and act.kind in BUILT_IN_FUNCTIONS else "none"  # type: ignore[attr-defined]
+            return ActivationAttr.build(function=function, min=low, max=high), None
         table = op.lut_operand()  # type: ignore[attr-defined]
         flash = table.op.attr(FLASH_ATTR) if isinstance(table, OpResult) else None
         if not isinstance(flash, FlashAttr):
@@ -464,7 +502,7 @@ class _Lowering:
 
     def operand_map(self, op: Operation, value: Value, depth: int | None,
                     zero_point: int | None = None, box: Box | None = None) -> FeatureMapAttr:
-        """An elementwise operand as a feature map: in the scratch, or a constant in the
+        """An input operand as a feature map: in the scratch, or a constant in the
         read-only data (``npu.flash`` on the constant); ``depth`` overrides IFM_DEPTH; ``box``:
         the part a stripe reads."""
         if isinstance(value, OpResult) and value.op.has_trait(ConstantLike):
@@ -555,7 +593,8 @@ def lower_run(run: list[Operation], func: Operation, target: Target, buffers: We
                 final["kernel_wait"] = kernel_wait
             if dma_wait is not None:
                 final["dma_wait"] = dma_wait
-            block.append(cls.build(attrs=final, location=part_location(op)))
+            check_encodable(op, final, target.accelerator)
+            block.append(cls.build(attrs=final, location=part_location(op)))  # (a register's error points at the op)
     except DependencyError as err:
         raise LoweringError(current, str(err)) from None
     block.append(StopOp.build(attrs={"mask": 0xFFFF}))
@@ -572,11 +611,12 @@ class LowerCommands(Pass):
     """Lower each NPU run of a scheduled module to an ``ethosu.program`` appended to the module.
 
     Handled so far: convolutions, depthwise and transpose convolutions, vector products, max and
-    average pooling, reduce-sums, binary elementwise operations (add, sub, mul, min, max, shifts)
-    and leading-zero counts, stripe by stripe (cascade members interleaved, rolling buffers in
-    tiles) or over slice views, with weights read in place or streamed by DMAs per depth slice,
-    and lookup tables copied into SHRAM; not concatenation writers. Anything else is an error at
-    the op naming what is not handled, and no program is written."""
+    average pooling, reduce-sums, binary elementwise operations (add, sub, mul, min, max, shifts),
+    abs, leaky ReLU and leading-zero counts, the built-in tanh and sigmoid, stripe by stripe
+    (cascade members interleaved, rolling buffers in tiles) or over slice views, writes into a
+    concatenation at their offsets, with weights read in place or streamed by DMAs per depth
+    slice, and lookup tables copied into SHRAM. Anything else is an error at the op naming what
+    is not handled, and no program is written."""
 
     PRESERVES = (WeightBuffers,)
     """It appends programs: every weight buffer stays as encoded (npu-outline reads them)."""

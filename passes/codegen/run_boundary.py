@@ -7,13 +7,17 @@ from dataclasses import dataclass, field
 
 from npu_opt.dialects.npu.execution_order import is_view
 from npu_opt.dialects.npu.ops_common import NpuOp, encoding_of
-from npu_opt.dialects.npu.ops_memory import ReshapeOp
+from npu_opt.dialects.npu.ops_memory import ConcatOp, ReshapeOp
 from npu_opt.dialects.npu.schedule_attrs import ALLOC_ATTR, ARG_ALLOC_ATTR, AllocAttr
 from npu_opt.hardware.target import Target
 from npu_opt.ir.attributes import ArrayAttr
 from npu_opt.ir.core import Block, BlockArgument, OpResult, Operation, Value
 from npu_opt.ir.traits import ConstantLike
 from npu_opt.passes.codegen.weight_bytes import LoweringError
+
+
+OFFLINE_OFFSET_MAX = (1 << 31) - 1
+"""The largest arena offset TFLite Micro's OfflineMemoryAllocation metadata holds (an int32)."""
 
 
 class OutlineError(LoweringError):
@@ -101,12 +105,12 @@ def _read(run: RunBoundary, reader: Operation, value: Value, owner: dict[Operati
 
 def arena_offset(value: Value, func: Operation, target: Target) -> int:
     """The arena offset of a feature map the CPU and the NPU share (through reshape views, its
-    storage's allocation; -1 when it has none). OutlineError if it lies outside the arena, is not
-    NHWC, or is a slice or concatenation."""
-    while isinstance(value, OpResult) and is_view(value.op):
+    storage's allocation; a concatenation's own; -1 when it has none). OutlineError if it lies
+    outside the arena, is not NHWC, or is a slice."""
+    while isinstance(value, OpResult) and is_view(value.op) and not isinstance(value.op, ConcatOp):
         if not isinstance(value.op, ReshapeOp):
-            raise OutlineError(value.op, "a feature map crossing the NPU/CPU boundary through a slice or "
-                                         "concatenation view is not outlined yet")
+            raise OutlineError(value.op, "a feature map crossing the NPU/CPU boundary through a slice "
+                                         "view is not outlined yet")
         value = value.op.operands[0]
     if isinstance(value, BlockArgument):
         allocs = func.attr(ARG_ALLOC_ATTR)
@@ -124,7 +128,10 @@ def arena_offset(value: Value, func: Operation, target: Target) -> int:
     encoding = encoding_of(value)
     if encoding is not None and encoding.format != "NHWC":
         raise OutlineError(holder, f"a feature map the CPU shares is stored {encoding.format}; the CPU reads NHWC")
+    if alloc.offset > OFFLINE_OFFSET_MAX:
+        raise OutlineError(holder, f"a feature map the CPU shares at arena offset {alloc.offset} cannot be written: "
+                                   f"OfflineMemoryAllocation holds offsets up to {OFFLINE_OFFSET_MAX}")
     return alloc.offset
 
 
-__all__ = ["OutlineError", "RunBoundary", "aliased", "arena_offset", "run_boundaries"]
+__all__ = ["OFFLINE_OFFSET_MAX", "OutlineError", "RunBoundary", "aliased", "arena_offset", "run_boundaries"]

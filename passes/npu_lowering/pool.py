@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from npu_opt.dialects.npu.ops_pool import AvgPoolOp, MaxPoolOp
+from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.types import I32, Type, element_type_of
 from npu_opt.passes.npu_lowering.builder import Builder, quant_type, storage, tensor
@@ -18,13 +19,16 @@ from npu_opt.passes.npu_lowering.view import quant, shape4, shape_list, view_of
 
 
 def avgpool_nop(b: Builder, ifm: Value, ofm_type: Type, name: str, activation: str = "none",
-                rescale: tuple[int, int] | None = None, resampling: str | None = None) -> Value:
+                rescale: tuple[int, int] | None = None, resampling: str | None = None,
+                rounding: str | None = None, resize_size: Attribute | None = None) -> Value:
     """A 1x1 stride-1 average pool (Vela's ``create_avgpool_nop``): copies and requantises ``ifm``
-    into ``ofm_type``, applying ``activation``."""
+    into ``ofm_type``, applying ``activation``; ``rounding`` when not TFLite's (Vela rounds a
+    concatenation's writes and a resize's steps half up)."""
     explicit = rescale is not None
     return b.npu(AvgPoolOp, [ifm], ofm_type, name, kernel=b.kernel((1, 1)),
                  activation=b.activation(activation, ofm_type, avgpool=True, explicit=explicit),
-                 rescale=b.rescale(*rescale) if rescale else None, resampling=resampling)
+                 rescale=b.rescale(*rescale) if rescale else None, resampling=resampling, rounding=rounding,
+                 resize_size=resize_size)
 
 
 def _ones_plan(kind: str, name: str, ifm: Value, ifm4: tuple[int, ...], ofm4: tuple[int, ...], ofm_elem: Type,

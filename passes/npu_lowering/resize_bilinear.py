@@ -14,7 +14,7 @@ from npu_opt.ir.types import I8, I32, Type, element_type_of
 from npu_opt.passes.npu_lowering.builder import Builder, quant_type, tensor
 from npu_opt.passes.npu_lowering.context import Lowering
 from npu_opt.passes.npu_lowering.pool import avgpool_nop
-from npu_opt.passes.npu_lowering.shape import lower_resize_nearest, upscale_steps
+from npu_opt.passes.npu_lowering.shape import WRITE_ROUNDING, lower_resize_nearest, resize_size, upscale_steps
 from npu_opt.passes.npu_lowering.view import shape4, shape_list, view_of
 
 PHASE_PADDING: tuple[tuple[int, int, int, int], ...] = ((1, 1, 0, 0), (1, 0, 0, 1), (0, 1, 1, 0), (0, 0, 1, 1))
@@ -40,11 +40,12 @@ def lower_resize_bilinear(op: Operation, lowering: Lowering) -> None:
         b.finish(op, [_half_pixel(b, ifm, ifm4, ofm4, elem)])
         return
     align = bool(view.attr("align_corners", False))
-    current, name, (up_h, up_w) = upscale_steps(b, ifm, ifm4, ofm4, elem, align)
+    current, name, (up_h, up_w) = upscale_steps(b, ifm, ifm4, ofm4, elem, align, resize_size(op))
     padding = (0, 0, 0, 0) if align else (0, 0, up_h - 1, up_w - 1)
     ofm_type = tensor(ofm4, elem)
     result = b.npu(AvgPoolOp, [current], ofm_type, name, kernel=b.kernel((up_h, up_w), padding=padding),
-                   resampling="nearest", activation=b.activation("none", ofm_type, avgpool=True))
+                   resampling="nearest", activation=b.activation("none", ofm_type, avgpool=True),
+                   rounding=WRITE_ROUNDING, resize_size=resize_size(op) if current is ifm else None)
     b.finish(op, [result])
 
 

@@ -12,6 +12,7 @@ from npu_opt.dialects.npu.attrs import OffsetAttr
 from npu_opt.dialects.npu.ops_conv import DepthwiseConv2DOp
 from npu_opt.dialects.npu.ops_elementwise import AddOp
 from npu_opt.dialects.npu.ops_memory import ConcatOp, DmaOp
+from npu_opt.ir.attributes import Attribute
 from npu_opt.ir.core import Operation, Value
 from npu_opt.ir.traits import ConstantLike
 from npu_opt.ir.types import I8, I32, RankedTensorType, Type, element_type_of
@@ -23,6 +24,9 @@ from npu_opt.passes.npu_lowering.support import pool_strides
 from npu_opt.passes.npu_lowering.tables import lut8
 from npu_opt.passes.npu_lowering.view import constant, scaling_equal, shape4, shape_list, view_of
 
+WRITE_ROUNDING = "half_up"
+"""The rounding of a concatenation's (and a PAD's) writes and of a resize's x2 steps: Vela's
+natural rounding there, TFLite's elsewhere."""
 FAF_OP_NAME = {"RELU": "Relu", "RELU6": "Relu6", "RELU_N1_TO_1": "ReluN1To1", "RELU_0_TO_1": "Relu0To1",
                "TANH": "Tanh"}
 """Vela's op type names, used to name an activation unfused from a concatenation."""
@@ -126,13 +130,14 @@ def lower_pad(op: Operation, lowering: Lowering) -> None:
     elem = element_type_of(ofm.type)
     q = elem if hasattr(elem, "zero_points") else None
     zero_point = q.zero_points[0] if q is not None else 0  # type: ignore[union-attr]
-    writes: list[Value] = [avgpool_nop(b, b.reshape(source, ifm4), tensor(ifm4, elem), b.name + "_main")]
+    writes: list[Value] = [avgpool_nop(b, b.reshape(source, ifm4), tensor(ifm4, elem), b.name + "_main",
+                                       rounding=WRITE_ROUNDING)]
     offsets = [(0, top, left, near)]
     shape = list(ifm4)
 
     def fill(suffix: str, box: list[int], offset: tuple[int, int, int, int]) -> None:
         const = b.const(np.full(box, zero_point, dtype=np.int64), tensor(box, elem))
-        writes.append(avgpool_nop(b, const, tensor(box, elem), f"{b.name}_{suffix}"))
+        writes.append(avgpool_nop(b, const, tensor(box, elem), f"{b.name}_{suffix}", rounding=WRITE_ROUNDING))
         offsets.append(offset)
 
     if top:
@@ -173,7 +178,8 @@ def lower_concat(op: Operation, lowering: Lowering) -> None:
         offset = [0, 0, 0, 0]
         offset[axis4] = position
         position += shape4_[axis4]
-        writes.append(avgpool_nop(b, b.reshape(value, shape4_), tensor(shape4_, elem), f"{b.name}{index}_avgpool"))
+        writes.append(avgpool_nop(b, b.reshape(value, shape4_), tensor(shape4_, elem), f"{b.name}{index}_avgpool",
+                                  rounding=WRITE_ROUNDING))
         offsets.append(OffsetAttr(tuple(offset)))
     result = b.npu(ConcatOp, writes, tensor(shape4(shape_list(ofm)), elem), offsets=offsets)
     faf = view.faf()
@@ -200,11 +206,19 @@ def _upscale_factor(ifm: list[int], ofm: list[int], align: bool) -> int:
     return int(max(hf, wf))
 
 
+def resize_size(op: Operation) -> Attribute | None:
+    """The values of a resize's constant size operand (Vela keeps it on the resize's first step)."""
+    size = op.operands[1] if len(op.operands) > 1 else None
+    producer = getattr(size, "op", None)
+    return producer.attr("value") if producer is not None and producer.has_trait(ConstantLike) else None
+
+
 def upscale_steps(b: Builder, ifm: Value, ifm4: list[int], ofm4: list[int], elem: Type,
-                  align: bool) -> tuple[Value, str, tuple[int, int]]:
+                  align: bool, size: Attribute | None = None) -> tuple[Value, str, tuple[int, int]]:
     """The x2 nearest-neighbour 1x1 average pools before a resize's last x2 step: the value they
     leave, the name of the last step and the (height, width) upscale factors (Vela's
-    ``convert_resize_to_upscale_and_average_pool``; names: the op's, then ``_<i>``)."""
+    ``convert_resize_to_upscale_and_average_pool``; names: the op's, then ``_<i>``); the first
+    step keeps the resize's ``size``."""
     factor = _upscale_factor(ifm4, ofm4, align)
     up_h = 1 if ofm4[1] == ifm4[1] == 1 else factor
     up_w = 1 if ofm4[2] == ifm4[2] == 1 else factor
@@ -213,7 +227,8 @@ def upscale_steps(b: Builder, ifm: Value, ifm4: list[int], ofm4: list[int], elem
     for count in range(steps - 1):
         shape = [shape[0], shape[1] * (2 if up_h != 1 else 1), shape[2] * (2 if up_w != 1 else 1), shape[3]]
         name = b.name if count == 0 else f"{b.name}_{count}"
-        current = avgpool_nop(b, current, tensor(shape, elem), name, resampling="nearest")
+        current = avgpool_nop(b, current, tensor(shape, elem), name, resampling="nearest", rounding=WRITE_ROUNDING,
+                              resize_size=size if count == 0 else None)
     return current, (b.name if steps == 1 else f"{b.name}_{steps - 1}"), (up_h, up_w)
 
 
@@ -237,10 +252,12 @@ def lower_resize_nearest(op: Operation, lowering: Lowering) -> None:
         b.finish(op, [b.npu(AddOp, [zeros, ifm], ofm_type, b.name + "_add", activation=b.activation("none", ofm_type))])
         return
     align = bool(view.attr("align_corners", False))
-    current, name, (up_h, up_w) = upscale_steps(b, ifm, ifm4, ofm4, elem, align)
+    current, name, (up_h, up_w) = upscale_steps(b, ifm, ifm4, ofm4, elem, align, resize_size(op))
     ofm_type = tensor(ofm4, elem)
     if not align:
-        b.finish(op, [avgpool_nop(b, current, ofm_type, name, resampling="nearest")])
+        first = current is ifm  # (a single x2 step: the size stays on it)
+        b.finish(op, [avgpool_nop(b, current, ofm_type, name, resampling="nearest", rounding=WRITE_ROUNDING,
+                                  resize_size=resize_size(op) if first else None)])
         return
     channels = ofm4[3]
     weights = np.zeros((1, up_h, up_w, channels), dtype=np.int64)
@@ -253,4 +270,4 @@ def lower_resize_nearest(op: Operation, lowering: Lowering) -> None:
 
 
 __all__ = ["lower_concat", "lower_pad", "lower_reshape", "lower_shape", "lower_resize_nearest", "needs_copy", "pad_values",
-           "plan_pad", "upscale_steps"]
+           "plan_pad", "resize_size", "upscale_steps"]

@@ -45,7 +45,7 @@ CONFIGS: dict[str, tuple[str, ...]] = {
 MODELS: tuple[str, ...] = (
     "conv", "elementwise", "int16", "dilation", "stride3", "odd_channels", "weight_stream", "classifier",
     "branches", "two_outputs", "cpu_middle", "data_movement", "kernels", "int16_elementwise",
-    "resize_bilinear", "wide_batch",
+    "resize_bilinear", "wide_batch", "fire",
 )
 """Models Vela maps at least partly to the NPU (as in tests/data/vela/make_reports.py)."""
 

@@ -3,7 +3,7 @@
 // 80 bytes of the conv's bias range) into the fast storage, then the convolution reading it.
 // RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --pass='schedule{optimise=Performance},npu-flash-layout,npu-lower-commands' | %filecheck %s
 // RUN: %npu_opt %S/../../data/conv.tflite --target ethos-u65-256 --system-config Ethos_U65_High_End --memory-mode Dedicated_Sram --pass='schedule{optimise=Performance},npu-flash-layout,npu-lower-commands' --pass-remarks -o /dev/null 2>&1 | %filecheck %s --check-prefix=REMARK
-// RUN: not %npu_opt %S/../../data/elementwise.tflite --target ethos-u55-128 --pass='schedule{optimise=Performance},npu-flash-layout,npu-lower-commands' -o /dev/null 2>&1 | %filecheck %s --check-prefix=ERROR
+// RUN: not %npu_opt %S/../../data/resize_bilinear.tflite --target ethos-u55-128 --pass='schedule{optimise=Performance},npu-flash-layout,npu-lower-commands' -o /dev/null 2>&1 | %filecheck %s --check-prefix=ERROR
 
 // CHECK-LABEL: func.func @main
 // CHECK: "npu.conv2d"{{.*}}npu.flash = #npu.flash<offset = 80, size = 368>
@@ -17,4 +17,4 @@
 
 // REMARK: remark: 2 command stream(s) written
 
-// ERROR: error: 'npu.abs': elementwise abs is not lowered yet
+// ERROR: "rb_half_pixel": error: 'npu.depthwise_conv2d': replicated padding (a bilinear resize's phases: Vela's tile padding) is not lowered yet

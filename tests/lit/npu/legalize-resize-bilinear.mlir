@@ -30,7 +30,7 @@ func.func @half_pixel(%x: tensor<1x4x4x8x!quant.uniform<i8:f32, 0.5>>) -> tensor
 // Aligned corners, 4 -> 7: one x2 nearest upscale averaged over 2x2 without padding, named
 // after the op.
 // CHECK-LABEL: func.func @align_corners
-// CHECK: "npu.avg_pool"(%{{.*}}) <{name = "ac", {{.*}}kernel = #npu.kernel<2x2, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>, resampling = "nearest"}> : ({{.*}}) -> tensor<1x7x7x8x
+// CHECK: "npu.avg_pool"(%{{.*}}) <{name = "ac", {{.*}}kernel = #npu.kernel<2x2, stride = 1x1, dilation = 1x1, padding = [0, 0, 0, 0]>, resampling = "nearest", resize_size = dense<{{.*}}> : tensor<2xi32>}> : ({{.*}}) -> tensor<1x7x7x8x
 func.func @align_corners(%x: tensor<1x4x4x8x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x7x7x8x!quant.uniform<i8:f32, 0.5>> {
   %s = "tfl.pseudo_const"() <{value = dense<7> : tensor<2xi32>}> : () -> tensor<2xi32>
   %0 = "tfl.resize_bilinear"(%x, %s) <{align_corners = true, half_pixel_centers = false}> : (tensor<1x4x4x8x!quant.uniform<i8:f32, 0.5>>, tensor<2xi32>) -> tensor<1x7x7x8x!quant.uniform<i8:f32, 0.5>> loc("ac")
@@ -42,7 +42,7 @@ func.func @align_corners(%x: tensor<1x4x4x8x!quant.uniform<i8:f32, 0.5>>) -> ten
 // x4 without either flag: a 1x1 x2 step, then a 4x4 average of the last x2 step padded by 3
 // at the bottom and right.
 // CHECK-LABEL: func.func @x4
-// CHECK: %[[U:.*]] = "npu.avg_pool"(%{{.*}}) <{name = "up", {{.*}}kernel = #npu.kernel<1x1, {{.*}}resampling = "nearest"}> : ({{.*}}) -> tensor<1x8x8x8x
+// CHECK: %[[U:.*]] = "npu.avg_pool"(%{{.*}}) <{name = "up", {{.*}}kernel = #npu.kernel<1x1, {{.*}}resampling = "nearest", resize_size = dense<{{.*}}> : tensor<2xi32>}> : ({{.*}}) -> tensor<1x8x8x8x
 // CHECK: "npu.avg_pool"(%[[U]]) <{name = "up_1", {{.*}}kernel = #npu.kernel<4x4, stride = 1x1, dilation = 1x1, padding = [0, 0, 3, 3]>, resampling = "nearest"}> : ({{.*}}) -> tensor<1x16x16x8x
 func.func @x4(%x: tensor<1x4x4x8x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x16x16x8x!quant.uniform<i8:f32, 0.5>> {
   %s = "tfl.pseudo_const"() <{value = dense<16> : tensor<2xi32>}> : () -> tensor<2xi32>

@@ -1,11 +1,12 @@
 // npu-legalize on RESIZE_NEAREST_NEIGHBOR: x2 upscaling 1x1 average pools with nearest
-// resampling, the last a depthwise convolution picking the neighbour when corners are aligned;
+// resampling (the first keeping the resize's size as resize_size, a range of Vela's read-only
+// data), the last a depthwise convolution picking the neighbour when corners are aligned;
 // an ADD of zeros broadcasting a 1x1 IFM; nothing for an identity.
 // RUN: %npu_opt %s --split-input-file --pass=npu-legalize | %filecheck %s
 
 // x4: two x2 steps, named <name> and <name>_1 (Vela's clone suffixes).
 // CHECK-LABEL: func.func @x4
-// CHECK: %[[U1:.*]] = "npu.avg_pool"(%[[X:.*]]) <{name = "up", {{.*}}resampling = "nearest"}> : ({{.*}}) -> tensor<1x8x8x8x
+// CHECK: %[[U1:.*]] = "npu.avg_pool"(%[[X:.*]]) <{name = "up", {{.*}}resampling = "nearest", resize_size = dense<{{.*}}> : tensor<2xi32>}> : ({{.*}}) -> tensor<1x8x8x8x
 // CHECK: %[[U2:.*]] = "npu.avg_pool"(%[[U1]]) <{name = "up_1", {{.*}}resampling = "nearest"}> : ({{.*}}) -> tensor<1x16x16x8x
 // CHECK: return %[[U2]]
 func.func @x4(%x: tensor<1x4x4x8x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x16x16x8x!quant.uniform<i8:f32, 0.5>> {
@@ -18,7 +19,7 @@ func.func @x4(%x: tensor<1x4x4x8x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x16x16
 
 // One row upscaled x2 in width only: the NPU upscales both axes and writes the first row.
 // CHECK-LABEL: func.func @row
-// CHECK: "npu.avg_pool"(%[[X:.*]]) <{name = "row", {{.*}}resampling = "nearest"}> : (tensor<1x1x4x8x{{.*}}) -> tensor<1x1x8x8x
+// CHECK: "npu.avg_pool"(%[[X:.*]]) <{name = "row", {{.*}}resampling = "nearest", resize_size = dense<{{.*}}> : tensor<2xi32>}> : (tensor<1x1x4x8x{{.*}}) -> tensor<1x1x8x8x
 func.func @row(%x: tensor<1x1x4x8x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x1x8x8x!quant.uniform<i8:f32, 0.5>> {
   %s = "tfl.pseudo_const"() <{value = dense<[1, 8]> : tensor<2xi32>}> : () -> tensor<2xi32>
   %0 = "tfl.resize_nearest_neighbor"(%x, %s) <{align_corners = false, half_pixel_centers = false}> : (tensor<1x1x4x8x!quant.uniform<i8:f32, 0.5>>, tensor<2xi32>) -> tensor<1x1x8x8x!quant.uniform<i8:f32, 0.5>> loc("row")

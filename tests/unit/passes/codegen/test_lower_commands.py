@@ -4,12 +4,15 @@ each NPU run of each tests/data model, on both configs, is lowered after
 not handle yet must fail with an error naming the op, never give a wrong stream silently."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import npu_opt.dialects  # noqa: F401  (registers the dialects)
 import npu_opt.passes  # noqa: F401  (registers the passes)
+from npu_opt.dialects.ethosu.decode import decode_words
 from npu_opt.dialects.ethosu.encode import encode_program
 from npu_opt.dialects.npu.execution_order import graph_blocks, npu_runs
 from npu_opt.dialects.npu.schedule_attrs import FLASH_ATTR
@@ -27,12 +30,21 @@ CONFIGS = {
 }
 IDENTICAL = {(model, config, run) for model, runs in (
     ("conv", 2), ("stride3", 1), ("kernels", 1), ("dilation", 1), ("weight_stream", 1), ("two_outputs", 1),
-    ("odd_channels", 1), ("branches", 1), ("cpu_middle", 2), ("wide_batch", 1), ("int16", 1), ("classifier", 1))
+    ("odd_channels", 1), ("branches", 1), ("cpu_middle", 2), ("wide_batch", 1), ("int16", 1), ("classifier", 1),
+    ("elementwise", 1), ("fire", 1), ("data_movement", 1))
     for config in ("u65-256", "u55-128") for run in range(runs)}
 """The (model, config, run) streams the lowering gives byte for byte as Vela (measured): every run
 it lowers, scratch addresses included (npu-allocate repeats Vela's allocator search)."""
+DIFFERING = {
+    **{("int16_elementwise", config, 0): "op 16 ethosu.pool: ifm #ethosu.fm<int16, NHWC, region = 1, bases = [0, 0, 0, 0]"
+       for config in CONFIGS},
+}
+"""Lowered streams whose first difference from Vela's is not the lowering's (measured):
+int16_elementwise's two inputs lie in the arena in the other order (npu-allocate); every other
+register is Vela's (built-in tanh and sigmoid, leaky ReLU, 16-bit softmax)."""
 MODELS = ("conv", "stride3", "kernels", "dilation", "weight_stream", "two_outputs", "odd_channels", "branches",
-          "cpu_middle", "elementwise", "wide_batch", "int16", "classifier", "data_movement", "resize_bilinear")
+          "cpu_middle", "elementwise", "wide_batch", "int16", "classifier", "data_movement", "resize_bilinear",
+          "int16_elementwise", "fire")
 
 
 def lowered_runs(model: str, config: str, strategy: str = "Performance") -> list[tuple[int, list[int] | LoweringError]]:
@@ -61,8 +73,12 @@ def test_lowered_streams_against_vela(model: str, config: str):
             assert (model, config, index) not in IDENTICAL, str(outcome)
             assert "not lowered yet" in str(outcome) or "not computed yet" in str(outcome)
             continue
+        difference = first_difference(outcome, reference)
+        if (model, config, index) in DIFFERING:
+            assert difference is not None and difference.startswith(DIFFERING[(model, config, index)]), difference
+            continue
         assert (model, config, index) in IDENTICAL, f"{model} {config} run {index} was lowered: add it"
-        assert first_difference(outcome, reference) is None, f"{model} {config} run {index}"
+        assert difference is None, f"{model} {config} run {index}"
 
 
 def test_kernels_scratch_addresses_are_those_of_vela_s_search():
@@ -83,10 +99,34 @@ def test_the_flash_layout_is_vela_s():
 
 
 def test_an_op_not_handled_is_an_error_at_the_op():
-    loaded = api.load(str(DATA / "elementwise.tflite"))
+    loaded = api.load(str(DATA / "resize_bilinear.tflite"))
     loaded.set_target("ethos-u55-128")
-    with pytest.raises(api.NpuOptError, match="'npu.abs': elementwise abs is not lowered yet"):
+    with pytest.raises(api.NpuOptError, match="'npu.depthwise_conv2d': replicated padding .* is not lowered yet"):
         loaded.run("schedule{optimise=Performance},npu-flash-layout,npu-lower-commands")
+
+
+def test_the_cli_reports_an_op_not_lowered_at_its_location(tmp_path):
+    """One located diagnostic naming the op and what is not handled, exit 1, no output file."""
+    out = tmp_path / "x.tflite"
+    done = subprocess.run([sys.executable, "-m", "npu_opt.tools.npu_opt", str(DATA / "resize_bilinear.tflite"),
+                           "--pass=compile", "--target=ethos-u55-128", "-o", str(out)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stderr
+    lines = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert len(lines) == 1 and "'npu.depthwise_conv2d': replicated padding" in lines[0], done.stderr
+    assert lines[0].split(": error:")[0].endswith('"rb_half_pixel"') and not out.exists()
+
+
+def test_a_concatenation_writer_writes_at_its_offset():
+    """data_movement's three writers of its 37-channel concatenation (NHCWB16) write their OFMs
+    into its buffer at channels 0, 16 and 32, as Vela's streams do."""
+    (index, words), = lowered_runs("data_movement", "u55-128")
+    pools = [op for op in decode_words(words).regions[0].blocks[0].ops if op.name == "ethosu.pool"][:3]
+    reference = words_from_bytes((DATA / "ethosu" / "u55-128" / "data_movement_0.bin").read_bytes())
+    theirs = [op for op in decode_words(reference).regions[0].blocks[0].ops if op.name == "ethosu.pool"][:3]
+    assert [(op.properties["ofm"].bases[0], op.properties["ofm"].depth) for op in pools] == [
+        (op.properties["ofm"].bases[0], op.properties["ofm"].depth) for op in theirs]
+    assert [op.properties["ofm"].depth for op in pools] == [16, 16, 5]
 
 
 SIZE_MODELS = ("kernels", "weight_stream", "two_outputs", "odd_channels", "branches", "int16")

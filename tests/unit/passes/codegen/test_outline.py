@@ -35,7 +35,8 @@ VELA = [*(DATA / "vela" / "compiled").glob("*.legacy.tflite"), *(DATA / "vela" /
 REFERENCES = {(p.name.split(".")[0], p.name.split(".")[1]): p for p in VELA}
 """(model, config) -> Vela's legacy .tflite (tests/data/vela/compiled and tests/data/vela/deployable)."""
 IDENTICAL = {(m, c) for m in ("classifier", "conv", "dilation", "odd_channels", "stride3", "wide_image",
-                              "conv_float", "custom", "math") for c in CONFIGS} | {
+                              "conv_float", "custom", "math", "elementwise", "fire", "data_movement")
+                              for c in CONFIGS} | {
     ("branches", "u65-256"), ("int16", "u65-256"), ("two_outputs", "u65-256"), ("weight_stream", "u65-256")}
 """The runs whose .tflite is Vela's byte for byte (measured; vela-metadata on)."""
 PLACED_OTHERWISE = {("branches", "u55-128"), ("cpu_middle", "u55-128"), ("cpu_middle", "u65-256"),
@@ -48,9 +49,11 @@ the stream's scratch addresses differ, the container is Vela's (checked by givin
 OPTIONS_REWRITTEN = {("generic", "u55-128"), ("generic", "u65-256")}
 """Vela writes GATHER's options anew without the batch_dims field its table predates; npu-opt
 keeps the options of an operator outside the tfl dialect as the model stored them."""
-LITERT_BOUNDS = {"conv": 1}
+LITERT_BOUNDS = {"conv": 1, "int16_elementwise": 1}
 """conv ends in a FULLY_CONNECTED that LiteRT's reference kernel rounds once where the NPU rounds
-as a convolution does (docs/npu_arithmetic.md); the reference interpreter computes the NPU's."""
+as a convolution does (docs/npu_arithmetic.md); the reference interpreter computes the NPU's.
+int16_elementwise's 16-bit tanh and sigmoid are the NPU's built-in functions, which LiteRT
+interpolates from its own table (docs/npu_arithmetic.md: at most 1 apart)."""
 
 
 @lru_cache(maxsize=None)

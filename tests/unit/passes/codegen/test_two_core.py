@@ -23,7 +23,7 @@ from npu_opt.tools import api
 
 DATA = Path(__file__).resolve().parents[3] / "data"
 LOWERED = ("conv", "stride3", "kernels", "dilation", "weight_stream", "two_outputs", "odd_channels", "branches",
-           "cpu_middle", "wide_batch", "int16", "classifier")
+           "cpu_middle", "wide_batch", "int16", "classifier", "data_movement", "elementwise", "fire")
 """The tests/data models whose every NPU run the lowering handles (on the other configs too)."""
 
 
