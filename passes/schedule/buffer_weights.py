@@ -56,6 +56,14 @@ class _Choice(NamedTuple):
     slack: float
 
 
+CHOICES_KEPT = 1 << 16
+"""Buffering decisions ``_choose`` remembers (all are forgotten when the table is full)."""
+_CHOSEN: dict[tuple, _Choice] = {}
+"""Per (target, planned description, block, weight encoder, read in place or not, cascaded,
+bytes free, slack before), the decision: a pure function of those, so candidates of a search
+that run an op alike decide it once (docs/schedule_search.md, Caches)."""
+
+
 class _Snapshot:
     """Fast-storage bytes live at each time of a function, weight buffers left out (they are
     what is being decided): Vela's memory snapshot, from passes/schedule/live_ranges.py. With
@@ -268,8 +276,9 @@ class BufferWeights(Pass):
             if beside:
                 step = step._replace(limit=step.limit - beside)
             dry = known.get(index)
+            encoder = step.encode if isinstance(step.encode, WeightEncoder) else None
             choice = (dry[1] if dry is not None and dry[0] == prev_slack and not beside
-                      else self._choose(step, perf, prev_slack, step.encode))
+                      else self._choose(step, perf, prev_slack, step.encode, encoder))
             used = 0
             if step.dma is not None and choice.decision is not None:
                 prefetch, used = self._apply(step, choice.decision, prev_room, ctx)
@@ -287,9 +296,28 @@ class BufferWeights(Pass):
                 prev_room = step.limit - used
 
     @staticmethod
-    def _choose(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None) -> _Choice:
+    def _choose(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None,
+                encoder: WeightEncoder | None = None) -> _Choice:
         """The decision for ``step`` after an op that left ``prev_slack``; ``encode`` sizes its
-        weight streams."""
+        weight streams. Remembered by what it reads when ``encoder``, the codec's encoder behind
+        ``encode``, is given (or the op has no weights); a decision made with stand-in sizes
+        (``encode`` speculative) is not kept."""
+        if encode is not None and encoder is None:
+            return BufferWeights._decide(step, perf, prev_slack, encode)
+        limit = math.inf if step.staged else max(step.limit, 0)
+        key = (perf, step.planned, step.block, encoder, step.dma is None, step.cascaded, limit, prev_slack)
+        found = _CHOSEN.get(key)
+        if found is None:
+            if encode is not encoder:  # (speculative: stand-in sizes)
+                return BufferWeights._decide(step, perf, prev_slack, encode)
+            if len(_CHOSEN) >= CHOICES_KEPT:
+                _CHOSEN.clear()
+            found = _CHOSEN[key] = BufferWeights._decide(step, perf, prev_slack, encode)
+        return found
+
+    @staticmethod
+    def _decide(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None) -> _Choice:
+        """``_choose`` without its memo."""
         if encode is None or step.block is None:
             return _Choice(None, float(op_compute_cycles(perf, step.planned.as_scheduled(), step.block)))
         depth = step.planned.ofm.shape.depth
@@ -356,12 +384,13 @@ class BufferWeights(Pass):
         streams: WeightStreams | None = None
         prev_slack = 0.0
         for index, step in enumerate(steps):
-            encode = step.encode
+            encode = encoder = step.encode
             if isinstance(encode, WeightEncoder):
                 streams = WeightStreams.of(step.op, ctx.analyses)
                 encode = streams.speculative(encode)
             before = streams.queued() if streams is not None else 0
-            choice = self._choose(step, perf, prev_slack, encode)
+            choice = self._choose(step, perf, prev_slack, encode,
+                                  encoder if isinstance(encoder, WeightEncoder) else None)
             if (streams.queued() if streams is not None else 0) == before:
                 known[index] = (prev_slack, choice)
             prev_slack = choice.slack
