@@ -27,7 +27,7 @@ from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.dialects.npu.schedule_policy import schedule_policy
 from npu_opt.dialects.npu.execution_order import runs_by_function
-from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
+from npu_opt.passes.schedule.fast_storage_usage import FastStorageUsage, Profile
 
 
 class _Step(NamedTuple):
@@ -66,24 +66,13 @@ that run an op alike decide it once (docs/schedule_search.md, Caches)."""
 
 class _Snapshot:
     """Fast-storage bytes live at each time of a function, weight buffers left out (they are
-    what is being decided): Vela's memory snapshot, from passes/schedule/live_ranges.py. With
-    ``arena`` (decide-in-arena) the feature maps npu-place-tensors moved to fast storage count
-    as in the arena, as in Vela's scheduler; a cascade's rolling buffers always count."""
+    what is being decided): Vela's memory snapshot (passes/schedule/fast_storage_usage.py), and
+    the limit the buffers share."""
 
-    def __init__(self, block, target, arena: dict[Value, str] | None, limit: int) -> None:
+    def __init__(self, profile: Profile, limit: int) -> None:
         self.limit = limit
-        self.usage: list[int] = []
-        self.times: dict[Operation, int] = {}
+        self.usage, self.times = profile
         self.cascade_end: dict[int, int] = {}
-        try:
-            _, self.times = op_times(block)
-            ranges = live_ranges(block, target)
-        except ValueError:  # not consistently timed: npu-buffer-weights reports it elsewhere
-            return
-        fast, moved = target.fast_storage_area, arena or {}
-        kept = [r for r in ranges if r.area == fast and r.kind != "weights"
-                and (r.kind == "rolling" or not any(v in moved for v in r.values))]
-        self.usage = memory_usage(kept, fast, alignment=16, length=max(self.times.values(), default=-1) + 1)
         for op, time in self.times.items():
             cascade = op.attr(CASCADE_ATTR)
             if isinstance(cascade, CascadeAttr):
@@ -200,7 +189,7 @@ class BufferWeights(Pass):
         arena = arena_placement(ops, target) if self.decide_in_arena else None
         reads = {op: tuple(op.operands) for op in ops}
         for block, runs in runs_by_function(module, ctx):
-            room = _Snapshot(block, target, arena, limit)
+            room = _Snapshot(ctx.analyses.get(FastStorageUsage, module).profile(block, target, arena), limit)
             for run in runs:
                 steps = [step for step in (self._prepare(op, target, perf, arena, room, ctx) for op in run
                                            if is_costed(op) and not is_weight_dma(op)) if step is not None]
