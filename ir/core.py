@@ -28,10 +28,10 @@ class Value:
 
     def users(self) -> list["Operation"]:
         """The distinct operations using this value, in use order."""
-        seen: dict[int, Operation] = {}
-        for op, _ in self.uses:
-            seen.setdefault(id(op), op)
-        return list(seen.values())
+        uses = self.uses
+        if len(uses) < 2:  # (the common case, without building a table)
+            return [op for op, _ in uses]
+        return list({id(op): op for op, _ in uses}.values())
 
     def has_uses(self) -> bool:
         return bool(self.uses)

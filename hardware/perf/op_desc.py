@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, fields
-from typing import TypeVar
+from operator import attrgetter
+from typing import Callable, TypeVar
 
 from npu_opt.hardware.accelerators import BlockType
 from npu_opt.hardware.op_kind import ELEMENTWISE_OPS, OpKind
@@ -53,13 +54,13 @@ RELU_ACTIVATIONS = frozenset({"relu", "relu6", "relu_n1_to_1", "relu_0_to_1"})
 LUT_ACTIVATIONS = frozenset({"tanh", "sigmoid", "lut"})
 
 
-def _memoised_hash(desc: object, names: tuple[str, ...]) -> int:
-    """The hash of ``desc``'s compared fields ``names``, kept on the instance: descriptions are
+def _memoised_hash(desc: object, compared: Callable[[object], tuple]) -> int:
+    """The hash of ``compared(desc)``, its compared fields, kept on the instance: descriptions are
     frozen and key the cost model's memo tables, and hashing a nested description on every
     lookup cost more than the lookups."""
     cached = desc.__dict__.get("_hash")
     if cached is None:
-        cached = hash(tuple(getattr(desc, name) for name in names))
+        cached = hash(compared(desc))
         object.__setattr__(desc, "_hash", cached)
     return cached
 
@@ -103,7 +104,7 @@ class TensorDesc:
         object.__setattr__(self, "format", TensorFormat(self.format))
 
     def __hash__(self) -> int:
-        return _memoised_hash(self, _TENSOR_FIELDS)
+        return _memoised_hash(self, _TENSOR_COMPARED)
 
     @property
     def element_bytes(self) -> int:
@@ -214,7 +215,7 @@ class NpuOpDesc:
             raise ValueError(f"a {self.kind.value} op needs weights")
 
     def __hash__(self) -> int:
-        return _memoised_hash(self, _OP_FIELDS)
+        return _memoised_hash(self, _OP_COMPARED)
 
     # -- derived properties ------------------------------------------------------------------
     @property
@@ -287,6 +288,9 @@ class NpuOpDesc:
 _TENSOR_FIELDS = tuple(f.name for f in fields(TensorDesc) if f.compare)
 _OP_FIELDS = tuple(f.name for f in fields(NpuOpDesc) if f.compare)
 """The fields equality compares, which the memoised hashes cover (padding is left out)."""
+_TENSOR_COMPARED = attrgetter(*_TENSOR_FIELDS)
+_OP_COMPARED = attrgetter(*_OP_FIELDS)
+"""Each a tuple of those fields' values, read in one call (hashing derived descriptions is hot)."""
 
 __all__ = [
     "ACTIVATIONS", "derived", "ELEMENTWISE_OPS", "Kernel", "LUT_ACTIVATIONS", "MEMORY_AREAS", "NpuOpDesc", "OpKind",

@@ -161,14 +161,37 @@ def _move(board: _Board, order: list[int], stuck: int, rng: random.Random) -> bo
     return True
 
 
+PLACEMENTS_KEPT = 256
+"""Searches ``bottleneck_allocate`` remembers (all are forgotten when the table is full)."""
+_PLACED: dict[tuple, tuple[int, ...]] = {}
+"""Per (spans, alignment, limit, iteration and work bounds), the addresses found: the search is a
+function of those alone (its draws are seeded), and a schedule search's candidates often allocate
+the same spans (docs/schedule_search.md, Caches)."""
+
+
 def bottleneck_allocate(spans: Sequence[Span], alignment: int = 16, limit: int | None = None,
                         max_iterations: int = MAX_ITERATIONS, max_placements: int | None = None,
                         stats: BottleneckStats | None = None) -> list[int]:
     """One address per span (same order, which is the tie-break and the neighbour order), each a
     multiple of ``alignment``; ``limit``: the bytes available (the search goes on past its
     patience while above it); ``max_placements``: a bound on the work (ranges placed), past
-    which the best placement so far is returned (no longer Vela's if Vela would go on)."""
-    stats = stats if stats is not None else BottleneckStats()
+    which the best placement so far is returned (no longer Vela's if Vela would go on). Without
+    ``stats`` the answer of an earlier search of the same arguments is given again."""
+    if stats is not None:
+        return _search(spans, alignment, limit, max_iterations, max_placements, stats)
+    key = (tuple(spans), alignment, limit, max_iterations, max_placements)
+    found = _PLACED.get(key)
+    if found is None:
+        if len(_PLACED) >= PLACEMENTS_KEPT:
+            _PLACED.clear()
+        found = _PLACED[key] = tuple(_search(spans, alignment, limit, max_iterations, max_placements,
+                                             BottleneckStats()))
+    return list(found)
+
+
+def _search(spans: Sequence[Span], alignment: int, limit: int | None, max_iterations: int,
+            max_placements: int | None, stats: BottleneckStats) -> list[int]:
+    """``bottleneck_allocate`` without its memo."""
     if not spans:
         return []
     starts, ends, sizes = [s.start for s in spans], [s.end for s in spans], [s.size for s in spans]

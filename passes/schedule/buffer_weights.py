@@ -27,7 +27,7 @@ from npu_opt.ir.pass_manager import PassContext
 from npu_opt.ir.pass_registry import Pass, option, register_pass
 from npu_opt.dialects.npu.schedule_policy import schedule_policy
 from npu_opt.dialects.npu.execution_order import runs_by_function
-from npu_opt.passes.schedule.live_ranges import live_ranges, memory_usage, op_times
+from npu_opt.passes.schedule.fast_storage_usage import FastStorageUsage, Profile
 
 
 class _Step(NamedTuple):
@@ -56,26 +56,23 @@ class _Choice(NamedTuple):
     slack: float
 
 
+CHOICES_KEPT = 1 << 16
+"""Buffering decisions ``_choose`` remembers (all are forgotten when the table is full)."""
+_CHOSEN: dict[tuple, _Choice] = {}
+"""Per (target, planned description, block, weight encoder, read in place or not, cascaded,
+bytes free, slack before), the decision: a pure function of those, so candidates of a search
+that run an op alike decide it once (docs/schedule_search.md, Caches)."""
+
+
 class _Snapshot:
     """Fast-storage bytes live at each time of a function, weight buffers left out (they are
-    what is being decided): Vela's memory snapshot, from passes/schedule/live_ranges.py. With
-    ``arena`` (decide-in-arena) the feature maps npu-place-tensors moved to fast storage count
-    as in the arena, as in Vela's scheduler; a cascade's rolling buffers always count."""
+    what is being decided): Vela's memory snapshot (passes/schedule/fast_storage_usage.py), and
+    the limit the buffers share."""
 
-    def __init__(self, block, target, arena: dict[Value, str] | None, limit: int) -> None:
+    def __init__(self, profile: Profile, limit: int) -> None:
         self.limit = limit
-        self.usage: list[int] = []
-        self.times: dict[Operation, int] = {}
+        self.usage, self.times = profile
         self.cascade_end: dict[int, int] = {}
-        try:
-            _, self.times = op_times(block)
-            ranges = live_ranges(block, target)
-        except ValueError:  # not consistently timed: npu-buffer-weights reports it elsewhere
-            return
-        fast, moved = target.fast_storage_area, arena or {}
-        kept = [r for r in ranges if r.area == fast and r.kind != "weights"
-                and (r.kind == "rolling" or not any(v in moved for v in r.values))]
-        self.usage = memory_usage(kept, fast, alignment=16, length=max(self.times.values(), default=-1) + 1)
         for op, time in self.times.items():
             cascade = op.attr(CASCADE_ATTR)
             if isinstance(cascade, CascadeAttr):
@@ -192,7 +189,7 @@ class BufferWeights(Pass):
         arena = arena_placement(ops, target) if self.decide_in_arena else None
         reads = {op: tuple(op.operands) for op in ops}
         for block, runs in runs_by_function(module, ctx):
-            room = _Snapshot(block, target, arena, limit)
+            room = _Snapshot(ctx.analyses.get(FastStorageUsage, module).profile(block, target, arena), limit)
             for run in runs:
                 steps = [step for step in (self._prepare(op, target, perf, arena, room, ctx) for op in run
                                            if is_costed(op) and not is_weight_dma(op)) if step is not None]
@@ -268,8 +265,9 @@ class BufferWeights(Pass):
             if beside:
                 step = step._replace(limit=step.limit - beside)
             dry = known.get(index)
+            encoder = step.encode if isinstance(step.encode, WeightEncoder) else None
             choice = (dry[1] if dry is not None and dry[0] == prev_slack and not beside
-                      else self._choose(step, perf, prev_slack, step.encode))
+                      else self._choose(step, perf, prev_slack, step.encode, encoder))
             used = 0
             if step.dma is not None and choice.decision is not None:
                 prefetch, used = self._apply(step, choice.decision, prev_room, ctx)
@@ -287,9 +285,28 @@ class BufferWeights(Pass):
                 prev_room = step.limit - used
 
     @staticmethod
-    def _choose(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None) -> _Choice:
+    def _choose(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None,
+                encoder: WeightEncoder | None = None) -> _Choice:
         """The decision for ``step`` after an op that left ``prev_slack``; ``encode`` sizes its
-        weight streams."""
+        weight streams. Remembered by what it reads when ``encoder``, the codec's encoder behind
+        ``encode``, is given (or the op has no weights); a decision made with stand-in sizes
+        (``encode`` speculative) is not kept."""
+        if encode is not None and encoder is None:
+            return BufferWeights._decide(step, perf, prev_slack, encode)
+        limit = math.inf if step.staged else max(step.limit, 0)
+        key = (perf, step.planned, step.block, encoder, step.dma is None, step.cascaded, limit, prev_slack)
+        found = _CHOSEN.get(key)
+        if found is None:
+            if encode is not encoder:  # (speculative: stand-in sizes)
+                return BufferWeights._decide(step, perf, prev_slack, encode)
+            if len(_CHOSEN) >= CHOICES_KEPT:
+                _CHOSEN.clear()
+            found = _CHOSEN[key] = BufferWeights._decide(step, perf, prev_slack, encode)
+        return found
+
+    @staticmethod
+    def _decide(step: _Step, perf: PerfTarget, prev_slack: float, encode: Encoder | None) -> _Choice:
+        """``_choose`` without its memo."""
         if encode is None or step.block is None:
             return _Choice(None, float(op_compute_cycles(perf, step.planned.as_scheduled(), step.block)))
         depth = step.planned.ofm.shape.depth
@@ -356,12 +373,13 @@ class BufferWeights(Pass):
         streams: WeightStreams | None = None
         prev_slack = 0.0
         for index, step in enumerate(steps):
-            encode = step.encode
+            encode = encoder = step.encode
             if isinstance(encode, WeightEncoder):
                 streams = WeightStreams.of(step.op, ctx.analyses)
                 encode = streams.speculative(encode)
             before = streams.queued() if streams is not None else 0
-            choice = self._choose(step, perf, prev_slack, encode)
+            choice = self._choose(step, perf, prev_slack, encode,
+                                  encoder if isinstance(encoder, WeightEncoder) else None)
             if (streams.queued() if streams is not None else 0) == before:
                 known[index] = (prev_slack, choice)
             prev_slack = choice.slack

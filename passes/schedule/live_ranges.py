@@ -5,7 +5,7 @@ Design notes: docs/scheduler_design.md, section Storage live ranges (live_ranges
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Literal, Protocol, Sequence
+from typing import Callable, Hashable, Iterable, Literal, Protocol, Sequence
 
 from npu_opt.dialects.npu.interfaces import costed
 from npu_opt.hardware.op_kind import OpKind
@@ -17,7 +17,7 @@ from npu_opt.ir.core import Block, OpResult, Operation, Value
 from npu_opt.ir.traits import ReturnLike
 from npu_opt.ir.types import RankedTensorType
 from npu_opt.dialects.npu.execution_order import concat_user, execution_order, on_cpu, storage_home
-from npu_opt.passes.schedule.vela_spans import vela_ranks, vela_span, vela_steps
+from npu_opt.passes.schedule.vela_spans import remembered_weight_dmas, vela_ranks, vela_span, vela_steps
 
 RangeKind = Literal["input", "output", "feature_map", "rolling", "weights"]
 """What a range holds: a graph input, a graph output, an intermediate feature map, a cascade's
@@ -199,6 +199,8 @@ class _Extraction:
         self.position = {op: index for index, op in enumerate(self.order)}
         self.end = max(self.times.values(), default=0)
         self.homes: dict[Value, _Home] = {}
+        self._home_of: dict[Value, Value] = {}
+        """Each value's storage home once looked up (the IR does not change during one call)."""
         self.seconds: list[LiveRange] = []
         """The second buffers of double-buffered weight streams, made by ``build``."""
         self.cascade_start: dict[int, int] = {}  # cascade id -> time of its first member
@@ -218,8 +220,15 @@ class _Extraction:
         time = self.times[op]
         return time, time
 
+    def home(self, value: Value) -> Value:
+        """``storage_home(value)``, looked up once per value in this call."""
+        found = self._home_of.get(value)
+        if found is None:
+            found = self._home_of[value] = storage_home(value)
+        return found
+
     def entry(self, value: Value) -> tuple[Value, _Home]:
-        key = storage_home(value)
+        key = self.home(value)
         record = self.homes.get(key)
         if record is None:
             record = self.homes[key] = _Home()
@@ -343,9 +352,11 @@ def _storage_type(value: Value) -> object:
     return getattr(element, "storage_type", element)
 
 
-def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange], other_run: set[Value] = frozenset()) -> Value | None:
+def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange], other_run: set[Value] = frozenset(),
+                 home: Callable[[Value], Value] = storage_home) -> Value | None:
     """The IFM whose storage ``op``'s OFM may overwrite in place, if any (module docstring);
-    ``other_run``: values an earlier NPU run handed over, never overwritten."""
+    ``other_run``: values an earlier NPU run handed over, never overwritten; ``home``: how a
+    value's storage home is found."""
     interface = costed(op)
     if (not isinstance(op, NpuOp) or interface is None or len(op.results) != 1
             or not (interface.kind.is_elementwise or interface.kind is OpKind.DMA)
@@ -353,11 +364,11 @@ def _fusable_ifm(op: Operation, ranges: dict[Value, LiveRange], other_run: set[V
         return None
     ofm = op.results[0]
     out = ranges.get(ofm)
-    if out is None or out.kind not in ("feature_map", "output") or storage_home(ofm) is not ofm:
+    if out is None or out.kind not in ("feature_map", "output") or home(ofm) is not ofm:
         return None
     for ifm in op.operands[:2]:
         source = ranges.get(ifm)
-        if source is None or storage_home(ifm) is not ifm or source.kind not in ("feature_map", "input"):
+        if source is None or home(ifm) is not ifm or source.kind not in ("feature_map", "input"):
             continue
         if len(ifm.uses) != 1 or source.area != out.area or ifm in other_run:
             continue
@@ -403,7 +414,7 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
         for op in state.order:
             view = {v: merged.get(v, r) for v, r in ((v, built.get(v)) for v in (*op.operands, *op.results))
                     if r is not None}
-            ifm = _fusable_ifm(op, view, handed)
+            ifm = _fusable_ifm(op, view, handed, state.home)
             if ifm is None:
                 continue
             into, gone = view[ifm], view[op.results[0]]
@@ -418,10 +429,11 @@ def live_ranges(block: Block, target: object, fuse_in_place: bool = True,
     else:
         result = list(built.values())
     result += state.seconds  # (the second buffers, which ``build`` made)
-    steps, end = vela_steps(state.order)
+    weight_dma = remembered_weight_dmas()
+    steps, end = vela_steps(state.order, weight_dma)
     at = {time: op for op, time in state.times.items()}
-    for r, rank in zip(result, vela_ranks(block, state.order, result)):
-        r.vela = vela_span(r, at, steps, end)
+    for r, rank in zip(result, vela_ranks(block, state.order, result, weight_dma, state.home)):
+        r.vela = vela_span(r, at, steps, end, weight_dma)
         r.vela_rank = rank
     position = {id(r): i for i, r in enumerate(result)}
     return sorted(result, key=lambda r: (r.first, position[id(r)]))

@@ -28,6 +28,7 @@ from npu_opt.passes.memory_order import memory_aware_order
 from npu_opt.dialects.npu.execution_order import execution_order, graph_blocks
 from npu_opt.passes.schedule.candidate_pool import CandidatePool
 from npu_opt.passes.schedule.costed_candidates import COSTED, module_key
+from npu_opt.passes.schedule.fast_storage_usage import FastStorageUsage
 from npu_opt.passes.schedule.cascade_ops import channel_concat, joinable
 from npu_opt.passes.schedule.sram_peak import no_fit_message
 from npu_opt.passes.schedule.width_bands import has_chain
@@ -236,7 +237,7 @@ class SearchSchedule(Pass):
     of SRAM by materialising candidates on copies of the module (see the module docstring);
     write them as ``npu.schedule`` and the frontier as ``npu.search``."""
 
-    PRESERVES = (WeightStreams, OpDescription, DominanceInfo)
+    PRESERVES = (WeightStreams, OpDescription, DominanceInfo, FastStorageUsage)
     """Only the module's npu.schedule and npu.search change: no op, operand or weight value."""
 
     sram_budget: int = option(-1, "SRAM bytes the schedule may use (-1: no search; the pipeline schedules as Vela)")
@@ -499,6 +500,7 @@ class SearchSchedule(Pass):
         copy = clone(module)
         manager = AnalysisManager()
         manager.seed(ctx.analyses.get(WeightStreams, module).copied_to(copy, manager))
+        manager.seed(ctx.analyses.get(FastStorageUsage, module).copied_to(copy, manager))
         for original, copied in copy.ops.items():
             if is_costed(original):
                 manager.seed(ctx.analyses.get(OpDescription, original).copied_to(copied))

@@ -59,6 +59,11 @@ class BlockAttr(AttrDef):
         return self.traversal == "part_kernel"
 
 
+COSTS_KEPT = 1 << 16
+"""Op costs ``CostAttr.of`` remembers (all are forgotten when the table is full)."""
+_COSTS_MADE: dict[tuple, Any] = {}
+
+
 class _CostBase(AttrDef):
     """Behaviour of CostAttr, whose parameters are declared from the key lists above."""
 
@@ -95,7 +100,20 @@ class _CostBase(AttrDef):
     @classmethod
     def of(cls, cost: OpCost, encoded_weights: int = 0, stored: tuple[int, ...] = (0, 0, 0, 0),
            original_weights: int = 0) -> Any:
-        """``cost`` as an attribute, with the op's weights' encoded, stored and original sizes."""
+        """``cost`` as an attribute, with the op's weights' encoded, stored and original sizes
+        (remembered per class and arguments: a search costs the same op alike in many candidates,
+        and an attribute is an interned value, so the one built first is the one built again)."""
+        key = (cls, cost, encoded_weights, stored, original_weights)
+        found = _COSTS_MADE.get(key)
+        if found is not None:
+            return found
+        if len(_COSTS_MADE) >= COSTS_KEPT:
+            _COSTS_MADE.clear()
+        found = _COSTS_MADE[key] = cls._of(cost, encoded_weights, stored, original_weights)
+        return found
+
+    @classmethod
+    def _of(cls, cost: OpCost, encoded_weights: int, stored: tuple[int, ...], original_weights: int) -> Any:
         cycles = (cost.total_cycles, cost.npu_cycles, cost.compute_cycles, cost.dma_cycles, *cost.access_cycles)
         split = (cost.fm_read, cost.fm_written, cost.weight_read, cost.weight_written)
         return cls.from_parts(cycles, cost.nn_macs, cost.hw_macs, cost.bytes_read, cost.bytes_written, split,

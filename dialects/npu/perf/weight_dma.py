@@ -74,15 +74,20 @@ def arena_placement(ops: list[Operation], target) -> dict[Value, str] | None:
         return None
     fast, arena = target.fast_storage_area, target.feature_map_storage_area
     placement: dict[Value, str] = {}
+    weight_dmas: dict[Operation | None, bool] = {}  # (each op asked once: values share producers)
     for op in ops:
-        if is_weight_dma(op):
+        if weight_dmas.setdefault(op, is_weight_dma(op)):
             continue
         for value in [*op.operands, *op.results]:
             enc = encoding_of(value)
-            producer = getattr(value, "op", None)
-            if enc is None or enc.area != fast or is_constant(value) or is_weight_dma(producer):
+            if enc is None or enc.area != fast or is_constant(value):
                 continue
-            placement[value] = arena
+            producer = getattr(value, "op", None)
+            dma = weight_dmas.get(producer)
+            if dma is None:
+                dma = weight_dmas[producer] = is_weight_dma(producer)
+            if not dma:
+                placement[value] = arena
     return placement or None
 
 

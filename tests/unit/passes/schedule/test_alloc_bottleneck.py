@@ -99,3 +99,18 @@ def test_a_work_bound_stops_the_search_with_its_best_placement():
     addresses = bottleneck_allocate(spans, 16, max_placements=4, stats=stats)
     assert stats.iterations == 0 and stats.final == stats.initial == 128
     assert not _overlapping(spans, addresses)
+
+
+def test_a_search_of_the_same_spans_is_answered_again_as_it_was_found() -> None:
+    import npu_opt.passes.schedule.alloc_bottleneck as module
+
+    spans = _random_spans(random.Random(7), 40)
+    module._PLACED.clear()
+    first = bottleneck_allocate(spans, 16, limit=2000)
+    assert len(module._PLACED) == 1
+    first.append(-1)  # (the caller's list is its own)
+    again = bottleneck_allocate(list(spans), 16, limit=2000)
+    assert len(module._PLACED) == 1
+    assert again == first[:-1] == bottleneck_allocate(spans, 16, limit=2000, stats=BottleneckStats())
+    bottleneck_allocate(spans, 16, limit=1000)  # (another limit: another search)
+    assert len(module._PLACED) == 2
