@@ -5,6 +5,7 @@ Design notes: docs/tools_design.md, section The compiled-pattern cache (regex_ca
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import marshal
 import os
@@ -63,9 +64,32 @@ def shared_charsets() -> Iterator[None]:
 
 
 def compile_shared(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``re.compile`` with each character class optimised once (``shared_charsets``)."""
+    """``re.compile`` with each character class optimised once (``shared_charsets``), from the
+    compiled code kept between runs (``shared_patterns``) when it holds ``pattern``."""
+    cache = shared_patterns()
     with shared_charsets():
-        return re.compile(pattern, flags)
+        compiled = cache.compile(pattern, flags)
+        if cache.recording:  # a pattern the file did not hold yet: add it for the next runs
+            keys = [*cache.entries, *cache.recording]
+            cache.recording.clear()
+            cache.save(keys)
+    return compiled
+
+
+@functools.lru_cache(maxsize=1)
+def shared_patterns() -> PatternCache:
+    """The PatternCache of ``compile_shared``'s patterns (the parser's signature, constant and
+    quantised-type matchers, ~30 ms of compiling per process), in the parser's cache directory;
+    keyed by interpreter only, as its entries are keyed by the pattern text itself."""
+    from npu_opt.ir.lexing import _cache_path
+
+    grammar_cache, path = _cache_path(), None
+    if isinstance(grammar_cache, str):
+        stamp = hashlib.sha256(f"{sys.version}\0{_sre.MAGIC}\0{sys.implementation.name}".encode()).hexdigest()
+        path = os.path.join(os.path.dirname(grammar_cache), f"shared-patterns-{stamp[:20]}.marshal")
+    cache = PatternCache(path)
+    cache.recording = {}
+    return cache
 """What ``_sre.compile`` takes after the pattern: flags, code, groups - 1, groupindex, indexgroup."""
 
 
@@ -213,4 +237,5 @@ def _use_pattern_cache(parser: Any, path: str | None, extra: Iterable[str] = ())
     return cache
 
 
-__all__ = ["PatternCache", "cache_file", "compile_shared", "lexers_of", "shared_charsets", "use_pattern_cache"]
+__all__ = ["PatternCache", "cache_file", "compile_shared", "lexers_of", "shared_charsets", "shared_patterns",
+           "use_pattern_cache"]

@@ -140,3 +140,23 @@ def test_shared_charsets_compile_every_parser_pattern_to_the_same_code_and_resto
         assert _compiled_parts("[a-z\u0100-\U0010ffff]+", re_module.IGNORECASE) == folded
     assert _sre_compile._optimize_charset is before
     assert compile_shared(patterns[0]).pattern == patterns[0]
+
+
+def test_compile_shared_keeps_its_patterns_for_the_next_process(tmp_path, monkeypatch) -> None:
+    """What compile_shared compiles goes into a file in the parser's cache directory, and a later
+    process (a fresh PatternCache on that file) rebuilds the same pattern from it."""
+    from npu_opt.ir import lexing, regex_cache
+    from npu_opt.ir.lexing import faster_classes
+
+    monkeypatch.setattr(lexing, "_cache_path", lambda: str(tmp_path / "mlir-grammar.lark-cache"))
+    regex_cache.shared_patterns.cache_clear()
+    try:
+        pattern = faster_classes(r'"[^"\\\n]*+"[^<>]*+=')
+        assert regex_cache.compile_shared(pattern) == re.compile(pattern)
+        (saved,) = tmp_path.glob("shared-patterns-*.marshal")
+        later = PatternCache(str(saved))
+        assert later.loaded and set(later.entries) == {(pattern, 0)}
+        assert later.compile(pattern) == re.compile(pattern)
+        assert regex_cache.compile_shared(pattern) is regex_cache.compile_shared(pattern)
+    finally:
+        regex_cache.shared_patterns.cache_clear()
